@@ -1,0 +1,135 @@
+//! Sprague–Grundy kernels: `G(0..=N)` for a heap game.
+//!
+//! * [`takebreak`]: the fast kernel for take-and-break codes (every family form, and general
+//!   rules that lower to a code), with rayon parallelism over the splits of large heaps;
+//! * [`general`]: compiled general move rules;
+//! * [`naive`]: deliberately simple reference engines (explicit partitions, a tree-walking
+//!   interpreter) that the property tests compare the fast kernels against.
+//!
+//! All of them share the bitset mex of [`mex`] and the narrow storage of [`table`].
+
+pub mod general;
+pub mod mex;
+pub mod naive;
+pub mod progress;
+pub mod table;
+pub mod takebreak;
+
+use thiserror::Error;
+
+use crate::rules::{Diagnostic, Game, GameKind, SourceFile};
+pub use mex::MexSet;
+pub use progress::Progress;
+pub use table::SgTable;
+
+/// How to run a kernel.
+#[derive(Clone, Debug, Default)]
+pub struct EngineOptions {
+    /// Show a progress bar on stderr (only drawn on a terminal, and only for runs over a second).
+    pub progress: bool,
+}
+
+/// Why a table could not be computed.
+#[derive(Debug, Error)]
+pub enum EngineError {
+    /// The request would not fit in memory; refused before allocating.
+    #[error(
+        "a table up to n = {to} needs about {} but only {} is available\n  help: ask for a smaller --to/--max",
+        human_bytes(*.needed_bytes),
+        human_bytes(*.available_bytes)
+    )]
+    TooLarge {
+        /// The largest position asked for.
+        to: u64,
+        /// Estimated bytes for the table and the kernel's working memory.
+        needed_bytes: u64,
+        /// Bytes the machine has available.
+        available_bytes: u64,
+    },
+    /// A general rule did something the engine cannot evaluate (e.g. a move to a larger heap).
+    #[error("{}", .diagnostic.render(.file))]
+    Rule {
+        /// What went wrong, located in the rules text.
+        diagnostic: Diagnostic,
+        /// The rules text.
+        file: SourceFile,
+    },
+}
+
+/// Computes `G(0..=to)` for `game`.
+pub fn compute(game: &Game, to: u64, options: &EngineOptions) -> Result<SgTable, EngineError> {
+    let mut table = SgTable::new();
+    extend(game, &mut table, to, options)?;
+    Ok(table)
+}
+
+/// Extends `table` (holding `G(0..len)`) so that it holds `G(0..=to)`.
+///
+/// The memory check runs first, so a request that cannot fit is refused before allocating.
+pub fn extend(game: &Game, table: &mut SgTable, to: u64, options: &EngineOptions) -> Result<(), EngineError> {
+    check_memory(game, to)?;
+    let len = to as usize + 1;
+    if table.len() >= len {
+        return Ok(());
+    }
+    let mut progress = Progress::new(table.len() as u64, len as u64, options.progress);
+    let result = match &game.kind {
+        GameKind::Code { code, .. } | GameKind::General { lowered: Some(code), .. } => {
+            takebreak::extend(code, table, len, &mut progress);
+            Ok(())
+        }
+        GameKind::General { program, lowered: None } => general::extend(program, table, len, &mut progress)
+            .map_err(|diagnostic| EngineError::Rule { diagnostic, file: game.source.clone() }),
+    };
+    progress.finish();
+    result
+}
+
+/// Estimated peak bytes for `G(0..=to)`: the table (assuming the widest storage, since values
+/// are not known in advance) plus per-position working memory of the kernel.
+pub fn estimate_bytes(game: &Game, to: u64) -> u64 {
+    let values = to.saturating_add(1);
+    let per_value = 4 + match game.code() {
+        Some(code) => takebreak::working_bytes_per_position(code),
+        None => 0,
+    };
+    values.saturating_mul(per_value)
+}
+
+/// Refuses `to` when [`estimate_bytes`] exceeds the memory available.
+pub fn check_memory(game: &Game, to: u64) -> Result<(), EngineError> {
+    let needed_bytes = estimate_bytes(game, to);
+    let available_bytes = available_memory();
+    if to > usize::MAX as u64 / 8 || needed_bytes > available_bytes {
+        return Err(EngineError::TooLarge { to, needed_bytes, available_bytes });
+    }
+    Ok(())
+}
+
+/// Memory the machine has available (`MemAvailable` from `/proc/meminfo`, else 4 GiB).
+pub fn available_memory() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|info| {
+            let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kib * 1024)
+        })
+        .unwrap_or(4 << 30)
+}
+
+/// `1536` → `"1.5 KiB"`.
+pub fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}

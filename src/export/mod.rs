@@ -1,0 +1,2 @@
+//! Serialisers for tables and reports: pure functions writing to a `Write`, plus one atomic
+//! file writer.

@@ -1,0 +1,4 @@
+//! STUB (being written)
+/// The AST of a rules file.
+#[derive(Debug)]
+pub struct File;

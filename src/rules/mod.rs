@@ -1,0 +1,128 @@
+//! The rules language: from the text of a `.sg` file to a [`Game`].
+//!
+//! The pipeline is that of a small compiler: [`lexer`] → [`parser`] (building the [`ast`]) →
+//! [`check`] (names, parameters, types) → [`lower`] (to a take-and-break [`code`] when the rules
+//! are one, and to a compiled [`program`] otherwise). Every error is a [`Diagnostic`] with a
+//! span, rendered as `file:line:col`, the line, a caret and a `help:` line.
+//! The grammar is documented in `docs/rules.md`.
+
+pub mod ast;
+pub mod check;
+pub mod code;
+pub mod diagnostic;
+pub mod lexer;
+pub mod lower;
+pub mod parser;
+pub mod program;
+pub mod token;
+
+use std::fmt;
+
+pub use code::TakeBreakCode;
+pub use diagnostic::{Diagnostic, SourceFile, Span};
+pub use program::Program;
+
+/// A game read from a rules file, ready for the engine.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// The `name` line, or a name derived from the family form (e.g. "octal 0.07").
+    pub name: String,
+    /// The `description` line, if any.
+    pub description: Option<String>,
+    /// The name of the position coordinate (`n` unless the file says `heap m`).
+    pub coordinate: String,
+    /// Parameter values after `--set` overrides, in declaration order.
+    pub params: Vec<(String, i64)>,
+    /// What the moves are.
+    pub kind: GameKind,
+    /// The text the game was read from, for rendering run-time rule errors.
+    pub source: SourceFile,
+}
+
+/// How a game's moves are described.
+#[derive(Clone, Debug)]
+pub enum GameKind {
+    /// A family form (`subtraction`, `octal`, `hex`, `takebreak`), as a take-and-break code.
+    Code {
+        /// The code.
+        code: TakeBreakCode,
+        /// How the file wrote it.
+        family: Family,
+    },
+    /// General move rules, compiled; `lowered` is an equivalent code when lowering found one,
+    /// so that the engine can use its fast kernel.
+    General {
+        /// The compiled rules.
+        program: Program,
+        /// An equivalent take-and-break code, if the rules are one.
+        lowered: Option<TakeBreakCode>,
+    },
+}
+
+/// The family form a code was written in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// `subtraction {1, 3, 4}` or `subtraction 1..=k`.
+    Subtraction(Vec<u64>),
+    /// `subtraction all-but {2, 5}`.
+    SubtractionAllBut(Vec<u64>),
+    /// `octal 0.07`.
+    Octal,
+    /// `hex 0.F`.
+    Hex,
+    /// `takebreak 4!.0`.
+    TakeBreak,
+}
+
+impl Game {
+    /// The take-and-break code the engine can use for this game, if any.
+    pub fn code(&self) -> Option<&TakeBreakCode> {
+        match &self.kind {
+            GameKind::Code { code, .. } => Some(code),
+            GameKind::General { lowered, .. } => lowered.as_ref(),
+        }
+    }
+
+    /// The value of parameter `name`.
+    pub fn param(&self, name: &str) -> Option<i64> {
+        self.params.iter().find(|(n, _)| n == name).map(|&(_, v)| v)
+    }
+}
+
+/// Errors found in a rules text, with the text they refer to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RulesError {
+    /// The text the errors are in.
+    pub source: SourceFile,
+    /// One or more errors, in source order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, d) in self.diagnostics.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{}", d.render(&self.source))?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for RulesError {}
+
+/// Reads a game from `source`, applying `--set NAME=VALUE` overrides.
+///
+/// An override that names no parameter is an error with a "did you mean".
+pub fn load(source: SourceFile, overrides: &[(String, i64)]) -> Result<Game, RulesError> {
+    let file = parser::parse(&source.text).map_err(|diagnostics| RulesError {
+        source: source.clone(),
+        diagnostics,
+    })?;
+    let checked = check::check(&file, overrides).map_err(|diagnostics| RulesError {
+        source: source.clone(),
+        diagnostics,
+    })?;
+    lower::lower(checked, source)
+}
