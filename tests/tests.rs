@@ -1,1 +1,9 @@
-//! Integration tests, one binary with modules by theme.
+//! Integration tests, one binary with modules by theme. They run the `sgscope` binary the way a
+//! user would, and check the library against published values.
+
+mod cli;
+mod codegen;
+mod errors;
+mod examples;
+mod known_values;
+mod support;

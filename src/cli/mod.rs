@@ -1,6 +1,210 @@
-//! The command line.
+//! The command line: argument parsing (clap) and error rendering. Each subcommand converts its
+//! arguments into a validated request and calls the library; nothing here computes.
 
-/// Runs the command line and returns the process exit code.
+mod commands;
+mod game_arg;
+
+use std::io::Write;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use thiserror::Error;
+
+use crate::engine::EngineError;
+use crate::rules::RulesError;
+
+pub use game_arg::{load_game, parse_set};
+
+const GAME_HELP: &str = "A rules file (e.g. rules/kayles.sg), or the rules text itself (e.g. 'octal 0.07')";
+
+/// sgscope: Sprague–Grundy tables, periods and proofs for impartial games.
+#[derive(Debug, Parser)]
+#[command(
+    name = "sgscope",
+    version,
+    about = "Sprague–Grundy tables, periods (with proofs) and lookup code for impartial games",
+    after_help = "Examples:\n  sgscope period rules/dawsons-kayles.sg\n  sgscope period 'octal 0.07' --json\n  sgscope table rules/bash.sg --set k=4 --to 30\n  sgscope plot rules/kayles.sg --to 200 -o out/kayles.png\n  sgscope code 'subtraction {1, 3, 4}' --lang cpp\n  sgscope check rules/*.sg"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print the SG values G(0..=N) as text, CSV or JSON.
+    #[command(after_help = "Examples:\n  sgscope table rules/kayles.sg --to 40\n  sgscope table 'octal 0.07' --to 10000000 --format csv -o out/dawson.csv\n  sgscope table rules/bash.sg --set k=5 --format json")]
+    Table {
+        #[arg(help = GAME_HELP)]
+        game: String,
+        /// Last position (the table covers 0..=N).
+        #[arg(long, default_value_t = 100, value_name = "N")]
+        to: u64,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = TableFormat::Text)]
+        format: TableFormat,
+        /// Write to FILE (atomically) instead of stdout; `-` is stdout.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<String>,
+        /// Colour P-positions in text output.
+        #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+        color: ColorChoice,
+        /// Set a parameter of the rules file, e.g. --set k=5 (repeatable).
+        #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
+        sets: Vec<(String, i64)>,
+    },
+    /// Find preperiod, period and saltus; prove periodicity where a theorem allows.
+    #[command(after_help = "Examples:\n  sgscope period rules/dawsons-kayles.sg\n  sgscope period 'octal 0.07' --json\n  sgscope period rules/grundys-game.sg --max 20000")]
+    Period {
+        #[arg(help = GAME_HELP)]
+        game: String,
+        /// Compute at most G(0..=N) while looking for a proof.
+        #[arg(long, default_value_t = 65536, value_name = "N")]
+        max: u64,
+        /// Print a JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Set a parameter of the rules file, e.g. --set k=5 (repeatable).
+        #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
+        sets: Vec<(String, i64)>,
+    },
+    /// Draw G(n) against n (PNG or SVG), with P-positions, preperiod and period marked.
+    #[command(after_help = "Examples:\n  sgscope plot rules/kayles.sg -o out/kayles.png\n  sgscope plot 'octal 0.07' --to 300 -o out/dawson.svg")]
+    Plot {
+        #[arg(help = GAME_HELP)]
+        game: String,
+        /// Last position drawn.
+        #[arg(long, default_value_t = 200, value_name = "N")]
+        to: u64,
+        /// The chart file: .png or .svg.
+        #[arg(short, long, value_name = "FILE")]
+        output: String,
+        /// Set a parameter of the rules file, e.g. --set k=5 (repeatable).
+        #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
+        sets: Vec<(String, i64)>,
+    },
+    /// Emit a lookup function `sg(n)` for n up to 10^18 in C++, Python, Rust or Java.
+    #[command(after_help = "Examples:\n  sgscope code rules/dawsons-kayles.sg --lang cpp\n  sgscope code 'subtraction {1, 3, 4}' --lang python -o out/sg.py\n  sgscope code rules/grundys-game.sg --lang rust --to 5000   # no period known: table + guard")]
+    Code {
+        #[arg(help = GAME_HELP)]
+        game: String,
+        /// Target language.
+        #[arg(long, value_enum)]
+        lang: Lang,
+        /// Search for a period up to G(0..=N).
+        #[arg(long, default_value_t = 65536, value_name = "N")]
+        max: u64,
+        /// When no period is found, emit the table G(0..=N) with a guard beyond it.
+        #[arg(long, default_value_t = 1000, value_name = "N")]
+        to: u64,
+        /// Write to FILE (atomically) instead of stdout.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<String>,
+        /// Set a parameter of the rules file, e.g. --set k=5 (repeatable).
+        #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
+        sets: Vec<(String, i64)>,
+    },
+    /// Parse and check rules files without computing anything.
+    #[command(after_help = "Examples:\n  sgscope check rules/bash.sg\n  sgscope check rules/*.sg")]
+    Check {
+        /// Rules files (or rules text).
+        #[arg(required = true)]
+        games: Vec<String>,
+        /// Set a parameter of the rules file, e.g. --set k=5 (repeatable).
+        #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
+        sets: Vec<(String, i64)>,
+    },
+}
+
+/// `table --format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TableFormat {
+    /// Rows of values for reading, P-positions highlighted.
+    Text,
+    /// `n,sg` rows.
+    Csv,
+    /// One JSON object.
+    Json,
+}
+
+/// `--color`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when stdout is a terminal.
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+/// `code --lang`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Lang {
+    /// C++17.
+    Cpp,
+    /// Python 3.
+    Python,
+    /// Rust.
+    Rust,
+    /// Java.
+    Java,
+}
+
+/// Everything that can stop a command, rendered once at the edge.
+#[derive(Debug, Error)]
+pub enum CliError {
+    /// Errors in a rules text (already rendered with locations).
+    #[error("{0}")]
+    Rules(RulesError),
+    /// The engine refused or failed.
+    #[error("error: {0}")]
+    Engine(#[from] EngineError),
+    /// A rules file could not be read.
+    #[error("error: cannot read `{path}`: {message}")]
+    Read {
+        /// The path given.
+        path: String,
+        /// Why.
+        message: String,
+    },
+    /// Writing output failed.
+    #[error("error: {0}")]
+    Write(String),
+    /// Arguments that clap accepts but that make no sense together.
+    #[error("error: {0}")]
+    Usage(String),
+}
+
+impl CliError {
+    fn exit_code(&self) -> i32 {
+        match self {
+            CliError::Usage(_) => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// Runs the command line with the process arguments and returns the exit code
+/// (0 success, 1 error, 2 usage error).
 pub fn run() -> i32 {
-    0
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    match commands::dispatch(cli.command) {
+        Ok(()) => 0,
+        Err(CliError::Write(message)) if message.contains("Broken pipe") => 0,
+        Err(e) => {
+            let mut stderr = std::io::stderr().lock();
+            let text = e.to_string();
+            let _ = write!(stderr, "{text}");
+            if !text.ends_with('\n') {
+                let _ = writeln!(stderr);
+            }
+            e.exit_code()
+        }
+    }
 }

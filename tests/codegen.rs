@@ -1,0 +1,120 @@
+//! `sgscope code` output compiles, reproduces the table and extrapolates to n = 10^18.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::support::{csv_values, ok};
+
+const BIG: u64 = 1_000_000_000_000_000_000;
+
+fn table(game: &str, to: u64) -> Vec<u64> {
+    let csv = ok(&["table", game, "--to", &to.to_string(), "--format", "csv"]);
+    csv_values(&csv).into_iter().map(u64::from).collect()
+}
+
+/// G(n) for a pure period (n0, p) from the table.
+fn periodic(values: &[u64], n0: u64, p: u64, n: u64) -> u64 {
+    if n < values.len() as u64 {
+        values[n as usize]
+    } else {
+        values[(n0 + (n - n0) % p) as usize]
+    }
+}
+
+fn run(cmd: &mut Command) -> String {
+    let out = cmd.output().expect("tool runs");
+    assert!(out.status.success(), "{cmd:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn have(tool: &str) -> bool {
+    Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success())
+}
+
+/// Writes the snippet for `game` in `lang` plus a harness printing sg(0..=to) and sg(queries).
+fn snippet(dir: &Path, game: &str, lang: &str, file: &str) -> String {
+    let path = dir.join(file);
+    ok(&["code", game, "--lang", lang, "-o", path.to_str().unwrap()]);
+    std::fs::read_to_string(&path).unwrap()
+}
+
+fn queries() -> Vec<u64> {
+    vec![BIG, BIG - 1, BIG + 17, 999_999_999_999_999_989, u64::pow(2, 62)]
+}
+
+fn check_output(out: &str, values: &[u64], expected_big: &[u64]) {
+    let got: Vec<u64> = out.split_whitespace().map(|v| v.parse().unwrap()).collect();
+    assert_eq!(&got[..values.len()], values, "the snippet reproduces the table");
+    assert_eq!(&got[values.len()..], expected_big, "the snippet extrapolates the period");
+}
+
+#[test]
+fn python_cpp_and_rust_snippets_for_dawsons_kayles() {
+    let dir = tempfile::tempdir().unwrap();
+    let values = table("rules/dawsons-kayles.sg", 3000);
+    let big: Vec<u64> = queries().iter().map(|&n| periodic(&values, 53, 34, n)).collect();
+    let qs: Vec<String> = queries().iter().map(u64::to_string).collect();
+
+    if have("python3") {
+        let code = snippet(dir.path(), "rules/dawsons-kayles.sg", "python", "sg.py");
+        let harness = format!(
+            "{code}\nfor n in range(3001): print(sg(n))\nfor n in [{}]: print(sg(n))\n",
+            qs.join(", ")
+        );
+        std::fs::write(dir.path().join("run.py"), harness).unwrap();
+        check_output(&run(Command::new("python3").arg(dir.path().join("run.py"))), &values, &big);
+    }
+    if have("g++") {
+        let code = snippet(dir.path(), "rules/dawsons-kayles.sg", "cpp", "sg.hpp");
+        let harness = format!(
+            "{code}\n#include <cstdio>\nint main() {{ for (long long n = 0; n <= 3000; n++) std::printf(\"%lld\\n\", (long long)sg(n));\n for (unsigned long long n : {{{}ULL}}) std::printf(\"%lld\\n\", (long long)sg((long long)n)); }}\n",
+            qs.join("ULL, ")
+        );
+        std::fs::write(dir.path().join("run.cpp"), harness).unwrap();
+        let exe = dir.path().join("run-cpp");
+        run(Command::new("g++").args(["-std=c++17", "-O1", "-o"]).arg(&exe).arg(dir.path().join("run.cpp")));
+        check_output(&run(&mut Command::new(&exe)), &values, &big);
+    }
+    if have("rustc") {
+        let code = snippet(dir.path(), "rules/dawsons-kayles.sg", "rust", "sg.rs");
+        let harness = format!(
+            "{code}\nfn main() {{ for n in 0..=3000i64 {{ println!(\"{{}}\", sg(n)); }}\n for n in [{}] {{ println!(\"{{}}\", sg(n)); }} }}\n",
+            qs.iter().map(|q| format!("{q}i64")).collect::<Vec<_>>().join(", ")
+        );
+        std::fs::write(dir.path().join("run.rs"), harness).unwrap();
+        let exe = dir.path().join("run-rs");
+        run(Command::new("rustc").args(["--edition", "2021", "-O", "-o"]).arg(&exe).arg(dir.path().join("run.rs")));
+        check_output(&run(&mut Command::new(&exe)), &values, &big);
+    }
+}
+
+#[test]
+fn python_snippet_with_a_saltus_nim() {
+    if !have("python3") {
+        eprintln!("python3 not found: skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let code = snippet(dir.path(), "rules/nim.sg", "python", "nim.py");
+    let harness = format!("{code}\nprint(sg(10**18), sg(12345))\n");
+    std::fs::write(dir.path().join("run.py"), harness).unwrap();
+    let out = run(Command::new("python3").arg(dir.path().join("run.py")));
+    assert_eq!(out.trim(), "1000000000000000000 12345");
+}
+
+#[test]
+fn without_a_period_the_snippet_guards_its_table() {
+    if !have("python3") {
+        eprintln!("python3 not found: skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("grundy.py");
+    ok(&["code", "rules/grundys-game.sg", "--lang", "python", "--max", "2000", "--to", "500", "-o", path.to_str().unwrap()]);
+    let code = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(dir.path().join("run.py"), format!("{code}\nprint(sg(500))\nsg(501)\n")).unwrap();
+    let out = Command::new("python3").arg(dir.path().join("run.py")).output().unwrap();
+    assert!(!out.status.success(), "sg(501) beyond the table must fail loudly");
+    let values = table("rules/grundys-game.sg", 500);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), values[500].to_string());
+}

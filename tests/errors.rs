@@ -1,0 +1,80 @@
+//! Bad rules get located, helpful errors: file:line:col, the line, a caret, and what to do.
+
+use crate::support::fails;
+
+fn error_for(rules: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.sg");
+    std::fs::write(&path, rules).unwrap();
+    let err = fails(&["check", path.to_str().unwrap()], 1);
+    err.replace(path.to_str().unwrap(), "bad.sg")
+}
+
+#[test]
+fn misspelt_family_gets_did_you_mean() {
+    let err = error_for("# a game\nsubtraktion {1, 2}\n");
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains("bad.sg:2:1"), "{err}");
+    assert!(err.contains("2 | subtraktion {1, 2}"), "{err}");
+    assert!(err.contains("^^^^^^^^^^^"), "{err}");
+    assert!(err.contains("did you mean `subtraction`"), "{err}");
+}
+
+#[test]
+fn non_octal_digit_points_at_the_digit() {
+    let err = error_for("octal 0.08\n");
+    assert!(err.contains("bad.sg:1:10"), "{err}");
+    assert!(err.contains("hex") || err.contains("takebreak"), "{err}");
+}
+
+#[test]
+fn unknown_name_in_a_move_gets_did_you_mean() {
+    let err = error_for("param k = 3\nmove x in 1..=kk => n - x\n");
+    assert!(err.contains("bad.sg:2:15"), "{err}");
+    assert!(err.contains("did you mean `k`"), "{err}");
+}
+
+#[test]
+fn missing_arrow_says_what_was_expected() {
+    let err = error_for("move x in 1..=3 n - x\n");
+    assert!(err.contains("bad.sg:1:17"), "{err}");
+    assert!(err.contains("expected"), "{err}");
+    assert!(err.contains("=>"), "{err}");
+}
+
+#[test]
+fn unknown_set_parameter() {
+    let err = fails(&["check", "rules/bash.sg", "--set", "kk=4"], 1);
+    assert!(err.contains("kk"), "{err}");
+    assert!(err.contains("did you mean `k`"), "{err}");
+}
+
+#[test]
+fn a_move_to_a_bigger_heap_is_a_located_runtime_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("grow.sg");
+    std::fs::write(&path, "move x in 1..=2 => n + x\n").unwrap();
+    let err = fails(&["table", path.to_str().unwrap(), "--to", "5"], 1);
+    assert!(err.contains("grow.sg:1:"), "{err}");
+    assert!(err.contains("n = "), "{err}");
+}
+
+#[test]
+fn a_negative_heap_is_a_located_runtime_error() {
+    let err = fails(&["table", "move x in 1..=3 => n - x", "--to", "5"], 1);
+    assert!(err.contains("<command line>:1:"), "{err}");
+    assert!(err.contains("help:"), "{err}");
+}
+
+#[test]
+fn inline_rules_errors_are_located_too() {
+    let err = fails(&["period", "octl 0.07"], 1);
+    assert!(err.contains("<command line>:1:1"), "{err}");
+    assert!(err.contains("did you mean `octal`"), "{err}");
+}
+
+#[test]
+fn empty_file_says_what_to_add() {
+    let err = error_for("# nothing here\n");
+    assert!(err.contains("move") && err.contains("octal"), "{err}");
+}

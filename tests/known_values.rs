@@ -1,0 +1,91 @@
+//! Published Sprague–Grundy sequences, computed through the whole pipeline (rules text → engine).
+
+use sgscope::engine::{self, EngineOptions};
+use sgscope::rules::{self, SourceFile};
+
+fn values(rules_text: &str, to: u64) -> Vec<u32> {
+    let game = rules::load(SourceFile::new("<test>", rules_text), &[]).expect("valid rules");
+    engine::compute(&game, to, &EngineOptions::default()).expect("computes").to_vec()
+}
+
+/// Kayles, octal 0.77: OEIS A002186 (Winning Ways, ch. 4, Table 6).
+const KAYLES: [u32; 84] = [
+    0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7, 4, 1, 2, 8, 5, 4, 7, 2, 1, 8, 6, 7, 4, 1,
+    2, 3, 1, 4, 7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 4, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 6, 7, 4, 1, 2, 8,
+    1, 4, 7, 2, 1, 8, 2, 7,
+];
+
+/// Dawson's Kayles, octal 0.07: OEIS A002187 (Winning Ways, ch. 4).
+const DAWSONS_KAYLES: [u32; 90] = [
+    0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 2, 7, 4, 0, 1, 1,
+    2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 3, 7, 4, 8, 1, 1, 2, 0, 3, 1,
+    1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 9, 3, 3, 0,
+];
+
+/// Grundy's game, 4!.0: OEIS A002188; Winning Ways p. 96 lists G(0..=59).
+const GRUNDYS_GAME: [u32; 60] = [
+    0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0, 4, 3, 0, 4, 3, 0, 4, 1, 2, 3, 1, 2, 4, 1, 2, 4, 1,
+    2, 4, 1, 5, 4, 1, 5, 4, 1, 5, 4, 1, 0, 2, 1, 0, 2, 1, 5, 2, 1, 3,
+];
+
+#[test]
+fn kayles_matches_oeis_a002186() {
+    assert_eq!(values("octal 0.77", 83), KAYLES);
+}
+
+#[test]
+fn dawsons_kayles_matches_oeis_a002187() {
+    assert_eq!(values("octal 0.07", 89), DAWSONS_KAYLES);
+    // The same game in its other notations.
+    assert_eq!(values("octal .07", 89), DAWSONS_KAYLES);
+    assert_eq!(values("takebreak 0.07", 89), DAWSONS_KAYLES);
+}
+
+#[test]
+fn dawsons_chess_is_dawsons_kayles_shifted() {
+    // Winning Ways ch. 4: Dawson's chess 0.137 has G(n) = G_0.07(n + 1).
+    assert_eq!(values("octal 0.137", 88), DAWSONS_KAYLES[1..]);
+}
+
+#[test]
+fn grundys_game_matches_winning_ways() {
+    assert_eq!(values("takebreak 4!.0", 59), GRUNDYS_GAME);
+}
+
+#[test]
+fn nim_is_the_identity() {
+    // Bouton (1901): a single Nim heap of n tokens has value n.
+    let expected: Vec<u32> = (0..=300).collect();
+    assert_eq!(values("takebreak 0.[3]", 300), expected);
+    assert_eq!(values("move x in 1..=n => n - x", 300), expected);
+}
+
+#[test]
+fn subtraction_games() {
+    // Ferguson, Game Theory I §1.4: S = {1, 3, 4} has 0 1 0 1 2 3 2 repeating.
+    let expected: Vec<u32> = (0..700).map(|n| [0, 1, 0, 1, 2, 3, 2][n % 7]).collect();
+    assert_eq!(values("subtraction {1, 3, 4}", 699), expected);
+    // Bash game: G(n) = n mod (k + 1).
+    let bash: Vec<u32> = (0..500).map(|n| n % 6).collect();
+    assert_eq!(values("param k = 5\nsubtraction 1..=k", 499), bash);
+    assert_eq!(values("subtraction 1..=5", 499), bash);
+}
+
+#[test]
+fn take_at_most_half_closed_form() {
+    // G(2m) = m and G(2m + 1) = G(m): the options of n are ceil(n/2)..n.
+    let g = values("move x in 1..=n/2 => n - x", 2000);
+    for n in 0..=2000usize {
+        let expected = if n % 2 == 0 { (n / 2) as u32 } else { g[n / 2] };
+        assert_eq!(g[n], expected, "n = {n}");
+    }
+}
+
+#[test]
+fn divisor_game_first_player_wins_exactly_on_even_n() {
+    // LeetCode 1025: P-positions are the odd n (and n = 0 has no move... nor does n = 1).
+    let g = values("move d in 1..n if n % d == 0 => n - d", 600);
+    for (n, &v) in g.iter().enumerate().skip(1) {
+        assert_eq!(v == 0, n % 2 == 1, "n = {n}, G = {v}");
+    }
+}

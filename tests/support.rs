@@ -1,0 +1,64 @@
+//! Helpers shared by the integration tests.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The repository root (where `rules/` and `README.md` are).
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `sgscope` with `args` from the repository root.
+pub fn sgscope(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sgscope"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("the sgscope binary runs")
+}
+
+/// Runs `sgscope` and requires success; returns stdout.
+pub fn ok(args: &[&str]) -> String {
+    let out = sgscope(args);
+    assert!(
+        out.status.success(),
+        "sgscope {args:?} failed with {:?}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8 output")
+}
+
+/// Runs `sgscope` and requires failure with exit code `code`; returns stderr.
+pub fn fails(args: &[&str], code: i32) -> String {
+    let out = sgscope(args);
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "sgscope {args:?}: expected exit {code}\nstdout:\n{}\nstderr:\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stderr).expect("utf-8 output")
+}
+
+/// The values of a `table --format csv` output.
+pub fn csv_values(csv: &str) -> Vec<u32> {
+    csv.lines().skip(1).map(|l| l.split(',').nth(1).expect("two columns").parse().expect("a value")).collect()
+}
+
+/// Every `rules/*.sg` file, sorted.
+pub fn rules_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("rules"))
+        .expect("rules/ exists")
+        .map(|e| e.expect("readable").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sg"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// `path` relative to the root, as a string argument.
+pub fn rel(path: &Path) -> String {
+    path.strip_prefix(root()).unwrap_or(path).to_string_lossy().into_owned()
+}
