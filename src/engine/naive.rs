@@ -57,7 +57,13 @@ pub fn code_values(code: &TakeBreakCode, len: usize) -> Vec<u32> {
 
 /// Calls `visit` with every non-decreasing list of `count` parts, each at least `smallest`,
 /// summing to `total`.
-fn partitions(total: u64, count: u64, smallest: u64, parts: &mut Vec<u64>, visit: &mut dyn FnMut(&[u64])) {
+fn partitions(
+    total: u64,
+    count: u64,
+    smallest: u64,
+    parts: &mut Vec<u64>,
+    visit: &mut dyn FnMut(&[u64]),
+) {
     if count == 0 {
         if total == 0 {
             visit(parts);
@@ -121,7 +127,10 @@ mod tests {
         assert_eq!(all, vec![vec![1, 1, 4], vec![1, 2, 3], vec![2, 2, 2]]);
         assert_eq!(code_moves(&code("0.8!"), 7), vec![vec![1, 2, 3]]);
         assert_eq!(code_moves(&code("0.8="), 7), vec![vec![2, 2, 2]]);
-        assert_eq!(code_moves(&code("0.8?"), 7), vec![vec![1, 1, 4], vec![1, 2, 3]]);
+        assert_eq!(
+            code_moves(&code("0.8?"), 7),
+            vec![vec![1, 1, 4], vec![1, 2, 3]]
+        );
     }
 
     #[test]
@@ -134,7 +143,10 @@ mod tests {
 
     #[test]
     fn nim_and_subtraction_values() {
-        assert_eq!(code_values(&code("0.[3]"), 10), (0..10).collect::<Vec<u32>>());
+        assert_eq!(
+            code_values(&code("0.[3]"), 10),
+            (0..10).collect::<Vec<u32>>()
+        );
         let bash: Vec<u32> = (0..12).map(|n| n % 4).collect();
         assert_eq!(code_values(&code("0.333"), 12), bash);
     }

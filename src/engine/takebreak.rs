@@ -65,7 +65,12 @@ fn extend_with_threshold(
     let mut kernel = Kernel {
         code,
         finite: code.is_finite().then(|| {
-            code.digits.iter().enumerate().filter(|(_, d)| !d.is_empty()).map(|(k, d)| (k, *d)).collect()
+            code.digits
+                .iter()
+                .enumerate()
+                .filter(|(_, d)| !d.is_empty())
+                .map(|(k, d)| (k, *d))
+                .collect()
         }),
         levels: Levels::new(LevelPlan::of(code), table.max_value()),
         parallel_splits: parallel_splits.max(2),
@@ -116,7 +121,13 @@ impl Kernel<'_> {
             self.levels.push_rows(g);
         }
         self.set.clear();
-        let ctx = Options { g, n, max_value, levels: &self.levels, parallel_splits: self.parallel_splits };
+        let ctx = Options {
+            g,
+            n,
+            max_value,
+            levels: &self.levels,
+            parallel_splits: self.parallel_splits,
+        };
         match &self.finite {
             Some(digits) => {
                 for &(k, digit) in digits.iter().take_while(|(k, _)| *k <= n) {
@@ -188,7 +199,12 @@ impl<T: SgValue> Options<'_, T> {
                 }
             }
             Modifier::Unequal | Modifier::NotAllEqual => {
-                let split = Split { g, heaps: digit.heaps, most, distinct: digit.modifier == Modifier::Unequal };
+                let split = Split {
+                    g,
+                    heaps: digit.heaps,
+                    most,
+                    distinct: digit.modifier == Modifier::Unequal,
+                };
                 split.enumerate(m, 1, 0, 0, 0, set);
             }
         }
@@ -211,11 +227,16 @@ impl<T: SgValue> Options<'_, T> {
         }
         let tasks = rayon::current_num_threads().max(2);
         let chunk = last.div_ceil(tasks);
-        let chunks = (1..=last).step_by(chunk).map(|from| (from, (from + chunk).min(last + 1)));
+        let chunks = (1..=last)
+            .step_by(chunk)
+            .map(|from| (from, (from + chunk).min(last + 1)));
         let chunks: Vec<(usize, usize)> = chunks.collect();
         let g = self.g;
         if small {
-            let bits = chunks.par_iter().map(|&(from, to)| pair_bits(g, m, from, to)).reduce(|| 0, |a, b| a | b);
+            let bits = chunks
+                .par_iter()
+                .map(|&(from, to)| pair_bits(g, m, from, to))
+                .reduce(|| 0, |a, b| a | b);
             insert_bits(set, 0, bits);
         } else {
             let capacity = (self.max_value as usize + 1).next_power_of_two();
@@ -240,7 +261,11 @@ impl<T: SgValue> Options<'_, T> {
 fn pair_bits<T: SgValue>(g: &[T], m: usize, from: usize, to: usize) -> u64 {
     let low = &g[from..to];
     let high = &g[m + 1 - to..=m - from];
-    low.iter().zip(high.iter().rev()).fold(0u64, |bits, (&x, &y)| bits | 1u64.wrapping_shl(x.to_u32() ^ y.to_u32()))
+    low.iter()
+        .zip(high.iter().rev())
+        .fold(0u64, |bits, (&x, &y)| {
+            bits | 1u64.wrapping_shl(x.to_u32() ^ y.to_u32())
+        })
 }
 
 /// Inserts `G(a) ⊕ G(m − a)` for `from ≤ a < to` one by one (values of any size).
@@ -275,20 +300,43 @@ impl<T: SgValue> Split<'_, T> {
     /// Extends a partition of `count` parts (XOR `xor`, first part `first`) by non-decreasing
     /// (for `!`, increasing) parts of at least `smallest` summing to `rest ≥ 1`, inserting the
     /// XOR of every complete partition the digit allows.
-    fn enumerate(&self, rest: usize, smallest: usize, count: usize, xor: u32, first: usize, set: &mut MexSet) {
+    fn enumerate(
+        &self,
+        rest: usize,
+        smallest: usize,
+        count: usize,
+        xor: u32,
+        first: usize,
+        set: &mut MexSet,
+    ) {
         // Finish with one last part `rest` (only partitions of three or more parts count here).
-        if count >= 2 && rest >= smallest && self.heaps.allows(count as u32 + 1) && (self.distinct || rest != first) {
+        if count >= 2
+            && rest >= smallest
+            && self.heaps.allows(count as u32 + 1)
+            && (self.distinct || rest != first)
+        {
             set.insert(xor ^ self.g[rest].to_u32());
         }
         // Otherwise add a part and at least one more after it.
         if count + 2 > self.most {
             return;
         }
-        let largest = if self.distinct { (rest - 1) / 2 } else { rest / 2 };
+        let largest = if self.distinct {
+            (rest - 1) / 2
+        } else {
+            rest / 2
+        };
         for part in smallest..=largest {
             let next = if self.distinct { part + 1 } else { part };
             let first = if count == 0 { part } else { first };
-            self.enumerate(rest - part, next, count + 1, xor ^ self.g[part].to_u32(), first, set);
+            self.enumerate(
+                rest - part,
+                next,
+                count + 1,
+                xor ^ self.g[part].to_u32(),
+                first,
+                set,
+            );
         }
     }
 }
@@ -305,7 +353,12 @@ struct LevelPlan {
 impl LevelPlan {
     fn of(code: &TakeBreakCode) -> Self {
         let mut plan = LevelPlan::default();
-        for digit in code.digits.iter().chain(&code.tail).filter(|d| d.modifier == Modifier::None) {
+        for digit in code
+            .digits
+            .iter()
+            .chain(&code.tail)
+            .filter(|d| d.modifier == Modifier::None)
+        {
             let high = digit.heaps.mask >> 3;
             if high != 0 {
                 plan.max_exact = plan.max_exact.max(66 - high.leading_zeros() as usize);
@@ -375,7 +428,11 @@ impl Levels {
                     let value = gb ^ g[m - b].to_u32();
                     self.scratch[(value / 64) as usize] |= 1 << (value % 64);
                 } else {
-                    xor_translate_into(&mut self.scratch, Self::row(&self.exact[index - 1], words, m - b), gb);
+                    xor_translate_into(
+                        &mut self.scratch,
+                        Self::row(&self.exact[index - 1], words, m - b),
+                        gb,
+                    );
                 }
             }
             self.exact[index].extend_from_slice(&self.scratch);
@@ -384,9 +441,9 @@ impl Levels {
             let source = index.saturating_sub(1);
             self.scratch.clear();
             self.scratch.resize(words, 0);
-            for b in 1..m {
+            for (b, gb) in g.iter().enumerate().skip(1) {
                 let row = Self::row(&self.at_least[source], words, m - b);
-                xor_translate_into(&mut self.scratch, row, g[b].to_u32());
+                xor_translate_into(&mut self.scratch, row, gb.to_u32());
             }
             self.at_least[index].extend_from_slice(&self.scratch);
         }
@@ -498,16 +555,19 @@ mod tests {
 
     /// The smallest preperiod `p` with `G(n + period) = G(n)` for all `p ≤ n` in the table.
     fn preperiod(values: &[u32], period: usize) -> usize {
-        (0..values.len() - period).rev().find(|&n| values[n] != values[n + period]).map_or(0, |n| n + 1)
+        (0..values.len() - period)
+            .rev()
+            .find(|&n| values[n] != values[n + period])
+            .map_or(0, |n| n + 1)
     }
 
     #[test]
     fn kayles_known_values_and_period() {
         // Kayles, octal 0.77: OEIS A002186 (Guy & Smith 1956), n = 0..=83.
         let known = [
-            0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7, 4, 1, 2, 8, 5, 4, 7, 2, 1, 8,
-            6, 7, 4, 1, 2, 3, 1, 4, 7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 4, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2,
-            1, 8, 6, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7,
+            0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7, 4, 1, 2, 8, 5,
+            4, 7, 2, 1, 8, 6, 7, 4, 1, 2, 3, 1, 4, 7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 4,
+            2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 6, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7,
         ];
         let values = kernel_values(&code("0.77"), 2000);
         assert_eq!(values[..known.len()], known);
@@ -519,9 +579,9 @@ mod tests {
     fn dawsons_kayles_known_values_and_period() {
         // Dawson's Kayles, octal 0.07: OEIS A002187, n = 0..=71.
         let known = [
-            0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 2, 7,
-            4, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 3, 7,
-            4, 8, 1, 1,
+            0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1,
+            0, 4, 5, 2, 7, 4, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 2, 3, 3, 0, 1, 1,
+            3, 0, 2, 1, 1, 0, 4, 5, 3, 7, 4, 8, 1, 1,
         ];
         let values = kernel_values(&code("0.07"), 2000);
         assert_eq!(values[..known.len()], known);
@@ -535,7 +595,10 @@ mod tests {
     #[test]
     fn grundys_game_known_values() {
         // Grundy's game 4!.0: Winning Ways p. 96 (OEIS A002188), n = 0..=29.
-        let known = [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0, 4, 3, 0, 4, 3, 0, 4, 1, 2];
+        let known = [
+            0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0, 4, 3, 0, 4, 3, 0, 4, 1,
+            2,
+        ];
         assert_eq!(kernel_values(&code("4!.0"), known.len()), known);
     }
 
@@ -553,7 +616,10 @@ mod tests {
     #[test]
     fn treblecross_matches_the_oracle() {
         let treblecross = code("0.007");
-        assert_eq!(kernel_values(&treblecross, 300), naive::code_values(&treblecross, 300));
+        assert_eq!(
+            kernel_values(&treblecross, 300),
+            naive::code_values(&treblecross, 300)
+        );
     }
 
     #[test]
@@ -573,7 +639,10 @@ mod tests {
         // Digit B (leave 0, 1 or 3 heaps) repeating: values pass 64, so the level rows widen.
         let code = code("0.[B]");
         let kernel = kernel_values(&code, 110);
-        assert!(kernel.iter().any(|&v| v >= 64), "the test must reach values of 64 or more");
+        assert!(
+            kernel.iter().any(|&v| v >= 64),
+            "the test must reach values of 64 or more"
+        );
         assert_eq!(kernel, naive::code_values(&code, 110));
     }
 
@@ -600,12 +669,22 @@ mod tests {
 
     /// A random digit: a hex mask or `{…}` counts with `j+`, with a random modifier.
     fn digit_strategy(allow_at_least: bool) -> impl Strategy<Value = Digit> {
-        let at_least = if allow_at_least { prop::option::weighted(0.2, 0u32..5).boxed() } else { Just(None).boxed() };
+        let at_least = if allow_at_least {
+            prop::option::weighted(0.2, 0u32..5).boxed()
+        } else {
+            Just(None).boxed()
+        };
         (0u64..16, at_least, 0u8..6).prop_map(|(mask, at_least, m)| Digit {
             heaps: HeapCounts { mask, at_least }.normalized(),
             // Half of the digits are plain, the rest carry one of the three modifiers.
-            modifier: [Modifier::None, Modifier::None, Modifier::None, Modifier::Unequal, Modifier::Equal, Modifier::NotAllEqual]
-                [m as usize],
+            modifier: [
+                Modifier::None,
+                Modifier::None,
+                Modifier::None,
+                Modifier::Unequal,
+                Modifier::Equal,
+                Modifier::NotAllEqual,
+            ][m as usize],
         })
     }
 
@@ -619,11 +698,16 @@ mod tests {
         // A zero-weighted d0 most of the time: splitting without removing is the rare case.
         let d0 = prop_oneof![3 => Just(Digit::default()), 1 => d0];
         let tail = prop_oneof![3 => Just(Vec::new()), 1 => prop::collection::vec(digit_strategy(allow_at_least), 1..3)];
-        (d0, prop::collection::vec(digit_strategy(allow_at_least), 0..5), tail).prop_map(|(d0, rest, tail)| {
-            let mut digits = vec![d0];
-            digits.extend(rest);
-            TakeBreakCode { digits, tail }
-        })
+        (
+            d0,
+            prop::collection::vec(digit_strategy(allow_at_least), 0..5),
+            tail,
+        )
+            .prop_map(|(d0, rest, tail)| {
+                let mut digits = vec![d0];
+                digits.extend(rest);
+                TakeBreakCode { digits, tail }
+            })
     }
 
     proptest! {
@@ -651,7 +735,11 @@ mod tests {
         for text in ["0.07", "0.77"] {
             let started = std::time::Instant::now();
             let values = kernel_values(&code(text), 100_001);
-            println!("{text} to n = 10^5: {:?} (G(10^5) = {})", started.elapsed(), values[100_000]);
+            println!(
+                "{text} to n = 10^5: {:?} (G(10^5) = {})",
+                started.elapsed(),
+                values[100_000]
+            );
         }
     }
 }

@@ -84,7 +84,13 @@ pub struct Digit {
 impl Digit {
     /// A plain digit with bit mask `mask` (e.g. 7 for "leave 0, 1 or 2 heaps").
     pub fn from_mask(mask: u64) -> Self {
-        Digit { heaps: HeapCounts { mask, at_least: None }, modifier: Modifier::None }
+        Digit {
+            heaps: HeapCounts {
+                mask,
+                at_least: None,
+            },
+            modifier: Modifier::None,
+        }
     }
 
     /// True if this digit allows no move.
@@ -139,7 +145,10 @@ impl TakeBreakCode {
 
     /// True if any digit carries a `!`, `=` or `?` modifier.
     pub fn has_modifiers(&self) -> bool {
-        self.digits.iter().chain(&self.tail).any(|d| d.modifier != Modifier::None)
+        self.digits
+            .iter()
+            .chain(&self.tail)
+            .any(|d| d.modifier != Modifier::None)
     }
 
     /// The subtraction game with finite set `set`: digit 3 (leave 0 or 1 heap) at each `k` in it.
@@ -149,7 +158,10 @@ impl TakeBreakCode {
         for &k in set {
             digits[k as usize] = Digit::from_mask(3);
         }
-        TakeBreakCode { digits, tail: Vec::new() }
+        TakeBreakCode {
+            digits,
+            tail: Vec::new(),
+        }
     }
 
     /// The subtraction game "take any number except those in `excluded`" (digit 3 repeating).
@@ -160,7 +172,10 @@ impl TakeBreakCode {
         for &k in excluded {
             digits[k as usize] = Digit::default();
         }
-        TakeBreakCode { digits, tail: vec![Digit::from_mask(3)] }
+        TakeBreakCode {
+            digits,
+            tail: vec![Digit::from_mask(3)],
+        }
     }
 }
 
@@ -175,17 +190,25 @@ pub enum Notation {
     General,
 }
 
-
 impl HeapCounts {
     /// The same set of counts in canonical form: `{j+}` lowered over any explicit counts just
     /// below it (`{2,3+}` becomes `{2+}`), and explicit counts it already covers dropped.
     pub fn normalized(self) -> Self {
-        let Some(mut from) = self.at_least else { return self };
+        let Some(mut from) = self.at_least else {
+            return self;
+        };
         while from > 0 && from <= 64 && self.mask & (1 << (from - 1)) != 0 {
             from -= 1;
         }
-        let mask = if from >= 64 { self.mask } else { self.mask & ((1u64 << from) - 1) };
-        HeapCounts { mask, at_least: Some(from) }
+        let mask = if from >= 64 {
+            self.mask
+        } else {
+            self.mask & ((1u64 << from) - 1)
+        };
+        HeapCounts {
+            mask,
+            at_least: Some(from),
+        }
     }
 }
 
@@ -212,7 +235,13 @@ impl TakeBreakCode {
     /// `0.07`, and `0.3[3]` the same as `0.[3]`. A code with no move at all (`0.0`) is accepted;
     /// every value of its game is 0. Surrounding whitespace is ignored.
     pub fn parse(text: &str, notation: Notation, offset: usize) -> Result<Self, Diagnostic> {
-        CodeParser { text, notation, offset, pos: 0 }.code()
+        CodeParser {
+            text,
+            notation,
+            offset,
+            pos: 0,
+        }
+        .code()
     }
 
     /// The same code in canonical form: digits [normalized](Digit::normalized), trailing empty
@@ -271,7 +300,9 @@ impl CodeParser<'_> {
         self.text = &self.text[..end];
         self.pos = end - self.text.trim_start().len();
         if self.pos == end {
-            return Err(self.error("empty code", self.pos, self.pos).with_help(SHAPE_HELP));
+            return Err(self
+                .error("empty code", self.pos, self.pos)
+                .with_help(SHAPE_HELP));
         }
         let start = self.pos;
         // The digit before the point may be omitted (`.07` is `0.07`).
@@ -282,7 +313,10 @@ impl CodeParser<'_> {
             let d0 = self.digit()?;
             (d0, Some((digit_start, self.pos)))
         };
-        let mut code = TakeBreakCode { digits: vec![d0], tail: Vec::new() };
+        let mut code = TakeBreakCode {
+            digits: vec![d0],
+            tail: Vec::new(),
+        };
         match self.peek() {
             None => {}
             Some(b'.') => {
@@ -297,13 +331,21 @@ impl CodeParser<'_> {
             }
             Some(b'[') => {
                 return Err(self
-                    .error("a repeating tail `[…]` must come after the point", self.pos, self.pos + 1)
+                    .error(
+                        "a repeating tail `[…]` must come after the point",
+                        self.pos,
+                        self.pos + 1,
+                    )
                     .with_help("write e.g. `0.[3]` for Nim"));
             }
             Some(_) if self.at_digit_start() => {
                 let rest = &self.text[start..];
                 return Err(self
-                    .error("only one digit may come before the point", self.pos, self.pos + 1)
+                    .error(
+                        "only one digit may come before the point",
+                        self.pos,
+                        self.pos + 1,
+                    )
                     .with_label("second digit before the point")
                     .with_help(format!(
                         "the digit before the point splits a heap without removing tokens; \
@@ -315,7 +357,11 @@ impl CodeParser<'_> {
         if let Some((from, to)) = d0_span {
             if d0.heaps.allows(0) || d0.heaps.allows(1) {
                 return Err(self
-                    .error("the digit before the point may not allow leaving 0 or 1 heaps", from, to)
+                    .error(
+                        "the digit before the point may not allow leaving 0 or 1 heaps",
+                        from,
+                        to,
+                    )
                     .with_help(
                         "the digit before the point removes nothing, so it may only split a heap \
                          into two or more (e.g. `4.0`: split into two heaps)",
@@ -355,7 +401,11 @@ impl CodeParser<'_> {
                 Some(b']') => break,
                 Some(b'[') => {
                     return Err(self
-                        .error("a repeating tail cannot contain another `[`", self.pos, self.pos + 1)
+                        .error(
+                            "a repeating tail cannot contain another `[`",
+                            self.pos,
+                            self.pos + 1,
+                        )
                         .with_help("write the repeating digits once, e.g. `0.3[37]`"))
                 }
                 Some(_) => code.tail.push(self.digit()?),
@@ -364,12 +414,18 @@ impl CodeParser<'_> {
         if code.tail.is_empty() {
             return Err(self
                 .error("empty repeating tail", open, self.pos + 1)
-                .with_help("put the digits that repeat inside, e.g. `0.[3]`, or remove the brackets"));
+                .with_help(
+                    "put the digits that repeat inside, e.g. `0.[3]`, or remove the brackets",
+                ));
         }
         self.pos += 1;
         if self.pos < self.text.len() {
             return Err(self
-                .error("the repeating tail `[…]` must come last", self.pos, self.text.len())
+                .error(
+                    "the repeating tail `[…]` must come last",
+                    self.pos,
+                    self.text.len(),
+                )
                 .with_label("nothing may follow `]`")
                 .with_help("move these digits inside the brackets or before them"));
         }
@@ -383,7 +439,11 @@ impl CodeParser<'_> {
             Some(b'{') => {
                 if self.notation != Notation::General {
                     return Err(self
-                        .error("heap-count sets `{…}` need the `takebreak` form", start, start + 1)
+                        .error(
+                            "heap-count sets `{…}` need the `takebreak` form",
+                            start,
+                            start + 1,
+                        )
                         .with_help(format!("write `takebreak {}`", self.text.trim())));
                 }
                 self.heap_set()?
@@ -392,7 +452,10 @@ impl CodeParser<'_> {
                 let value = (byte as char).to_digit(36).unwrap_or(0);
                 self.check_digit_value(value)?;
                 self.pos += 1;
-                HeapCounts { mask: u64::from(value), at_least: None }
+                HeapCounts {
+                    mask: u64::from(value),
+                    at_least: None,
+                }
             }
             Some(b'!' | b'=' | b'?') => {
                 return Err(self
@@ -401,11 +464,18 @@ impl CodeParser<'_> {
             }
             _ => return Err(self.unexpected()),
         };
-        let mut digit = Digit { heaps, modifier: Modifier::None };
+        let mut digit = Digit {
+            heaps,
+            modifier: Modifier::None,
+        };
         if let Some(modifier) = self.peek().and_then(modifier_of) {
             if self.notation != Notation::General {
                 return Err(self
-                    .error("modifiers `!`, `=`, `?` need the `takebreak` form", self.pos, self.pos + 1)
+                    .error(
+                        "modifiers `!`, `=`, `?` need the `takebreak` form",
+                        self.pos,
+                        self.pos + 1,
+                    )
                     .with_help(format!("write `takebreak {}`", self.text.trim())));
             }
             digit.modifier = modifier;
@@ -425,12 +495,12 @@ impl CodeParser<'_> {
             Notation::Octal => (
                 7,
                 format!("`{shown}` is not an octal digit"),
-                "octal digits are 0–7; use `hex` (digits up to F) or `takebreak` (up to Z and `{…}`)",
+                "octal digits are 0–7; use `hex` or `takebreak` for larger digits",
             ),
             Notation::Hex => (
                 15,
                 format!("`{shown}` is not a hexadecimal digit"),
-                "hexadecimal digits are 0–9 and A–F; use `takebreak` (digits up to Z and `{…}`)",
+                "hexadecimal digits are 0–9 and A–F; use `takebreak` for digits up to Z or `{…}` sets",
             ),
             Notation::General => return Ok(()),
         };
@@ -467,12 +537,18 @@ impl CodeParser<'_> {
             let start = self.pos;
             let mut count: u32 = 0;
             while let Some(byte @ b'0'..=b'9') = self.peek() {
-                count = count.saturating_mul(10).saturating_add(u32::from(byte - b'0'));
+                count = count
+                    .saturating_mul(10)
+                    .saturating_add(u32::from(byte - b'0'));
                 self.pos += 1;
             }
             if count >= 64 {
                 return Err(self
-                    .error(format!("heap count {} is too large", &self.text[start..self.pos]), start, self.pos)
+                    .error(
+                        format!("heap count {} is too large", &self.text[start..self.pos]),
+                        start,
+                        self.pos,
+                    )
                     .with_help("counts must be below 64; use `{j+}` for `j` or more heaps"));
             }
             if self.peek() == Some(b'+') {
@@ -509,13 +585,18 @@ impl CodeParser<'_> {
         let message = match shown {
             ']' => "unmatched `]`".to_string(),
             '}' => "unmatched `}`".to_string(),
-            _ => format!("unexpected character `{}` in a code", shown.escape_default()),
+            _ => format!(
+                "unexpected character `{}` in a code",
+                shown.escape_default()
+            ),
         };
-        self.error(message, self.pos, self.pos + shown.len_utf8()).with_help(SHAPE_HELP)
+        self.error(message, self.pos, self.pos + shown.len_utf8())
+            .with_help(SHAPE_HELP)
     }
 
     fn at_digit_start(&self) -> bool {
-        self.peek().is_some_and(|b| b.is_ascii_alphanumeric() || b == b'{')
+        self.peek()
+            .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'{')
     }
 
     fn skip_spaces(&mut self) {
@@ -550,7 +631,10 @@ impl fmt::Display for HeapCounts {
             let c = char::from_digit(self.mask as u32, 36).unwrap_or('?');
             return write!(f, "{}", c.to_ascii_uppercase());
         }
-        let mut items: Vec<String> = (0..64).filter(|&j| self.mask & (1 << j) != 0).map(|j| j.to_string()).collect();
+        let mut items: Vec<String> = (0..64)
+            .filter(|&j| self.mask & (1 << j) != 0)
+            .map(|j| j.to_string())
+            .collect();
         if let Some(j) = self.at_least {
             items.push(format!("{j}+"));
         }
@@ -593,5 +677,292 @@ impl fmt::Display for TakeBreakCode {
             write!(f, "0")?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn general(text: &str) -> TakeBreakCode {
+        TakeBreakCode::parse(text, Notation::General, 0).unwrap()
+    }
+
+    fn masks(code: &TakeBreakCode) -> (Vec<u64>, Vec<u64>) {
+        let mask = |d: &Digit| d.heaps.mask;
+        (
+            code.digits.iter().map(mask).collect(),
+            code.tail.iter().map(mask).collect(),
+        )
+    }
+
+    /// Parses `text` (placed at byte 10 of a file) expecting an error; returns it.
+    fn error(text: &str, notation: Notation) -> Diagnostic {
+        TakeBreakCode::parse(text, notation, 10).expect_err(text)
+    }
+
+    #[test]
+    fn parses_octal_hex_and_general_digits() {
+        assert_eq!(
+            masks(&TakeBreakCode::parse("0.07", Notation::Octal, 0).unwrap()),
+            (vec![0, 0, 7], vec![])
+        );
+        assert_eq!(
+            masks(&TakeBreakCode::parse("0.Fa", Notation::Hex, 0).unwrap()),
+            (vec![0, 15, 10], vec![])
+        );
+        assert_eq!(masks(&general("0.Z")), (vec![0, 35], vec![]));
+        assert_eq!(masks(&general(".07")), masks(&general("0.07")));
+        assert_eq!(masks(&general(" 0.07\n")), masks(&general("0.07")));
+        // `4` alone is `4.`: split a heap in two, nothing else.
+        assert_eq!(masks(&general("4")), (vec![4], vec![]));
+        assert_eq!(general("4"), general("4.0"));
+    }
+
+    #[test]
+    fn parses_generalised_digits_modifiers_and_tails() {
+        let grundy = general("4!.0");
+        assert_eq!(
+            grundy.digits,
+            vec![Digit {
+                heaps: HeapCounts {
+                    mask: 4,
+                    at_least: None
+                },
+                modifier: Modifier::Unequal
+            }]
+        );
+        let sets = general("0.{2,3}{0,1,3+}");
+        assert_eq!(
+            sets.digits[1].heaps,
+            HeapCounts {
+                mask: 12,
+                at_least: None
+            }
+        );
+        assert_eq!(
+            sets.digits[2].heaps,
+            HeapCounts {
+                mask: 3,
+                at_least: Some(3)
+            }
+        );
+        // `{2,3+}` is `{2+}`, `?` on at most two heaps is `!`, spaces inside braces are fine.
+        assert_eq!(general("0.{ 2, 3+ }"), general("0.{2+}"));
+        assert_eq!(general("0.6?"), general("0.6!"));
+        assert_eq!(general("0.8=").digits[1].modifier, Modifier::Equal);
+        let nim = general("0.[3]");
+        assert_eq!(masks(&nim), (vec![0], vec![3]));
+        assert_eq!(nim.digit(1000).heaps.mask, 3);
+        assert_eq!(masks(&general("0.3[37]")), (vec![0, 3], vec![3, 7]));
+        assert_eq!(general("0.3[3]"), nim);
+        assert_eq!(general("0.37[37]"), general("0.[37]"));
+        assert_eq!(general("0.0[0]"), general("0.0"));
+    }
+
+    #[test]
+    fn a_code_with_no_move_is_valid() {
+        let empty = general("0.0");
+        assert!(empty.digits.iter().all(Digit::is_empty));
+        assert_eq!(empty.last_nonzero(), None);
+    }
+
+    #[test]
+    fn display_is_canonical() {
+        for (text, shown) in [
+            ("0.07", "0.07"),
+            ("0.070", "0.07"),
+            ("4!.0", "4!.0"),
+            ("4!", "4!.0"),
+            ("0.3[3]", "0.[3]"),
+            ("0.{2+}", "0.{2+}"),
+            ("0.{2,3+}", "0.{2+}"),
+            ("0.{2,5}", "0.{2,5}"),
+            ("0.c", "0.C"),
+            ("0.{0,1,3+}?", "0.{0,1,3+}?"),
+            ("{2+}=.1", "{2+}=.1"),
+        ] {
+            assert_eq!(general(text).to_string(), shown, "{text}");
+        }
+    }
+
+    #[test]
+    fn errors_point_at_the_problem() {
+        let e = error("0.08", Notation::Octal);
+        assert_eq!(
+            (e.message.as_str(), e.span),
+            ("`8` is not an octal digit", Span::new(13, 14))
+        );
+        assert!(e.help.unwrap().contains("use `hex` or `takebreak`"));
+        let e = error("0.G", Notation::Hex);
+        assert_eq!(
+            (e.message.as_str(), e.span),
+            ("`G` is not a hexadecimal digit", Span::new(12, 13))
+        );
+        let e = error("0.0x%", Notation::General);
+        assert_eq!(
+            (e.message.as_str(), e.span),
+            ("unexpected character `%` in a code", Span::new(14, 15))
+        );
+        let e = error("0.{2,3", Notation::General);
+        assert_eq!(
+            (e.message.as_str(), e.span),
+            ("unclosed `{`", Span::new(12, 16))
+        );
+        let e = error("0.3[37", Notation::General);
+        assert_eq!(
+            (e.message.as_str(), e.span),
+            ("unclosed `[`", Span::new(13, 16))
+        );
+        let e = error("0.[3]7", Notation::General);
+        assert_eq!(
+            (e.message.as_str(), e.span),
+            ("the repeating tail `[…]` must come last", Span::new(15, 16))
+        );
+        let e = error("", Notation::Octal);
+        assert_eq!(
+            (e.message.as_str(), e.span),
+            ("empty code", Span::new(10, 10))
+        );
+        let e = error("  .", Notation::Octal);
+        assert_eq!(e.message, "a code needs digits");
+        let e = error("7.0", Notation::Octal);
+        assert_eq!(
+            (e.message.as_str(), e.span),
+            (
+                "the digit before the point may not allow leaving 0 or 1 heaps",
+                Span::new(10, 11)
+            )
+        );
+        assert!(e
+            .help
+            .unwrap()
+            .contains("removes nothing, so it may only split a heap into two or more"));
+        let e = error("{1+}.0", Notation::General);
+        assert_eq!(e.span, Span::new(10, 14));
+        let e = error("07", Notation::Octal);
+        assert_eq!(
+            (e.message.as_str(), e.span),
+            (
+                "only one digit may come before the point",
+                Span::new(11, 12)
+            )
+        );
+        assert!(e.help.unwrap().contains("did you mean `0.07`?"));
+        let e = error("0.4!", Notation::Octal);
+        assert_eq!(
+            (e.message.as_str(), e.span),
+            (
+                "modifiers `!`, `=`, `?` need the `takebreak` form",
+                Span::new(13, 14)
+            )
+        );
+        let e = error("0.{2}", Notation::Hex);
+        assert_eq!(e.span, Span::new(12, 13));
+        let e = error("0.{64}", Notation::General);
+        assert_eq!(
+            (e.message.as_str(), e.span),
+            ("heap count 64 is too large", Span::new(13, 15))
+        );
+        let e = error("0.{}", Notation::General);
+        assert_eq!(
+            (e.message.as_str(), e.span),
+            ("empty heap-count set", Span::new(12, 14))
+        );
+        let e = error("0.[]", Notation::General);
+        assert_eq!(
+            (e.message.as_str(), e.span),
+            ("empty repeating tail", Span::new(12, 14))
+        );
+        let e = error("0.7.7", Notation::General);
+        assert_eq!(
+            (e.message.as_str(), e.span),
+            ("a code has only one point", Span::new(13, 14))
+        );
+        let e = error("0.!7", Notation::General);
+        assert_eq!(
+            (e.message.as_str(), e.span),
+            ("a modifier must follow a digit", Span::new(12, 13))
+        );
+        let e = error("0.4!!", Notation::General);
+        assert_eq!(
+            (e.message.as_str(), e.span),
+            ("a digit takes at most one modifier", Span::new(14, 15))
+        );
+        let e = error("0.]", Notation::General);
+        assert_eq!(
+            (e.message.as_str(), e.span),
+            ("unmatched `]`", Span::new(12, 13))
+        );
+        // A multi-byte character is underlined whole.
+        let e = error("0.0é", Notation::General);
+        assert_eq!(e.span, Span::new(13, 15));
+    }
+
+    /// Canonical codes: normalized digits, `d0` split-only.
+    fn code_strategy() -> impl Strategy<Value = TakeBreakCode> {
+        let digit = (
+            0u64..1 << 40,
+            prop::option::weighted(0.2, 0u32..64),
+            0usize..4,
+        )
+            .prop_map(|(mask, at_least, m)| {
+                // Mostly small masks, so that single characters are exercised as well as braces.
+                let mask = if mask % 3 == 0 { mask } else { mask % 36 };
+                let modifier = [
+                    Modifier::None,
+                    Modifier::Unequal,
+                    Modifier::Equal,
+                    Modifier::NotAllEqual,
+                ][m];
+                Digit {
+                    heaps: HeapCounts { mask, at_least },
+                    modifier,
+                }
+            });
+        let d0 = digit.clone().prop_map(|mut d| {
+            d.heaps.mask &= !3;
+            d.heaps.at_least = d.heaps.at_least.map(|j| j.max(2));
+            d
+        });
+        (
+            d0,
+            prop::collection::vec(digit.clone(), 0..6),
+            prop::collection::vec(digit, 0..4),
+        )
+            .prop_map(|(d0, mut digits, tail)| {
+                digits.insert(0, d0);
+                TakeBreakCode { digits, tail }.normalized()
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn display_round_trips(code in code_strategy()) {
+            let text = code.to_string();
+            let parsed = TakeBreakCode::parse(&text, Notation::General, 0);
+            prop_assert_eq!(parsed, Ok(code), "{}", text);
+        }
+
+        #[test]
+        fn normalizing_twice_changes_nothing(code in code_strategy()) {
+            prop_assert_eq!(code.normalized(), code);
+        }
+
+        #[test]
+        fn never_panics_on_any_text(text in "[0-9a-zA-Z.!=?{}\\[\\],+ é%-]{0,12}") {
+            for notation in [Notation::Octal, Notation::Hex, Notation::General] {
+                if let Err(e) = TakeBreakCode::parse(&text, notation, 5) {
+                    prop_assert!(e.span.start >= 5 && e.span.end <= 5 + text.len(), "{:?} for {:?}", e, text);
+                }
+            }
+        }
+
+        #[test]
+        fn never_panics_on_arbitrary_unicode(text in any::<String>()) {
+            let _ = TakeBreakCode::parse(&text, Notation::General, 0);
+        }
     }
 }
