@@ -1,11 +1,745 @@
-//! STUB (being written)
+//! The fast kernel for take-and-break codes: `G(n)` for every heap size in turn.
+//!
+//! A move from a heap of `n` removes `k` tokens and leaves the other `m = n − k` as `j`
+//! non-empty heaps, where digit `d_k` allows `j` (Guy & Smith 1956; Winning Ways ch. 4). By the
+//! Sprague–Grundy theorem a sum of heaps has the XOR of their values, so `G(n)` is the mex of
+//! the XORs of every allowed split. Per `(n, k)`:
+//!
+//! * `j = 0` (when `m = 0`) gives 0 and `j = 1` gives `G(m)`;
+//! * `j = 2` gives `G(a) ⊕ G(m − a)` for `1 ≤ a ≤ m/2` (with `!` or `?`: `a < m − a`; with `=`:
+//!   only `a = m/2`, value 0). This loop is the whole cost of octal games, `O(N²)` in total: it
+//!   reads the typed table slice directly, collects values below 64 in a register, and splits
+//!   the `a` range of a large heap across rayon tasks (the splits of one heap are independent,
+//!   while heaps must be done in order);
+//! * `j ≥ 3` without a modifier uses per-heap bitsets of reachable XORs, built by the recursion
+//!   `E_j(m) = ∪_{b ≥ 1} G(b) ⊕ E_{j−1}(m − b)` (exactly `j` heaps, `E_1(m) = {G(m)}`) and
+//!   `S_i(m) = ∪_{b ≥ 1} G(b) ⊕ S_{i−1}(m − b)` for `{i+}` (at least `i` heaps, with
+//!   `S_1(m) = {G(m)} ∪ ∪_b G(b) ⊕ S_1(m − b)`). Each level costs `O(m · W/64)` word operations
+//!   per heap, `W` being the power of two above the largest value, and keeps `W` bits per heap
+//!   (see [`working_bytes_per_position`]);
+//! * `j ≥ 3` with `=` takes `j` equal heaps of `m/j`: XOR `G(m/j)` for odd `j`, 0 for even `j`;
+//! * `j ≥ 3` with `!` or `?` falls back to listing the partitions of `m` into allowed numbers of
+//!   parts: `O(m^(J−1))` per heap for at most `J` heaps, and exponential in `√m` for `{j+}`.
+//!
+//! The digit before the point is consulted only for splits into two or more heaps (its bits 0
+//! and 1 would not change the position; the parser rejects them).
+
+use rayon::prelude::*;
+
+use super::mex::MexSet;
+use super::table::{SgValue, Storage};
 use super::{Progress, SgTable};
-use crate::rules::TakeBreakCode;
-/// Extends `table` to `len` values.
-pub fn extend(_code: &TakeBreakCode, _table: &mut SgTable, _len: usize, _progress: &mut Progress) {
-    unimplemented!()
+use crate::rules::code::{Digit, Modifier, TakeBreakCode};
+
+/// Heaps with at least this many 2-heap splits have them computed by parallel rayon tasks.
+const PARALLEL_SPLITS: usize = 8192;
+
+/// How often (in heaps) the progress bar is updated.
+const PROGRESS_EVERY: usize = 4096;
+
+/// Computes `G(table.len()..len)` for `code` and pushes the values onto `table`.
+pub fn extend(code: &TakeBreakCode, table: &mut SgTable, len: usize, progress: &mut Progress) {
+    extend_with_threshold(code, table, len, progress, PARALLEL_SPLITS);
 }
-/// Extra bytes per position.
-pub fn working_bytes_per_position(_code: &TakeBreakCode) -> u64 {
-    0
+
+/// Extra bytes per position the kernel keeps besides the table: one 64-bit word per bitset
+/// level (see the module docs) while values stay below 64, doubling each time the value width
+/// doubles past that. Zero for codes that leave at most two heaps, or only use modifiers.
+pub fn working_bytes_per_position(code: &TakeBreakCode) -> u64 {
+    let plan = LevelPlan::of(code);
+    8 * (plan.exact_levels() + plan.at_least_levels) as u64
+}
+
+/// [`extend`] with the number of splits from which a heap's 2-heap splits run in parallel.
+fn extend_with_threshold(
+    code: &TakeBreakCode,
+    table: &mut SgTable,
+    len: usize,
+    progress: &mut Progress,
+    parallel_splits: usize,
+) {
+    let start = table.len();
+    if start >= len {
+        return;
+    }
+    let mut kernel = Kernel {
+        code,
+        finite: code.is_finite().then(|| {
+            code.digits
+                .iter()
+                .enumerate()
+                .filter(|(_, d)| !d.is_empty())
+                .map(|(k, d)| (k, *d))
+                .collect()
+        }),
+        levels: Levels::new(LevelPlan::of(code), table.max_value()),
+        parallel_splits: parallel_splits.max(2),
+        set: MexSet::with_capacity(256),
+    };
+    // The bitset levels are not kept between calls: rebuild them for the values we have.
+    if !kernel.levels.is_empty() {
+        for m in 0..start {
+            match table.storage() {
+                Storage::U8(g) => kernel.levels.push_rows(&g[..m]),
+                Storage::U16(g) => kernel.levels.push_rows(&g[..m]),
+                Storage::U32(g) => kernel.levels.push_rows(&g[..m]),
+            }
+            kernel.levels.finish_row(table.get(m));
+        }
+    }
+    table.reserve(len - start);
+    for n in start..len {
+        let max_value = table.max_value();
+        let value = match table.storage() {
+            Storage::U8(g) => kernel.value(g, max_value),
+            Storage::U16(g) => kernel.value(g, max_value),
+            Storage::U32(g) => kernel.value(g, max_value),
+        };
+        table.push(value);
+        kernel.levels.finish_row(value);
+        if n % PROGRESS_EVERY == 0 {
+            progress.set(n as u64);
+        }
+    }
+    progress.set(len as u64);
+}
+
+struct Kernel<'c> {
+    code: &'c TakeBreakCode,
+    /// The non-empty digits `(k, d_k)` of a finite code; `None` for an infinite one.
+    finite: Option<Vec<(usize, Digit)>>,
+    levels: Levels,
+    parallel_splits: usize,
+    set: MexSet,
+}
+
+impl Kernel<'_> {
+    /// `G(n)` for `n = g.len()`, given `g = G(0..n)` whose largest value is `max_value`.
+    fn value<T: SgValue>(&mut self, g: &[T], max_value: u32) -> u32 {
+        let n = g.len();
+        if !self.levels.is_empty() {
+            self.levels.push_rows(g);
+        }
+        self.set.clear();
+        let ctx = Options {
+            g,
+            n,
+            max_value,
+            levels: &self.levels,
+            parallel_splits: self.parallel_splits,
+        };
+        match &self.finite {
+            Some(digits) => {
+                for &(k, digit) in digits.iter().take_while(|(k, _)| *k <= n) {
+                    ctx.insert(k, digit, &mut self.set);
+                }
+            }
+            None => {
+                for k in 0..=n {
+                    let digit = self.code.digit(k);
+                    if !digit.is_empty() {
+                        ctx.insert(k, digit, &mut self.set);
+                    }
+                }
+            }
+        }
+        self.set.mex()
+    }
+}
+
+/// What the options of one heap `n` are computed from.
+struct Options<'a, T> {
+    g: &'a [T],
+    n: usize,
+    max_value: u32,
+    levels: &'a Levels,
+    parallel_splits: usize,
+}
+
+impl<T: SgValue> Options<'_, T> {
+    /// Inserts the values of the moves that remove `k` tokens under `digit`.
+    fn insert(&self, k: usize, digit: Digit, set: &mut MexSet) {
+        let g = self.g;
+        let m = self.n - k;
+        let heaps = digit.heaps;
+        if k >= 1 {
+            if m == 0 && heaps.allows(0) {
+                set.insert(0);
+            }
+            if m >= 1 && heaps.allows(1) {
+                set.insert(g[m].to_u32());
+            }
+        }
+        if m >= 2 && heaps.allows(2) {
+            match digit.modifier {
+                Modifier::None => self.insert_pairs(m, m / 2, set),
+                Modifier::Unequal | Modifier::NotAllEqual => self.insert_pairs(m, (m - 1) / 2, set),
+                Modifier::Equal if m % 2 == 0 => set.insert(0),
+                Modifier::Equal => {}
+            }
+        }
+        if m < 3 || (heaps.mask >> 3 == 0 && heaps.at_least.is_none()) {
+            return;
+        }
+        let most = heaps.max_heaps().map_or(m, |j| (j as usize).min(m));
+        match digit.modifier {
+            Modifier::None => {
+                for j in 3..=most.min(63) {
+                    if heaps.mask & (1 << j) != 0 {
+                        self.levels.insert_exact(j, m, set);
+                    }
+                }
+                if let Some(from) = heaps.at_least {
+                    self.levels.insert_at_least((from as usize).max(3), m, set);
+                }
+            }
+            Modifier::Equal => {
+                for j in (3..=most).filter(|&j| m % j == 0 && heaps.allows(j as u32)) {
+                    set.insert(if j % 2 == 1 { g[m / j].to_u32() } else { 0 });
+                }
+            }
+            Modifier::Unequal | Modifier::NotAllEqual => {
+                let split = Split {
+                    g,
+                    heaps: digit.heaps,
+                    most,
+                    distinct: digit.modifier == Modifier::Unequal,
+                };
+                split.enumerate(m, 1, 0, 0, 0, set);
+            }
+        }
+    }
+
+    /// Inserts `G(a) ⊕ G(m − a)` for `1 ≤ a ≤ last`.
+    fn insert_pairs(&self, m: usize, last: usize, set: &mut MexSet) {
+        if last == 0 {
+            return;
+        }
+        // All values below 64 keep every XOR below 64: collect them in one register.
+        let small = self.max_value < 64;
+        if last < self.parallel_splits {
+            if small {
+                insert_bits(set, 0, pair_bits(self.g, m, 1, last + 1));
+            } else {
+                insert_pair_values(self.g, m, 1, last + 1, set);
+            }
+            return;
+        }
+        let tasks = rayon::current_num_threads().max(2);
+        let chunk = last.div_ceil(tasks);
+        let chunks = (1..=last)
+            .step_by(chunk)
+            .map(|from| (from, (from + chunk).min(last + 1)));
+        let chunks: Vec<(usize, usize)> = chunks.collect();
+        let g = self.g;
+        if small {
+            let bits = chunks
+                .par_iter()
+                .map(|&(from, to)| pair_bits(g, m, from, to))
+                .reduce(|| 0, |a, b| a | b);
+            insert_bits(set, 0, bits);
+        } else {
+            let capacity = (self.max_value as usize + 1).next_power_of_two();
+            let partial = chunks
+                .par_iter()
+                .map(|&(from, to)| {
+                    let mut part = MexSet::with_capacity(capacity);
+                    insert_pair_values(g, m, from, to, &mut part);
+                    part
+                })
+                .reduce(MexSet::default, |mut a, b| {
+                    a.union_with(&b);
+                    a
+                });
+            set.union_with(&partial);
+        }
+    }
+}
+
+/// The bit set `{G(a) ⊕ G(m − a) : from ≤ a < to}`, for tables whose values are all below 64.
+#[inline]
+fn pair_bits<T: SgValue>(g: &[T], m: usize, from: usize, to: usize) -> u64 {
+    let low = &g[from..to];
+    let high = &g[m + 1 - to..=m - from];
+    low.iter()
+        .zip(high.iter().rev())
+        .fold(0u64, |bits, (&x, &y)| {
+            bits | 1u64.wrapping_shl(x.to_u32() ^ y.to_u32())
+        })
+}
+
+/// Inserts `G(a) ⊕ G(m − a)` for `from ≤ a < to` one by one (values of any size).
+fn insert_pair_values<T: SgValue>(g: &[T], m: usize, from: usize, to: usize, set: &mut MexSet) {
+    let low = &g[from..to];
+    let high = &g[m + 1 - to..=m - from];
+    for (&x, &y) in low.iter().zip(high.iter().rev()) {
+        set.insert(x.to_u32() ^ y.to_u32());
+    }
+}
+
+/// Inserts `base + i` for every bit `i` of `bits`.
+#[inline]
+fn insert_bits(set: &mut MexSet, base: u32, mut bits: u64) {
+    while bits != 0 {
+        set.insert(base + bits.trailing_zeros());
+        bits &= bits - 1;
+    }
+}
+
+/// Lists the partitions of a heap into `j ≥ 3` parts under a `!` or `?` digit.
+struct Split<'a, T> {
+    g: &'a [T],
+    heaps: crate::rules::code::HeapCounts,
+    /// No partition into more parts than this is allowed.
+    most: usize,
+    /// `!`: parts strictly increasing; otherwise (`?`) non-decreasing and not all equal.
+    distinct: bool,
+}
+
+impl<T: SgValue> Split<'_, T> {
+    /// Extends a partition of `count` parts (XOR `xor`, first part `first`) by non-decreasing
+    /// (for `!`, increasing) parts of at least `smallest` summing to `rest ≥ 1`, inserting the
+    /// XOR of every complete partition the digit allows.
+    fn enumerate(
+        &self,
+        rest: usize,
+        smallest: usize,
+        count: usize,
+        xor: u32,
+        first: usize,
+        set: &mut MexSet,
+    ) {
+        // Finish with one last part `rest` (only partitions of three or more parts count here).
+        if count >= 2
+            && rest >= smallest
+            && self.heaps.allows(count as u32 + 1)
+            && (self.distinct || rest != first)
+        {
+            set.insert(xor ^ self.g[rest].to_u32());
+        }
+        // Otherwise add a part and at least one more after it.
+        if count + 2 > self.most {
+            return;
+        }
+        let largest = if self.distinct {
+            (rest - 1) / 2
+        } else {
+            rest / 2
+        };
+        for part in smallest..=largest {
+            let next = if self.distinct { part + 1 } else { part };
+            let first = if count == 0 { part } else { first };
+            self.enumerate(
+                rest - part,
+                next,
+                count + 1,
+                xor ^ self.g[part].to_u32(),
+                first,
+                set,
+            );
+        }
+    }
+}
+
+/// Which bitset levels a code needs: those of its modifier-free digits with bits `j ≥ 3`.
+#[derive(Clone, Copy, Debug, Default)]
+struct LevelPlan {
+    /// Largest exact heap count `j ≥ 3` used (levels `E_2..=E_j` are kept), or 0.
+    max_exact: usize,
+    /// Number of "at least" levels `S_1..=S_i` kept (0 when no `{i+}` digit needs them).
+    at_least_levels: usize,
+}
+
+impl LevelPlan {
+    fn of(code: &TakeBreakCode) -> Self {
+        let mut plan = LevelPlan::default();
+        for digit in code
+            .digits
+            .iter()
+            .chain(&code.tail)
+            .filter(|d| d.modifier == Modifier::None)
+        {
+            let high = digit.heaps.mask >> 3;
+            if high != 0 {
+                plan.max_exact = plan.max_exact.max(66 - high.leading_zeros() as usize);
+            }
+            if let Some(from) = digit.heaps.at_least {
+                plan.at_least_levels = plan.at_least_levels.max((from as usize).max(3));
+            }
+        }
+        plan
+    }
+
+    fn exact_levels(&self) -> usize {
+        self.max_exact.saturating_sub(1)
+    }
+}
+
+/// Per-heap bitsets of reachable XOR values (see the module docs), one row of `words` 64-bit
+/// words per heap size in each level; `words` is a power of two above every value so far, so
+/// that XOR-translating a row stays inside it.
+struct Levels {
+    words: usize,
+    /// `exact[j − 2]` holds `E_j(m)` for `m = 0, 1, …`.
+    exact: Vec<Vec<u64>>,
+    /// `at_least[i − 1]` holds `S_i(m)`.
+    at_least: Vec<Vec<u64>>,
+    /// A row being built, reused.
+    scratch: Vec<u64>,
+    /// Rows complete in every level (the next row is for heap `rows`).
+    rows: usize,
+}
+
+impl Levels {
+    fn new(plan: LevelPlan, max_value: u32) -> Self {
+        let mut levels = Levels {
+            words: 1,
+            exact: vec![Vec::new(); plan.exact_levels()],
+            at_least: vec![Vec::new(); plan.at_least_levels],
+            scratch: Vec::new(),
+            rows: 0,
+        };
+        levels.ensure_capacity(max_value);
+        levels
+    }
+
+    fn is_empty(&self) -> bool {
+        self.exact.is_empty() && self.at_least.is_empty()
+    }
+
+    fn row(level: &[u64], words: usize, m: usize) -> &[u64] {
+        &level[m * words..(m + 1) * words]
+    }
+
+    /// Appends the rows for heap `m = g.len()` that do not need `G(m)`: every `E_j(m)` and
+    /// `S_i(m)` for `i ≥ 2`, and `S_1(m)` without its one-heap value (see [`Self::finish_row`]).
+    fn push_rows<T: SgValue>(&mut self, g: &[T]) {
+        let m = g.len();
+        debug_assert_eq!(m, self.rows);
+        let words = self.words;
+        for index in 0..self.exact.len() {
+            let parts = index + 2;
+            self.scratch.clear();
+            self.scratch.resize(words, 0);
+            // The first heap `b` leaves `parts − 1` heaps summing to `m − b ≥ parts − 1`.
+            for b in 1..=m.saturating_sub(parts - 1) {
+                let gb = g[b].to_u32();
+                if parts == 2 {
+                    let value = gb ^ g[m - b].to_u32();
+                    self.scratch[(value / 64) as usize] |= 1 << (value % 64);
+                } else {
+                    xor_translate_into(
+                        &mut self.scratch,
+                        Self::row(&self.exact[index - 1], words, m - b),
+                        gb,
+                    );
+                }
+            }
+            self.exact[index].extend_from_slice(&self.scratch);
+        }
+        for index in 0..self.at_least.len() {
+            let source = index.saturating_sub(1);
+            self.scratch.clear();
+            self.scratch.resize(words, 0);
+            for (b, gb) in g.iter().enumerate().skip(1) {
+                let row = Self::row(&self.at_least[source], words, m - b);
+                xor_translate_into(&mut self.scratch, row, gb.to_u32());
+            }
+            self.at_least[index].extend_from_slice(&self.scratch);
+        }
+    }
+
+    /// Completes heap `m`'s rows once `G(m) = value` is known: `S_1(m)` gains the one-heap
+    /// split `{G(m)}`.
+    fn finish_row(&mut self, value: u32) {
+        if self.is_empty() {
+            return;
+        }
+        self.ensure_capacity(value);
+        let m = self.rows;
+        if let Some(level) = self.at_least.first_mut() {
+            level[m * self.words + (value / 64) as usize] |= 1 << (value % 64);
+        }
+        self.rows += 1;
+    }
+
+    /// Widens every row so that `value` (and any XOR of values up to it) fits.
+    fn ensure_capacity(&mut self, value: u32) {
+        let needed = (value as usize / 64 + 1).next_power_of_two();
+        if needed <= self.words {
+            return;
+        }
+        let old = self.words;
+        for level in self.exact.iter_mut().chain(self.at_least.iter_mut()) {
+            let mut wider = vec![0; level.len() / old * needed];
+            for (m, row) in level.chunks(old).enumerate() {
+                wider[m * needed..m * needed + old].copy_from_slice(row);
+            }
+            *level = wider;
+        }
+        self.words = needed;
+    }
+
+    fn insert_exact(&self, parts: usize, m: usize, set: &mut MexSet) {
+        Self::insert_row(Self::row(&self.exact[parts - 2], self.words, m), set);
+    }
+
+    fn insert_at_least(&self, parts: usize, m: usize, set: &mut MexSet) {
+        Self::insert_row(Self::row(&self.at_least[parts - 1], self.words, m), set);
+    }
+
+    fn insert_row(row: &[u64], set: &mut MexSet) {
+        for (w, &bits) in row.iter().enumerate() {
+            insert_bits(set, w as u32 * 64, bits);
+        }
+    }
+}
+
+/// `target |= {x ⊕ shift : x ∈ source}` for bitsets of the same power-of-two length with
+/// `shift` below their size: whole words move by `shift / 64`, bits within a word by
+/// `shift % 64`.
+fn xor_translate_into(target: &mut [u64], source: &[u64], shift: u32) {
+    let word_shift = (shift / 64) as usize;
+    for (w, &bits) in source.iter().enumerate() {
+        if bits != 0 {
+            target[w ^ word_shift] |= xor_permute_bits(bits, shift % 64);
+        }
+    }
+}
+
+/// Moves bit `i` of `bits` to bit `i ⊕ shift` (`shift < 64`): for each bit `s` of `shift`,
+/// swap the adjacent blocks of `2^s` bits.
+#[inline]
+fn xor_permute_bits(mut bits: u64, shift: u32) -> u64 {
+    const LOW_HALVES: [u64; 6] = [
+        0x5555_5555_5555_5555,
+        0x3333_3333_3333_3333,
+        0x0F0F_0F0F_0F0F_0F0F,
+        0x00FF_00FF_00FF_00FF,
+        0x0000_FFFF_0000_FFFF,
+        0x0000_0000_FFFF_FFFF,
+    ];
+    for (s, mask) in LOW_HALVES.iter().enumerate() {
+        if shift & (1 << s) != 0 {
+            let width = 1 << s;
+            bits = ((bits & mask) << width) | ((bits >> width) & mask);
+        }
+    }
+    bits
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::engine::naive;
+    use crate::rules::code::{HeapCounts, Notation};
+
+    fn code(text: &str) -> TakeBreakCode {
+        TakeBreakCode::parse(text, Notation::General, 0).unwrap()
+    }
+
+    fn kernel_values(code: &TakeBreakCode, len: usize) -> Vec<u32> {
+        let mut table = SgTable::new();
+        extend(code, &mut table, len, &mut Progress::hidden());
+        table.to_vec()
+    }
+
+    /// Values of `code` by [`extend`] with the parallel split loop forced from `threshold` splits.
+    fn kernel_values_parallel(code: &TakeBreakCode, len: usize, threshold: usize) -> Vec<u32> {
+        let mut table = SgTable::new();
+        extend_with_threshold(code, &mut table, len, &mut Progress::hidden(), threshold);
+        table.to_vec()
+    }
+
+    /// The smallest preperiod `p` with `G(n + period) = G(n)` for all `p ≤ n` in the table.
+    fn preperiod(values: &[u32], period: usize) -> usize {
+        (0..values.len() - period)
+            .rev()
+            .find(|&n| values[n] != values[n + period])
+            .map_or(0, |n| n + 1)
+    }
+
+    #[test]
+    fn kayles_known_values_and_period() {
+        // Kayles, octal 0.77: OEIS A002186 (Guy & Smith 1956), n = 0..=83.
+        let known = [
+            0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7, 4, 1, 2, 8, 5,
+            4, 7, 2, 1, 8, 6, 7, 4, 1, 2, 3, 1, 4, 7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 4,
+            2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 6, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7,
+        ];
+        let values = kernel_values(&code("0.77"), 2000);
+        assert_eq!(values[..known.len()], known);
+        // Period 12 from n = 71 on (the last exceptional value is G(70) = 6; Winning Ways ch. 4).
+        assert_eq!(preperiod(&values, 12), 71);
+    }
+
+    #[test]
+    fn dawsons_kayles_known_values_and_period() {
+        // Dawson's Kayles, octal 0.07: OEIS A002187, n = 0..=71.
+        let known = [
+            0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1,
+            0, 4, 5, 2, 7, 4, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 2, 3, 3, 0, 1, 1,
+            3, 0, 2, 1, 1, 0, 4, 5, 3, 7, 4, 8, 1, 1,
+        ];
+        let values = kernel_values(&code("0.07"), 2000);
+        assert_eq!(values[..known.len()], known);
+        // Period 34; the last exceptional value is at n = 52 (51 in Dawson's chess, 0.137).
+        assert_eq!(preperiod(&values, 34), 53);
+        // Dawson's chess 0.137 is Dawson's Kayles shifted by one (Winning Ways ch. 4).
+        let chess = kernel_values(&code("0.137"), 1999);
+        assert_eq!(chess[..], values[1..]);
+    }
+
+    #[test]
+    fn grundys_game_known_values() {
+        // Grundy's game 4!.0: Winning Ways p. 96 (OEIS A002188), n = 0..=29.
+        let known = [
+            0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0, 4, 3, 0, 4, 3, 0, 4, 1,
+            2,
+        ];
+        assert_eq!(kernel_values(&code("4!.0"), known.len()), known);
+    }
+
+    #[test]
+    fn nim_and_subtraction_closed_forms() {
+        // Nim: G(n) = n (Bouton 1901); to 300 so the table widens to u16 and the
+        // values-above-64 paths run.
+        let nim = kernel_values(&code("0.[3]"), 300);
+        assert_eq!(nim, (0..300).collect::<Vec<u32>>());
+        // Subtraction {1, 2, 3}: G(n) = n mod 4.
+        let bash = kernel_values(&code("0.333"), 200);
+        assert_eq!(bash, (0..200).map(|n| n % 4).collect::<Vec<u32>>());
+    }
+
+    #[test]
+    fn treblecross_matches_the_oracle() {
+        let treblecross = code("0.007");
+        assert_eq!(
+            kernel_values(&treblecross, 300),
+            naive::code_values(&treblecross, 300)
+        );
+    }
+
+    #[test]
+    fn parallel_split_loop_matches_the_oracle() {
+        // A threshold of 2 sends nearly every heap through the rayon path, small and large values.
+        for text in ["0.07", "0.77", "4!.0", "0.6", "4?.0", "0.[7]", "0.3[7]"] {
+            let code = code(text);
+            let len = 120;
+            let expected = naive::code_values(&code, len);
+            assert_eq!(kernel_values_parallel(&code, len, 2), expected, "{text}");
+            assert_eq!(kernel_values_parallel(&code, len, 17), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn bitset_levels_widen_past_64() {
+        // Digit B (leave 0, 1 or 3 heaps) repeating: values pass 64, so the level rows widen.
+        let code = code("0.[B]");
+        let kernel = kernel_values(&code, 110);
+        assert!(
+            kernel.iter().any(|&v| v >= 64),
+            "the test must reach values of 64 or more"
+        );
+        assert_eq!(kernel, naive::code_values(&code, 110));
+    }
+
+    #[test]
+    fn extending_a_partial_table_rebuilds_the_levels() {
+        for text in ["0.F", "0.{2+}", "{3+}.7", "0.8[9]"] {
+            let code = code(text);
+            let mut table = SgTable::new();
+            extend(&code, &mut table, 17, &mut Progress::hidden());
+            extend(&code, &mut table, 30, &mut Progress::hidden());
+            assert_eq!(table.to_vec(), naive::code_values(&code, 30), "{text}");
+        }
+    }
+
+    #[test]
+    fn working_memory_counts_bitset_levels() {
+        assert_eq!(working_bytes_per_position(&code("0.07")), 0);
+        assert_eq!(working_bytes_per_position(&code("0.8!")), 0);
+        // Exact three heaps: levels E_2 and E_3.
+        assert_eq!(working_bytes_per_position(&code("0.F")), 16);
+        // Two or more heaps: S_1, S_2, S_3.
+        assert_eq!(working_bytes_per_position(&code("0.{2+}")), 24);
+    }
+
+    /// A random digit: a hex mask or `{…}` counts with `j+`, with a random modifier.
+    fn digit_strategy(allow_at_least: bool) -> impl Strategy<Value = Digit> {
+        let at_least = if allow_at_least {
+            prop::option::weighted(0.2, 0u32..5).boxed()
+        } else {
+            Just(None).boxed()
+        };
+        (0u64..16, at_least, 0u8..6).prop_map(|(mask, at_least, m)| Digit {
+            heaps: HeapCounts { mask, at_least }.normalized(),
+            // Half of the digits are plain, the rest carry one of the three modifiers.
+            modifier: [
+                Modifier::None,
+                Modifier::None,
+                Modifier::None,
+                Modifier::Unequal,
+                Modifier::Equal,
+                Modifier::NotAllEqual,
+            ][m as usize],
+        })
+    }
+
+    /// A random code: `d0` a split-only digit, up to 5 more digits, sometimes a tail.
+    fn code_strategy(allow_at_least: bool) -> impl Strategy<Value = TakeBreakCode> {
+        let d0 = digit_strategy(allow_at_least).prop_map(|mut d| {
+            d.heaps.mask &= !3;
+            d.heaps.at_least = d.heaps.at_least.map(|j| j.max(2));
+            d
+        });
+        // A zero-weighted d0 most of the time: splitting without removing is the rare case.
+        let d0 = prop_oneof![3 => Just(Digit::default()), 1 => d0];
+        let tail = prop_oneof![3 => Just(Vec::new()), 1 => prop::collection::vec(digit_strategy(allow_at_least), 1..3)];
+        (
+            d0,
+            prop::collection::vec(digit_strategy(allow_at_least), 0..5),
+            tail,
+        )
+            .prop_map(|(d0, rest, tail)| {
+                let mut digits = vec![d0];
+                digits.extend(rest);
+                TakeBreakCode { digits, tail }
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn kernel_matches_oracle_on_hex_codes(code in code_strategy(false), len in 1usize..48) {
+            prop_assert_eq!(kernel_values(&code, len), naive::code_values(&code, len), "{}", code);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(150))]
+
+        #[test]
+        fn kernel_matches_oracle_with_at_least_digits(code in code_strategy(true), len in 1usize..22) {
+            prop_assert_eq!(kernel_values(&code, len), naive::code_values(&code, len), "{}", code);
+        }
+    }
+
+    /// Timing for the report: `cargo test --release --lib takebreak::tests::timing -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn timing_kayles_and_dawsons_kayles() {
+        for text in ["0.07", "0.77"] {
+            let started = std::time::Instant::now();
+            let values = kernel_values(&code(text), 100_001);
+            println!(
+                "{text} to n = 10^5: {:?} (G(10^5) = {})",
+                started.elapsed(),
+                values[100_000]
+            );
+        }
+    }
 }
