@@ -1,11 +1,271 @@
-//! STUB (being written)
-use super::Diagnostic;
-/// Compiled general move rules.
-#[derive(Clone, Debug)]
-pub struct Program;
+//! Compiled general move rules.
+//!
+//! Each checked expression ([`CExpr`]) is compiled once into a closure over a slot array
+//! (slot 0 is `n`, slot `1 + i` the move's binder `i`), so enumerating moves does not re-walk
+//! the syntax tree or look up names. [`Program::for_each_move`] enumerates the binders' ranges
+//! as nested loops, tests the condition, evaluates the heaps and checks that each heap `h` is in
+//! `0..n` (a move to a heap `≥ n` could make the game loop, which the engines do not support).
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::ast::BinaryOp;
+use super::check::{apply, CExpr, CExprKind, CheckedMove, Fault, FaultKind};
+use super::{Diagnostic, Span};
+
+/// The largest number of values a binder's range may take at one position.
+pub const MAX_RANGE_LEN: i128 = 1 << 32;
+
+type Eval = Arc<dyn Fn(&[i64]) -> Result<i64, Fault> + Send + Sync>;
+
+/// Compiled general move rules: clone it freely (the code is shared).
+#[derive(Clone)]
+pub struct Program {
+    coordinate: String,
+    moves: Vec<CompiledMove>,
+    slots: usize,
+}
+
+#[derive(Clone)]
+struct CompiledMove {
+    binders: Vec<CompiledBinder>,
+    condition: Option<Eval>,
+    result: Vec<(Eval, Span)>,
+}
+
+#[derive(Clone)]
+struct CompiledBinder {
+    lo: Eval,
+    hi: Eval,
+    inclusive: bool,
+    span: Span,
+}
+
+impl fmt::Debug for Program {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Program")
+            .field("coordinate", &self.coordinate)
+            .field("moves", &self.moves.len())
+            .field("binders", &self.moves.iter().map(|m| m.binders.len()).collect::<Vec<_>>())
+            .finish()
+    }
+}
+
 impl Program {
-    /// Calls `visit` with the heaps of every move from position `n`.
-    pub fn for_each_move(&self, _n: u64, _visit: &mut dyn FnMut(&[u64])) -> Result<(), Diagnostic> {
-        unimplemented!()
+    /// Compiles checked move rules; `coordinate` names `n` in run-time error messages.
+    pub fn new(moves: &[CheckedMove], coordinate: &str) -> Self {
+        let compiled = moves
+            .iter()
+            .map(|m| CompiledMove {
+                binders: m
+                    .binders
+                    .iter()
+                    .map(|b| CompiledBinder { lo: compile(&b.lo), hi: compile(&b.hi), inclusive: b.inclusive, span: b.span })
+                    .collect(),
+                condition: m.condition.as_ref().map(compile),
+                result: m.result.iter().map(|e| (compile(e), e.span)).collect(),
+            })
+            .collect();
+        let slots = 1 + moves.iter().map(|m| m.binders.len()).max().unwrap_or(0);
+        Program { coordinate: coordinate.to_string(), moves: compiled, slots }
+    }
+
+    /// Number of `move` rules.
+    pub fn rule_count(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Calls `visit` with the heaps of every move from position `n` (heaps of size 0 included
+    /// as 0; `none` gives an empty slice). A move found by several rules, or by several binder
+    /// values, is visited each time.
+    ///
+    /// Errors: arithmetic overflow, division by zero, a range of more than 2^32 values, or a
+    /// heap outside `0..n`, each located at the expression and naming `n`.
+    pub fn for_each_move(&self, n: u64, visit: &mut dyn FnMut(&[u64])) -> Result<(), Diagnostic> {
+        let Ok(n_signed) = i64::try_from(n) else {
+            return Err(Diagnostic::new(format!("position {n} is too large"), Span::new(0, 0)));
+        };
+        let mut slots = vec![0i64; self.slots];
+        slots[0] = n_signed;
+        let mut heaps = Vec::with_capacity(8);
+        let at = (self.coordinate.as_str(), n);
+        for m in &self.moves {
+            m.run(0, &mut slots, &mut heaps, visit, at)?;
+        }
+        Ok(())
+    }
+}
+
+impl CompiledMove {
+    fn run(
+        &self,
+        depth: usize,
+        slots: &mut [i64],
+        heaps: &mut Vec<u64>,
+        visit: &mut dyn FnMut(&[u64]),
+        at: (&str, u64),
+    ) -> Result<(), Diagnostic> {
+        let fault = |f: Fault| f.diagnostic(Some(at));
+        if let Some(binder) = self.binders.get(depth) {
+            let lo = (binder.lo)(slots).map_err(fault)?;
+            let hi = (binder.hi)(slots).map_err(fault)?;
+            let Some((lo, hi)) = range_bounds(lo, hi, binder.inclusive, binder.span, at)? else {
+                return Ok(());
+            };
+            for value in lo..=hi {
+                slots[1 + depth] = value;
+                self.run(depth + 1, slots, heaps, visit, at)?;
+            }
+            return Ok(());
+        }
+        if let Some(condition) = &self.condition {
+            if condition(slots).map_err(fault)? == 0 {
+                return Ok(());
+            }
+        }
+        heaps.clear();
+        for (eval, span) in &self.result {
+            let h = eval(slots).map_err(fault)?;
+            heaps.push(check_heap(h, *span, at)?);
+        }
+        visit(heaps);
+        Ok(())
+    }
+}
+
+/// The inclusive bounds of a binder's range, `None` if empty; an error if it has more than
+/// [`MAX_RANGE_LEN`] values. Shared with the tree-walking interpreter.
+pub fn range_bounds(lo: i64, hi: i64, inclusive: bool, span: Span, at: (&str, u64)) -> Result<Option<(i64, i64)>, Diagnostic> {
+    let hi = if inclusive { hi as i128 } else { hi as i128 - 1 };
+    let lo = lo as i128;
+    if lo > hi {
+        return Ok(None);
+    }
+    if hi - lo + 1 > MAX_RANGE_LEN {
+        return Err(Diagnostic::new(format!("at {} = {}, this range has {} values", at.0, at.1, hi - lo + 1), span)
+            .with_label("more than 2^32 values")
+            .with_help("bound the range, e.g. `1..=min(k, n)`"));
+    }
+    Ok(Some((lo as i64, hi as i64)))
+}
+
+/// Checks that a move's heap `h` is in `0..n`. Shared with the tree-walking interpreter.
+pub fn check_heap(h: i64, span: Span, at: (&str, u64)) -> Result<u64, Diagnostic> {
+    let (name, n) = at;
+    if h >= 0 && (h as u64) < n {
+        return Ok(h as u64);
+    }
+    let help = if h < 0 {
+        format!("add a condition (`if x <= {name}`) or bound the range (`1..=min(k, {name})`)")
+    } else {
+        format!("a heap must be smaller than {name} (a move to a heap ≥ {name} could repeat forever); add a condition or bound the range")
+    };
+    Err(Diagnostic::new(format!("at {name} = {n}, this move leaves a heap of {h}"), span)
+        .with_label(format!("a heap must be in 0..{n}"))
+        .with_help(help))
+}
+
+/// Compiles an expression to a closure, specialising the common shapes (a slot or constant
+/// operand) so that the hot loop does few indirect calls.
+fn compile(e: &CExpr) -> Eval {
+    let span = e.span;
+    let fault = move |kind| Fault { kind, span };
+    match &e.kind {
+        CExprKind::Const(v) => {
+            let v = *v;
+            Arc::new(move |_| Ok(v))
+        }
+        CExprKind::Slot(i) => {
+            let i = *i;
+            Arc::new(move |s| Ok(s[i]))
+        }
+        CExprKind::Neg(x) => {
+            let x = compile(x);
+            Arc::new(move |s| x(s)?.checked_neg().ok_or(fault(FaultKind::Overflow)))
+        }
+        CExprKind::Abs(x) => {
+            let x = compile(x);
+            Arc::new(move |s| x(s)?.checked_abs().ok_or(fault(FaultKind::Overflow)))
+        }
+        CExprKind::Not(x) => {
+            let x = compile(x);
+            Arc::new(move |s| Ok(i64::from(x(s)? == 0)))
+        }
+        CExprKind::Binary(BinaryOp::And, a, b) => {
+            let (a, b) = (compile(a), compile(b));
+            Arc::new(move |s| Ok(i64::from(a(s)? != 0 && b(s)? != 0)))
+        }
+        CExprKind::Binary(BinaryOp::Or, a, b) => {
+            let (a, b) = (compile(a), compile(b));
+            Arc::new(move |s| Ok(i64::from(a(s)? != 0 || b(s)? != 0)))
+        }
+        CExprKind::Binary(op, a, b) => {
+            let op = *op;
+            match (&a.kind, &b.kind) {
+                (CExprKind::Slot(i), CExprKind::Const(c)) => {
+                    let (i, c) = (*i, *c);
+                    Arc::new(move |s| apply(op, s[i], c).map_err(fault))
+                }
+                (CExprKind::Slot(i), CExprKind::Slot(j)) => {
+                    let (i, j) = (*i, *j);
+                    Arc::new(move |s| apply(op, s[i], s[j]).map_err(fault))
+                }
+                _ => {
+                    let (a, b) = (compile(a), compile(b));
+                    Arc::new(move |s| apply(op, a(s)?, b(s)?).map_err(fault))
+                }
+            }
+        }
+        CExprKind::Min(args) | CExprKind::Max(args) => {
+            let is_min = matches!(e.kind, CExprKind::Min(_));
+            let args: Vec<Eval> = args.iter().map(compile).collect();
+            Arc::new(move |s| {
+                let mut best = args[0](s)?;
+                for arg in &args[1..] {
+                    let v = arg(s)?;
+                    best = if is_min { best.min(v) } else { best.max(v) };
+                }
+                Ok(best)
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::{load, GameKind, SourceFile};
+
+    fn moves(text: &str, n: u64) -> Result<Vec<Vec<u64>>, String> {
+        let game = load(SourceFile::new("t.sg", text), &[]).map_err(|e| e.to_string())?;
+        let GameKind::General { program, .. } = &game.kind else { panic!("not general") };
+        let mut out = Vec::new();
+        program.for_each_move(n, &mut |h| out.push(h.to_vec())).map_err(|d| d.render(&game.source))?;
+        Ok(out)
+    }
+
+    #[test]
+    fn enumerates_binders_conditions_and_sums() {
+        assert_eq!(moves("move x in 1..=min(3, n) => n - x", 2).unwrap(), vec![vec![1], vec![0]]);
+        assert_eq!(moves("move i in 0..=n-2 => i, n - 2 - i", 3).unwrap(), vec![vec![0, 1], vec![1, 0]]);
+        assert_eq!(moves("move d in 1..n if n % d == 0 => n - d", 6).unwrap(), vec![vec![5], vec![4], vec![3]]);
+        assert_eq!(moves("move if n >= 1 => none", 1).unwrap(), vec![Vec::<u64>::new()]);
+        assert_eq!(moves("move if n >= 1 => none", 0).unwrap(), Vec::<Vec<u64>>::new());
+        assert_eq!(
+            moves("move a in 0..=n, len in 2..=3 if a + len <= n => a, n - a - len", 3).unwrap(),
+            vec![vec![0, 1], vec![0, 0], vec![1, 0]]
+        );
+    }
+
+    #[test]
+    fn run_time_errors_are_located() {
+        let err = moves("move x in 1..=3 => n - x", 1).unwrap_err();
+        assert_eq!(
+            err,
+            "error: at n = 1, this move leaves a heap of -1\n --> t.sg:1:20\n  |\n1 | move x in 1..=3 => n - x\n  |                    ^^^^^ a heap must be in 0..1\n  |\n  = help: add a condition (`if x <= n`) or bound the range (`1..=min(k, n)`)\n"
+        );
+        assert!(moves("move => n", 4).unwrap_err().contains("at n = 4, this move leaves a heap of 4"));
+        assert!(moves("move x in 0..=n => n / x", 4).unwrap_err().contains("division by zero at n = 4"));
+        assert!(moves("move x in 0..=n*9223372036854775807 => 0", 4).unwrap_err().contains("arithmetic overflow at n = 4"));
+        assert!(moves("move x in 0..=n*4294967296 => 0", 4).unwrap_err().contains("more than 2^32 values"));
     }
 }
