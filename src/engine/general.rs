@@ -66,7 +66,7 @@ mod tests {
 
     #[test]
     fn run_time_error_stops_with_diagnostic() {
-        let game = load(SourceFile::new("t.sg", "move x in 1..=2 => n - x"), &[]).unwrap();
+        let game = load(SourceFile::new("t.sg", "move x in 1..=min(2, n) => n - x - 1"), &[]).unwrap();
         let GameKind::General { program, .. } = &game.kind else { panic!() };
         let mut table = SgTable::new();
         let err = extend(program, &mut table, 10, &mut Progress::hidden()).unwrap_err();

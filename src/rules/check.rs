@@ -615,3 +615,100 @@ fn resolve(name: &str, span: Span, scope: &Scope) -> Result<CExprKind, Diagnosti
     };
     Err(Diagnostic::new(format!("unknown name `{name}`"), span).with_label("not defined here").with_help(help))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::{load, Family, GameKind, SourceFile};
+
+    fn error(text: &str, overrides: &[(&str, i64)]) -> String {
+        let overrides: Vec<(String, i64)> = overrides.iter().map(|&(k, v)| (k.to_string(), v)).collect();
+        match load(SourceFile::new("rules/t.sg", text), &overrides) {
+            Ok(game) => panic!("{text}: expected an error, got {game:?}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn rendered_errors() {
+        let cases: [(&str, &[(&str, i64)], &str); 5] = [
+            (
+                "param k = 3\nsubtraktion {1, 2}\n",
+                &[],
+                "error: unknown family `subtraktion`\n --> rules/t.sg:2:1\n  |\n2 | subtraktion {1, 2}\n  | ^^^^^^^^^^^ expected a family name or `move`\n  |\n  = help: did you mean `subtraction`?\n",
+            ),
+            (
+                "param k = 3\nmove x in 1..=min(kk, n) => n - x\n",
+                &[],
+                "error: unknown name `kk`\n --> rules/t.sg:2:19\n  |\n2 | move x in 1..=min(kk, n) => n - x\n  |                   ^^ not defined here\n  |\n  = help: did you mean `k`?\n",
+            ),
+            (
+                "param k = 3\nsubtraction 1..=k\n",
+                &[("kk", 5)],
+                "error: no parameter `kk` (from --set kk=5)\n --> rules/t.sg:1:1\n  |\n1 | param k = 3\n  | ^\n  |\n  = help: did you mean `k`?\n",
+            ),
+            (
+                "move x in 1..=3 => n - x\nmove y in 1..=2 = > n\n",
+                &[],
+                "error: expected `,`, `if` or `=>`, found `=`\n --> rules/t.sg:2:17\n  |\n2 | move y in 1..=2 = > n\n  |                 ^ expected `,`, `if` or `=>`\n",
+            ),
+            (
+                "name \"Dawson\n",
+                &[],
+                "error: unterminated string\n --> rules/t.sg:1:6\n  |\n1 | name \"Dawson\n  |      ^^^^^^^ this string has no closing `\"`\n  |\n  = help: close the string with `\"` on the same line\n",
+            ),
+        ];
+        for (text, overrides, want) in cases {
+            assert_eq!(error(text, overrides), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn check_error_table() {
+        let cases: [(&str, &[(&str, i64)], &str); 20] = [
+            ("param k = 1\nparam k = 2\nmove => none", &[], "parameter `k` is declared twice"),
+            ("param n = 1\nmove => none", &[], "`n` cannot name a parameter: it is already the coordinate"),
+            ("param k = 2\nmove k in 1..=n => n - k", &[], "`k` cannot name a binder: it is already a parameter"),
+            ("move n in 1..=3 => 0", &[], "`n` cannot name a binder: it is already the coordinate"),
+            ("move x in 1..=2, x in 1..=2 => 0", &[], "`x` cannot name a binder: it is already an earlier binder of this move"),
+            ("move min in 1..=2 => 0", &[], "`min` cannot name a binder: it is already a function"),
+            ("octal 0.07\nmove => none", &[], "a family line cannot be mixed with `move` rules"),
+            ("move => none\nsubtraction {1}", &[], "a family line cannot be mixed with `move` rules"),
+            ("subtraction {1}\nsubtraction {2}", &[], "only one family line is allowed"),
+            ("param k = 3\n", &[], "this file describes no moves"),
+            ("param k = n + 1\nmove => none", &[], "`n` is not a constant"),
+            ("subtraction {1, 0, 3}", &[], "subtraction set element 0 is not positive"),
+            ("subtraction {-2}", &[], "subtraction set element -2 is not positive"),
+            ("subtraction {99999999}", &[], "subtraction set element 99999999 is too large"),
+            ("param k = 1 / 0\nmove => none", &[], "division by zero"),
+            ("param k = 9223372036854775807 + 1\nmove => none", &[], "arithmetic overflow"),
+            ("move x in 1..=n if x => n - x", &[], "expected a condition, found a number"),
+            ("move x in 1..=n => n - (x > 1)", &[], "expected a number, found a condition"),
+            ("move x in 1..=mx(n, 2) => 0", &[], "unknown function `mx`"),
+            ("move a in 0..=n-len, len in 1..=2 => a", &[], "binder `len` is used before it is bound"),
+        ];
+        for (text, overrides, want) in cases {
+            let got = error(text, overrides);
+            assert!(got.starts_with(&format!("error: {want}")), "{text}\ngot: {got}");
+        }
+        assert!(error("move => none", &[("k", 1)]).contains("help: this file declares no parameters"));
+        assert!(error("param alpha = 1\nparam beta = 2\nmove => none", &[("zzz", 1)]).contains("help: the parameters are `alpha`, `beta`"));
+        assert!(error("move x in 1..=mx(n, 2) => 0", &[]).contains("did you mean `max`?"));
+        assert!(error("heap m\nmove x in 1..=n => n - x", &[]).contains("did you mean `m`?"));
+    }
+
+    #[test]
+    fn parameters_overrides_and_families() {
+        let game = load(SourceFile::new("t.sg", "param k = 3\nparam m = 2*k + 1\nsubtraction 1..=m\n"), &[("k".to_string(), 5)]).unwrap();
+        assert_eq!(game.params, vec![("k".to_string(), 5), ("m".to_string(), 11)]);
+        assert_eq!(game.name, "subtraction 1..=m");
+        let GameKind::Code { family, code } = &game.kind else { panic!() };
+        assert_eq!(*family, Family::Subtraction((1..=11).collect()));
+        assert_eq!(code.digits.len(), 12);
+        let game = load(SourceFile::new("t.sg", "name \"S\"\nsubtraction all-but {5, 2, 2}\n"), &[]).unwrap();
+        assert_eq!(game.name, "S");
+        let GameKind::Code { family, .. } = &game.kind else { panic!() };
+        assert_eq!(*family, Family::SubtractionAllBut(vec![2, 5]));
+        let game = load(SourceFile::new("rules/bash.sg", "heap m\nmove x in 1..=min(3, m) => m - x"), &[]).unwrap();
+        assert_eq!((game.name.as_str(), game.coordinate.as_str()), ("bash", "m"));
+    }
+}

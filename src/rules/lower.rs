@@ -242,7 +242,7 @@ fn code_moves(code: &TakeBreakCode, n: u64, budget: &mut usize) -> Option<MoveSe
             let mut parts = Vec::new();
             partitions(rest, j as usize, 1, &mut parts, &mut set, budget)?;
         }
-        if digit.heaps.max_heaps().is_none_or_greater(MAX_LOWERED_HEAPS as u32) {
+        if digit.heaps.max_heaps().map_or(true, |most| most > MAX_LOWERED_HEAPS as u32) {
             return None;
         }
     }
@@ -269,13 +269,108 @@ fn partitions(rest: u64, parts_left: usize, min: u64, parts: &mut Vec<u64>, out:
     Some(())
 }
 
-trait MaxHeapsExt {
-    fn is_none_or_greater(self, limit: u32) -> bool;
-}
 
-impl MaxHeapsExt for Option<u32> {
-    /// True for "unbounded" or a bound above `limit`.
-    fn is_none_or_greater(self, limit: u32) -> bool {
-        self.map_or(true, |m| m > limit)
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{check, load, parser};
+    use proptest::prelude::*;
+
+    fn masks(digits: &[Digit]) -> Vec<u64> {
+        digits.iter().map(|d| d.heaps.mask).collect()
+    }
+
+    fn lowered(text: &str) -> Option<TakeBreakCode> {
+        let game = load(SourceFile::new("t.sg", text), &[]).unwrap_or_else(|e| panic!("{e}"));
+        match game.kind {
+            GameKind::General { lowered, .. } => lowered,
+            GameKind::Code { .. } => panic!("family line"),
+        }
+    }
+
+    #[test]
+    fn known_games_lower_to_their_codes() {
+        // Codeforces 1704F: remove two adjacent tokens, anywhere: Dawson's Kayles 0.07.
+        let dawson = lowered("move i in 0..=n-2 => i, n - 2 - i").expect("0.07");
+        assert_eq!((masks(&dawson.digits), masks(&dawson.tail)), (vec![0, 0, 7], vec![]));
+        // AtCoder ABC278G: remove L..=R adjacent tokens: 0.0777 for L = 2, R = 4.
+        let abc = lowered("param L = 2\nparam R = 4\nmove len in L..=R, a in 0..=n-len => a, n - a - len").expect("0.0777");
+        assert_eq!(masks(&abc.digits), vec![0, 0, 7, 7, 7]);
+        let abc2 = lowered("move a in 0..=n, len in 2..=4 if a + len <= n => a, n - a - len").expect("same game");
+        assert_eq!(abc2, abc);
+        // Bash game with k = 3: 0.333.
+        let bash = lowered("param k = 3\nmove take: x in 1..=min(k, n) => n - x").expect("0.333");
+        assert_eq!(masks(&bash.digits), vec![0, 3, 3, 3]);
+        // Nim: 0.[3].
+        let nim = lowered("move x in 1..=n => n - x").expect("0.[3]");
+        assert_eq!((masks(&nim.digits), masks(&nim.tail)), (vec![0], vec![3]));
+        // Splitting a heap into two non-empty heaps without removing any: 4.0.
+        let split = lowered("move i in 1..n => i, n - i").expect("4.0");
+        assert_eq!(masks(&split.digits), vec![4]);
+        // Kayles 0.77: remove one or two adjacent tokens.
+        // Removing a whole heap of any size: 0.[1].
+        let all = lowered("move if n >= 1 => none").expect("0.[1]");
+        assert_eq!((masks(&all.digits), masks(&all.tail)), (vec![0], vec![1]));
+        let kayles = lowered("move k in 1..=2, i in 0..=n-k => i, n - k - i").expect("0.77");
+        assert_eq!(masks(&kayles.digits), vec![0, 7, 7]);
+    }
+
+    #[test]
+    fn rules_that_are_not_codes_do_not_lower() {
+        let cases = [
+            "move d in 1..n if n % d == 0 => n - d",                // `%`: gated out
+            "move x in 1..=min(3, n) if n < 50 => n - x",           // stops at 50
+            "move x in 1..=n if 2 * x <= n => n - x",               // take at most half
+            "move x in 1..=n/2 => n - x",                           // the same, gated out
+            "move x in 0..=2 => n - x",                             // a heap equal to n: run-time error
+            "move if n % 2 == 1 => none",                           // `%`: gated out
+            "move if n == 0 => none",                               // a move from the empty heap
+            "move x in 1..=3 if x != n - 1 => n - x",               // depends on n - x
+            "move i in 0..=n-1, j in 0..=n-1-i => i, j, n - 1 - i - j, 1", // depends on sizes
+        ];
+        for text in cases {
+            assert_eq!(lowered(text), None, "{text}");
+        }
+    }
+
+    /// A random rule file from a small grammar of affine rules (with an occasional non-affine
+    /// condition, which must then simply not lower).
+    fn affine_rule_file() -> impl Strategy<Value = String> {
+        let rule = prop_oneof![
+            (1..4i64, 0..5i64).prop_map(|(a, b)| format!("move x in {a}..={} => n - x", a + b)),
+            (1..4i64, 0..3i64).prop_map(|(a, c)| format!("move x in {a}..=min(k, n - {c}) => n - x")),
+            (0..4i64).prop_map(|c| format!("move i in 0..=n-{c} => i, n - {c} - i")),
+            (1..4i64, 0..3i64).prop_map(|(c, d)| format!("move i in 1..n-{c} if i + {d} <= n - {c} - i => i, n - {c} - i")),
+            (1..3i64, 0..3i64).prop_map(|(l, w)| format!("move len in {l}..={}, a in 0..=n-len => a, n - a - len", l + w)),
+            (0..3i64).prop_map(|c| format!("move x in 1..=n if x != {c} => n - x")),
+            (1..6i64).prop_map(|c| format!("move if n == {c} => none")),
+            (1..4i64).prop_map(|c| format!("move x in 1..=n if x <= {c} || x >= n - 1 => n - x")),
+            (1..9i64).prop_map(|c| format!("move x in 1..=min(n, {c}) if n >= {c} => n - x")),
+            (2..4i64).prop_map(|c| format!("move x in 1..=n if x % {c} == 0 => n - x")),
+        ];
+        (1..5i64, prop::collection::vec(rule, 1..4))
+            .prop_map(|(k, rules)| format!("param k = {k}\n{}\n", rules.join("\n")))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(120))]
+
+        /// When a random affine rule file lowers, the code's moves equal the rule's moves far
+        /// beyond the verification bound.
+        #[test]
+        fn lowered_code_has_the_rules_moves(text in affine_rule_file()) {
+            let file = parser::parse(&text).unwrap();
+            let checked = check::check(&file, &[]).unwrap();
+            let Rules::Moves(moves) = &checked.rules else { unreachable!() };
+            let program = Program::new(moves, "n");
+            if let Some(code) = lower_moves(moves, &program) {
+                let mut budget = usize::MAX;
+                let rule_moves = observe(&program, 200, &mut budget).expect("lowering ran the rules without error");
+                for (n, want) in rule_moves.iter().enumerate() {
+                    let got = code_moves(&code, n as u64, &mut budget).unwrap();
+                    prop_assert_eq!(&got, want, "n = {}", n);
+                }
+            }
+        }
     }
 }
