@@ -269,3 +269,129 @@ mod tests {
         assert!(moves("move x in 0..=n*4294967296 => 0", 4).unwrap_err().contains("more than 2^32 values"));
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use proptest::prelude::*;
+
+    use crate::engine::{general, interp, Progress, SgTable};
+    use crate::rules::{load, GameKind, SourceFile};
+
+    /// Valid rule files, used as seeds for the token soups.
+    const SEEDS: [&str; 6] = [
+        "# Bash\nname \"Bash\"\nparam k = 3\nmove take: x in 1..=min(k, n) => n - x\n",
+        "param L = 2\nmove len in L..=L+2, a in 0..=n-len => a, n - a - len\n",
+        "move d in 1..n if n % d == 0 && !(d > 3 || d == 2) => n - d\nmove if n >= 1 => none\n",
+        "subtraction all-but {2, 5}\n",
+        "param m = 2*3 + 1\nsubtraction {1, m, -(-4)}\n",
+        "heap h\nmove i in 0..=h-2 => i, h - 2 - i\n",
+    ];
+
+    /// A random file from a small grammar of rules: subtraction-like, split-like, conditions,
+    /// parameters, `/` and `%`, several binders.
+    fn expr(names: &'static [&'static str]) -> impl Strategy<Value = String> + Clone {
+        let atom = prop_oneof![prop::sample::select(names).prop_map(str::to_string), (-3..6i64).prop_map(|v| v.to_string())];
+        atom.prop_recursive(3, 12, 2, |inner| {
+            prop_oneof![
+                (inner.clone(), prop::sample::select(&["+", "-", "*", "/", "%"][..]), inner.clone())
+                    .prop_map(|(a, op, b)| format!("({a} {op} {b})")),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("min({a}, {b})")),
+                (inner.clone(), inner).prop_map(|(a, b)| format!("max({a}, {b})")),
+            ]
+        })
+    }
+
+    fn condition(names: &'static [&'static str]) -> impl Strategy<Value = String> + Clone {
+        (expr(names), prop::sample::select(&["<", "<=", "==", "!=", ">"][..]), expr(names))
+            .prop_map(|(a, op, b)| format!(" if {a} {op} {b}"))
+    }
+
+    /// A random file from a small grammar of rules: subtraction-like, split-like, conditions,
+    /// parameters, `/` and `%`, several binders.
+    fn rule_file() -> impl Strategy<Value = String> {
+        const WITH_X: &[&str] = &["n", "k", "x"];
+        const WITHOUT_X: &[&str] = &["n", "k"];
+        let rule = prop_oneof![
+            (1..4i64, prop::option::of(condition(WITH_X)))
+                .prop_map(|(a, c)| format!("move x in {a}..=min(k, n){} => n - x", c.unwrap_or_default())),
+            (0..3i64, prop::option::of(condition(WITH_X)))
+                .prop_map(|(c, cond)| format!("move x in 0..=n-{c}{} => x, n - {c} - x", cond.unwrap_or_default())),
+            (1..3i64, 0..3i64).prop_map(|(l, w)| format!("move y in {l}..={}, x in 0..=n-y => x, n - x - y", l + w)),
+            condition(WITHOUT_X).prop_map(|c| format!("move{c} => none")),
+            (expr(WITH_X), condition(WITH_X))
+                .prop_map(|(e, c)| format!("move x in 1..=n{c} && ({e}) >= 0 && ({e}) < n => {e}")),
+        ];
+        (1..5i64, prop::collection::vec(rule, 1..4)).prop_map(|(k, rules)| format!("param k = {k}\n{}\n", rules.join("\n")))
+    }
+
+    fn token_soup() -> impl Strategy<Value = String> {
+        let pieces = prop_oneof![
+            Just("move"), Just("param"), Just("in"), Just("if"), Just("=>"), Just("..="), Just(".."), Just("("),
+            Just(")"), Just("{"), Just("}"), Just(","), Just("\n"), Just("n"), Just("x"), Just("-"), Just("*"),
+            Just("/"), Just("%"), Just("0"), Just("99999999999999999999"), Just("\""), Just("#"), Just("octal"),
+            Just("min("), Just("!"), Just("&&"), Just("none"), Just("é"), Just("subtraction"), Just("all-but"),
+        ];
+        (0..SEEDS.len(), prop::collection::vec((any::<prop::sample::Index>(), pieces, 0..3u8), 0..8)).prop_map(|(seed, edits)| {
+            let mut tokens: Vec<String> = SEEDS[seed].split(' ').map(str::to_string).collect();
+            for (index, piece, action) in edits {
+                let i = index.index(tokens.len() + 1);
+                match action {
+                    0 => tokens.insert(i, piece.to_string()),
+                    1 if i < tokens.len() => {
+                        tokens.remove(i);
+                    }
+                    _ if i < tokens.len() => tokens[i] = piece.to_string(),
+                    _ => {}
+                }
+            }
+            tokens.join(" ")
+        })
+    }
+
+    /// Loads `text` (except code family lines, whose parser is another module) and, if it
+    /// is general rules, runs the engine a little: Ok or Err, never a panic or hang.
+    fn exercise(text: &str) {
+        let Ok(game) = load(SourceFile::new("fuzz.sg", text), &[]) else { return };
+        if let GameKind::General { program, .. } = &game.kind {
+            let _ = general::extend(program, &mut SgTable::new(), 24, &mut Progress::hidden());
+        }
+    }
+
+    fn has_code_family(text: &str) -> bool {
+        text.lines().any(|l| ["octal", "hex", "takebreak"].iter().any(|f| l.trim_start().starts_with(f)))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn random_strings_never_panic(text in "[ -~\n\té]{0,80}") {
+            prop_assume!(!has_code_family(&text));
+            exercise(&text);
+        }
+
+        #[test]
+        fn token_soups_never_panic(text in token_soup()) {
+            prop_assume!(!has_code_family(&text));
+            exercise(&text);
+        }
+
+        /// The compiled program (through the general engine) and the tree-walking interpreter
+        /// give the same values, or both fail at the same position.
+        #[test]
+        fn compiled_engine_equals_interpreter(text in rule_file()) {
+            let game = load(SourceFile::new("r.sg", &text), &[]).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let GameKind::General { program, .. } = &game.kind else { unreachable!() };
+            let mut table = SgTable::new();
+            let compiled = general::extend(program, &mut table, 48, &mut Progress::hidden());
+            let naive = interp::values(&text, &[], 48);
+            match (compiled, naive) {
+                (Ok(()), Ok(values)) => {
+                    prop_assert_eq!(table.to_vec(), values);
+                }
+                (Err(a), Err(b)) => prop_assert_eq!(vec![a], b),
+                (a, b) => prop_assert!(false, "compiled {:?}, interpreted {:?}", a, b),
+            }
+        }
+    }
+}
