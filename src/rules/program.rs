@@ -82,30 +82,59 @@ impl Program {
     /// Errors: arithmetic overflow, division by zero, a range of more than 2^32 values, or a
     /// heap outside `0..n`, each located at the expression and naming `n`.
     pub fn for_each_move(&self, n: u64, visit: &mut dyn FnMut(&[u64])) -> Result<(), Diagnostic> {
+        let mut unlimited = u64::MAX;
+        match self.for_each_move_within(n, &mut unlimited, visit) {
+            Ok(()) | Err(Stop::OutOfBudget) => Ok(()),
+            Err(Stop::Error(d)) => Err(d),
+        }
+    }
+
+    /// Like [`Program::for_each_move`], but gives up with [`Stop::OutOfBudget`] once `budget`
+    /// loop iterations have been spent (each binder value and each move counts one), so that a
+    /// caller exploring the rules (lowering) cannot be made to run for hours.
+    pub fn for_each_move_within(&self, n: u64, budget: &mut u64, visit: &mut dyn FnMut(&[u64])) -> Result<(), Stop> {
         let Ok(n_signed) = i64::try_from(n) else {
-            return Err(Diagnostic::new(format!("position {n} is too large"), Span::new(0, 0)));
+            return Err(Stop::Error(Diagnostic::new(format!("position {n} is too large"), Span::new(0, 0))));
         };
         let mut slots = vec![0i64; self.slots];
         slots[0] = n_signed;
         let mut heaps = Vec::with_capacity(8);
-        let at = (self.coordinate.as_str(), n);
+        let mut env = Env { heaps: &mut heaps, visit, at: (self.coordinate.as_str(), n), budget };
         for m in &self.moves {
-            m.run(0, &mut slots, &mut heaps, visit, at)?;
+            m.run(0, &mut slots, &mut env)?;
         }
         Ok(())
     }
 }
 
+/// Why [`Program::for_each_move_within`] stopped early.
+#[derive(Debug)]
+pub enum Stop {
+    /// A run-time error in the rules.
+    Error(Diagnostic),
+    /// The iteration budget ran out.
+    OutOfBudget,
+}
+
+impl From<Diagnostic> for Stop {
+    fn from(d: Diagnostic) -> Self {
+        Stop::Error(d)
+    }
+}
+
+/// What a move enumeration carries along.
+struct Env<'a, 'v> {
+    heaps: &'a mut Vec<u64>,
+    visit: &'a mut (dyn FnMut(&[u64]) + 'v),
+    at: (&'a str, u64),
+    budget: &'a mut u64,
+}
+
 impl CompiledMove {
-    fn run(
-        &self,
-        depth: usize,
-        slots: &mut [i64],
-        heaps: &mut Vec<u64>,
-        visit: &mut dyn FnMut(&[u64]),
-        at: (&str, u64),
-    ) -> Result<(), Diagnostic> {
-        let fault = |f: Fault| f.diagnostic(Some(at));
+    fn run(&self, depth: usize, slots: &mut [i64], env: &mut Env) -> Result<(), Stop> {
+        let at = env.at;
+        let fault = |f: Fault| Stop::Error(f.diagnostic(Some(at)));
+        *env.budget = env.budget.checked_sub(1).ok_or(Stop::OutOfBudget)?;
         if let Some(binder) = self.binders.get(depth) {
             let lo = (binder.lo)(slots).map_err(fault)?;
             let hi = (binder.hi)(slots).map_err(fault)?;
@@ -114,7 +143,7 @@ impl CompiledMove {
             };
             for value in lo..=hi {
                 slots[1 + depth] = value;
-                self.run(depth + 1, slots, heaps, visit, at)?;
+                self.run(depth + 1, slots, env)?;
             }
             return Ok(());
         }
@@ -123,12 +152,12 @@ impl CompiledMove {
                 return Ok(());
             }
         }
-        heaps.clear();
+        env.heaps.clear();
         for (eval, span) in &self.result {
             let h = eval(slots).map_err(fault)?;
-            heaps.push(check_heap(h, *span, at)?);
+            env.heaps.push(check_heap(h, *span, at)?);
         }
-        visit(heaps);
+        (env.visit)(env.heaps);
         Ok(())
     }
 }
