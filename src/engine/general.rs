@@ -59,9 +59,30 @@ mod tests {
     }
 
     #[test]
+    fn take_at_most_half() {
+        // Take 1..=n/2 tokens: G(2m) = m, G(2m + 1) = G(m) (OEIS A025480).
+        let values = general_values("move take: x in 1..=n/2 => n - x", 200);
+        for n in 1..200 {
+            let want = if n % 2 == 0 { n as u32 / 2 } else { values[n / 2] };
+            assert_eq!(values[n], want, "n = {n}");
+        }
+    }
+
+    #[test]
     fn engine_agrees_with_interpreter() {
         let text = "param k = 4\nmove a in 0..=n, len in 1..=k if a + len <= n => a, n - a - len\nmove if n % 3 == 1 => none";
         assert_eq!(general_values(text, 60), interp::values(text, &[], 60).unwrap());
+    }
+
+    #[test]
+    fn run_time_error_rendering_matches_the_docs() {
+        let text = "param k = 3\nmove x in 1..=k => n - x\n";
+        let game = load(SourceFile::new("bash.sg", text), &[]).unwrap();
+        let GameKind::General { program, .. } = &game.kind else { panic!() };
+        let err = extend(program, &mut SgTable::new(), 10, &mut Progress::hidden()).unwrap_err();
+        let want = "error: at n = 0, this move leaves a heap of -1\n --> bash.sg:2:20\n  |\n2 | move x in 1..=k => n - x\n  |                    ^^^^^ a heap cannot be negative\n  |\n  = help: add a condition (`if x <= n`) or bound the range (`1..=min(k, n)`)\n";
+        assert_eq!(err.render(&game.source), want);
+        assert!(include_str!("../../docs/rules.md").contains(&want.replace("\n", "\n  ")));
     }
 
     #[test]

@@ -184,14 +184,19 @@ pub fn check_heap(h: i64, span: Span, at: (&str, u64)) -> Result<u64, Diagnostic
     if h >= 0 && (h as u64) < n {
         return Ok(h as u64);
     }
-    let help = if h < 0 {
-        format!("add a condition (`if x <= {name}`) or bound the range (`1..=min(k, {name})`)")
+    let (label, help) = if h < 0 {
+        (
+            "a heap cannot be negative".to_string(),
+            format!("add a condition (`if x <= {name}`) or bound the range (`1..=min(k, {name})`)"),
+        )
     } else {
-        format!("a heap must be smaller than {name} (a move to a heap ≥ {name} could repeat forever); add a condition or bound the range")
+        (
+            format!("a heap must be smaller than {name} = {n}"),
+            "a move to a heap as large as the one moved from could repeat forever; bound the range or add a condition"
+                .to_string(),
+        )
     };
-    Err(Diagnostic::new(format!("at {name} = {n}, this move leaves a heap of {h}"), span)
-        .with_label(format!("a heap must be in 0..{n}"))
-        .with_help(help))
+    Err(Diagnostic::new(format!("at {name} = {n}, this move leaves a heap of {h}"), span).with_label(label).with_help(help))
 }
 
 /// Compiles an expression to a closure, specialising the common shapes (a slot or constant
@@ -290,7 +295,7 @@ mod tests {
         let err = moves("move x in 1..=3 => n - x", 1).unwrap_err();
         assert_eq!(
             err,
-            "error: at n = 1, this move leaves a heap of -1\n --> t.sg:1:20\n  |\n1 | move x in 1..=3 => n - x\n  |                    ^^^^^ a heap must be in 0..1\n  |\n  = help: add a condition (`if x <= n`) or bound the range (`1..=min(k, n)`)\n"
+            "error: at n = 1, this move leaves a heap of -1\n --> t.sg:1:20\n  |\n1 | move x in 1..=3 => n - x\n  |                    ^^^^^ a heap cannot be negative\n  |\n  = help: add a condition (`if x <= n`) or bound the range (`1..=min(k, n)`)\n"
         );
         assert!(moves("move => n", 4).unwrap_err().contains("at n = 4, this move leaves a heap of 4"));
         assert!(moves("move x in 0..=n => n / x", 4).unwrap_err().contains("division by zero at n = 4"));
