@@ -9,6 +9,7 @@
 //! All of them share the bitset mex of [`mex`] and the narrow storage of [`table`].
 
 pub mod general;
+pub mod interp;
 pub mod mex;
 pub mod naive;
 pub mod progress;

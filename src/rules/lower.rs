@@ -1,6 +1,403 @@
-//! STUB (being written)
-use super::{check::Checked, Game, RulesError, SourceFile};
+//! Lowering: a [`Checked`] file to a [`Game`], recognising general rules that are really a
+//! take-and-break code so that the engine can use its fast kernel.
+//!
+//! Family lines lower directly: `subtraction {…}` and ranges to
+//! [`TakeBreakCode::subtraction`], `all-but` to [`TakeBreakCode::subtraction_all_but`], and
+//! `octal`/`hex`/`takebreak` to [`TakeBreakCode::parse`].
+//!
+//! # Lowering general rules to codes
+//!
+//! A take-and-break code (Guy & Smith 1956; Winning Ways ch. 4) allows, from a heap `n`, to
+//! remove `k` tokens and leave `j` non-empty heaps of any sizes summing to `n − k`, for each
+//! bit `j` of digit `k`. So its move set at `n`, as a set of multisets of non-empty heaps, is
+//! determined by the digits. General rules are lowered in three steps, and only when all agree:
+//!
+//! 1. **Syntactic gate.** Every expression must be affine in `n` and the binders: `+`, `−`,
+//!    multiplication by a constant, `min`/`max`, comparisons, `&&`, `||`, `!`; no `/`, `%`,
+//!    `abs` or product of two variables. Then the binder values allowed at `n` are the integer
+//!    points of a union of polytopes whose facets move affinely with `n`, and each result heap
+//!    is an affine function of them. With every constant at most `C` in absolute value, the
+//!    combinatorial type of these polytopes (which facets bind, which conditions switch) can
+//!    only change at `n` of order `C`; past that the move set at `n + 1` is that at `n` with
+//!    the same shapes stretched, which is exactly how a code's move sets grow.
+//! 2. **Inference.** The moves at `n = 0..=V`, with `V = 64 + 4·Σ|constants|`, give each
+//!    digit: a move from `n` leaving non-empty heaps `h1..hj` removes `k = n − Σh` and sets bit
+//!    `j` of digit `k`. If no move removes more than `V/2` tokens the code is finite; otherwise
+//!    a repeating tail (period ≤ 8, starting before `V/4`) is looked for, as for Nim
+//!    (`x in 1..=n`: `0.[3]`).
+//! 3. **Verification.** The code's moves are enumerated independently (all partitions of
+//!    `n − k` into `j` positive parts for each allowed `(k, j)`) and compared, as sets of
+//!    sorted multisets, with the rule's moves for **every** `n ≤ V`. Any difference, any
+//!    run-time error, a digit 0 that would move from a heap to itself or remove nothing from an
+//!    empty heap, more than three heaps, or a work budget overrun: no lowering.
+//!
+//! Since every threshold the rules can express lies below `V/4`, a difference between the
+//! rules and the code would have to appear first past the point where the move sets have
+//! stopped changing shape, which the verification window `V/4..=V` covers several times over.
+//! The method is conservative by design: a wrong lowering would be a silently wrong table,
+//! while a missed one only costs speed.
+
+use std::collections::BTreeSet;
+
+use super::ast::BinaryOp;
+use super::check::{CExpr, CExprKind, Checked, CheckedFamily, CheckedMove, Rules};
+use super::code::{Digit, TakeBreakCode};
+use super::{Family, Game, GameKind, Program, RulesError, SourceFile};
+
+/// The largest verification bound `V` tried; rules with larger constants are not lowered.
+pub const MAX_VERIFY_BOUND: u64 = 4096;
+/// The most heaps a lowered move may leave.
+const MAX_LOWERED_HEAPS: usize = 3;
+/// The most loop iterations and moves (rules and code together) spent on lowering, so that
+/// loading a file stays fast whatever its rules.
+const WORK_BUDGET: usize = 20_000_000;
+
 /// Lowers a checked file to a game.
-pub fn lower(_checked: Checked, _source: SourceFile) -> Result<Game, RulesError> {
-    unimplemented!()
+pub fn lower(checked: Checked, source: SourceFile) -> Result<Game, RulesError> {
+    let Checked { name, description, coordinate, params, rules } = checked;
+    let (default_name, kind) = match rules {
+        Rules::Family { family, span } => {
+            let text = source.text.get(span.start..span.end).unwrap_or("").trim().to_string();
+            let (code, family) = match family {
+                CheckedFamily::Subtraction(set) => (TakeBreakCode::subtraction(&set), Family::Subtraction(set)),
+                CheckedFamily::SubtractionAllBut(set) => {
+                    (TakeBreakCode::subtraction_all_but(&set), Family::SubtractionAllBut(set))
+                }
+                CheckedFamily::Code { notation, text, offset } => {
+                    let code = TakeBreakCode::parse(&text, notation, offset)
+                        .map_err(|d| RulesError { source: source.clone(), diagnostics: vec![d] })?;
+                    let family = match notation {
+                        super::code::Notation::Octal => Family::Octal,
+                        super::code::Notation::Hex => Family::Hex,
+                        super::code::Notation::General => Family::TakeBreak,
+                    };
+                    (code, family)
+                }
+            };
+            (text, GameKind::Code { code, family })
+        }
+        Rules::Moves(moves) => {
+            let program = Program::new(&moves, &coordinate);
+            let lowered = lower_moves(&moves, &program);
+            (default_general_name(&source), GameKind::General { program, lowered })
+        }
+    };
+    Ok(Game { name: name.unwrap_or(default_name), description, coordinate, params, kind, source })
+}
+
+/// The name of a general game without a `name` line: the file's stem, or "custom rules".
+fn default_general_name(source: &SourceFile) -> String {
+    if source.name.starts_with('<') {
+        return "custom rules".to_string();
+    }
+    let file = source.name.rsplit(['/', '\\']).next().unwrap_or(&source.name);
+    let stem = file.strip_suffix(".sg").unwrap_or(file);
+    if stem.is_empty() {
+        "custom rules".to_string()
+    } else {
+        stem.to_string()
+    }
+}
+
+/// A take-and-break code with exactly the moves of `moves`, if the method of the module
+/// documentation finds and verifies one.
+pub fn lower_moves(moves: &[CheckedMove], program: &Program) -> Option<TakeBreakCode> {
+    let mut constants: u64 = 0;
+    for e in moves.iter().flat_map(expressions) {
+        if !is_affine(e) {
+            return None;
+        }
+        constants = constants.saturating_add(constant_sum(e));
+    }
+    let bound = constants.saturating_mul(4).saturating_add(64);
+    if bound > MAX_VERIFY_BOUND {
+        return None;
+    }
+    let bound = bound as usize;
+    let mut budget = WORK_BUDGET;
+    let rule_moves = observe(program, bound, &mut budget)?;
+    let code = infer_code(&rule_moves, bound)?;
+    for (n, rule_set) in rule_moves.iter().enumerate() {
+        if code_moves(&code, n as u64, &mut budget)? != *rule_set {
+            return None;
+        }
+    }
+    Some(code)
+}
+
+/// Every expression of a rule.
+fn expressions(m: &CheckedMove) -> impl Iterator<Item = &CExpr> {
+    m.binders.iter().flat_map(|b| [&b.lo, &b.hi]).chain(&m.condition).chain(&m.result)
+}
+
+/// True if `e` has no run-time values in it.
+fn is_constant(e: &CExpr) -> bool {
+    match &e.kind {
+        CExprKind::Const(_) => true,
+        CExprKind::Slot(_) => false,
+        CExprKind::Neg(x) | CExprKind::Not(x) | CExprKind::Abs(x) => is_constant(x),
+        CExprKind::Binary(_, a, b) => is_constant(a) && is_constant(b),
+        CExprKind::Min(args) | CExprKind::Max(args) => args.iter().all(is_constant),
+    }
+}
+
+/// The syntactic gate: affine in the slots (see the module documentation).
+pub fn is_affine(e: &CExpr) -> bool {
+    match &e.kind {
+        CExprKind::Const(_) | CExprKind::Slot(_) => true,
+        CExprKind::Neg(x) | CExprKind::Not(x) => is_affine(x),
+        CExprKind::Abs(_) => false,
+        CExprKind::Binary(BinaryOp::Div | BinaryOp::Rem, _, _) => false,
+        CExprKind::Binary(BinaryOp::Mul, a, b) => is_affine(a) && is_affine(b) && (is_constant(a) || is_constant(b)),
+        CExprKind::Binary(_, a, b) => is_affine(a) && is_affine(b),
+        CExprKind::Min(args) | CExprKind::Max(args) => args.iter().all(is_affine),
+    }
+}
+
+/// Σ |constants| in `e` (saturating).
+fn constant_sum(e: &CExpr) -> u64 {
+    match &e.kind {
+        CExprKind::Const(v) => v.unsigned_abs(),
+        CExprKind::Slot(_) => 0,
+        CExprKind::Neg(x) | CExprKind::Not(x) | CExprKind::Abs(x) => constant_sum(x),
+        CExprKind::Binary(_, a, b) => constant_sum(a).saturating_add(constant_sum(b)),
+        CExprKind::Min(args) | CExprKind::Max(args) => args.iter().fold(0, |s, a| s.saturating_add(constant_sum(a))),
+    }
+}
+
+type MoveSet = BTreeSet<Vec<u64>>;
+
+/// The rule's moves at `n = 0..=bound` as sets of sorted multisets of non-empty heaps.
+fn observe(program: &Program, bound: usize, budget: &mut usize) -> Option<Vec<MoveSet>> {
+    let mut iterations = *budget as u64;
+    let mut all = Vec::with_capacity(bound + 1);
+    for n in 0..=bound as u64 {
+        let mut set = MoveSet::new();
+        program
+            .for_each_move_within(n, &mut iterations, &mut |heaps| {
+                let mut key: Vec<u64> = heaps.iter().copied().filter(|&h| h > 0).collect();
+                key.sort_unstable();
+                set.insert(key);
+            })
+            .ok()?;
+        all.push(set);
+    }
+    *budget = iterations as usize;
+    Some(all)
+}
+
+/// Infers digit masks from observed moves (step 2).
+fn infer_code(rule_moves: &[MoveSet], bound: usize) -> Option<TakeBreakCode> {
+    let mut masks = vec![0u64; bound + 1];
+    for (n, set) in rule_moves.iter().enumerate() {
+        for heaps in set {
+            let total: u64 = heaps.iter().sum();
+            let k = (n as u64).checked_sub(total)? as usize;
+            if heaps.len() > MAX_LOWERED_HEAPS {
+                return None;
+            }
+            masks[k] |= 1 << heaps.len();
+        }
+    }
+    if masks[0] & 0b11 != 0 {
+        return None;
+    }
+    let digits = |range: &[u64]| range.iter().map(|&m| Digit::from_mask(m)).collect::<Vec<_>>();
+    let last = masks.iter().rposition(|&m| m != 0).unwrap_or(0);
+    if last <= bound / 2 {
+        return Some(TakeBreakCode { digits: digits(&masks[..=last]), tail: Vec::new() });
+    }
+    // Digits near the end are only partly observed (bit j of digit k needs n ≥ k + j).
+    let observed_to = bound.saturating_sub(MAX_LOWERED_HEAPS);
+    for period in 1..=8 {
+        for start in 1..=bound / 4 {
+            let periodic = (start..=observed_to).all(|k| masks[k] == masks[start + (k - start) % period]);
+            if periodic {
+                return Some(TakeBreakCode { digits: digits(&masks[..start]), tail: digits(&masks[start..start + period]) });
+            }
+        }
+    }
+    None
+}
+
+/// The code's moves at `n`, enumerated from the digits (step 3), independently of the rules.
+fn code_moves(code: &TakeBreakCode, n: u64, budget: &mut usize) -> Option<MoveSet> {
+    let mut set = MoveSet::new();
+    for k in 0..=n {
+        let digit = code.digit(k as usize);
+        if digit.modifier != super::code::Modifier::None {
+            return None;
+        }
+        let rest = n - k;
+        for j in 0..=MAX_LOWERED_HEAPS as u32 {
+            if !digit.heaps.allows(j) {
+                continue;
+            }
+            let mut parts = Vec::new();
+            partitions(rest, j as usize, 1, &mut parts, &mut set, budget)?;
+        }
+        if digit.heaps.max_heaps().map_or(true, |most| most > MAX_LOWERED_HEAPS as u32) {
+            return None;
+        }
+    }
+    Some(set)
+}
+
+/// Adds every partition of `rest` into exactly `parts_left` parts, each ≥ `min`, in
+/// non-decreasing order, after the parts already in `parts`.
+fn partitions(rest: u64, parts_left: usize, min: u64, parts: &mut Vec<u64>, out: &mut MoveSet, budget: &mut usize) -> Option<()> {
+    if parts_left == 0 {
+        if rest == 0 {
+            *budget = budget.checked_sub(1)?;
+            out.insert(parts.clone());
+        }
+        return Some(());
+    }
+    let mut part = min;
+    while part.saturating_mul(parts_left as u64) <= rest {
+        parts.push(part);
+        partitions(rest - part, parts_left - 1, part, parts, out, budget)?;
+        parts.pop();
+        part += 1;
+    }
+    Some(())
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{check, load, parser};
+    use proptest::prelude::*;
+
+    fn masks(digits: &[Digit]) -> Vec<u64> {
+        digits.iter().map(|d| d.heaps.mask).collect()
+    }
+
+    fn lowered(text: &str) -> Option<TakeBreakCode> {
+        let game = load(SourceFile::new("t.sg", text), &[]).unwrap_or_else(|e| panic!("{e}"));
+        match game.kind {
+            GameKind::General { lowered, .. } => lowered,
+            GameKind::Code { .. } => panic!("family line"),
+        }
+    }
+
+    #[test]
+    fn known_games_lower_to_their_codes() {
+        // Codeforces 1704F: remove two adjacent tokens, anywhere: Dawson's Kayles 0.07.
+        let dawson = lowered("move i in 0..=n-2 => i, n - 2 - i").expect("0.07");
+        assert_eq!((masks(&dawson.digits), masks(&dawson.tail)), (vec![0, 0, 7], vec![]));
+        // AtCoder ABC278G: remove L..=R adjacent tokens: 0.0777 for L = 2, R = 4.
+        let abc = lowered("param L = 2\nparam R = 4\nmove len in L..=R, a in 0..=n-len => a, n - a - len").expect("0.0777");
+        assert_eq!(masks(&abc.digits), vec![0, 0, 7, 7, 7]);
+        let abc2 = lowered("move a in 0..=n, len in 2..=4 if a + len <= n => a, n - a - len").expect("same game");
+        assert_eq!(abc2, abc);
+        // Bash game with k = 3: 0.333.
+        let bash = lowered("param k = 3\nmove take: x in 1..=min(k, n) => n - x").expect("0.333");
+        assert_eq!(masks(&bash.digits), vec![0, 3, 3, 3]);
+        // Nim: 0.[3].
+        let nim = lowered("move x in 1..=n => n - x").expect("0.[3]");
+        assert_eq!((masks(&nim.digits), masks(&nim.tail)), (vec![0], vec![3]));
+        // Splitting a heap into two non-empty heaps without removing any: 4.0.
+        let split = lowered("move i in 1..n => i, n - i").expect("4.0");
+        assert_eq!(masks(&split.digits), vec![4]);
+        // Kayles 0.77: remove one or two adjacent tokens.
+        // Removing a whole heap of any size: 0.[1].
+        let all = lowered("move if n >= 1 => none").expect("0.[1]");
+        assert_eq!((masks(&all.digits), masks(&all.tail)), (vec![0], vec![1]));
+        let kayles = lowered("move k in 1..=2, i in 0..=n-k => i, n - k - i").expect("0.77");
+        assert_eq!(masks(&kayles.digits), vec![0, 7, 7]);
+    }
+
+    #[test]
+    fn expensive_rules_give_up_quickly() {
+        // Constants of about 1000 make V ≈ 4000; three nested binders would need ~10^13 steps.
+        let text = "move a in 0..=n, b in 0..=n, c in 0..=n if a + b + c == n + 500 - 500 => none";
+        let started = std::time::Instant::now();
+        assert_eq!(lowered(text), None);
+        assert!(started.elapsed().as_secs() < 20);
+    }
+
+    #[test]
+    fn rules_that_are_not_codes_do_not_lower() {
+        let cases = [
+            "move d in 1..n if n % d == 0 => n - d",                // `%`: gated out
+            "move x in 1..=min(3, n) if n < 50 => n - x",           // stops at 50
+            "move x in 1..=n if 2 * x <= n => n - x",               // take at most half
+            "move x in 1..=n/2 => n - x",                           // the same, gated out
+            "move x in 0..=2 => n - x",                             // a heap equal to n: run-time error
+            "move if n % 2 == 1 => none",                           // `%`: gated out
+            "move if n == 0 => none",                               // a move from the empty heap
+            "move x in 1..=3 if x != n - 1 => n - x",               // depends on n - x
+            "move i in 0..=n-1, j in 0..=n-1-i => i, j, n - 1 - i - j, 1", // depends on sizes
+        ];
+        for text in cases {
+            assert_eq!(lowered(text), None, "{text}");
+        }
+    }
+
+    /// A random rule file from a small grammar of affine rules (with an occasional non-affine
+    /// condition, which must then simply not lower).
+    fn affine_rule_file() -> impl Strategy<Value = String> {
+        let rule = prop_oneof![
+            (1..4i64, 0..5i64).prop_map(|(a, b)| format!("move x in {a}..={} => n - x", a + b)),
+            (1..4i64, 0..3i64).prop_map(|(a, c)| format!("move x in {a}..=min(k, n - {c}) => n - x")),
+            (0..4i64).prop_map(|c| format!("move i in 0..=n-{c} => i, n - {c} - i")),
+            (1..4i64, 0..3i64).prop_map(|(c, d)| format!("move i in 1..n-{c} if i + {d} <= n - {c} - i => i, n - {c} - i")),
+            (1..3i64, 0..3i64).prop_map(|(l, w)| format!("move len in {l}..={}, a in 0..=n-len => a, n - a - len", l + w)),
+            (0..3i64).prop_map(|c| format!("move x in 1..=n if x != {c} => n - x")),
+            (1..6i64).prop_map(|c| format!("move if n == {c} => none")),
+            (1..4i64).prop_map(|c| format!("move x in 1..=n if x <= {c} || x >= n - 1 => n - x")),
+            (1..9i64).prop_map(|c| format!("move x in 1..=min(n, {c}) if n >= {c} => n - x")),
+            (2..4i64).prop_map(|c| format!("move x in 1..=n if x % {c} == 0 => n - x")),
+        ];
+        (1..5i64, prop::collection::vec(rule, 1..4))
+            .prop_map(|(k, rules)| format!("param k = {k}\n{}\n", rules.join("\n")))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(120))]
+
+        /// When a random affine rule file lowers, the code's moves equal the rule's moves far
+        /// beyond the verification bound.
+        #[test]
+        fn lowered_code_has_the_rules_moves(text in affine_rule_file()) {
+            let file = parser::parse(&text).unwrap();
+            let checked = check::check(&file, &[]).unwrap();
+            let Rules::Moves(moves) = &checked.rules else { unreachable!() };
+            let program = Program::new(moves, "n");
+            if let Some(code) = lower_moves(moves, &program) {
+                let mut budget = usize::MAX / 2;
+                let rule_moves = observe(&program, 200, &mut budget).expect("lowering ran the rules without error");
+                for (n, want) in rule_moves.iter().enumerate() {
+                    let got = code_moves(&code, n as u64, &mut budget).unwrap();
+                    prop_assert_eq!(&got, want, "n = {}", n);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod docs_examples {
+    use crate::rules::{load, SourceFile};
+
+    /// Every ```sg block of docs/rules.md loads (family code lines are parsed by another module
+    /// and only checked for syntax here).
+    #[test]
+    fn rules_md_examples_load() {
+        let doc = include_str!("../../docs/rules.md");
+        let mut blocks = 0;
+        for block in doc.split("```sg\n").skip(1) {
+            let text = block.split("```").next().unwrap();
+            blocks += 1;
+            let has_code = text.lines().any(|l| ["octal", "hex", "takebreak"].iter().any(|f| l.starts_with(f)));
+            if has_code {
+                assert!(crate::rules::parser::parse(text).is_ok(), "{text}");
+            } else if let Err(e) = load(SourceFile::new("docs/rules.md", text), &[]) {
+                panic!("{e}");
+            }
+        }
+        assert!(blocks >= 3);
+    }
 }
