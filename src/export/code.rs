@@ -441,3 +441,331 @@ fn java(out: &mut String, model: &Model) {
     }
     out.push_str("    }\n}\n");
 }
+
+#[cfg(test)]
+mod tests {
+    //! The generated code is compiled and run: for each table it must print exactly the values
+    //! the table (or [`Periodicity::extrapolate`]) gives, and fail loudly where it must.
+
+    use std::path::Path;
+    use std::process::{Command, Output};
+
+    use super::*;
+    use crate::engine::mex::mex_of;
+
+    /// Dawson's Kayles, octal game 0.07: G(n) = mex{G(a) xor G(n − 2 − a)}, computed naively.
+    /// Known to have period 34 from n = 53 on (OEIS A002187; Winning Ways, chapter 4).
+    fn dawsons_kayles(len: usize) -> Vec<u32> {
+        let mut values: Vec<u32> = Vec::with_capacity(len);
+        for n in 0..len {
+            let options = (0..n.saturating_sub(1)).map(|a| values[a] ^ values[n - 2 - a]);
+            values.push(mex_of(options));
+        }
+        values
+    }
+
+    /// One table to generate code for, with the positions to print and the one (if any)
+    /// where the code must fail.
+    struct Case {
+        name: &'static str,
+        table: SgTable,
+        periodicity: Option<Periodicity>,
+        printed: Vec<i64>,
+        /// A position where `sg` must fail, and a piece of the expected message.
+        fails_at: Option<(i64, &'static str)>,
+        /// Python integers do not overflow, so the 64-bit overflow check does not apply.
+        python_does_not_fail: bool,
+    }
+
+    impl Case {
+        fn expected(&self, n: i64) -> u64 {
+            match self.periodicity {
+                Some(periodicity) => periodicity.extrapolate(|i| self.table.get(i), n as u64),
+                None => self.table.get(n as usize) as u64,
+            }
+        }
+    }
+
+    fn around_10_18() -> Vec<i64> {
+        let mut ns: Vec<i64> = (0..=3000).collect();
+        ns.extend(1_000_000_000_000_000_000 - 40..=1_000_000_000_000_000_000 + 40);
+        ns
+    }
+
+    fn cases() -> Vec<Case> {
+        let pure = Periodicity { preperiod: 53, period: 34, saltus: 0 };
+        vec![
+            Case {
+                name: "dawson",
+                table: SgTable::from_values(&dawsons_kayles(300)),
+                periodicity: Some(pure),
+                printed: around_10_18().into_iter().chain([i64::MAX - 1, i64::MAX]).collect(),
+                fails_at: None,
+                python_does_not_fail: false,
+            },
+            Case {
+                // Nim: G(n) = n (Bouton 1901), period 1 and saltus 1 from n = 0.
+                name: "nim",
+                table: SgTable::from_values(&[0, 1, 2, 3]),
+                periodicity: Some(Periodicity { preperiod: 0, period: 1, saltus: 1 }),
+                printed: around_10_18().into_iter().chain([i64::MAX - 1, i64::MAX]).collect(),
+                fails_at: None,
+                python_does_not_fail: false,
+            },
+            Case {
+                // Synthetic arithmetic periodicity: preperiod 3, then (1, 0, 4, 2) + 3k.
+                name: "arith",
+                table: SgTable::from_values(&[5, 0, 2, 1, 0, 4, 2, 4, 3, 7, 5, 7]),
+                periodicity: Some(Periodicity { preperiod: 3, period: 4, saltus: 3 }),
+                printed: around_10_18().into_iter().chain([i64::MAX - 1, i64::MAX]).collect(),
+                fails_at: None,
+                python_does_not_fail: false,
+            },
+            Case {
+                // G(n) = 2n: G(2^63 − 1) does not fit in 64 bits.
+                name: "overflow",
+                table: SgTable::from_values(&[0, 2, 4]),
+                periodicity: Some(Periodicity { preperiod: 0, period: 1, saltus: 2 }),
+                printed: around_10_18(),
+                fails_at: Some((i64::MAX, "does not fit in 64 bits")),
+                python_does_not_fail: true,
+            },
+            Case {
+                // No period: the whole table (long enough for Java's table parts), then a guard.
+                name: "plain",
+                table: SgTable::from_values(&dawsons_kayles(2500)),
+                periodicity: None,
+                printed: (0..2500).collect(),
+                fails_at: Some((2500, "beyond the table (0..=2499)")),
+                python_does_not_fail: false,
+            },
+        ]
+    }
+
+    fn snippet(lang: Lang, case: &Case) -> String {
+        let spec = CodeSpec {
+            game: case.name,
+            periodicity: case.periodicity,
+            proved: case.name == "dawson",
+            reason: "test table",
+        };
+        let code = generate(lang, &case.table, &spec).unwrap();
+        assert!(!code.contains("main"), "{lang}: the snippet must not have a main");
+        code
+    }
+
+    /// A program printing `sg(n)` for every printed `n`, one per line, then calling
+    /// `sg(fails_at)` and printing `no failure` if that returns.
+    fn harness(lang: Lang, case: &Case, snippet: &str) -> String {
+        let list = |suffix: &str| {
+            case.printed.iter().map(|n| format!("{n}{suffix}")).collect::<Vec<_>>().join(", ")
+        };
+        let fails_at = case.fails_at.map(|(n, _)| n);
+        match lang {
+            Lang::Cpp => format!(
+                "#include <cstdio>\n{snippet}\nint main() {{\n    static const long long ns[] = {{{}}};\n    \
+                 for (long long n : ns) std::printf(\"%lld\\n\", (long long) sg(n));\n    \
+                 std::fflush(stdout);\n{}    return 0;\n}}\n",
+                list("LL"),
+                fails_at.map_or(String::new(), |n| format!(
+                    "    sg({n}LL);\n    std::printf(\"no failure\\n\");\n"
+                )),
+            ),
+            Lang::Python => format!(
+                "{snippet}\nimport sys\nsys.stdout.write(''.join(f'{{sg(n)}}\\n' for n in [{}]))\n{}",
+                list(""),
+                fails_at.map_or(String::new(), |n| format!("sg({n})\nprint('no failure')\n")),
+            ),
+            Lang::Rust => format!(
+                "{snippet}\nfn main() {{\n    use std::io::Write;\n    let mut out = String::new();\n    \
+                 for n in [{}] {{\n        out.push_str(&format!(\"{{}}\\n\", sg(n)));\n    }}\n    \
+                 std::io::stdout().write_all(out.as_bytes()).unwrap();\n{}}}\n",
+                list("i64"),
+                fails_at.map_or(String::new(), |n| format!(
+                    "    sg({n});\n    println!(\"no failure\");\n"
+                )),
+            ),
+            Lang::Java => format!(
+                "public class Main {{\n    public static void main(String[] args) {{\n        \
+                 long[] ns = {{{}}};\n        StringBuilder out = new StringBuilder();\n        \
+                 for (long n : ns) out.append(Sg.sg(n)).append('\\n');\n        \
+                 System.out.print(out);\n        System.out.flush();\n{}    }}\n}}\n\n{snippet}",
+                list("L"),
+                fails_at.map_or(String::new(), |n| format!(
+                    "        Sg.sg({n}L);\n        System.out.println(\"no failure\");\n"
+                )),
+            ),
+        }
+    }
+
+    /// Compiles (where needed) and runs `source`; `None` if the toolchain is missing.
+    fn run(lang: Lang, dir: &Path, source: &str) -> Option<Output> {
+        let file = dir.join(match lang {
+            Lang::Java => "Main.java".to_string(),
+            _ => format!("main.{}", lang.extension()),
+        });
+        std::fs::write(&file, source).unwrap();
+        let binary = dir.join("main");
+        let compile = match lang {
+            Lang::Cpp => Some(
+                Command::new("g++")
+                    .args(["-std=c++17", "-Wall", "-Wextra", "-Werror", "-o"])
+                    .arg(&binary)
+                    .arg(&file)
+                    .output(),
+            ),
+            Lang::Rust => Some(
+                Command::new("rustc")
+                    .args(["--edition", "2021", "-D", "warnings", "-C", "opt-level=0", "-o"])
+                    .arg(&binary)
+                    .arg(&file)
+                    .output(),
+            ),
+            Lang::Python | Lang::Java => None,
+        };
+        if let Some(compiled) = compile {
+            let Ok(compiled) = compiled else {
+                println!("note: skipping the {lang} test: compiler not found");
+                return None;
+            };
+            assert!(
+                compiled.status.success(),
+                "{lang} code does not compile:\n{}\n{source}",
+                String::from_utf8_lossy(&compiled.stderr)
+            );
+        }
+        let output = match lang {
+            Lang::Cpp | Lang::Rust => Command::new(&binary).output(),
+            Lang::Python => Command::new("python3").arg(&file).output(),
+            // The single-file source launcher (Java 11+) compiles in memory.
+            Lang::Java => Command::new("java").arg(&file).output(),
+        };
+        match output {
+            Ok(output) => Some(output),
+            Err(_) => {
+                println!("note: skipping the {lang} test: interpreter not found");
+                None
+            }
+        }
+    }
+
+    fn check_language(lang: Lang) {
+        let dir = tempfile::tempdir().unwrap();
+        for case in cases() {
+            let code = snippet(lang, &case);
+            let Some(output) = run(lang, dir.path(), &harness(lang, &case, &code)) else {
+                return;
+            };
+            let stdout = String::from_utf8_lossy(&output.stdout);
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            let mut lines = stdout.lines();
+            for &n in &case.printed {
+                let line = lines.next().unwrap_or_else(|| {
+                    panic!("{lang}/{}: no output for n = {n}; stderr:\n{stderr}", case.name)
+                });
+                assert_eq!(
+                    line.parse::<u64>().ok(),
+                    Some(case.expected(n)),
+                    "{lang}/{}: sg({n}) printed `{line}`",
+                    case.name
+                );
+            }
+            match case.fails_at {
+                Some((n, message)) if !(lang == Lang::Python && case.python_does_not_fail) => {
+                    assert!(!output.status.success(), "{lang}/{}: sg({n}) must fail", case.name);
+                    assert_eq!(lines.next(), None, "{lang}/{}: sg({n}) returned", case.name);
+                    assert!(
+                        stderr.contains(message),
+                        "{lang}/{}: stderr lacks `{message}`:\n{stderr}",
+                        case.name
+                    );
+                }
+                _ => assert!(
+                    output.status.success(),
+                    "{lang}/{} failed:\n{stderr}",
+                    case.name
+                ),
+            }
+        }
+    }
+
+    #[test]
+    fn generated_cpp_reproduces_the_tables() {
+        check_language(Lang::Cpp);
+    }
+
+    #[test]
+    fn generated_python_reproduces_the_tables() {
+        check_language(Lang::Python);
+    }
+
+    #[test]
+    fn generated_rust_reproduces_the_tables() {
+        check_language(Lang::Rust);
+    }
+
+    #[test]
+    fn generated_java_reproduces_the_tables() {
+        check_language(Lang::Java);
+    }
+
+    #[test]
+    fn the_naive_dawsons_kayles_has_the_known_period() {
+        // OEIS A002187 starts 0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3.
+        let values = dawsons_kayles(400);
+        assert_eq!(values[..20], [0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3]);
+        let pure = Periodicity { preperiod: 53, period: 34, saltus: 0 };
+        assert!(check_periodicity(&SgTable::from_values(&values), &pure).is_ok());
+        // One less preperiod is contradicted (G(52) ≠ G(86)), so the test tables are exact.
+        let early = Periodicity { preperiod: 52, ..pure };
+        assert!(check_periodicity(&SgTable::from_values(&values), &early).is_err());
+    }
+
+    #[test]
+    fn header_says_what_the_table_is_and_how_it_was_obtained() {
+        let table = SgTable::from_values(&dawsons_kayles(100));
+        let periodicity = Some(Periodicity { preperiod: 53, period: 34, saltus: 0 });
+        let proved = CodeSpec {
+            game: "Dawson's Kayles",
+            periodicity,
+            proved: true,
+            reason: "octal periodicity theorem",
+        };
+        let code = generate(Lang::Python, &table, &proved).unwrap();
+        assert!(code.starts_with("# Sprague-Grundy values G(n) of Dawson's Kayles.\n"), "{code}");
+        assert!(code.contains("# Periodicity proved: octal periodicity theorem\n"), "{code}");
+        assert!(code.contains("preperiod n0 = 53, period p = 34, saltus s = 0"), "{code}");
+        let observed = CodeSpec { proved: false, reason: "", ..proved };
+        let code = generate(Lang::Cpp, &table, &observed).unwrap();
+        assert!(code.contains("// Periodicity observed, NOT proved.\n"), "{code}");
+        // Wrapped: no line is much longer than the wrap width.
+        assert!(code.lines().all(|line| line.len() <= 120), "{code}");
+    }
+
+    #[test]
+    fn bad_periodicities_are_refused_with_a_reason() {
+        let table = SgTable::from_values(&[0, 1, 0, 1, 0, 1]);
+        let spec = |preperiod, period, saltus| CodeSpec {
+            game: "test",
+            periodicity: Some(Periodicity { preperiod, period, saltus }),
+            ..CodeSpec::default()
+        };
+        let message = |spec: CodeSpec| generate(Lang::Rust, &table, &spec).unwrap_err().to_string();
+        assert!(message(spec(0, 0, 0)).contains("at least 1"));
+        assert!(message(spec(0, 2, -1)).contains("negative"));
+        assert!(message(spec(4, 4, 0)).contains("holds only 6 values"));
+        assert!(message(spec(0, 3, 0)).contains("contradicts"));
+        assert!(generate(Lang::Rust, &table, &spec(0, 2, 0)).is_ok());
+        let empty = generate(Lang::Rust, &SgTable::new(), &CodeSpec::default());
+        assert!(matches!(empty, Err(ExportError::EmptyTable)));
+    }
+
+    #[test]
+    fn language_names_parse() {
+        for lang in Lang::ALL {
+            assert_eq!(lang.name().parse::<Lang>(), Ok(lang));
+        }
+        assert_eq!("C++".parse::<Lang>(), Ok(Lang::Cpp));
+        assert!("cobol".parse::<Lang>().unwrap_err().contains("expected cpp"));
+    }
+}

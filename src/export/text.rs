@@ -101,24 +101,28 @@ mod tests {
         // Dawson's Kayles (0.07), G(0..=14): OEIS A002187.
         let values = [0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4];
         let text = render(&values, "n", TextOptions { color: false, per_row: 10 });
-        let expected = "\
- n | +0  +1  +2  +3  +4  +5  +6  +7  +8  +9
- 0 |  0*  0*  1   1   2   0*  3   1   1   0*
-10 |  3   3   2   2   4
-P-positions (value 0) are marked with *
-";
+        let expected = [
+            " n | +0  +1  +2  +3  +4  +5  +6  +7  +8  +9",
+            " 0 |  0*  0*  1   1   2   0*  3   1   1   0*",
+            "10 |  3   3   2   2   4",
+            "P-positions (value 0) are marked with *",
+            "",
+        ]
+        .join("\n");
         assert_eq!(text, expected);
     }
 
     #[test]
     fn colour_grid_uses_bold_green_and_no_star() {
         let text = render(&[0, 1, 10], "heap", TextOptions { color: true, per_row: 2 });
-        let expected = "\
-heap | +0  +1
-   0 | \x1b[1;32m 0\x1b[0m   1
-   2 | 10
-P-positions (value 0) are shown in \x1b[1;32mbold green\x1b[0m
-";
+        let expected = [
+            "heap | +0  +1",
+            "   0 | \x1b[1;32m 0\x1b[0m   1",
+            "   2 | 10",
+            "P-positions (value 0) are shown in \x1b[1;32mbold green\x1b[0m",
+            "",
+        ]
+        .join("\n");
         assert_eq!(text, expected);
     }
 
