@@ -357,13 +357,11 @@ fn rust(out: &mut String, model: &Model) {
         }
         Some(Periodicity { preperiod, period, saltus }) => {
             let _ = writeln!(out, "    let offset = n - {preperiod};");
-            let _ = writeln!(
-                out,
-                "    let base = i64::from(SG_TABLE[({preperiod} + offset % {period}) as usize]);"
-            );
+            let lookup = format!("i64::from(SG_TABLE[({preperiod} + offset % {period}) as usize])");
             if saltus == 0 {
-                out.push_str("    base\n");
+                let _ = writeln!(out, "    {lookup}");
             } else {
+                let _ = writeln!(out, "    let base = {lookup};");
                 let _ = writeln!(out, "    (offset / {period})");
                 let _ = writeln!(out, "        .checked_mul({saltus})");
                 out.push_str("        .and_then(|rise| rise.checked_add(base))\n");
