@@ -37,7 +37,10 @@ impl AtomicFile {
             source,
         };
         let file_name = target.file_name().ok_or_else(|| {
-            error(io::Error::new(io::ErrorKind::InvalidInput, "the path does not name a file"))
+            error(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "the path does not name a file",
+            ))
         })?;
         let folder = match target.parent() {
             Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
@@ -49,7 +52,11 @@ impl AtomicFile {
             temp_name.push(file_name);
             temp_name.push(format!(".{}.{unique}.tmp", std::process::id()));
             let temp_path = folder.join(temp_name);
-            match OpenOptions::new().write(true).create_new(true).open(&temp_path) {
+            match OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&temp_path)
+            {
                 Ok(file) => {
                     return Ok(AtomicFile {
                         target,
@@ -77,7 +84,11 @@ impl AtomicFile {
         let result = finish_file(writer).and_then(|()| fs::rename(&self.temp_path, &self.target));
         if let Err(source) = result {
             let _ = fs::remove_file(&self.temp_path);
-            return Err(ExportError::Io { action: "write", path: self.target.clone(), source });
+            return Err(ExportError::Io {
+                action: "write",
+                path: self.target.clone(),
+                source,
+            });
         }
         // Make the rename itself durable; not every platform can open a folder, so best effort.
         if let Some(folder) = self.target.parent().filter(|p| !p.as_os_str().is_empty()) {
@@ -110,7 +121,9 @@ impl Write for AtomicFile {
 
 impl AtomicFile {
     fn writer_mut(&mut self) -> io::Result<&mut BufWriter<File>> {
-        self.writer.as_mut().ok_or_else(|| io::Error::other("the file was already committed"))
+        self.writer
+            .as_mut()
+            .ok_or_else(|| io::Error::other("the file was already committed"))
     }
 }
 
@@ -132,7 +145,11 @@ pub fn write_atomically(
 ) -> Result<(), ExportError> {
     let mut file = AtomicFile::create(path)?;
     if let Err(source) = write(&mut file) {
-        return Err(ExportError::Io { action: "write", path: file.target().to_path_buf(), source });
+        return Err(ExportError::Io {
+            action: "write",
+            path: file.target().to_path_buf(),
+            source,
+        });
     }
     file.commit()
 }
@@ -151,7 +168,11 @@ pub fn write_output(
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     write(&mut out)
         .and_then(|()| out.flush())
-        .map_err(|source| ExportError::Io { action: "write", path: path.to_path_buf(), source })
+        .map_err(|source| ExportError::Io {
+            action: "write",
+            path: path.to_path_buf(),
+            source,
+        })
 }
 
 #[cfg(test)]
@@ -187,7 +208,10 @@ mod tests {
             Err(io::Error::other("disk on fire"))
         });
         let message = result.unwrap_err().to_string();
-        assert!(message.contains("out.csv") && message.contains("disk on fire"), "{message}");
+        assert!(
+            message.contains("out.csv") && message.contains("disk on fire"),
+            "{message}"
+        );
         assert_eq!(fs::read_to_string(&target).unwrap(), "old");
         assert_eq!(entries(dir.path()), vec!["out.csv"]);
     }
@@ -199,7 +223,11 @@ mod tests {
         {
             let mut file = AtomicFile::create(&target).unwrap();
             file.write_all(&[b'x'; 100_000]).unwrap();
-            assert_eq!(entries(dir.path()).len(), 1, "the temporary file exists while writing");
+            assert_eq!(
+                entries(dir.path()).len(),
+                1,
+                "the temporary file exists while writing"
+            );
         }
         assert!(entries(dir.path()).is_empty());
     }
@@ -208,7 +236,9 @@ mod tests {
     fn missing_folder_is_an_error_naming_the_path() {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("no/such/folder/out.json");
-        let message = write_atomically(&target, |w| w.write_all(b"{}")).unwrap_err().to_string();
+        let message = write_atomically(&target, |w| w.write_all(b"{}"))
+            .unwrap_err()
+            .to_string();
         assert!(message.contains("no/such/folder/out.json"), "{message}");
     }
 }

@@ -38,8 +38,8 @@ fn quote_field(field: &str) -> String {
     }
 }
 
-/// Appends the decimal digits of `value`.
-fn push_decimal(buffer: &mut Vec<u8>, mut value: u64) {
+/// Appends the decimal digits of `value` (much faster than `write!` per row; shared with JSON).
+pub(super) fn push_decimal(buffer: &mut Vec<u8>, mut value: u64) {
     let mut digits = [0u8; 20];
     let mut start = digits.len();
     loop {

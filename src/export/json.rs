@@ -8,6 +8,7 @@
 
 use std::io::{self, Write};
 
+use super::csv::push_decimal;
 use crate::analysis::PeriodReport;
 use crate::engine::SgTable;
 
@@ -33,13 +34,13 @@ pub fn write_table_json(
             buffer.push(b',');
         }
         p_positions += u64::from(value == 0);
-        // Writing to a Vec cannot fail.
-        let _ = write!(buffer, "{value}");
+        push_decimal(&mut buffer, u64::from(value));
         if buffer.len() >= BUFFER_BYTES {
             out.write_all(&buffer)?;
             buffer.clear();
         }
     }
+    // Writing to a Vec cannot fail.
     let _ = writeln!(
         buffer,
         "],\"max_value\":{},\"p_positions\":{p_positions}}}",

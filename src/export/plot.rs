@@ -47,11 +47,16 @@ pub enum ChartFormat {
 impl ChartFormat {
     /// The format named by the extension of `path` (`.png` or `.svg`, any case).
     pub fn from_path(path: &Path) -> Result<Self, ExportError> {
-        let extension = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+        let extension = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
         match extension.as_deref() {
             Some("png") => Ok(ChartFormat::Png),
             Some("svg") => Ok(ChartFormat::Svg),
-            _ => Err(ExportError::UnknownChartFormat { path: path.to_path_buf() }),
+            _ => Err(ExportError::UnknownChartFormat {
+                path: path.to_path_buf(),
+            }),
         }
     }
 }
@@ -76,7 +81,14 @@ pub struct ChartSpec<'a> {
 impl<'a> ChartSpec<'a> {
     /// A 1200 × 600 chart titled `game`, without a periodicity or line.
     pub fn new(game: &'a str, coordinate: &'a str) -> Self {
-        ChartSpec { game, coordinate, periodicity: None, line: false, width: 1200, height: 600 }
+        ChartSpec {
+            game,
+            coordinate,
+            periodicity: None,
+            line: false,
+            width: 1200,
+            height: 600,
+        }
     }
 }
 
@@ -91,7 +103,9 @@ pub fn render_chart(
     }
     register_fonts();
     let (width, height) = (spec.width.max(200), spec.height.max(150));
-    let chart_error = |e: Box<dyn Error>| ExportError::Chart { message: e.to_string() };
+    let chart_error = |e: Box<dyn Error>| ExportError::Chart {
+        message: e.to_string(),
+    };
     match format {
         ChartFormat::Svg => {
             let mut svg = String::new();
@@ -105,7 +119,8 @@ pub fn render_chart(
         ChartFormat::Png => {
             let mut rgb = vec![0u8; width as usize * height as usize * 3];
             {
-                let root = BitMapBackend::with_buffer(&mut rgb, (width, height)).into_drawing_area();
+                let root =
+                    BitMapBackend::with_buffer(&mut rgb, (width, height)).into_drawing_area();
                 draw(&root, table, spec).map_err(chart_error)?;
                 root.present().map_err(|e| chart_error(e.into()))?;
             }
@@ -160,7 +175,13 @@ fn bins(table: &SgTable, columns: usize) -> Vec<Bin> {
                 min = min.min(value);
                 max = max.max(value);
             }
-            Bin { first, end, min, max, has_zero: min == 0 }
+            Bin {
+                first,
+                end,
+                min,
+                max,
+                has_zero: min == 0,
+            }
         })
         .collect()
 }
@@ -209,7 +230,12 @@ where
         .axis_desc_style(("sans-serif", 17))
         .draw()?;
 
-    if let Some(Periodicity { preperiod, period, saltus }) = spec.periodicity {
+    if let Some(Periodicity {
+        preperiod,
+        period,
+        saltus,
+    }) = spec.periodicity
+    {
         let start = (preperiod as f64 - 0.5).min(last);
         let end = ((preperiod + period) as f64 - 0.5).min(last + 0.5);
         let mut label = format!("period {period}");
@@ -223,7 +249,10 @@ where
             )))?
             .label(format!("first full period ({label})"))
             .legend(|(x, y)| {
-                Rectangle::new([(x, y - 6), (x + 18, y + 6)], PERIOD_COLOUR.mix(0.35).filled())
+                Rectangle::new(
+                    [(x, y - 6), (x + 18, y + 6)],
+                    PERIOD_COLOUR.mix(0.35).filled(),
+                )
             });
         chart
             .draw_series(std::iter::once(PathElement::new(
@@ -231,11 +260,17 @@ where
                 PREPERIOD_COLOUR.stroke_width(2),
             )))?
             .label(format!("preperiod {preperiod}"))
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], PREPERIOD_COLOUR.stroke_width(2)));
+            .legend(|(x, y)| {
+                PathElement::new(vec![(x, y), (x + 18, y)], PREPERIOD_COLOUR.stroke_width(2))
+            });
         // Anchored at the top of the band, a few pixels right of the preperiod line.
         chart.draw_series(std::iter::once(
             EmptyElement::at((start, y_top))
-                + Text::new(label.clone(), (6, 6), ("sans-serif", 16).into_font().color(&BLACK)),
+                + Text::new(
+                    label.clone(),
+                    (6, 6),
+                    ("sans-serif", 16).into_font().color(&BLACK),
+                ),
         ))?;
     }
 
@@ -255,12 +290,17 @@ where
                 )
             }))?
             .label(format!("G({coordinate}): min to max per pixel column"))
-            .legend(|(x, y)| Rectangle::new([(x + 7, y - 6), (x + 11, y + 6)], VALUE_COLOUR.filled()));
+            .legend(|(x, y)| {
+                Rectangle::new([(x + 7, y - 6), (x + 11, y + 6)], VALUE_COLOUR.filled())
+            });
         // A rug under the axis: red where a column holds a P-position.
         chart
             .draw_series(bins.iter().filter(|bin| bin.has_zero).map(|bin| {
                 Rectangle::new(
-                    [(bin.first as f64 - 0.5, y_bottom), (bin.end as f64 - 0.5, y_bottom * 0.4)],
+                    [
+                        (bin.first as f64 - 0.5, y_bottom),
+                        (bin.end as f64 - 0.5, y_bottom * 0.4),
+                    ],
                     P_COLOUR.filled(),
                 )
             }))?
@@ -290,7 +330,9 @@ where
                     .iter()
                     .enumerate()
                     .filter(|&(_, v)| v == 0)
-                    .map(|(n, _)| TriangleMarker::new((n as f64, 0.0), size + 1, P_COLOUR.filled())),
+                    .map(|(n, _)| {
+                        TriangleMarker::new((n as f64, 0.0), size + 1, P_COLOUR.filled())
+                    }),
             )?
             .label("P-position (G = 0)")
             .legend(|(x, y)| TriangleMarker::new((x + 9, y), 5, P_COLOUR.filled()));
@@ -321,26 +363,56 @@ mod tests {
     }
 
     fn spec(periodicity: Option<Periodicity>) -> ChartSpec<'static> {
-        ChartSpec { periodicity, ..ChartSpec::new("Dawson's Kayles (0.07)", "n") }
+        ChartSpec {
+            periodicity,
+            ..ChartSpec::new("Dawson's Kayles (0.07)", "n")
+        }
     }
 
     #[test]
     fn format_comes_from_the_extension() {
-        assert_eq!(ChartFormat::from_path(Path::new("a/b.PNG")).unwrap(), ChartFormat::Png);
-        assert_eq!(ChartFormat::from_path(Path::new("b.svg")).unwrap(), ChartFormat::Svg);
-        let message = ChartFormat::from_path(Path::new("chart.jpg")).unwrap_err().to_string();
-        assert!(message.contains("chart.jpg") && message.contains(".png or .svg"), "{message}");
+        assert_eq!(
+            ChartFormat::from_path(Path::new("a/b.PNG")).unwrap(),
+            ChartFormat::Png
+        );
+        assert_eq!(
+            ChartFormat::from_path(Path::new("b.svg")).unwrap(),
+            ChartFormat::Svg
+        );
+        let message = ChartFormat::from_path(Path::new("chart.jpg"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.contains("chart.jpg") && message.contains(".png or .svg"),
+            "{message}"
+        );
     }
 
     #[test]
     fn svg_has_the_title_labels_and_legend() {
-        let periodicity = Periodicity { preperiod: 53, period: 34, saltus: 0 };
-        let svg = render_chart(&dawsons_kayles(200), &spec(Some(periodicity)), ChartFormat::Svg)
-            .unwrap();
+        let periodicity = Periodicity {
+            preperiod: 53,
+            period: 34,
+            saltus: 0,
+        };
+        let svg = render_chart(
+            &dawsons_kayles(200),
+            &spec(Some(periodicity)),
+            ChartFormat::Svg,
+        )
+        .unwrap();
         let svg = String::from_utf8(svg).unwrap();
         assert!(svg.starts_with("<svg"), "{}", &svg[..100]);
-        for text in ["Dawson&apos;s Kayles (0.07)", "period 34", "preperiod 53", "P-position"] {
-            assert!(svg.contains(text) || svg.contains(&text.replace("&apos;", "'")), "no `{text}`");
+        for text in [
+            "Dawson&apos;s Kayles (0.07)",
+            "period 34",
+            "preperiod 53",
+            "P-position",
+        ] {
+            assert!(
+                svg.contains(text) || svg.contains(&text.replace("&apos;", "'")),
+                "no `{text}`"
+            );
         }
         assert!(!svg.contains("saltus"), "saltus 0 is not mentioned");
     }
@@ -348,12 +420,25 @@ mod tests {
     #[test]
     fn png_decodes_to_the_requested_size_with_both_colours() {
         let table = SgTable::from_values(&(0..60).map(|n| n % 7).collect::<Vec<u32>>());
-        let periodicity = Periodicity { preperiod: 0, period: 7, saltus: 0 };
-        let spec = ChartSpec { width: 640, height: 360, line: true, ..spec(Some(periodicity)) };
+        let periodicity = Periodicity {
+            preperiod: 0,
+            period: 7,
+            saltus: 0,
+        };
+        let spec = ChartSpec {
+            width: 640,
+            height: 360,
+            line: true,
+            ..spec(Some(periodicity))
+        };
         let png = render_chart(&table, &spec, ChartFormat::Png).unwrap();
         let image = image::load_from_memory(&png).unwrap().to_rgb8();
         assert_eq!(image.dimensions(), (640, 360));
-        let has = |colour: RGBColor| image.pixels().any(|p| p.0 == [colour.0, colour.1, colour.2]);
+        let has = |colour: RGBColor| {
+            image
+                .pixels()
+                .any(|p| p.0 == [colour.0, colour.1, colour.2])
+        };
         assert!(has(VALUE_COLOUR) && has(P_COLOUR));
     }
 
@@ -367,10 +452,17 @@ mod tests {
         let png = render_chart(&table, &spec(None), ChartFormat::Png).unwrap();
         let image = image::load_from_memory(&png).unwrap().to_rgb8();
         let count = |colour: RGBColor| {
-            image.pixels().filter(|p| p.0 == [colour.0, colour.1, colour.2]).count()
+            image
+                .pixels()
+                .filter(|p| p.0 == [colour.0, colour.1, colour.2])
+                .count()
         };
         // The bars fill most of the plot; the P-position rug is a thin strip.
-        assert!(count(VALUE_COLOUR) > 100_000, "{} bar pixels", count(VALUE_COLOUR));
+        assert!(
+            count(VALUE_COLOUR) > 100_000,
+            "{} bar pixels",
+            count(VALUE_COLOUR)
+        );
         assert!(count(P_COLOUR) > 1000);
     }
 
@@ -389,7 +481,11 @@ mod tests {
     fn write_chart_writes_files_and_refuses_unknown_formats() {
         let dir = tempfile::tempdir().unwrap();
         let table = dawsons_kayles(100);
-        let periodicity = Periodicity { preperiod: 0, period: 1, saltus: 1 };
+        let periodicity = Periodicity {
+            preperiod: 0,
+            period: 1,
+            saltus: 1,
+        };
         for name in ["chart.png", "chart.svg"] {
             let path = dir.path().join(name);
             write_chart(&path, &table, &spec(Some(periodicity))).unwrap();

@@ -33,7 +33,10 @@ pub struct TextOptions {
 
 impl Default for TextOptions {
     fn default() -> Self {
-        TextOptions { color: false, per_row: 10 }
+        TextOptions {
+            color: false,
+            per_row: 10,
+        }
     }
 }
 
@@ -49,7 +52,10 @@ pub fn write_text(
         return writeln!(out, "(empty table: no values computed)");
     }
     let last_row_start = (table.len() - 1) / per_row * per_row;
-    let gutter = coordinate.chars().count().max(digits(last_row_start as u64));
+    let gutter = coordinate
+        .chars()
+        .count()
+        .max(digits(last_row_start as u64));
     let header_width = digits((per_row - 1) as u64) + 1;
     let cell = digits(table.max_value() as u64).max(header_width);
 
@@ -75,7 +81,10 @@ pub fn write_text(
         writeln!(out, "{}", line.trim_end())?;
     }
     if options.color {
-        writeln!(out, "P-positions (value 0) are shown in {HIGHLIGHT}bold green{RESET}")
+        writeln!(
+            out,
+            "P-positions (value 0) are shown in {HIGHLIGHT}bold green{RESET}"
+        )
     } else {
         writeln!(out, "P-positions (value 0) are marked with *")
     }
@@ -92,7 +101,13 @@ mod tests {
 
     fn render(values: &[u32], coordinate: &str, options: TextOptions) -> String {
         let mut out = Vec::new();
-        write_text(&mut out, &SgTable::from_values(values), coordinate, &options).unwrap();
+        write_text(
+            &mut out,
+            &SgTable::from_values(values),
+            coordinate,
+            &options,
+        )
+        .unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -100,7 +115,14 @@ mod tests {
     fn plain_grid_marks_p_positions_with_a_star() {
         // Dawson's Kayles (0.07), G(0..=14): OEIS A002187.
         let values = [0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4];
-        let text = render(&values, "n", TextOptions { color: false, per_row: 10 });
+        let text = render(
+            &values,
+            "n",
+            TextOptions {
+                color: false,
+                per_row: 10,
+            },
+        );
         let expected = [
             " n | +0  +1  +2  +3  +4  +5  +6  +7  +8  +9",
             " 0 |  0*  0*  1   1   2   0*  3   1   1   0*",
@@ -114,7 +136,14 @@ mod tests {
 
     #[test]
     fn colour_grid_uses_bold_green_and_no_star() {
-        let text = render(&[0, 1, 10], "heap", TextOptions { color: true, per_row: 2 });
+        let text = render(
+            &[0, 1, 10],
+            "heap",
+            TextOptions {
+                color: true,
+                per_row: 2,
+            },
+        );
         let expected = [
             "heap | +0  +1",
             "   0 | \x1b[1;32m 0\x1b[0m   1",
@@ -128,7 +157,14 @@ mod tests {
 
     #[test]
     fn wide_values_widen_every_cell() {
-        let text = render(&[0, 12345], "n", TextOptions { color: false, per_row: 2 });
+        let text = render(
+            &[0, 12345],
+            "n",
+            TextOptions {
+                color: false,
+                per_row: 2,
+            },
+        );
         assert_eq!(text.lines().nth(1).unwrap(), "0 |     0* 12345");
     }
 
