@@ -599,6 +599,19 @@ mod tests {
                 python_does_not_fail: false,
             },
             Case {
+                // Values above 2^31 − 1, which Java's int cannot hold.
+                name: "wide",
+                table: SgTable::from_values(&[3_000_000_000, 7, 4_294_967_295]),
+                periodicity: Some(Periodicity {
+                    preperiod: 1,
+                    period: 2,
+                    saltus: 0,
+                }),
+                printed: around_10_18().into_iter().chain([i64::MAX]).collect(),
+                fails_at: None,
+                python_does_not_fail: false,
+            },
+            Case {
                 // G(n) = 2n: G(2^63 − 1) does not fit in 64 bits.
                 name: "overflow",
                 table: SgTable::from_values(&[0, 2, 4]),
