@@ -1,0 +1,244 @@
+//! One writer for every output file: the data goes to a temporary file in the target's folder,
+//! is flushed and fsynced, and only then renamed over the target. A rename within one file
+//! system is atomic (POSIX `rename(2)`), so readers see either the old file or the complete
+//! new one; on an error, or if the writer is dropped without [`AtomicFile::commit`], the
+//! temporary file is removed and the target is untouched.
+//!
+//! The path `-` means standard output (see [`write_output`]).
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::ExportError;
+
+/// Distinguishes temporary files created by one process.
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// A file being written: a buffered temporary file that replaces `target` on
+/// [`commit`](AtomicFile::commit).
+#[derive(Debug)]
+pub struct AtomicFile {
+    target: PathBuf,
+    temp_path: PathBuf,
+    /// `None` once committed (so `Drop` knows not to clean up).
+    writer: Option<BufWriter<File>>,
+}
+
+impl AtomicFile {
+    /// Creates a uniquely named temporary file next to `target` (same folder, hence same file
+    /// system, so the final rename is atomic).
+    pub fn create(target: impl AsRef<Path>) -> Result<Self, ExportError> {
+        let target = target.as_ref().to_path_buf();
+        let error = |source| ExportError::Io {
+            action: "create a temporary file next to",
+            path: target.clone(),
+            source,
+        };
+        let file_name = target.file_name().ok_or_else(|| {
+            error(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "the path does not name a file",
+            ))
+        })?;
+        let folder = match target.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        loop {
+            let unique = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
+            let mut temp_name = std::ffi::OsString::from(".");
+            temp_name.push(file_name);
+            temp_name.push(format!(".{}.{unique}.tmp", std::process::id()));
+            let temp_path = folder.join(temp_name);
+            match OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&temp_path)
+            {
+                Ok(file) => {
+                    return Ok(AtomicFile {
+                        target,
+                        temp_path,
+                        writer: Some(BufWriter::with_capacity(1 << 16, file)),
+                    })
+                }
+                // Left over by another process with the same pid: try the next name.
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(error(e)),
+            }
+        }
+    }
+
+    /// The file that will be replaced on commit.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// Flushes, fsyncs and renames the temporary file over the target.
+    pub fn commit(mut self) -> Result<(), ExportError> {
+        let Some(writer) = self.writer.take() else {
+            return Ok(());
+        };
+        let result = finish_file(writer).and_then(|()| fs::rename(&self.temp_path, &self.target));
+        if let Err(source) = result {
+            let _ = fs::remove_file(&self.temp_path);
+            return Err(ExportError::Io {
+                action: "write",
+                path: self.target.clone(),
+                source,
+            });
+        }
+        // Make the rename itself durable; not every platform can open a folder, so best effort.
+        if let Some(folder) = self.target.parent().filter(|p| !p.as_os_str().is_empty()) {
+            if let Ok(dir) = File::open(folder) {
+                let _ = dir.sync_all();
+            }
+        }
+        Ok(())
+    }
+}
+
+fn finish_file(writer: BufWriter<File>) -> io::Result<()> {
+    let file = writer.into_inner().map_err(|e| e.into_error())?;
+    file.sync_all()
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.writer_mut()?.write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.writer_mut()?.write_all(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.writer_mut()?.flush()
+    }
+}
+
+impl AtomicFile {
+    fn writer_mut(&mut self) -> io::Result<&mut BufWriter<File>> {
+        self.writer
+            .as_mut()
+            .ok_or_else(|| io::Error::other("the file was already committed"))
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if let Some(writer) = self.writer.take() {
+            // Not committed: throw the partial data away, leaving the target untouched.
+            drop(writer);
+            let _ = fs::remove_file(&self.temp_path);
+        }
+    }
+}
+
+/// Writes `path` atomically with `write`: the target is replaced only if `write` succeeds
+/// and the data reaches the disk.
+pub fn write_atomically(
+    path: impl AsRef<Path>,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), ExportError> {
+    let mut file = AtomicFile::create(path)?;
+    if let Err(source) = write(&mut file) {
+        return Err(ExportError::Io {
+            action: "write",
+            path: file.target().to_path_buf(),
+            source,
+        });
+    }
+    file.commit()
+}
+
+/// Like [`write_atomically`], except that the path `-` writes to standard output (buffered,
+/// flushed at the end).
+pub fn write_output(
+    path: impl AsRef<Path>,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), ExportError> {
+    let path = path.as_ref();
+    if path.as_os_str() != "-" {
+        return write_atomically(path, write);
+    }
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    write(&mut out)
+        .and_then(|()| out.flush())
+        .map_err(|source| ExportError::Io {
+            action: "write",
+            path: path.to_path_buf(),
+            source,
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entries(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn commit_replaces_the_target_and_leaves_no_temp_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("out.csv");
+        fs::write(&target, "old").unwrap();
+        write_atomically(&target, |w| w.write_all(b"new contents")).unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "new contents");
+        assert_eq!(entries(dir.path()), vec!["out.csv"]);
+    }
+
+    #[test]
+    fn failed_write_keeps_the_old_target_and_removes_the_temp_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("out.csv");
+        fs::write(&target, "old").unwrap();
+        let result = write_atomically(&target, |w| {
+            w.write_all(b"partial")?;
+            Err(io::Error::other("disk on fire"))
+        });
+        let message = result.unwrap_err().to_string();
+        assert!(
+            message.contains("out.csv") && message.contains("disk on fire"),
+            "{message}"
+        );
+        assert_eq!(fs::read_to_string(&target).unwrap(), "old");
+        assert_eq!(entries(dir.path()), vec!["out.csv"]);
+    }
+
+    #[test]
+    fn drop_without_commit_discards_the_data() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("chart.svg");
+        {
+            let mut file = AtomicFile::create(&target).unwrap();
+            file.write_all(&[b'x'; 100_000]).unwrap();
+            assert_eq!(
+                entries(dir.path()).len(),
+                1,
+                "the temporary file exists while writing"
+            );
+        }
+        assert!(entries(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn missing_folder_is_an_error_naming_the_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("no/such/folder/out.json");
+        let message = write_atomically(&target, |w| w.write_all(b"{}"))
+            .unwrap_err()
+            .to_string();
+        assert!(message.contains("no/such/folder/out.json"), "{message}");
+    }
+}

@@ -1,0 +1,130 @@
+//! JSON for tables and period reports.
+//!
+//! A table is written as
+//! `{"game": …, "coordinate": "n", "values": [G(0), G(1), …], "max_value": …, "p_positions": …}`,
+//! with the array streamed value by value (and `p_positions`, the number of positions with
+//! value 0, counted on the way), so a table of any length needs only a fixed buffer.
+//! A [`PeriodReport`] is serialised by serde, pretty-printed.
+
+use std::io::{self, Write};
+
+use super::csv::push_decimal;
+use crate::analysis::PeriodReport;
+use crate::engine::SgTable;
+
+/// Bytes collected before each call to the underlying writer.
+const BUFFER_BYTES: usize = 1 << 16;
+
+/// Writes `table` as one JSON object (see the module docs), ending with a newline.
+pub fn write_table_json(
+    out: &mut dyn Write,
+    table: &SgTable,
+    game: &str,
+    coordinate: &str,
+) -> io::Result<()> {
+    let mut buffer = Vec::with_capacity(BUFFER_BYTES + 16);
+    buffer.extend_from_slice(b"{\"game\":");
+    serde_json::to_writer(&mut buffer, game)?;
+    buffer.extend_from_slice(b",\"coordinate\":");
+    serde_json::to_writer(&mut buffer, coordinate)?;
+    buffer.extend_from_slice(b",\"values\":[");
+    let mut p_positions: u64 = 0;
+    for (n, value) in table.iter().enumerate() {
+        if n > 0 {
+            buffer.push(b',');
+        }
+        p_positions += u64::from(value == 0);
+        push_decimal(&mut buffer, u64::from(value));
+        if buffer.len() >= BUFFER_BYTES {
+            out.write_all(&buffer)?;
+            buffer.clear();
+        }
+    }
+    // Writing to a Vec cannot fail.
+    let _ = writeln!(
+        buffer,
+        "],\"max_value\":{},\"p_positions\":{p_positions}}}",
+        table.max_value()
+    );
+    out.write_all(&buffer)?;
+    out.flush()
+}
+
+/// Writes `report` as pretty-printed JSON, ending with a newline.
+pub fn write_report_json(out: &mut dyn Write, report: &PeriodReport) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, report)?;
+    writeln!(out)?;
+    out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    fn table_json(values: &[u32], game: &str) -> String {
+        let mut out = Vec::new();
+        write_table_json(&mut out, &SgTable::from_values(values), game, "n").unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn small_table_exact_text() {
+        assert_eq!(
+            table_json(&[0, 1, 0, 5], "Nim \"like\""),
+            "{\"game\":\"Nim \\\"like\\\"\",\"coordinate\":\"n\",\"values\":[0,1,0,5],\
+             \"max_value\":5,\"p_positions\":2}\n"
+        );
+    }
+
+    #[test]
+    fn large_table_parses_back_with_every_field() {
+        let values: Vec<u32> = (0..50_000u32).map(|n| (n * 7919) % 13).collect();
+        let parsed: Value = serde_json::from_str(&table_json(&values, "0.07")).unwrap();
+        assert_eq!(parsed["game"], "0.07");
+        assert_eq!(parsed["coordinate"], "n");
+        let read_back: Vec<u32> = parsed["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap() as u32)
+            .collect();
+        assert_eq!(read_back, values);
+        assert_eq!(parsed["max_value"], 12);
+        let zeros = values.iter().filter(|&&v| v == 0).count();
+        assert_eq!(parsed["p_positions"], zeros);
+    }
+
+    #[test]
+    fn empty_table_is_valid_json() {
+        let parsed: Value = serde_json::from_str(&table_json(&[], "empty")).unwrap();
+        assert_eq!(parsed["values"], json!([]));
+        assert_eq!(parsed["p_positions"], 0);
+    }
+
+    #[test]
+    fn period_report_round_trips_its_fields() {
+        let report = PeriodReport {
+            game: "Dawson's Kayles".to_string(),
+            preperiod: Some(53),
+            period: Some(34),
+            saltus: Some(0),
+            proved: true,
+            values_computed: 1000,
+            max_value: 9,
+            periods_seen: Some(27.8),
+            proof_bound: Some(176),
+            reason: "octal periodicity theorem".to_string(),
+        };
+        let mut out = Vec::new();
+        write_report_json(&mut out, &report).unwrap();
+        let parsed: Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(parsed["game"], "Dawson's Kayles");
+        assert_eq!(parsed["preperiod"], 53);
+        assert_eq!(parsed["period"], 34);
+        assert_eq!(parsed["proved"], true);
+        assert_eq!(parsed["proof_bound"], 176);
+        assert_eq!(parsed["periods_seen"], 27.8);
+        assert!(out.ends_with(b"}\n"));
+    }
+}
