@@ -152,8 +152,9 @@ fn check_periodicity(table: &SgTable, periodicity: &Periodicity) -> Result<(), E
         ));
     }
     for n in preperiod..table.len() - period {
-        let expected = table.get(n) as i64 + saltus;
-        if table.get(n + period) as i64 != expected {
+        // i128: a saltus near i64::MAX must be refused, not overflow.
+        let expected = i128::from(table.get(n)) + i128::from(saltus);
+        if i128::from(table.get(n + period)) != expected {
             return invalid(format!(
                 "the table contradicts the periodicity: G({}) = {} but G({n}) + saltus = \
                  {expected}",
@@ -204,9 +205,10 @@ impl Model {
                 } else {
                     "Periodicity observed, NOT proved"
                 };
-                header.push(match reason.is_empty() {
-                    true => format!("{status}."),
-                    false => format!("{status}: {reason}"),
+                header.push(if reason.is_empty() {
+                    format!("{status}.")
+                } else {
+                    format!("{status}: {reason}")
                 });
                 table.iter().take(preperiod + period).collect()
             }
@@ -905,6 +907,7 @@ mod tests {
         assert!(message(spec(0, 2, -1)).contains("negative"));
         assert!(message(spec(4, 4, 0)).contains("holds only 6 values"));
         assert!(message(spec(0, 3, 0)).contains("contradicts"));
+        assert!(message(spec(0, 2, i64::MAX)).contains("contradicts"));
         assert!(generate(Lang::Rust, &table, &spec(0, 2, 0)).is_ok());
         let empty = generate(Lang::Rust, &SgTable::new(), &CodeSpec::default());
         assert!(matches!(empty, Err(ExportError::EmptyTable)));
