@@ -258,6 +258,24 @@ fn one_line(text: &str) -> String {
         .replace("\\u", "\\ u")
 }
 
+/// `n − n0` in every language's syntax (just `n` when there is no preperiod).
+fn offset_expr(preperiod: usize) -> String {
+    if preperiod == 0 {
+        "n".to_string()
+    } else {
+        format!("n - {preperiod}")
+    }
+}
+
+/// `n0 + offset mod p`, the index into the table, in every language's syntax.
+fn index_expr(preperiod: usize, period: usize) -> String {
+    if preperiod == 0 {
+        format!("offset % {period}")
+    } else {
+        format!("{preperiod} + offset % {period}")
+    }
+}
+
 /// Writes `values` as comma-separated lines of at most [`WRAP_WIDTH`] characters, each
 /// indented by `indent` spaces and ending with a comma (every language accepts a trailing
 /// comma in an array initialiser).
@@ -310,10 +328,15 @@ fn cpp(out: &mut String, model: &Model) {
             period,
             saltus,
         }) => {
-            let _ = writeln!(out, "    const std::int64_t offset = n - {preperiod};");
             let _ = writeln!(
                 out,
-                "    const std::int64_t base = SG_TABLE[{preperiod} + offset % {period}];"
+                "    const std::int64_t offset = {};",
+                offset_expr(preperiod)
+            );
+            let _ = writeln!(
+                out,
+                "    const std::int64_t base = SG_TABLE[{}];",
+                index_expr(preperiod, period)
             );
             if saltus == 0 {
                 out.push_str("    return base;\n");
@@ -358,13 +381,18 @@ fn python(out: &mut String, model: &Model) {
             period,
             saltus,
         }) => {
-            let _ = writeln!(out, "    offset = n - {preperiod}");
+            let _ = writeln!(out, "    offset = {}", offset_expr(preperiod));
             if saltus == 0 {
-                let _ = writeln!(out, "    return _SG_TABLE[{preperiod} + offset % {period}]");
+                let _ = writeln!(
+                    out,
+                    "    return _SG_TABLE[{}]",
+                    index_expr(preperiod, period)
+                );
             } else {
                 let _ = writeln!(
                     out,
-                    "    return _SG_TABLE[{preperiod} + offset % {period}] + (offset // {period}) * {saltus}"
+                    "    return _SG_TABLE[{}] + (offset // {period}) * {saltus}",
+                    index_expr(preperiod, period)
                 );
             }
         }
@@ -398,8 +426,11 @@ fn rust(out: &mut String, model: &Model) {
             period,
             saltus,
         }) => {
-            let _ = writeln!(out, "    let offset = n - {preperiod};");
-            let lookup = format!("i64::from(SG_TABLE[({preperiod} + offset % {period}) as usize])");
+            let _ = writeln!(out, "    let offset = {};", offset_expr(preperiod));
+            let lookup = format!(
+                "i64::from(SG_TABLE[({}) as usize])",
+                index_expr(preperiod, period)
+            );
             if saltus == 0 {
                 let _ = writeln!(out, "    {lookup}");
             } else {
@@ -479,15 +510,16 @@ fn java(out: &mut String, model: &Model) {
             period,
             saltus,
         }) => {
-            let _ = writeln!(out, "        long offset = n - {preperiod}L;");
+            let _ = writeln!(out, "        long offset = {};", offset_expr(preperiod));
             let _ = writeln!(
                 out,
-                "        long base = TABLE[(int) ({preperiod}L + offset % {period}L)];"
+                "        long base = TABLE[(int) ({})];",
+                index_expr(preperiod, period)
             );
             if saltus == 0 {
                 out.push_str("        return base;\n");
             } else {
-                let _ = writeln!(out, "        long cycles = offset / {period}L;");
+                let _ = writeln!(out, "        long cycles = offset / {period};");
                 let _ = writeln!(
                     out,
                     "        if (cycles > (Long.MAX_VALUE - base) / {saltus}L) throw new ArithmeticException(\"sg: G(\" \
