@@ -137,8 +137,92 @@ impl Drop for AtomicFile {
     }
 }
 
+/// Where an export goes: standard output (the path `-`) or an [`AtomicFile`].
+#[derive(Debug)]
+pub enum Output {
+    /// Buffered standard output.
+    Stdout(BufWriter<io::Stdout>),
+    /// A file that replaces its target on [`Output::finish`].
+    File(AtomicFile),
+}
+
+impl Output {
+    /// Opens `path` for writing; `-` means standard output.
+    pub fn open(path: impl AsRef<Path>) -> Result<Self, ExportError> {
+        let path = path.as_ref();
+        if path.as_os_str() == "-" {
+            Ok(Output::Stdout(BufWriter::with_capacity(
+                1 << 16,
+                io::stdout(),
+            )))
+        } else {
+            AtomicFile::create(path).map(Output::File)
+        }
+    }
+
+    /// The path to name in error messages (`-` for standard output).
+    pub fn path(&self) -> &Path {
+        match self {
+            Output::Stdout(_) => Path::new("-"),
+            Output::File(file) => file.target(),
+        }
+    }
+
+    /// Flushes standard output, or commits the file (see [`AtomicFile::commit`]).
+    pub fn finish(self) -> Result<(), ExportError> {
+        match self {
+            Output::Stdout(mut out) => out.flush().map_err(|source| ExportError::Io {
+                action: "write",
+                path: PathBuf::from("-"),
+                source,
+            }),
+            Output::File(file) => file.commit(),
+        }
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Output::Stdout(out) => out.write(buf),
+            Output::File(file) => file.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            Output::Stdout(out) => out.write_all(buf),
+            Output::File(file) => file.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Output::Stdout(out) => out.flush(),
+            Output::File(file) => file.flush(),
+        }
+    }
+}
+
+/// Writes `path` with `write`: atomically for a file (see [`write_atomically`]), buffered
+/// for `-` (standard output).
+pub fn write_output(
+    path: impl AsRef<Path>,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), ExportError> {
+    let mut output = Output::open(path)?;
+    if let Err(source) = write(&mut output) {
+        return Err(ExportError::Io {
+            action: "write",
+            path: output.path().to_path_buf(),
+            source,
+        });
+    }
+    output.finish()
+}
+
 /// Writes `path` atomically with `write`: the target is replaced only if `write` succeeds
-/// and the data reaches the disk.
+/// and the data reaches the disk. Unlike [`write_output`], `-` is an ordinary file name.
 pub fn write_atomically(
     path: impl AsRef<Path>,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
@@ -152,27 +236,6 @@ pub fn write_atomically(
         });
     }
     file.commit()
-}
-
-/// Like [`write_atomically`], except that the path `-` writes to standard output (buffered,
-/// flushed at the end).
-pub fn write_output(
-    path: impl AsRef<Path>,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> Result<(), ExportError> {
-    let path = path.as_ref();
-    if path.as_os_str() != "-" {
-        return write_atomically(path, write);
-    }
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-    write(&mut out)
-        .and_then(|()| out.flush())
-        .map_err(|source| ExportError::Io {
-            action: "write",
-            path: path.to_path_buf(),
-            source,
-        })
 }
 
 #[cfg(test)]
@@ -230,6 +293,21 @@ mod tests {
             );
         }
         assert!(entries(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn output_to_a_file_commits_on_finish_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("t.txt");
+        let mut output = Output::open(&target).unwrap();
+        output.write_all(b"hello").unwrap();
+        assert!(!target.exists(), "nothing appears before finish");
+        assert_eq!(output.path(), target);
+        output.finish().unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "hello");
+        write_output(&target, |w| w.write_all(b"again")).unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "again");
+        assert_eq!(Output::open("-").unwrap().path(), Path::new("-"));
     }
 
     #[test]

@@ -152,8 +152,9 @@ fn check_periodicity(table: &SgTable, periodicity: &Periodicity) -> Result<(), E
         ));
     }
     for n in preperiod..table.len() - period {
-        let expected = table.get(n) as i64 + saltus;
-        if table.get(n + period) as i64 != expected {
+        // i128: a saltus near i64::MAX must be refused, not overflow.
+        let expected = i128::from(table.get(n)) + i128::from(saltus);
+        if i128::from(table.get(n + period)) != expected {
             return invalid(format!(
                 "the table contradicts the periodicity: G({}) = {} but G({n}) + saltus = \
                  {expected}",
@@ -204,9 +205,10 @@ impl Model {
                 } else {
                     "Periodicity observed, NOT proved"
                 };
-                header.push(match reason.is_empty() {
-                    true => format!("{status}."),
-                    false => format!("{status}: {reason}"),
+                header.push(if reason.is_empty() {
+                    format!("{status}.")
+                } else {
+                    format!("{status}: {reason}")
                 });
                 table.iter().take(preperiod + period).collect()
             }
@@ -254,6 +256,24 @@ fn one_line(text: &str) -> String {
     text.trim()
         .replace(['\n', '\r'], " ")
         .replace("\\u", "\\ u")
+}
+
+/// `n − n0` in every language's syntax (just `n` when there is no preperiod).
+fn offset_expr(preperiod: usize) -> String {
+    if preperiod == 0 {
+        "n".to_string()
+    } else {
+        format!("n - {preperiod}")
+    }
+}
+
+/// `n0 + offset mod p`, the index into the table, in every language's syntax.
+fn index_expr(preperiod: usize, period: usize) -> String {
+    if preperiod == 0 {
+        format!("offset % {period}")
+    } else {
+        format!("{preperiod} + offset % {period}")
+    }
 }
 
 /// Writes `values` as comma-separated lines of at most [`WRAP_WIDTH`] characters, each
@@ -308,10 +328,15 @@ fn cpp(out: &mut String, model: &Model) {
             period,
             saltus,
         }) => {
-            let _ = writeln!(out, "    const std::int64_t offset = n - {preperiod};");
             let _ = writeln!(
                 out,
-                "    const std::int64_t base = SG_TABLE[{preperiod} + offset % {period}];"
+                "    const std::int64_t offset = {};",
+                offset_expr(preperiod)
+            );
+            let _ = writeln!(
+                out,
+                "    const std::int64_t base = SG_TABLE[{}];",
+                index_expr(preperiod, period)
             );
             if saltus == 0 {
                 out.push_str("    return base;\n");
@@ -356,13 +381,18 @@ fn python(out: &mut String, model: &Model) {
             period,
             saltus,
         }) => {
-            let _ = writeln!(out, "    offset = n - {preperiod}");
+            let _ = writeln!(out, "    offset = {}", offset_expr(preperiod));
             if saltus == 0 {
-                let _ = writeln!(out, "    return _SG_TABLE[{preperiod} + offset % {period}]");
+                let _ = writeln!(
+                    out,
+                    "    return _SG_TABLE[{}]",
+                    index_expr(preperiod, period)
+                );
             } else {
                 let _ = writeln!(
                     out,
-                    "    return _SG_TABLE[{preperiod} + offset % {period}] + (offset // {period}) * {saltus}"
+                    "    return _SG_TABLE[{}] + (offset // {period}) * {saltus}",
+                    index_expr(preperiod, period)
                 );
             }
         }
@@ -396,8 +426,11 @@ fn rust(out: &mut String, model: &Model) {
             period,
             saltus,
         }) => {
-            let _ = writeln!(out, "    let offset = n - {preperiod};");
-            let lookup = format!("i64::from(SG_TABLE[({preperiod} + offset % {period}) as usize])");
+            let _ = writeln!(out, "    let offset = {};", offset_expr(preperiod));
+            let lookup = format!(
+                "i64::from(SG_TABLE[({}) as usize])",
+                index_expr(preperiod, period)
+            );
             if saltus == 0 {
                 let _ = writeln!(out, "    {lookup}");
             } else {
@@ -477,15 +510,16 @@ fn java(out: &mut String, model: &Model) {
             period,
             saltus,
         }) => {
-            let _ = writeln!(out, "        long offset = n - {preperiod}L;");
+            let _ = writeln!(out, "        long offset = {};", offset_expr(preperiod));
             let _ = writeln!(
                 out,
-                "        long base = TABLE[(int) ({preperiod}L + offset % {period}L)];"
+                "        long base = TABLE[(int) ({})];",
+                index_expr(preperiod, period)
             );
             if saltus == 0 {
                 out.push_str("        return base;\n");
             } else {
-                let _ = writeln!(out, "        long cycles = offset / {period}L;");
+                let _ = writeln!(out, "        long cycles = offset / {period};");
                 let _ = writeln!(
                     out,
                     "        if (cycles > (Long.MAX_VALUE - base) / {saltus}L) throw new ArithmeticException(\"sg: G(\" \
@@ -905,6 +939,7 @@ mod tests {
         assert!(message(spec(0, 2, -1)).contains("negative"));
         assert!(message(spec(4, 4, 0)).contains("holds only 6 values"));
         assert!(message(spec(0, 3, 0)).contains("contradicts"));
+        assert!(message(spec(0, 2, i64::MAX)).contains("contradicts"));
         assert!(generate(Lang::Rust, &table, &spec(0, 2, 0)).is_ok());
         let empty = generate(Lang::Rust, &SgTable::new(), &CodeSpec::default());
         assert!(matches!(empty, Err(ExportError::EmptyTable)));

@@ -27,7 +27,7 @@ use thiserror::Error;
 
 use crate::engine::SgTable;
 
-pub use atomic::{write_atomically, write_output, AtomicFile};
+pub use atomic::{write_atomically, write_output, AtomicFile, Output};
 pub use code::{generate, CodeSpec, Lang};
 pub use csv::write_csv;
 pub use json::{write_report_json, write_table_json};

@@ -72,9 +72,9 @@ pub struct ChartSpec<'a> {
     pub periodicity: Option<Periodicity>,
     /// Connects consecutive points with a thin line (ignored when binned).
     pub line: bool,
-    /// Image width in pixels.
+    /// Image width in pixels (at least 200 are used).
     pub width: u32,
-    /// Image height in pixels.
+    /// Image height in pixels (at least 150 are used).
     pub height: u32,
 }
 
@@ -464,6 +464,28 @@ mod tests {
             count(VALUE_COLOUR)
         );
         assert!(count(P_COLOUR) > 1000);
+    }
+
+    #[test]
+    fn tiny_tables_and_periods_beyond_the_table_still_draw() {
+        let beyond = Periodicity {
+            preperiod: 10,
+            period: 3,
+            saltus: 2,
+        };
+        for values in [&[0][..], &[7], &[0, 0, 0]] {
+            for periodicity in [None, Some(beyond)] {
+                let spec = ChartSpec {
+                    width: 10,
+                    height: 10,
+                    ..spec(periodicity)
+                };
+                let table = SgTable::from_values(values);
+                for format in [ChartFormat::Png, ChartFormat::Svg] {
+                    assert!(!render_chart(&table, &spec, format).unwrap().is_empty());
+                }
+            }
+        }
     }
 
     #[test]
