@@ -1,12 +1,14 @@
 //! One function per subcommand: validate, call the library, write the result.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
+use std::path::Path;
 
-use crate::analysis::{self, PeriodReport};
+use crate::analysis::{self, PeriodReport, Periodicity};
 use crate::engine::{self, EngineOptions, SgTable};
-use crate::rules::{Family, Game, GameKind};
+use crate::export::{self, ChartSpec, CodeSpec, Format, Lang};
+use crate::rules::Game;
 
-use super::{load_game, CliError, ColorChoice, Command, Lang, TableFormat};
+use super::{load_game, CliError, ColorChoice, Command};
 
 pub(super) fn dispatch(command: Command) -> Result<(), CliError> {
     match command {
@@ -26,20 +28,40 @@ fn engine_options() -> EngineOptions {
     EngineOptions { progress: true }
 }
 
-fn table(game: &Game, to: u64, format: TableFormat, output: Option<&str>, color: ColorChoice) -> Result<(), CliError> {
-    let _ = (game, to, format, output, color);
-    unimplemented!()
+fn compute(game: &Game, to: u64) -> Result<SgTable, CliError> {
+    Ok(engine::compute(game, to, &engine_options())?)
+}
+
+fn table(
+    game: &Game,
+    to: u64,
+    format: Format,
+    output: Option<&str>,
+    color: ColorChoice,
+) -> Result<(), CliError> {
+    let output = output.unwrap_or("-");
+    let color = match color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => output == "-" && std::io::stdout().is_terminal(),
+    };
+    let table = compute(game, to)?;
+    export::write_output(output, |out| {
+        export::write_table(out, &table, format, &game.name, &game.coordinate, color)
+    })?;
+    Ok(())
 }
 
 fn period(game: &Game, max: u64, json: bool) -> Result<(), CliError> {
     let (_table, report) = analysis::find_period(game, max, &engine_options())?;
-    let mut out = std::io::stdout().lock();
-    let text = if json {
-        serde_json::to_string_pretty(&report).expect("a report always serialises") + "\n"
-    } else {
-        report_text(game, &report)
-    };
-    out.write_all(text.as_bytes()).map_err(|e| CliError::Write(e.to_string()))
+    export::write_output("-", |out| {
+        if json {
+            export::write_report_json(out, &report)
+        } else {
+            out.write_all(report_text(game, &report).as_bytes())
+        }
+    })?;
+    Ok(())
 }
 
 /// The human form of a period report.
@@ -51,29 +73,32 @@ fn report_text(game: &Game, report: &PeriodReport) -> String {
         report.values_computed.saturating_sub(1),
         report.max_value
     );
-    match (report.preperiod, report.period, report.saltus) {
-        (Some(n0), Some(p), Some(saltus)) => {
-            s += &format!("preperiod:  {n0}\nperiod:     {p}\n");
+    match periodicity(report) {
+        Some(Periodicity { preperiod, period, saltus }) => {
+            s += &format!("preperiod:  {preperiod}\nperiod:     {period}\n");
             if saltus != 0 {
-                s += &format!("saltus:     {saltus}   (G(n + {p}) = G(n) + {saltus})\n");
+                s += &format!("saltus:     {saltus}   (G(n + {period}) = G(n) + {saltus})\n");
             }
             s += &format!("proved:     {}\n", if report.proved { "yes" } else { "no" });
         }
-        _ => s += "period:     none found\n",
+        None => s += "period:     none found\n",
     }
     s += &format!("reason:     {}\n", report.reason);
     s
 }
 
-/// "Dawson's Kayles (octal 0.07)": the name, and the code when the engine uses one.
+fn periodicity(report: &PeriodReport) -> Option<Periodicity> {
+    Some(Periodicity {
+        preperiod: report.preperiod?,
+        period: report.period?,
+        saltus: report.saltus.unwrap_or(0),
+    })
+}
+
+/// "Dawson's Kayles (code 0.07)": the name, and the code when the engine uses one.
 fn game_title(game: &Game) -> String {
-    match (&game.kind, game.code()) {
-        (GameKind::Code { family: Family::Octal | Family::Hex | Family::TakeBreak, .. }, Some(code))
-            if game.name != code.to_string() =>
-        {
-            format!("{} (code {code})", game.name)
-        }
-        (GameKind::Code { .. }, Some(code)) | (GameKind::General { .. }, Some(code)) => {
+    match game.code() {
+        Some(code) if game.name != code.to_string() && !game.name.ends_with(&code.to_string()) => {
             format!("{} (code {code})", game.name)
         }
         _ => game.name.clone(),
@@ -81,45 +106,50 @@ fn game_title(game: &Game) -> String {
 }
 
 fn plot(game: &Game, to: u64, output: &str) -> Result<(), CliError> {
-    let _ = (game, to, output);
-    unimplemented!()
+    // Refuse a bad extension before computing anything.
+    export::ChartFormat::from_path(Path::new(output))?;
+    let table = compute(game, to)?;
+    let report = analysis::report_for_table(&game.name, game.code(), &table);
+    let spec = ChartSpec { periodicity: periodicity(&report), ..ChartSpec::new(&game.name, &game.coordinate) };
+    export::write_chart(Path::new(output), &table, &spec)?;
+    eprintln!("wrote {output}");
+    Ok(())
 }
 
 fn code(game: &Game, lang: Lang, max: u64, to: u64, output: Option<&str>) -> Result<(), CliError> {
-    let _ = (game, lang, max, to, output);
-    unimplemented!()
+    let (mut table, report) = analysis::find_period(game, max, &engine_options())?;
+    let found = periodicity(&report);
+    if found.is_none() {
+        // No period: the table up to --to, and the snippet refuses anything beyond it.
+        table = compute(game, to)?;
+    } else if !report.proved {
+        eprintln!(
+            "warning: the period of {} is observed, not proved ({}); the snippet extrapolates it",
+            game.name, report.reason
+        );
+    }
+    let spec = CodeSpec { game: &game.name, periodicity: found, proved: report.proved, reason: &report.reason };
+    let snippet = export::generate(lang, &table, &spec)?;
+    export::write_output(output.unwrap_or("-"), |out| out.write_all(snippet.as_bytes()))?;
+    Ok(())
 }
 
 fn check(games: &[String], sets: &[(String, i64)]) -> Result<(), CliError> {
-    let mut first_error = None;
+    let mut failures = Vec::new();
     for name in games {
         match load_game(name, sets) {
             Ok(game) => println!("ok: {name}: {}", game_title(&game)),
-            Err(e) => {
-                eprint!("{e}");
-                first_error.get_or_insert(e);
+            Err(e) => failures.push(e),
+        }
+    }
+    match failures.len() {
+        0 => Ok(()),
+        1 => Err(failures.pop().expect("one failure")),
+        n => {
+            for e in &failures {
+                eprintln!("{e}");
             }
+            Err(CliError::Failed(format!("{n} of {} rules files have errors", games.len())))
         }
     }
-    match first_error {
-        None => Ok(()),
-        Some(CliError::Rules(_)) if games.len() > 1 => {
-            Err(CliError::Usage(format!("{} of {} files have errors", games.len(), games.len())))
-        }
-        Some(e) => Err(e),
-    }
-}
-
-#[allow(dead_code)]
-fn use_color(choice: ColorChoice, to_file: bool) -> bool {
-    match choice {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => !to_file && std::io::stdout().is_terminal(),
-    }
-}
-
-#[allow(dead_code)]
-fn compute(game: &Game, to: u64) -> Result<SgTable, CliError> {
-    Ok(engine::compute(game, to, &engine_options())?)
 }

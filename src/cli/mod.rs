@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use thiserror::Error;
 
 use crate::engine::EngineError;
+use crate::export::{ExportError, Format, Lang};
 use crate::rules::RulesError;
 
 pub use game_arg::{load_game, parse_set};
@@ -39,9 +40,9 @@ enum Command {
         /// Last position (the table covers 0..=N).
         #[arg(long, default_value_t = 100, value_name = "N")]
         to: u64,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t = TableFormat::Text)]
-        format: TableFormat,
+        /// Output format: text, csv or json.
+        #[arg(long, default_value = "text", value_parser = parse_format)]
+        format: Format,
         /// Write to FILE (atomically) instead of stdout; `-` is stdout.
         #[arg(short, long, value_name = "FILE")]
         output: Option<String>,
@@ -87,8 +88,8 @@ enum Command {
     Code {
         #[arg(help = GAME_HELP)]
         game: String,
-        /// Target language.
-        #[arg(long, value_enum)]
+        /// Target language: cpp, python, rust or java.
+        #[arg(long, value_parser = parse_lang)]
         lang: Lang,
         /// Search for a period up to G(0..=N).
         #[arg(long, default_value_t = 65536, value_name = "N")]
@@ -115,17 +116,6 @@ enum Command {
     },
 }
 
-/// `table --format`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum TableFormat {
-    /// Rows of values for reading, P-positions highlighted.
-    Text,
-    /// `n,sg` rows.
-    Csv,
-    /// One JSON object.
-    Json,
-}
-
 /// `--color`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ColorChoice {
@@ -137,17 +127,20 @@ pub enum ColorChoice {
     Never,
 }
 
-/// `code --lang`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Lang {
-    /// C++17.
-    Cpp,
-    /// Python 3.
-    Python,
-    /// Rust.
-    Rust,
-    /// Java.
-    Java,
+fn with_error_prefix(message: String) -> String {
+    if message.starts_with("error: ") {
+        message
+    } else {
+        format!("error: {message}")
+    }
+}
+
+fn parse_format(text: &str) -> Result<Format, String> {
+    text.parse()
+}
+
+fn parse_lang(text: &str) -> Result<Lang, String> {
+    text.parse()
 }
 
 /// Everything that can stop a command, rendered once at the edge.
@@ -156,8 +149,8 @@ pub enum CliError {
     /// Errors in a rules text (already rendered with locations).
     #[error("{0}")]
     Rules(RulesError),
-    /// The engine refused or failed.
-    #[error("error: {0}")]
+    /// The engine refused or failed (rule errors arrive already rendered with their location).
+    #[error("{}", with_error_prefix(.0.to_string()))]
     Engine(#[from] EngineError),
     /// A rules file could not be read.
     #[error("error: cannot read `{path}`: {message}")]
@@ -169,7 +162,10 @@ pub enum CliError {
     },
     /// Writing output failed.
     #[error("error: {0}")]
-    Write(String),
+    Export(#[from] ExportError),
+    /// Several errors, already printed; this is the summary.
+    #[error("error: {0}")]
+    Failed(String),
     /// Arguments that clap accepts but that make no sense together.
     #[error("error: {0}")]
     Usage(String),
@@ -196,7 +192,12 @@ pub fn run() -> i32 {
     };
     match commands::dispatch(cli.command) {
         Ok(()) => 0,
-        Err(CliError::Write(message)) if message.contains("Broken pipe") => 0,
+        // `sgscope table … | head` closes the pipe early: that is success, not an error.
+        Err(CliError::Export(ExportError::Io { source, .. }))
+            if source.kind() == std::io::ErrorKind::BrokenPipe =>
+        {
+            0
+        }
         Err(e) => {
             let mut stderr = std::io::stderr().lock();
             let text = e.to_string();
