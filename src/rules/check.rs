@@ -318,7 +318,10 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
                     params.iter().map(|(p, _)| format!("`{p}`")).collect::<Vec<_>>().join(", ")
                 ),
             };
-            errors.push(Diagnostic::new(format!("no parameter `{key}` (from --set {key}={value})"), Span::new(0, 0)).with_help(help));
+            errors.push(
+                Diagnostic::new(format!("no parameter `{key}` (from --set {key}={value})"), Span::new(0, 0))
+                    .with_help(help),
+            );
         }
     }
 
@@ -326,7 +329,8 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
     let mut family: Option<(CheckedFamily, Span)> = None;
     let mut moves = Vec::new();
     let mut first_move: Option<Span> = None;
-    let constant_scope = Scope { coordinate: &coordinate, runtime: false, params: &params, binders: &[], all_binders: &[] };
+    let constant_scope =
+        Scope { coordinate: &coordinate, runtime: false, params: &params, binders: &[], all_binders: &[] };
     for item in &file.items {
         match item {
             Item::Family(line) => {
@@ -362,7 +366,10 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
         }
     }
     let end = file.items.last().map_or(Span::new(0, 0), |item| match item {
-        Item::Name { span, .. } | Item::Description { span, .. } | Item::Param { span, .. } | Item::Heap { span, .. } => *span,
+        Item::Name { span, .. }
+        | Item::Description { span, .. }
+        | Item::Param { span, .. }
+        | Item::Heap { span, .. } => *span,
         Item::Family(f) => f.span,
         Item::Move(m) => m.span,
     });
@@ -407,7 +414,13 @@ fn mixed(span: Span, _other: Span) -> Diagnostic {
 }
 
 /// Rejects names that are reserved, functions, the coordinate, parameters or binders.
-fn check_new_name(name: &str, span: Span, role: &str, taken: &[&str], params: &[(String, i64)]) -> Result<(), Diagnostic> {
+fn check_new_name(
+    name: &str,
+    span: Span,
+    role: &str,
+    taken: &[&str],
+    params: &[(String, i64)],
+) -> Result<(), Diagnostic> {
     let clash = if RESERVED.contains(&name) {
         Some("a keyword")
     } else if FUNCTIONS.contains(&name) {
@@ -498,7 +511,13 @@ fn check_move(rule: &ast::MoveRule, coordinate: &str, params: &[(String, i64)]) 
         let scope = Scope { coordinate, runtime: true, params, binders: &names, all_binders: &all };
         let lo = int_expr(&binder.range.lo, &scope)?;
         let hi = int_expr(&binder.range.hi, &scope)?;
-        binders.push(CheckedBinder { name: binder.name.name.clone(), lo, hi, inclusive: binder.range.inclusive, span: binder.range.span });
+        binders.push(CheckedBinder {
+            name: binder.name.name.clone(),
+            lo,
+            hi,
+            inclusive: binder.range.inclusive,
+            span: binder.range.span,
+        });
         names.push(binder.name.name.clone());
     }
     let scope = Scope { coordinate, runtime: true, params, binders: &names, all_binders: &all };
@@ -609,7 +628,12 @@ fn resolve(name: &str, span: Span, scope: &Scope) -> Result<CExprKind, Diagnosti
         Some(s) => format!("did you mean `{s}`?"),
         None if scope.runtime => format!(
             "names in scope: {}",
-            candidates.iter().filter(|c| !FUNCTIONS.contains(c)).map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ")
+            candidates
+                .iter()
+                .filter(|c| !FUNCTIONS.contains(c))
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         None => "declare it first with `param NAME = VALUE`".to_string(),
     };
@@ -619,6 +643,9 @@ fn resolve(name: &str, span: Span, scope: &Scope) -> Result<CExprKind, Diagnosti
 #[cfg(test)]
 mod tests {
     use crate::rules::{load, Family, GameKind, SourceFile};
+
+    /// A rules text, `--set` overrides, and the expected error text.
+    type Case = (&'static str, &'static [(&'static str, i64)], &'static str);
 
     fn error(text: &str, overrides: &[(&str, i64)]) -> String {
         let overrides: Vec<(String, i64)> = overrides.iter().map(|&(k, v)| (k.to_string(), v)).collect();
@@ -630,7 +657,7 @@ mod tests {
 
     #[test]
     fn rendered_errors() {
-        let cases: [(&str, &[(&str, i64)], &str); 5] = [
+        let cases: [Case; 5] = [
             (
                 "param k = 3\nsubtraktion {1, 2}\n",
                 &[],
@@ -664,12 +691,16 @@ mod tests {
 
     #[test]
     fn check_error_table() {
-        let cases: [(&str, &[(&str, i64)], &str); 20] = [
+        let cases: [Case; 20] = [
             ("param k = 1\nparam k = 2\nmove => none", &[], "parameter `k` is declared twice"),
             ("param n = 1\nmove => none", &[], "`n` cannot name a parameter: it is already the coordinate"),
             ("param k = 2\nmove k in 1..=n => n - k", &[], "`k` cannot name a binder: it is already a parameter"),
             ("move n in 1..=3 => 0", &[], "`n` cannot name a binder: it is already the coordinate"),
-            ("move x in 1..=2, x in 1..=2 => 0", &[], "`x` cannot name a binder: it is already an earlier binder of this move"),
+            (
+                "move x in 1..=2, x in 1..=2 => 0",
+                &[],
+                "`x` cannot name a binder: it is already an earlier binder of this move",
+            ),
             ("move min in 1..=2 => 0", &[], "`min` cannot name a binder: it is already a function"),
             ("octal 0.07\nmove => none", &[], "a family line cannot be mixed with `move` rules"),
             ("move => none\nsubtraction {1}", &[], "a family line cannot be mixed with `move` rules"),
@@ -691,14 +722,19 @@ mod tests {
             assert!(got.starts_with(&format!("error: {want}")), "{text}\ngot: {got}");
         }
         assert!(error("move => none", &[("k", 1)]).contains("help: this file declares no parameters"));
-        assert!(error("param alpha = 1\nparam beta = 2\nmove => none", &[("zzz", 1)]).contains("help: the parameters are `alpha`, `beta`"));
+        assert!(error("param alpha = 1\nparam beta = 2\nmove => none", &[("zzz", 1)])
+            .contains("help: the parameters are `alpha`, `beta`"));
         assert!(error("move x in 1..=mx(n, 2) => 0", &[]).contains("did you mean `max`?"));
         assert!(error("heap m\nmove x in 1..=n => n - x", &[]).contains("did you mean `m`?"));
     }
 
     #[test]
     fn parameters_overrides_and_families() {
-        let game = load(SourceFile::new("t.sg", "param k = 3\nparam m = 2*k + 1\nsubtraction 1..=m\n"), &[("k".to_string(), 5)]).unwrap();
+        let game = load(
+            SourceFile::new("t.sg", "param k = 3\nparam m = 2*k + 1\nsubtraction 1..=m\n"),
+            &[("k".to_string(), 5)],
+        )
+        .unwrap();
         assert_eq!(game.params, vec![("k".to_string(), 5), ("m".to_string(), 11)]);
         assert_eq!(game.name, "subtraction 1..=m");
         let GameKind::Code { family, code } = &game.kind else { panic!() };

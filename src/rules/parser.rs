@@ -8,7 +8,9 @@
 //! Precedence, loosest first: `||`, `&&`, comparisons (non-associative), `+ -`, `* / %`,
 //! prefix `- !`.
 
-use super::ast::{self, BinaryOp, Binder, Expr, ExprKind, FamilyForm, FamilyLine, Ident, Item, MoveRule, RangeExpr, SetExpr, UnaryOp};
+use super::ast::{
+    self, BinaryOp, Binder, Expr, ExprKind, FamilyForm, FamilyLine, Ident, Item, MoveRule, RangeExpr, SetExpr, UnaryOp,
+};
 use super::code::Notation;
 use super::diagnostic::did_you_mean;
 use super::lexer::lex;
@@ -23,8 +25,21 @@ pub const STATEMENT_KEYWORDS: [&str; 9] =
     ["name", "description", "param", "heap", "move", "subtraction", "octal", "hex", "takebreak"];
 
 /// Words with a fixed meaning inside rules, which cannot name a parameter, binder or coordinate.
-pub const RESERVED: [&str; 13] =
-    ["name", "description", "param", "heap", "move", "subtraction", "octal", "hex", "takebreak", "in", "if", "none", "all"];
+pub const RESERVED: [&str; 13] = [
+    "name",
+    "description",
+    "param",
+    "heap",
+    "move",
+    "subtraction",
+    "octal",
+    "hex",
+    "takebreak",
+    "in",
+    "if",
+    "none",
+    "all",
+];
 
 /// Parses a rules text. All syntax errors are returned, in source order.
 pub fn parse(text: &str) -> Result<ast::File, Vec<Diagnostic>> {
@@ -152,7 +167,8 @@ impl Parser<'_> {
             expected = self.expected.clone();
         }
         let expected = list_alternatives(&expected);
-        Diagnostic::new(format!("expected {expected}, found {found}"), token.span).with_label(format!("expected {expected}"))
+        Diagnostic::new(format!("expected {expected}, found {found}"), token.span)
+            .with_label(format!("expected {expected}"))
     }
 
     fn skip_line(&mut self) {
@@ -242,10 +258,14 @@ impl Parser<'_> {
             _ => {
                 let suggestion = did_you_mean(&word, STATEMENT_KEYWORDS);
                 let is_family = suggestion.is_some_and(|s| ["subtraction", "octal", "hex", "takebreak"].contains(&s));
-                let message = if is_family { format!("unknown family `{word}`") } else { format!("unknown statement `{word}`") };
+                let message =
+                    if is_family { format!("unknown family `{word}`") } else { format!("unknown statement `{word}`") };
                 let help = match suggestion {
                     Some(s) => format!("did you mean `{s}`?"),
-                    None => format!("a line starts with one of: {}", STATEMENT_KEYWORDS.map(|k| format!("`{k}`")).join(", ")),
+                    None => format!(
+                        "a line starts with one of: {}",
+                        STATEMENT_KEYWORDS.map(|k| format!("`{k}`")).join(", ")
+                    ),
                 };
                 Err(Diagnostic::new(message, first.span).with_label("expected a family name or `move`").with_help(help))
             }
@@ -314,9 +334,8 @@ impl Parser<'_> {
         };
         self.expect(TokenKind::FatArrow)?;
         let mut result = Vec::new();
-        let result_span;
-        if self.at_word("none") {
-            result_span = self.advance().span;
+        let result_span = if self.at_word("none") {
+            self.advance().span
         } else {
             loop {
                 result.push(self.expr()?);
@@ -324,8 +343,8 @@ impl Parser<'_> {
                     break;
                 }
             }
-            result_span = result[0].span.to(result[result.len() - 1].span);
-        }
+            result[0].span.to(result[result.len() - 1].span)
+        };
         let span = start.to(self.end_of_statement()?);
         Ok(MoveRule { label, binders, condition, result, result_span, span })
     }
