@@ -1,6 +1,6 @@
 //! A deliberately naive tree-walking interpreter for general move rules.
 //!
-//! It walks the checked syntax tree ([`CExpr::eval`]) for every move, collects each position's
+//! It walks the checked syntax tree ([`crate::rules::check::CExpr::eval`]) for every move, collects each position's
 //! options into a fresh `Vec`, and takes their mex: slow and obviously right. Property tests
 //! compare the compiled [`crate::rules::Program`] and the general engine against it.
 

@@ -268,9 +268,9 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
             Item::Name { value, span } => set_once(&mut name, value, *span, "name", &mut errors),
             Item::Description { value, span } => set_once(&mut description, value, *span, "description", &mut errors),
             Item::Heap { name: heap, span } => {
-                if let Some((_, first)) = &coordinate {
-                    errors.push(duplicate("heap", *span, *first));
-                } else if let Err(e) = check_new_name(&heap.name, heap.span, "the coordinate", &[], &[]) {
+                if coordinate.is_some() {
+                    errors.push(duplicate("heap", *span));
+                } else if let Err(e) = check_new_name(&heap.name, heap.span, "the coordinate", &Taken::default()) {
                     errors.push(e);
                 } else {
                     coordinate = Some((heap.name.clone(), heap.span));
@@ -293,7 +293,7 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
             );
             continue;
         }
-        if let Err(e) = check_new_name(&name.name, name.span, "a parameter", &[&coordinate], &[]) {
+        if let Err(e) = check_new_name(&name.name, name.span, "a parameter", &Taken { coordinate: Some(&coordinate), ..Taken::default() }) {
             errors.push(e);
             continue;
         }
@@ -342,8 +342,8 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
                     );
                     continue;
                 }
-                if let Some(first) = first_move {
-                    errors.push(mixed(line.span, first));
+                if first_move.is_some() {
+                    errors.push(mixed(line.span));
                     continue;
                 }
                 match check_family(&line.form, &constant_scope) {
@@ -352,8 +352,8 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
                 }
             }
             Item::Move(rule) => {
-                if let Some((_, fam)) = &family {
-                    errors.push(mixed(rule.span, *fam));
+                if family.is_some() {
+                    errors.push(mixed(rule.span));
                     continue;
                 }
                 first_move.get_or_insert(rule.span);
@@ -395,41 +395,43 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
 
 fn set_once(slot: &mut Option<String>, value: &str, span: Span, what: &str, errors: &mut Vec<Diagnostic>) {
     if slot.is_some() {
-        errors.push(duplicate(what, span, span));
+        errors.push(duplicate(what, span));
     } else {
         *slot = Some(value.to_string());
     }
 }
 
-fn duplicate(what: &str, span: Span, _first: Span) -> Diagnostic {
+fn duplicate(what: &str, span: Span) -> Diagnostic {
     Diagnostic::new(format!("a second `{what}` line"), span)
         .with_label("already given above")
         .with_help(format!("keep one `{what}` line"))
 }
 
-fn mixed(span: Span, _other: Span) -> Diagnostic {
+fn mixed(span: Span) -> Diagnostic {
     Diagnostic::new("a family line cannot be mixed with `move` rules", span)
         .with_label("this conflicts with an earlier line")
         .with_help("describe the game either by one family line or by `move` rules; a family line is short for moves")
 }
 
-/// Rejects names that are reserved, functions, the coordinate, parameters or binders.
-fn check_new_name(
-    name: &str,
-    span: Span,
-    role: &str,
-    taken: &[&str],
-    params: &[(String, i64)],
-) -> Result<(), Diagnostic> {
+/// The names already taken where a new name is declared.
+#[derive(Default)]
+struct Taken<'a> {
+    coordinate: Option<&'a str>,
+    params: &'a [(String, i64)],
+    binders: &'a [String],
+}
+
+/// Rejects a new name that is reserved, a function, or already taken.
+fn check_new_name(name: &str, span: Span, role: &str, taken: &Taken) -> Result<(), Diagnostic> {
     let clash = if RESERVED.contains(&name) {
         Some("a keyword")
     } else if FUNCTIONS.contains(&name) {
         Some("a function")
-    } else if taken.first() == Some(&name) {
+    } else if taken.coordinate == Some(name) {
         Some("the coordinate")
-    } else if taken[1.min(taken.len())..].contains(&name) {
+    } else if taken.binders.iter().any(|b| b == name) {
         Some("an earlier binder of this move")
-    } else if params.iter().any(|(p, _)| p == name) {
+    } else if taken.params.iter().any(|(p, _)| p == name) {
         Some("a parameter")
     } else {
         None
@@ -505,9 +507,8 @@ fn check_move(rule: &ast::MoveRule, coordinate: &str, params: &[(String, i64)]) 
     let mut binders = Vec::new();
     let all: Vec<String> = rule.binders.iter().map(|b| b.name.name.clone()).collect();
     for binder in &rule.binders {
-        let mut taken: Vec<&str> = vec![coordinate];
-        taken.extend(names.iter().map(String::as_str));
-        check_new_name(&binder.name.name, binder.name.span, "a binder", &taken, params)?;
+        let taken = Taken { coordinate: Some(coordinate), params, binders: &names };
+        check_new_name(&binder.name.name, binder.name.span, "a binder", &taken)?;
         let scope = Scope { coordinate, runtime: true, params, binders: &names, all_binders: &all };
         let lo = int_expr(&binder.range.lo, &scope)?;
         let hi = int_expr(&binder.range.hi, &scope)?;

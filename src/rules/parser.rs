@@ -166,9 +166,23 @@ impl Parser<'_> {
         if expected.is_empty() {
             expected = self.expected.clone();
         }
-        let expected = list_alternatives(&expected);
-        Diagnostic::new(format!("expected {expected}, found {found}"), token.span)
-            .with_label(format!("expected {expected}"))
+        // A misspelt keyword (`iff` for `if`) gets a suggestion.
+        let keywords: Vec<&str> = expected
+            .iter()
+            .filter_map(|e| e.strip_prefix('`')?.strip_suffix('`'))
+            .filter(|w| w.chars().all(char::is_alphabetic))
+            .collect();
+        let suggestion = match token.kind {
+            TokenKind::Ident => did_you_mean(self.text(token), keywords),
+            _ => None,
+        };
+        let listed = list_alternatives(&expected);
+        let diagnostic =
+            Diagnostic::new(format!("expected {listed}, found {found}"), token.span).with_label(format!("expected {listed}"));
+        match suggestion {
+            Some(word) => diagnostic.with_help(format!("did you mean `{word}`?")),
+            None => diagnostic,
+        }
     }
 
     fn skip_line(&mut self) {
@@ -625,6 +639,17 @@ mod tests {
         assert_eq!(errors[0].help.as_deref(), Some("did you mean `octal`?"));
         let errors = parse("frobnicate").unwrap_err();
         assert!(errors[0].help.as_deref().unwrap().starts_with("a line starts with one of"));
+    }
+
+    #[test]
+    fn misspelt_keywords_inside_a_line() {
+        let errors = parse("move x in 1..=n iff x > 1 => n - x").unwrap_err();
+        assert_eq!(errors[0].message, "expected `,`, `if` or `=>`, found `iff`");
+        assert_eq!(errors[0].help.as_deref(), Some("did you mean `if`?"));
+        let errors = parse("move x im 1..=n => n - x").unwrap_err();
+        assert_eq!(errors[0].help.as_deref(), Some("did you mean `in`?"));
+        let errors = parse("subtraction all-bt {1}").unwrap_err();
+        assert_eq!(errors[0].help.as_deref(), Some("did you mean `but`?"));
     }
 
     #[test]

@@ -304,6 +304,21 @@ mod tests {
     }
 
     #[test]
+    fn program_is_shareable() {
+        fn assert_traits<T: Clone + std::fmt::Debug + Send + Sync>() {}
+        assert_traits::<super::Program>();
+    }
+
+    #[test]
+    fn errors_use_the_coordinate_name() {
+        let err = moves("heap m\nmove x in 1..=2 => m - x", 1).unwrap_err();
+        assert!(err.starts_with("error: at m = 1, this move leaves a heap of -1"), "{err}");
+        assert!(err.contains("help: add a condition (`if x <= m`)"), "{err}");
+        let err = moves("move x in 0..=1 => n + x", 3).unwrap_err();
+        assert!(err.contains("a heap must be smaller than n = 3"), "{err}");
+    }
+
+    #[test]
     fn run_time_errors_are_located() {
         let err = moves("move x in 1..=3 => n - x", 1).unwrap_err();
         assert_eq!(
