@@ -293,7 +293,12 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
             );
             continue;
         }
-        if let Err(e) = check_new_name(&name.name, name.span, "a parameter", &Taken { coordinate: Some(&coordinate), ..Taken::default() }) {
+        if let Err(e) = check_new_name(
+            &name.name,
+            name.span,
+            "a parameter",
+            &Taken { coordinate: Some(&coordinate), ..Taken::default() },
+        ) {
             errors.push(e);
             continue;
         }

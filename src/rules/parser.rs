@@ -177,8 +177,8 @@ impl Parser<'_> {
             _ => None,
         };
         let listed = list_alternatives(&expected);
-        let diagnostic =
-            Diagnostic::new(format!("expected {listed}, found {found}"), token.span).with_label(format!("expected {listed}"));
+        let diagnostic = Diagnostic::new(format!("expected {listed}, found {found}"), token.span)
+            .with_label(format!("expected {listed}"));
         match suggestion {
             Some(word) => diagnostic.with_help(format!("did you mean `{word}`?")),
             None => diagnostic,

@@ -479,12 +479,12 @@ mod properties {
             let GameKind::General { program, .. } = &game.kind else { unreachable!() };
             let mut table = SgTable::new();
             let compiled = general::extend(program, &mut table, 48, &mut Progress::hidden());
-            let naive = interp::values(&text, &[], 48);
+            let naive = interp::values(&SourceFile::new("r.sg", &text), &[], 48);
             match (compiled, naive) {
                 (Ok(()), Ok(values)) => {
                     prop_assert_eq!(table.to_vec(), values);
                 }
-                (Err(a), Err(b)) => prop_assert_eq!(vec![a], b),
+                (Err(a), Err(b)) => prop_assert_eq!(a, b),
                 (a, b) => prop_assert!(false, "compiled {:?}, interpreted {:?}", a, b),
             }
         }
