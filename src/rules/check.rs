@@ -12,7 +12,7 @@
 
 use super::ast::{self, BinaryOp, Expr, ExprKind, FamilyForm, Item, SetExpr, UnaryOp};
 use super::code::Notation;
-use super::diagnostic::did_you_mean;
+use super::diagnostic::{did_you_mean, edit_distance};
 use super::parser::RESERVED;
 use super::{Diagnostic, Span};
 
@@ -315,7 +315,7 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
     }
     for (key, value) in overrides {
         if !params.iter().any(|(p, _)| p == key) {
-            let help = match did_you_mean(key, params.iter().map(|(p, _)| p.as_str())) {
+            let help = match suggest(key, params.iter().map(|(p, _)| p.as_str())) {
                 Some(s) => format!("did you mean `{s}`?"),
                 None if params.is_empty() => "this file declares no parameters".to_string(),
                 None => format!(
@@ -334,11 +334,13 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
     let mut family: Option<(CheckedFamily, Span)> = None;
     let mut moves = Vec::new();
     let mut first_move: Option<Span> = None;
+    let mut saw_family_line = false;
     let constant_scope =
         Scope { coordinate: &coordinate, runtime: false, params: &params, binders: &[], all_binders: &[] };
     for item in &file.items {
         match item {
             Item::Family(line) => {
+                saw_family_line = true;
                 if let Some((_, first)) = &family {
                     errors.push(
                         Diagnostic::new("only one family line is allowed", line.span)
@@ -380,7 +382,7 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
     });
     let rules = match family {
         Some((family, span)) => Rules::Family { family, span },
-        None if moves.is_empty() && first_move.is_none() => {
+        None if first_move.is_none() && !saw_family_line => {
             errors.push(
                 Diagnostic::new("this file describes no moves", Span::new(end.end, end.end))
                     .with_label("no `move` rule or family line")
@@ -424,6 +426,12 @@ struct Taken<'a> {
     coordinate: Option<&'a str>,
     params: &'a [(String, i64)],
     binders: &'a [String],
+}
+
+/// A "did you mean" candidate for `name`, but never one that shares no letter position with it
+/// (`x` → `k` would be noise).
+pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    did_you_mean(name, candidates).filter(|c| edit_distance(name, c) < name.chars().count().max(c.chars().count()))
 }
 
 /// Rejects a new name that is reserved, a function, or already taken.
@@ -590,7 +598,7 @@ fn expr(e: &Expr, scope: &Scope) -> Result<(CExpr, Type), Diagnostic> {
                 "abs" if args.len() != 1 => return Err(arity_error("exactly one argument")),
                 "abs" => CExprKind::Abs(Box::new(args.into_iter().next().expect("one argument"))),
                 other => {
-                    let help = match did_you_mean(other, FUNCTIONS) {
+                    let help = match suggest(other, FUNCTIONS) {
                         Some(s) => format!("did you mean `{s}`?"),
                         None => "the functions are `min`, `max` and `abs`".to_string(),
                     };
@@ -630,7 +638,10 @@ fn resolve(name: &str, span: Span, scope: &Scope) -> Result<CExprKind, Diagnosti
         candidates.push(scope.coordinate);
     }
     candidates.extend(FUNCTIONS);
-    let help = match did_you_mean(name, candidates.iter().copied()) {
+    let help = match suggest(name, candidates.iter().copied()) {
+        _ if name == "n" && scope.runtime => {
+            format!("the heap size is called `{}` in this file (see its `heap` line)", scope.coordinate)
+        }
         Some(s) => format!("did you mean `{s}`?"),
         None if scope.runtime => format!(
             "names in scope: {}",
@@ -731,7 +742,13 @@ mod tests {
         assert!(error("param alpha = 1\nparam beta = 2\nmove => none", &[("zzz", 1)])
             .contains("help: the parameters are `alpha`, `beta`"));
         assert!(error("move x in 1..=mx(n, 2) => 0", &[]).contains("did you mean `max`?"));
-        assert!(error("heap m\nmove x in 1..=n => n - x", &[]).contains("did you mean `m`?"));
+        assert!(error("param k = 1\nmove => none", &[("x", 1)]).contains("help: the parameters are `k`"));
+        let bad_set = error("subtraction {1, 0}", &[]);
+        assert_eq!(bad_set.matches("error:").count(), 1, "{bad_set}");
+        assert!(
+            error("heap m\nmove x in 1..=n => n - x", &[]).contains("help: the heap size is called `m` in this file")
+        );
+        assert!(error("move x in 1..=n => n - y", &[]).contains("help: names in scope: `x`, `n`"));
     }
 
     #[test]

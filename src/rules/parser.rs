@@ -11,8 +11,8 @@
 use super::ast::{
     self, BinaryOp, Binder, Expr, ExprKind, FamilyForm, FamilyLine, Ident, Item, MoveRule, RangeExpr, SetExpr, UnaryOp,
 };
+use super::check::suggest as did_you_mean;
 use super::code::Notation;
-use super::diagnostic::did_you_mean;
 use super::lexer::lex;
 use super::token::{Token, TokenKind};
 use super::{Diagnostic, Span};
