@@ -70,8 +70,9 @@ mod tests {
 
     #[test]
     fn engine_agrees_with_interpreter() {
-        let text = "param k = 4\nmove a in 0..=n, len in 1..=k if a + len <= n => a, n - a - len\nmove if n % 3 == 1 => none";
-        assert_eq!(general_values(text, 60), interp::values(text, &[], 60).unwrap());
+        let text =
+            "param k = 4\nmove a in 0..=n, len in 1..=k if a + len <= n => a, n - a - len\nmove if n % 3 == 1 => none";
+        assert_eq!(general_values(text, 60), interp::values(&SourceFile::new("t.sg", text), &[], 60).unwrap());
     }
 
     #[test]

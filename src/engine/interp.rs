@@ -1,13 +1,13 @@
 //! A deliberately naive tree-walking interpreter for general move rules.
 //!
-//! It walks the checked syntax tree ([`CExpr::eval`]) for every move, collects each position's
+//! It walks the checked syntax tree ([`crate::rules::check::CExpr::eval`]) for every move, collects each position's
 //! options into a fresh `Vec`, and takes their mex: slow and obviously right. Property tests
 //! compare the compiled [`crate::rules::Program`] and the general engine against it.
 
 use crate::engine::mex::mex_of;
-use crate::rules::check::{CheckedMove, Rules};
+use crate::rules::check::{CheckedFamily, CheckedMove, Rules};
 use crate::rules::program::{check_heap, range_bounds};
-use crate::rules::{check, parser, Diagnostic};
+use crate::rules::{check, parser, Diagnostic, SourceFile};
 
 /// All moves from `n` under `moves`, as lists of heaps, by walking the tree.
 pub fn moves(rules: &[CheckedMove], coordinate: &str, n: u64) -> Result<Vec<Vec<u64>>, Diagnostic> {
@@ -48,19 +48,53 @@ fn walk(rule: &CheckedMove, slots: &mut Vec<i64>, at: (&str, u64), out: &mut Vec
     Ok(())
 }
 
-/// `G(0..len)` for the general rules in `text`, by the naive method. Errors (in the text, or
-/// at run time) are returned as diagnostics; a family line is an error here.
-pub fn values(text: &str, overrides: &[(String, i64)], len: usize) -> Result<Vec<u32>, Vec<Diagnostic>> {
-    let file = parser::parse(text)?;
-    let checked = check::check(&file, overrides)?;
-    let Rules::Moves(rules) = &checked.rules else {
-        return Err(vec![Diagnostic::new("the interpreter only runs `move` rules", Default::default())]);
-    };
+/// `G(0..len)` for the rules in `source`, by the naive method: parse, check, then walk the tree
+/// for every move of every position. Handles `move` rules and `subtraction` family lines
+/// (as the moves `n → n − s`); `octal`/`hex`/`takebreak` lines are an error here. The first
+/// error (in the text, or at run time) is returned.
+pub fn values(source: &SourceFile, overrides: &[(String, i64)], len: usize) -> Result<Vec<u32>, Diagnostic> {
+    let first = |mut errors: Vec<Diagnostic>| errors.swap_remove(0);
+    let file = parser::parse(&source.text).map_err(first)?;
+    let checked = check::check(&file, overrides).map_err(first)?;
     let mut values: Vec<u32> = Vec::with_capacity(len);
     for n in 0..len as u64 {
-        let options = moves(rules, &checked.coordinate, n).map_err(|d| vec![d])?;
+        let options: Vec<Vec<u64>> = match &checked.rules {
+            Rules::Moves(rules) => moves(rules, &checked.coordinate, n)?,
+            Rules::Family { family: CheckedFamily::Subtraction(set), .. } => {
+                set.iter().filter(|&&s| s <= n).map(|&s| vec![n - s]).collect()
+            }
+            Rules::Family { family: CheckedFamily::SubtractionAllBut(excluded), .. } => {
+                (1..=n).filter(|s| !excluded.contains(s)).map(|s| vec![n - s]).collect()
+            }
+            Rules::Family { span, .. } => {
+                return Err(Diagnostic::new("the interpreter does not run take-and-break codes", *span)
+                    .with_help("compare code games with the take-and-break kernel instead"));
+            }
+        };
         let g = mex_of(options.iter().map(|heaps| heaps.iter().fold(0, |acc, &h| acc ^ values[h as usize])));
         values.push(g);
     }
     Ok(values)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(text: &str, len: usize) -> Result<Vec<u32>, Diagnostic> {
+        values(&SourceFile::new("t.sg", text), &[], len)
+    }
+
+    #[test]
+    fn families_and_rules_agree() {
+        // S = {1, 3, 4}: 0 1 0 1 2 3 2 with period 7 (Ferguson, Game Theory, part I §1.4).
+        let family = run("subtraction {1, 3, 4}", 21).unwrap();
+        assert_eq!(family, [0, 1, 0, 1, 2, 3, 2].repeat(3));
+        let rules = run("move s in 1..=4 if s != 2 && s <= n => n - s", 21).unwrap();
+        assert_eq!(rules, family);
+        let all_but = run("subtraction all-but {2, 5}", 30).unwrap();
+        assert_eq!(all_but, run("move s in 1..=n if s != 2 && s != 5 => n - s", 30).unwrap());
+        assert!(run("octal 0.07", 3).is_err());
+        assert_eq!(run("move x in 1..=3 => n - x", 3).unwrap_err().message, "at n = 0, this move leaves a heap of -1");
+    }
 }

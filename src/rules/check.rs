@@ -12,7 +12,7 @@
 
 use super::ast::{self, BinaryOp, Expr, ExprKind, FamilyForm, Item, SetExpr, UnaryOp};
 use super::code::Notation;
-use super::diagnostic::did_you_mean;
+use super::diagnostic::{did_you_mean, edit_distance};
 use super::parser::RESERVED;
 use super::{Diagnostic, Span};
 
@@ -268,9 +268,9 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
             Item::Name { value, span } => set_once(&mut name, value, *span, "name", &mut errors),
             Item::Description { value, span } => set_once(&mut description, value, *span, "description", &mut errors),
             Item::Heap { name: heap, span } => {
-                if let Some((_, first)) = &coordinate {
-                    errors.push(duplicate("heap", *span, *first));
-                } else if let Err(e) = check_new_name(&heap.name, heap.span, "the coordinate", &[], &[]) {
+                if coordinate.is_some() {
+                    errors.push(duplicate("heap", *span));
+                } else if let Err(e) = check_new_name(&heap.name, heap.span, "the coordinate", &Taken::default()) {
                     errors.push(e);
                 } else {
                     coordinate = Some((heap.name.clone(), heap.span));
@@ -293,7 +293,12 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
             );
             continue;
         }
-        if let Err(e) = check_new_name(&name.name, name.span, "a parameter", &[&coordinate], &[]) {
+        if let Err(e) = check_new_name(
+            &name.name,
+            name.span,
+            "a parameter",
+            &Taken { coordinate: Some(&coordinate), ..Taken::default() },
+        ) {
             errors.push(e);
             continue;
         }
@@ -310,7 +315,7 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
     }
     for (key, value) in overrides {
         if !params.iter().any(|(p, _)| p == key) {
-            let help = match did_you_mean(key, params.iter().map(|(p, _)| p.as_str())) {
+            let help = match suggest(key, params.iter().map(|(p, _)| p.as_str())) {
                 Some(s) => format!("did you mean `{s}`?"),
                 None if params.is_empty() => "this file declares no parameters".to_string(),
                 None => format!(
@@ -318,7 +323,10 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
                     params.iter().map(|(p, _)| format!("`{p}`")).collect::<Vec<_>>().join(", ")
                 ),
             };
-            errors.push(Diagnostic::new(format!("no parameter `{key}` (from --set {key}={value})"), Span::new(0, 0)).with_help(help));
+            errors.push(
+                Diagnostic::new(format!("no parameter `{key}` (from --set {key}={value})"), Span::new(0, 0))
+                    .with_help(help),
+            );
         }
     }
 
@@ -326,10 +334,13 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
     let mut family: Option<(CheckedFamily, Span)> = None;
     let mut moves = Vec::new();
     let mut first_move: Option<Span> = None;
-    let constant_scope = Scope { coordinate: &coordinate, runtime: false, params: &params, binders: &[], all_binders: &[] };
+    let mut saw_family_line = false;
+    let constant_scope =
+        Scope { coordinate: &coordinate, runtime: false, params: &params, binders: &[], all_binders: &[] };
     for item in &file.items {
         match item {
             Item::Family(line) => {
+                saw_family_line = true;
                 if let Some((_, first)) = &family {
                     errors.push(
                         Diagnostic::new("only one family line is allowed", line.span)
@@ -338,8 +349,8 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
                     );
                     continue;
                 }
-                if let Some(first) = first_move {
-                    errors.push(mixed(line.span, first));
+                if first_move.is_some() {
+                    errors.push(mixed(line.span));
                     continue;
                 }
                 match check_family(&line.form, &constant_scope) {
@@ -348,8 +359,8 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
                 }
             }
             Item::Move(rule) => {
-                if let Some((_, fam)) = &family {
-                    errors.push(mixed(rule.span, *fam));
+                if family.is_some() {
+                    errors.push(mixed(rule.span));
                     continue;
                 }
                 first_move.get_or_insert(rule.span);
@@ -362,13 +373,16 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
         }
     }
     let end = file.items.last().map_or(Span::new(0, 0), |item| match item {
-        Item::Name { span, .. } | Item::Description { span, .. } | Item::Param { span, .. } | Item::Heap { span, .. } => *span,
+        Item::Name { span, .. }
+        | Item::Description { span, .. }
+        | Item::Param { span, .. }
+        | Item::Heap { span, .. } => *span,
         Item::Family(f) => f.span,
         Item::Move(m) => m.span,
     });
     let rules = match family {
         Some((family, span)) => Rules::Family { family, span },
-        None if moves.is_empty() && first_move.is_none() => {
+        None if first_move.is_none() && !saw_family_line => {
             errors.push(
                 Diagnostic::new("this file describes no moves", Span::new(end.end, end.end))
                     .with_label("no `move` rule or family line")
@@ -388,35 +402,49 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
 
 fn set_once(slot: &mut Option<String>, value: &str, span: Span, what: &str, errors: &mut Vec<Diagnostic>) {
     if slot.is_some() {
-        errors.push(duplicate(what, span, span));
+        errors.push(duplicate(what, span));
     } else {
         *slot = Some(value.to_string());
     }
 }
 
-fn duplicate(what: &str, span: Span, _first: Span) -> Diagnostic {
+fn duplicate(what: &str, span: Span) -> Diagnostic {
     Diagnostic::new(format!("a second `{what}` line"), span)
         .with_label("already given above")
         .with_help(format!("keep one `{what}` line"))
 }
 
-fn mixed(span: Span, _other: Span) -> Diagnostic {
+fn mixed(span: Span) -> Diagnostic {
     Diagnostic::new("a family line cannot be mixed with `move` rules", span)
         .with_label("this conflicts with an earlier line")
         .with_help("describe the game either by one family line or by `move` rules; a family line is short for moves")
 }
 
-/// Rejects names that are reserved, functions, the coordinate, parameters or binders.
-fn check_new_name(name: &str, span: Span, role: &str, taken: &[&str], params: &[(String, i64)]) -> Result<(), Diagnostic> {
+/// The names already taken where a new name is declared.
+#[derive(Default)]
+struct Taken<'a> {
+    coordinate: Option<&'a str>,
+    params: &'a [(String, i64)],
+    binders: &'a [String],
+}
+
+/// A "did you mean" candidate for `name`, but never one that shares no letter position with it
+/// (`x` → `k` would be noise).
+pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    did_you_mean(name, candidates).filter(|c| edit_distance(name, c) < name.chars().count().max(c.chars().count()))
+}
+
+/// Rejects a new name that is reserved, a function, or already taken.
+fn check_new_name(name: &str, span: Span, role: &str, taken: &Taken) -> Result<(), Diagnostic> {
     let clash = if RESERVED.contains(&name) {
         Some("a keyword")
     } else if FUNCTIONS.contains(&name) {
         Some("a function")
-    } else if taken.first() == Some(&name) {
+    } else if taken.coordinate == Some(name) {
         Some("the coordinate")
-    } else if taken[1.min(taken.len())..].contains(&name) {
+    } else if taken.binders.iter().any(|b| b == name) {
         Some("an earlier binder of this move")
-    } else if params.iter().any(|(p, _)| p == name) {
+    } else if taken.params.iter().any(|(p, _)| p == name) {
         Some("a parameter")
     } else {
         None
@@ -492,13 +520,18 @@ fn check_move(rule: &ast::MoveRule, coordinate: &str, params: &[(String, i64)]) 
     let mut binders = Vec::new();
     let all: Vec<String> = rule.binders.iter().map(|b| b.name.name.clone()).collect();
     for binder in &rule.binders {
-        let mut taken: Vec<&str> = vec![coordinate];
-        taken.extend(names.iter().map(String::as_str));
-        check_new_name(&binder.name.name, binder.name.span, "a binder", &taken, params)?;
+        let taken = Taken { coordinate: Some(coordinate), params, binders: &names };
+        check_new_name(&binder.name.name, binder.name.span, "a binder", &taken)?;
         let scope = Scope { coordinate, runtime: true, params, binders: &names, all_binders: &all };
         let lo = int_expr(&binder.range.lo, &scope)?;
         let hi = int_expr(&binder.range.hi, &scope)?;
-        binders.push(CheckedBinder { name: binder.name.name.clone(), lo, hi, inclusive: binder.range.inclusive, span: binder.range.span });
+        binders.push(CheckedBinder {
+            name: binder.name.name.clone(),
+            lo,
+            hi,
+            inclusive: binder.range.inclusive,
+            span: binder.range.span,
+        });
         names.push(binder.name.name.clone());
     }
     let scope = Scope { coordinate, runtime: true, params, binders: &names, all_binders: &all };
@@ -565,7 +598,7 @@ fn expr(e: &Expr, scope: &Scope) -> Result<(CExpr, Type), Diagnostic> {
                 "abs" if args.len() != 1 => return Err(arity_error("exactly one argument")),
                 "abs" => CExprKind::Abs(Box::new(args.into_iter().next().expect("one argument"))),
                 other => {
-                    let help = match did_you_mean(other, FUNCTIONS) {
+                    let help = match suggest(other, FUNCTIONS) {
                         Some(s) => format!("did you mean `{s}`?"),
                         None => "the functions are `min`, `max` and `abs`".to_string(),
                     };
@@ -605,11 +638,19 @@ fn resolve(name: &str, span: Span, scope: &Scope) -> Result<CExprKind, Diagnosti
         candidates.push(scope.coordinate);
     }
     candidates.extend(FUNCTIONS);
-    let help = match did_you_mean(name, candidates.iter().copied()) {
+    let help = match suggest(name, candidates.iter().copied()) {
+        _ if name == "n" && scope.runtime => {
+            format!("the heap size is called `{}` in this file (see its `heap` line)", scope.coordinate)
+        }
         Some(s) => format!("did you mean `{s}`?"),
         None if scope.runtime => format!(
             "names in scope: {}",
-            candidates.iter().filter(|c| !FUNCTIONS.contains(c)).map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ")
+            candidates
+                .iter()
+                .filter(|c| !FUNCTIONS.contains(c))
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         None => "declare it first with `param NAME = VALUE`".to_string(),
     };
@@ -619,6 +660,9 @@ fn resolve(name: &str, span: Span, scope: &Scope) -> Result<CExprKind, Diagnosti
 #[cfg(test)]
 mod tests {
     use crate::rules::{load, Family, GameKind, SourceFile};
+
+    /// A rules text, `--set` overrides, and the expected error text.
+    type Case = (&'static str, &'static [(&'static str, i64)], &'static str);
 
     fn error(text: &str, overrides: &[(&str, i64)]) -> String {
         let overrides: Vec<(String, i64)> = overrides.iter().map(|&(k, v)| (k.to_string(), v)).collect();
@@ -630,7 +674,7 @@ mod tests {
 
     #[test]
     fn rendered_errors() {
-        let cases: [(&str, &[(&str, i64)], &str); 5] = [
+        let cases: [Case; 5] = [
             (
                 "param k = 3\nsubtraktion {1, 2}\n",
                 &[],
@@ -664,12 +708,16 @@ mod tests {
 
     #[test]
     fn check_error_table() {
-        let cases: [(&str, &[(&str, i64)], &str); 20] = [
+        let cases: [Case; 20] = [
             ("param k = 1\nparam k = 2\nmove => none", &[], "parameter `k` is declared twice"),
             ("param n = 1\nmove => none", &[], "`n` cannot name a parameter: it is already the coordinate"),
             ("param k = 2\nmove k in 1..=n => n - k", &[], "`k` cannot name a binder: it is already a parameter"),
             ("move n in 1..=3 => 0", &[], "`n` cannot name a binder: it is already the coordinate"),
-            ("move x in 1..=2, x in 1..=2 => 0", &[], "`x` cannot name a binder: it is already an earlier binder of this move"),
+            (
+                "move x in 1..=2, x in 1..=2 => 0",
+                &[],
+                "`x` cannot name a binder: it is already an earlier binder of this move",
+            ),
             ("move min in 1..=2 => 0", &[], "`min` cannot name a binder: it is already a function"),
             ("octal 0.07\nmove => none", &[], "a family line cannot be mixed with `move` rules"),
             ("move => none\nsubtraction {1}", &[], "a family line cannot be mixed with `move` rules"),
@@ -691,14 +739,25 @@ mod tests {
             assert!(got.starts_with(&format!("error: {want}")), "{text}\ngot: {got}");
         }
         assert!(error("move => none", &[("k", 1)]).contains("help: this file declares no parameters"));
-        assert!(error("param alpha = 1\nparam beta = 2\nmove => none", &[("zzz", 1)]).contains("help: the parameters are `alpha`, `beta`"));
+        assert!(error("param alpha = 1\nparam beta = 2\nmove => none", &[("zzz", 1)])
+            .contains("help: the parameters are `alpha`, `beta`"));
         assert!(error("move x in 1..=mx(n, 2) => 0", &[]).contains("did you mean `max`?"));
-        assert!(error("heap m\nmove x in 1..=n => n - x", &[]).contains("did you mean `m`?"));
+        assert!(error("param k = 1\nmove => none", &[("x", 1)]).contains("help: the parameters are `k`"));
+        let bad_set = error("subtraction {1, 0}", &[]);
+        assert_eq!(bad_set.matches("error:").count(), 1, "{bad_set}");
+        assert!(
+            error("heap m\nmove x in 1..=n => n - x", &[]).contains("help: the heap size is called `m` in this file")
+        );
+        assert!(error("move x in 1..=n => n - y", &[]).contains("help: names in scope: `x`, `n`"));
     }
 
     #[test]
     fn parameters_overrides_and_families() {
-        let game = load(SourceFile::new("t.sg", "param k = 3\nparam m = 2*k + 1\nsubtraction 1..=m\n"), &[("k".to_string(), 5)]).unwrap();
+        let game = load(
+            SourceFile::new("t.sg", "param k = 3\nparam m = 2*k + 1\nsubtraction 1..=m\n"),
+            &[("k".to_string(), 5)],
+        )
+        .unwrap();
         assert_eq!(game.params, vec![("k".to_string(), 5), ("m".to_string(), 11)]);
         assert_eq!(game.name, "subtraction 1..=m");
         let GameKind::Code { family, code } = &game.kind else { panic!() };

@@ -15,7 +15,8 @@ pub const CODE_FAMILIES: [&str; 3] = ["octal", "hex", "takebreak"];
 /// characters, unterminated strings) are collected; the tokens are still returned so that the
 /// caller may decide what to report.
 pub fn lex(source: &str) -> (Vec<Token>, Vec<Diagnostic>) {
-    let mut lexer = Lexer { src: source, bytes: source.as_bytes(), pos: 0, depth: 0, tokens: Vec::new(), errors: Vec::new() };
+    let mut lexer =
+        Lexer { src: source, bytes: source.as_bytes(), pos: 0, depth: 0, tokens: Vec::new(), errors: Vec::new() };
     lexer.run();
     (lexer.tokens, lexer.errors)
 }
@@ -175,9 +176,12 @@ impl Lexer<'_> {
                     _ => "remove it, or start a comment with `#`",
                 };
                 self.errors.push(
-                    Diagnostic::new(format!("unexpected character `{}`", ch.escape_debug()), Span::new(start, self.pos))
-                        .with_label("not part of the rules language")
-                        .with_help(help),
+                    Diagnostic::new(
+                        format!("unexpected character `{}`", ch.escape_debug()),
+                        Span::new(start, self.pos),
+                    )
+                    .with_label("not part of the rules language")
+                    .with_help(help),
                 );
                 return;
             }
@@ -209,8 +213,14 @@ mod tests {
             ("", &[Eof]),
             ("# only a comment\n\n", &[Eof]),
             ("param k = 3", &[Ident, Ident, Assign, Int, Newline, Eof]),
-            ("move x in 1..=k => n - x", &[Ident, Ident, Ident, Int, DotDotEq, Ident, FatArrow, Ident, Minus, Ident, Newline, Eof]),
-            ("a..b <= >= == != < > && || !", &[Ident, DotDot, Ident, Le, Ge, EqEq, NotEq, Lt, Gt, AndAnd, OrOr, Bang, Newline, Eof]),
+            (
+                "move x in 1..=k => n - x",
+                &[Ident, Ident, Ident, Int, DotDotEq, Ident, FatArrow, Ident, Minus, Ident, Newline, Eof],
+            ),
+            (
+                "a..b <= >= == != < > && || !",
+                &[Ident, DotDot, Ident, Le, Ge, EqEq, NotEq, Lt, Gt, AndAnd, OrOr, Bang, Newline, Eof],
+            ),
             ("subtraction {1,\n 2}\n", &[Ident, LBrace, Int, Comma, Int, RBrace, Newline, Eof]),
             ("octal 0.07 # Dawson\n", &[Ident, CodeText, Newline, Eof]),
             ("takebreak 4!.0", &[Ident, CodeText, Newline, Eof]),

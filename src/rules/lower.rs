@@ -213,7 +213,10 @@ fn infer_code(rule_moves: &[MoveSet], bound: usize) -> Option<TakeBreakCode> {
         for start in 1..=bound / 4 {
             let periodic = (start..=observed_to).all(|k| masks[k] == masks[start + (k - start) % period]);
             if periodic {
-                return Some(TakeBreakCode { digits: digits(&masks[..start]), tail: digits(&masks[start..start + period]) });
+                return Some(TakeBreakCode {
+                    digits: digits(&masks[..start]),
+                    tail: digits(&masks[start..start + period]),
+                });
             }
         }
     }
@@ -245,7 +248,14 @@ fn code_moves(code: &TakeBreakCode, n: u64, budget: &mut usize) -> Option<MoveSe
 
 /// Adds every partition of `rest` into exactly `parts_left` parts, each ≥ `min`, in
 /// non-decreasing order, after the parts already in `parts`.
-fn partitions(rest: u64, parts_left: usize, min: u64, parts: &mut Vec<u64>, out: &mut MoveSet, budget: &mut usize) -> Option<()> {
+fn partitions(
+    rest: u64,
+    parts_left: usize,
+    min: u64,
+    parts: &mut Vec<u64>,
+    out: &mut MoveSet,
+    budget: &mut usize,
+) -> Option<()> {
     if parts_left == 0 {
         if rest == 0 {
             *budget = budget.checked_sub(1)?;
@@ -262,7 +272,6 @@ fn partitions(rest: u64, parts_left: usize, min: u64, parts: &mut Vec<u64>, out:
     }
     Some(())
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -288,7 +297,8 @@ mod tests {
         let dawson = lowered("move i in 0..=n-2 => i, n - 2 - i").expect("0.07");
         assert_eq!((masks(&dawson.digits), masks(&dawson.tail)), (vec![0, 0, 7], vec![]));
         // AtCoder ABC278G: remove L..=R adjacent tokens: 0.0777 for L = 2, R = 4.
-        let abc = lowered("param L = 2\nparam R = 4\nmove len in L..=R, a in 0..=n-len => a, n - a - len").expect("0.0777");
+        let abc =
+            lowered("param L = 2\nparam R = 4\nmove len in L..=R, a in 0..=n-len => a, n - a - len").expect("0.0777");
         assert_eq!(masks(&abc.digits), vec![0, 0, 7, 7, 7]);
         let abc2 = lowered("move a in 0..=n, len in 2..=4 if a + len <= n => a, n - a - len").expect("same game");
         assert_eq!(abc2, abc);
@@ -321,14 +331,14 @@ mod tests {
     #[test]
     fn rules_that_are_not_codes_do_not_lower() {
         let cases = [
-            "move d in 1..n if n % d == 0 => n - d",                // `%`: gated out
-            "move x in 1..=min(3, n) if n < 50 => n - x",           // stops at 50
-            "move x in 1..=n if 2 * x <= n => n - x",               // take at most half
-            "move x in 1..=n/2 => n - x",                           // the same, gated out
-            "move x in 0..=2 => n - x",                             // a heap equal to n: run-time error
-            "move if n % 2 == 1 => none",                           // `%`: gated out
-            "move if n == 0 => none",                               // a move from the empty heap
-            "move x in 1..=3 if x != n - 1 => n - x",               // depends on n - x
+            "move d in 1..n if n % d == 0 => n - d",                       // `%`: gated out
+            "move x in 1..=min(3, n) if n < 50 => n - x",                  // stops at 50
+            "move x in 1..=n if 2 * x <= n => n - x",                      // take at most half
+            "move x in 1..=n/2 => n - x",                                  // the same, gated out
+            "move x in 0..=2 => n - x",                                    // a heap equal to n: run-time error
+            "move if n % 2 == 1 => none",                                  // `%`: gated out
+            "move if n == 0 => none",                                      // a move from the empty heap
+            "move x in 1..=3 if x != n - 1 => n - x",                      // depends on n - x
             "move i in 0..=n-1, j in 0..=n-1-i => i, j, n - 1 - i - j, 1", // depends on sizes
         ];
         for text in cases {
@@ -343,8 +353,10 @@ mod tests {
             (1..4i64, 0..5i64).prop_map(|(a, b)| format!("move x in {a}..={} => n - x", a + b)),
             (1..4i64, 0..3i64).prop_map(|(a, c)| format!("move x in {a}..=min(k, n - {c}) => n - x")),
             (0..4i64).prop_map(|c| format!("move i in 0..=n-{c} => i, n - {c} - i")),
-            (1..4i64, 0..3i64).prop_map(|(c, d)| format!("move i in 1..n-{c} if i + {d} <= n - {c} - i => i, n - {c} - i")),
-            (1..3i64, 0..3i64).prop_map(|(l, w)| format!("move len in {l}..={}, a in 0..=n-len => a, n - a - len", l + w)),
+            (1..4i64, 0..3i64)
+                .prop_map(|(c, d)| format!("move i in 1..n-{c} if i + {d} <= n - {c} - i => i, n - {c} - i")),
+            (1..3i64, 0..3i64)
+                .prop_map(|(l, w)| format!("move len in {l}..={}, a in 0..=n-len => a, n - a - len", l + w)),
             (0..3i64).prop_map(|c| format!("move x in 1..=n if x != {c} => n - x")),
             (1..6i64).prop_map(|c| format!("move if n == {c} => none")),
             (1..4i64).prop_map(|c| format!("move x in 1..=n if x <= {c} || x >= n - 1 => n - x")),

@@ -8,9 +8,11 @@
 //! Precedence, loosest first: `||`, `&&`, comparisons (non-associative), `+ -`, `* / %`,
 //! prefix `- !`.
 
-use super::ast::{self, BinaryOp, Binder, Expr, ExprKind, FamilyForm, FamilyLine, Ident, Item, MoveRule, RangeExpr, SetExpr, UnaryOp};
+use super::ast::{
+    self, BinaryOp, Binder, Expr, ExprKind, FamilyForm, FamilyLine, Ident, Item, MoveRule, RangeExpr, SetExpr, UnaryOp,
+};
+use super::check::suggest as did_you_mean;
 use super::code::Notation;
-use super::diagnostic::did_you_mean;
 use super::lexer::lex;
 use super::token::{Token, TokenKind};
 use super::{Diagnostic, Span};
@@ -23,8 +25,21 @@ pub const STATEMENT_KEYWORDS: [&str; 9] =
     ["name", "description", "param", "heap", "move", "subtraction", "octal", "hex", "takebreak"];
 
 /// Words with a fixed meaning inside rules, which cannot name a parameter, binder or coordinate.
-pub const RESERVED: [&str; 13] =
-    ["name", "description", "param", "heap", "move", "subtraction", "octal", "hex", "takebreak", "in", "if", "none", "all"];
+pub const RESERVED: [&str; 13] = [
+    "name",
+    "description",
+    "param",
+    "heap",
+    "move",
+    "subtraction",
+    "octal",
+    "hex",
+    "takebreak",
+    "in",
+    "if",
+    "none",
+    "all",
+];
 
 /// Parses a rules text. All syntax errors are returned, in source order.
 pub fn parse(text: &str) -> Result<ast::File, Vec<Diagnostic>> {
@@ -151,8 +166,23 @@ impl Parser<'_> {
         if expected.is_empty() {
             expected = self.expected.clone();
         }
-        let expected = list_alternatives(&expected);
-        Diagnostic::new(format!("expected {expected}, found {found}"), token.span).with_label(format!("expected {expected}"))
+        // A misspelt keyword (`iff` for `if`) gets a suggestion.
+        let keywords: Vec<&str> = expected
+            .iter()
+            .filter_map(|e| e.strip_prefix('`')?.strip_suffix('`'))
+            .filter(|w| w.chars().all(char::is_alphabetic))
+            .collect();
+        let suggestion = match token.kind {
+            TokenKind::Ident => did_you_mean(self.text(token), keywords),
+            _ => None,
+        };
+        let listed = list_alternatives(&expected);
+        let diagnostic = Diagnostic::new(format!("expected {listed}, found {found}"), token.span)
+            .with_label(format!("expected {listed}"));
+        match suggestion {
+            Some(word) => diagnostic.with_help(format!("did you mean `{word}`?")),
+            None => diagnostic,
+        }
     }
 
     fn skip_line(&mut self) {
@@ -242,10 +272,14 @@ impl Parser<'_> {
             _ => {
                 let suggestion = did_you_mean(&word, STATEMENT_KEYWORDS);
                 let is_family = suggestion.is_some_and(|s| ["subtraction", "octal", "hex", "takebreak"].contains(&s));
-                let message = if is_family { format!("unknown family `{word}`") } else { format!("unknown statement `{word}`") };
+                let message =
+                    if is_family { format!("unknown family `{word}`") } else { format!("unknown statement `{word}`") };
                 let help = match suggestion {
                     Some(s) => format!("did you mean `{s}`?"),
-                    None => format!("a line starts with one of: {}", STATEMENT_KEYWORDS.map(|k| format!("`{k}`")).join(", ")),
+                    None => format!(
+                        "a line starts with one of: {}",
+                        STATEMENT_KEYWORDS.map(|k| format!("`{k}`")).join(", ")
+                    ),
                 };
                 Err(Diagnostic::new(message, first.span).with_label("expected a family name or `move`").with_help(help))
             }
@@ -314,9 +348,8 @@ impl Parser<'_> {
         };
         self.expect(TokenKind::FatArrow)?;
         let mut result = Vec::new();
-        let result_span;
-        if self.at_word("none") {
-            result_span = self.advance().span;
+        let result_span = if self.at_word("none") {
+            self.advance().span
         } else {
             loop {
                 result.push(self.expr()?);
@@ -324,8 +357,8 @@ impl Parser<'_> {
                     break;
                 }
             }
-            result_span = result[0].span.to(result[result.len() - 1].span);
-        }
+            result[0].span.to(result[result.len() - 1].span)
+        };
         let span = start.to(self.end_of_statement()?);
         Ok(MoveRule { label, binders, condition, result, result_span, span })
     }
@@ -606,6 +639,17 @@ mod tests {
         assert_eq!(errors[0].help.as_deref(), Some("did you mean `octal`?"));
         let errors = parse("frobnicate").unwrap_err();
         assert!(errors[0].help.as_deref().unwrap().starts_with("a line starts with one of"));
+    }
+
+    #[test]
+    fn misspelt_keywords_inside_a_line() {
+        let errors = parse("move x in 1..=n iff x > 1 => n - x").unwrap_err();
+        assert_eq!(errors[0].message, "expected `,`, `if` or `=>`, found `iff`");
+        assert_eq!(errors[0].help.as_deref(), Some("did you mean `if`?"));
+        let errors = parse("move x im 1..=n => n - x").unwrap_err();
+        assert_eq!(errors[0].help.as_deref(), Some("did you mean `in`?"));
+        let errors = parse("subtraction all-bt {1}").unwrap_err();
+        assert_eq!(errors[0].help.as_deref(), Some("did you mean `but`?"));
     }
 
     #[test]

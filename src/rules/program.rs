@@ -60,7 +60,12 @@ impl Program {
                 binders: m
                     .binders
                     .iter()
-                    .map(|b| CompiledBinder { lo: compile(&b.lo), hi: compile(&b.hi), inclusive: b.inclusive, span: b.span })
+                    .map(|b| CompiledBinder {
+                        lo: compile(&b.lo),
+                        hi: compile(&b.hi),
+                        inclusive: b.inclusive,
+                        span: b.span,
+                    })
                     .collect(),
                 condition: m.condition.as_ref().map(compile),
                 result: m.result.iter().map(|e| (compile(e), e.span)).collect(),
@@ -164,7 +169,13 @@ impl CompiledMove {
 
 /// The inclusive bounds of a binder's range, `None` if empty; an error if it has more than
 /// [`MAX_RANGE_LEN`] values. Shared with the tree-walking interpreter.
-pub fn range_bounds(lo: i64, hi: i64, inclusive: bool, span: Span, at: (&str, u64)) -> Result<Option<(i64, i64)>, Diagnostic> {
+pub fn range_bounds(
+    lo: i64,
+    hi: i64,
+    inclusive: bool,
+    span: Span,
+    at: (&str, u64),
+) -> Result<Option<(i64, i64)>, Diagnostic> {
     let hi = if inclusive { hi as i128 } else { hi as i128 - 1 };
     let lo = lo as i128;
     if lo > hi {
@@ -196,7 +207,9 @@ pub fn check_heap(h: i64, span: Span, at: (&str, u64)) -> Result<u64, Diagnostic
                 .to_string(),
         )
     };
-    Err(Diagnostic::new(format!("at {name} = {n}, this move leaves a heap of {h}"), span).with_label(label).with_help(help))
+    Err(Diagnostic::new(format!("at {name} = {n}, this move leaves a heap of {h}"), span)
+        .with_label(label)
+        .with_help(help))
 }
 
 /// Compiles an expression to a closure, specialising the common shapes (a slot or constant
@@ -291,6 +304,21 @@ mod tests {
     }
 
     #[test]
+    fn program_is_shareable() {
+        fn assert_traits<T: Clone + std::fmt::Debug + Send + Sync>() {}
+        assert_traits::<super::Program>();
+    }
+
+    #[test]
+    fn errors_use_the_coordinate_name() {
+        let err = moves("heap m\nmove x in 1..=2 => m - x", 1).unwrap_err();
+        assert!(err.starts_with("error: at m = 1, this move leaves a heap of -1"), "{err}");
+        assert!(err.contains("help: add a condition (`if x <= m`)"), "{err}");
+        let err = moves("move x in 0..=1 => n + x", 3).unwrap_err();
+        assert!(err.contains("a heap must be smaller than n = 3"), "{err}");
+    }
+
+    #[test]
     fn run_time_errors_are_located() {
         let err = moves("move x in 1..=3 => n - x", 1).unwrap_err();
         assert_eq!(
@@ -299,7 +327,9 @@ mod tests {
         );
         assert!(moves("move => n", 4).unwrap_err().contains("at n = 4, this move leaves a heap of 4"));
         assert!(moves("move x in 0..=n => n / x", 4).unwrap_err().contains("division by zero at n = 4"));
-        assert!(moves("move x in 0..=n*9223372036854775807 => 0", 4).unwrap_err().contains("arithmetic overflow at n = 4"));
+        assert!(moves("move x in 0..=n*9223372036854775807 => 0", 4)
+            .unwrap_err()
+            .contains("arithmetic overflow at n = 4"));
         assert!(moves("move x in 0..=n*4294967296 => 0", 4).unwrap_err().contains("more than 2^32 values"));
     }
 }
@@ -324,7 +354,8 @@ mod properties {
     /// A random file from a small grammar of rules: subtraction-like, split-like, conditions,
     /// parameters, `/` and `%`, several binders.
     fn expr(names: &'static [&'static str]) -> impl Strategy<Value = String> + Clone {
-        let atom = prop_oneof![prop::sample::select(names).prop_map(str::to_string), (-3..6i64).prop_map(|v| v.to_string())];
+        let atom =
+            prop_oneof![prop::sample::select(names).prop_map(str::to_string), (-3..6i64).prop_map(|v| v.to_string())];
         atom.prop_recursive(3, 12, 2, |inner| {
             prop_oneof![
                 (inner.clone(), prop::sample::select(&["+", "-", "*", "/", "%"][..]), inner.clone())
@@ -355,31 +386,61 @@ mod properties {
             (expr(WITH_X), condition(WITH_X))
                 .prop_map(|(e, c)| format!("move x in 1..=n{c} && ({e}) >= 0 && ({e}) < n => {e}")),
         ];
-        (1..5i64, prop::collection::vec(rule, 1..4)).prop_map(|(k, rules)| format!("param k = {k}\n{}\n", rules.join("\n")))
+        (1..5i64, prop::collection::vec(rule, 1..4))
+            .prop_map(|(k, rules)| format!("param k = {k}\n{}\n", rules.join("\n")))
     }
 
     fn token_soup() -> impl Strategy<Value = String> {
         let pieces = prop_oneof![
-            Just("move"), Just("param"), Just("in"), Just("if"), Just("=>"), Just("..="), Just(".."), Just("("),
-            Just(")"), Just("{"), Just("}"), Just(","), Just("\n"), Just("n"), Just("x"), Just("-"), Just("*"),
-            Just("/"), Just("%"), Just("0"), Just("99999999999999999999"), Just("\""), Just("#"), Just("octal"),
-            Just("min("), Just("!"), Just("&&"), Just("none"), Just("é"), Just("subtraction"), Just("all-but"),
+            Just("move"),
+            Just("param"),
+            Just("in"),
+            Just("if"),
+            Just("=>"),
+            Just("..="),
+            Just(".."),
+            Just("("),
+            Just(")"),
+            Just("{"),
+            Just("}"),
+            Just(","),
+            Just("\n"),
+            Just("n"),
+            Just("x"),
+            Just("-"),
+            Just("*"),
+            Just("/"),
+            Just("%"),
+            Just("0"),
+            Just("99999999999999999999"),
+            Just("\""),
+            Just("#"),
+            Just("octal"),
+            Just("min("),
+            Just("!"),
+            Just("&&"),
+            Just("none"),
+            Just("é"),
+            Just("subtraction"),
+            Just("all-but"),
         ];
-        (0..SEEDS.len(), prop::collection::vec((any::<prop::sample::Index>(), pieces, 0..3u8), 0..8)).prop_map(|(seed, edits)| {
-            let mut tokens: Vec<String> = SEEDS[seed].split(' ').map(str::to_string).collect();
-            for (index, piece, action) in edits {
-                let i = index.index(tokens.len() + 1);
-                match action {
-                    0 => tokens.insert(i, piece.to_string()),
-                    1 if i < tokens.len() => {
-                        tokens.remove(i);
+        (0..SEEDS.len(), prop::collection::vec((any::<prop::sample::Index>(), pieces, 0..3u8), 0..8)).prop_map(
+            |(seed, edits)| {
+                let mut tokens: Vec<String> = SEEDS[seed].split(' ').map(str::to_string).collect();
+                for (index, piece, action) in edits {
+                    let i = index.index(tokens.len() + 1);
+                    match action {
+                        0 => tokens.insert(i, piece.to_string()),
+                        1 if i < tokens.len() => {
+                            tokens.remove(i);
+                        }
+                        _ if i < tokens.len() => tokens[i] = piece.to_string(),
+                        _ => {}
                     }
-                    _ if i < tokens.len() => tokens[i] = piece.to_string(),
-                    _ => {}
                 }
-            }
-            tokens.join(" ")
-        })
+                tokens.join(" ")
+            },
+        )
     }
 
     /// Loads `text` (except code family lines, whose parser is another module) and, if it
@@ -418,12 +479,12 @@ mod properties {
             let GameKind::General { program, .. } = &game.kind else { unreachable!() };
             let mut table = SgTable::new();
             let compiled = general::extend(program, &mut table, 48, &mut Progress::hidden());
-            let naive = interp::values(&text, &[], 48);
+            let naive = interp::values(&SourceFile::new("r.sg", &text), &[], 48);
             match (compiled, naive) {
                 (Ok(()), Ok(values)) => {
                     prop_assert_eq!(table.to_vec(), values);
                 }
-                (Err(a), Err(b)) => prop_assert_eq!(vec![a], b),
+                (Err(a), Err(b)) => prop_assert_eq!(a, b),
                 (a, b) => prop_assert!(false, "compiled {:?}, interpreted {:?}", a, b),
             }
         }
