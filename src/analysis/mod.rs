@@ -1,9 +1,21 @@
 //! Patterns in a computed table: preperiod, period and saltus, with proofs where a theorem allows.
+//!
+//! * [`period`] finds the smallest period of a finite table, its preperiod and saltus;
+//! * [`proof`] turns a period of a take-and-break code into a theorem (the octal periodicity
+//!   theorem of Guy and Smith and its extension to moves leaving more heaps), or says how many
+//!   more values it needs;
+//! * [`find_period`] is the `period` command's loop: grow the table until the period is proved,
+//!   or is evidently stable when no theorem applies, or the limit is reached;
+//!   [`report_for_table`] analyses a table that is already computed.
 
 pub mod period;
 pub mod proof;
 
 use serde::Serialize;
+
+use crate::engine::{self, EngineError, EngineOptions, SgTable};
+use crate::rules::{Game, TakeBreakCode};
+use proof::Certificate;
 
 /// `G(n + period) = G(n) + saltus` for every `n ≥ preperiod` (in the range checked).
 /// `saltus == 0` is ordinary periodicity; otherwise the sequence is arithmetic-periodic.
@@ -55,4 +67,553 @@ pub struct PeriodReport {
     pub proof_bound: Option<usize>,
     /// A sentence a person can read: the theorem used, or the evidence, or why nothing was found.
     pub reason: String,
+}
+
+/// Values computed before the first look for a period (fewer if the limit is smaller).
+pub const FIRST_SEARCH_LEN: usize = 1024;
+
+/// When no theorem applies, the search stops early once the same candidate is found at two
+/// successive sizes with at least this many full periods seen.
+pub const STABLE_PERIODS: f64 = 10.0;
+
+/// Grows the table of `game` until its period is proved, or `G(0..=max)` is computed.
+///
+/// Starts with [`FIRST_SEARCH_LEN`] values and doubles; when the periodicity theorem applies
+/// but needs more values, extends to exactly what the proof needs (if that is within `max`).
+/// When no theorem applies (general rules without a code, infinite codes such as Nim, codes
+/// with modifiers), stops early once the same candidate is found at two successive sizes with
+/// at least [`STABLE_PERIODS`] periods seen. A `max` whose table cannot fit in memory is refused
+/// before any work.
+// `EngineError` is the engine's error type (large because it carries the rules text); boxing
+// it is the engine's call, not this module's.
+#[allow(clippy::result_large_err)]
+pub fn find_period(
+    game: &Game,
+    max: u64,
+    options: &EngineOptions,
+) -> Result<(SgTable, PeriodReport), EngineError> {
+    engine::check_memory(game, max)?;
+    search(&game.name, game.code(), max, |table, to| {
+        engine::extend(game, table, to, options)
+    })
+}
+
+/// Analyses a table that is already computed (without extending it): the period found, and a
+/// proof when `code` is given and the table is long enough for the theorem.
+pub fn report_for_table(
+    game_name: &str,
+    code: Option<&TakeBreakCode>,
+    table: &SgTable,
+) -> PeriodReport {
+    report(game_name, table, &analyse(code, table), Stop::Analysed)
+}
+
+/// The loop of [`find_period`], with the engine as a parameter so that it can be tested with
+/// any table source.
+#[allow(clippy::result_large_err)]
+fn search(
+    game_name: &str,
+    code: Option<&TakeBreakCode>,
+    max: u64,
+    mut extend: impl FnMut(&mut SgTable, u64) -> Result<(), EngineError>,
+) -> Result<(SgTable, PeriodReport), EngineError> {
+    let mut table = SgTable::new();
+    let mut to = max.min(FIRST_SEARCH_LEN as u64 - 1);
+    let mut previous: Option<(Periodicity, usize)> = None;
+    loop {
+        extend(&mut table, to)?;
+        let analysis = analyse(code, &table);
+        let len = table.len();
+        let theorem_applies = matches!(
+            analysis.certificate,
+            Some(Certificate::Proved { .. } | Certificate::NeedValues { .. })
+        );
+        match (&analysis.candidate, &analysis.certificate) {
+            (_, Some(Certificate::Proved { .. })) => {
+                let report = report(game_name, &table, &analysis, Stop::Analysed);
+                return Ok((table, report));
+            }
+            (Some(candidate), _) if !theorem_applies => {
+                let stable = previous.is_some_and(|(seen, _)| seen == *candidate)
+                    && period::periods_seen(candidate, len) >= STABLE_PERIODS;
+                if stable {
+                    let previous_len = previous.map_or(0, |(_, l)| l);
+                    let report =
+                        report(game_name, &table, &analysis, Stop::Stable { previous_len });
+                    return Ok((table, report));
+                }
+            }
+            _ => {}
+        }
+        if to >= max {
+            let report = report(game_name, &table, &analysis, Stop::MaxReached);
+            return Ok((table, report));
+        }
+        previous = analysis.candidate.map(|c| (c, len));
+        let doubled = to.saturating_mul(2).saturating_add(1).min(max);
+        to = match analysis.certificate {
+            Some(Certificate::NeedValues { up_to, .. })
+                if up_to as u64 <= max && up_to as u64 > to =>
+            {
+                up_to as u64
+            }
+            _ => doubled,
+        };
+    }
+}
+
+/// A candidate period and what the theorem says about it.
+struct Analysis {
+    candidate: Option<Periodicity>,
+    /// `None` when there is no candidate or no code.
+    certificate: Option<Certificate>,
+}
+
+fn analyse(code: Option<&TakeBreakCode>, table: &SgTable) -> Analysis {
+    let candidate = period::detect(table);
+    let certificate = candidate
+        .as_ref()
+        .zip(code)
+        .map(|(c, code)| proof::certify(code, table, c));
+    Analysis {
+        candidate,
+        certificate,
+    }
+}
+
+/// Why the analysis ended, for the report's reason.
+#[derive(Clone, Copy)]
+enum Stop {
+    /// A given table, or a proof.
+    Analysed,
+    /// The search reached its limit.
+    MaxReached,
+    /// The search stopped because the candidate was the same at `previous_len` values.
+    Stable { previous_len: usize },
+}
+
+fn report(game_name: &str, table: &SgTable, analysis: &Analysis, stop: Stop) -> PeriodReport {
+    let len = table.len();
+    let last = len.saturating_sub(1);
+    let mut report = PeriodReport {
+        game: game_name.to_string(),
+        preperiod: None,
+        period: None,
+        saltus: None,
+        proved: false,
+        values_computed: len,
+        max_value: table.max_value(),
+        periods_seen: None,
+        proof_bound: None,
+        reason: String::new(),
+    };
+    let Some(candidate) = analysis.candidate else {
+        report.reason = format!(
+            "no period found in G(0..={last}): no candidate had two full periods and {} matching pairs after its preperiod",
+            period::MIN_CHECKED_PAIRS
+        );
+        if let Stop::MaxReached = stop {
+            report.reason.push_str("; raise --max to search further");
+        }
+        return report;
+    };
+    let seen = period::periods_seen(&candidate, len);
+    report.preperiod = Some(candidate.preperiod);
+    report.period = Some(candidate.period);
+    report.saltus = Some(candidate.saltus);
+    report.periods_seen = Some(seen);
+    let evidence = format!("the period held over {seen:.1} periods (n ≤ {last})");
+    report.reason = match &analysis.certificate {
+        Some(Certificate::Proved { bound, theorem, checked }) => {
+            report.proved = true;
+            report.proof_bound = Some(*bound);
+            format!("proved by {theorem}: {checked}")
+        }
+        Some(Certificate::NeedValues { up_to, bound }) => {
+            report.proof_bound = Some(*bound);
+            let how = match stop {
+                Stop::MaxReached => format!("raise --max to at least {up_to}"),
+                _ => format!("compute the table to n = {up_to}"),
+            };
+            format!(
+                "not proved: the periodicity theorem needs G(0..={up_to}) but only G(0..={last}) is computed ({how}); {evidence}"
+            )
+        }
+        Some(Certificate::Refuted { at }) => {
+            format!("not proved: G({at}+{p}) ≠ G({at}) contradicts the candidate period", p = candidate.period)
+        }
+        Some(Certificate::NotApplicable { why }) => format!("not proved: {why}; {evidence}"),
+        None => format!(
+            "not proved: no theorem applies to general rules without an equivalent take-and-break code; {evidence}"
+        ),
+    };
+    if let Stop::Stable { previous_len } = stop {
+        report.reason.push_str(&format!(
+            "; stopped early: the same period was found at n ≤ {} and n ≤ {last}",
+            previous_len.saturating_sub(1)
+        ));
+    }
+    report
+}
+
+/// A deliberately naive take-and-break engine for test data (the real engine lives elsewhere).
+#[cfg(test)]
+pub(crate) mod testing {
+    use crate::engine::{MexSet, SgTable};
+    use crate::rules::code::{Digit, TakeBreakCode};
+
+    /// The finite code `0.d1d2…` from hexadecimal digits after the point (`"07"` is 0.07).
+    pub(crate) fn code_from_digits(after_point: &str) -> TakeBreakCode {
+        let mut digits = vec![Digit::default()];
+        digits.extend(
+            after_point
+                .chars()
+                .map(|c| Digit::from_mask(c.to_digit(16).expect("hex digit") as u64)),
+        );
+        TakeBreakCode {
+            digits,
+            tail: Vec::new(),
+        }
+    }
+
+    /// `G(0..len)` of `code` (no modifiers) by enumerating every option.
+    pub(crate) fn naive_table(code: &TakeBreakCode, len: usize) -> SgTable {
+        let mut table = SgTable::new();
+        naive_extend(code, &mut table, len);
+        table
+    }
+
+    /// Extends `table` to `len` values of `code`.
+    pub(crate) fn naive_extend(code: &TakeBreakCode, table: &mut SgTable, len: usize) {
+        assert!(
+            !code.has_modifiers(),
+            "the naive test engine ignores modifiers"
+        );
+        let most_heaps =
+            code.max_heaps()
+                .expect("the naive test engine needs a bounded heap count") as usize;
+        let mut options = MexSet::default();
+        for n in table.len()..len {
+            options.clear();
+            let last_move = if code.is_finite() {
+                n.min(code.digits.len() - 1)
+            } else {
+                n
+            };
+            for k in 0..=last_move {
+                let digit = code.digit(k);
+                if digit.is_empty() {
+                    continue;
+                }
+                let rest = n - k;
+                if rest == 0 && digit.heaps.allows(0) {
+                    options.insert(0);
+                }
+                for heaps in 1..=rest.min(most_heaps) {
+                    if digit.heaps.allows(heaps as u32) {
+                        insert_splits(table, rest, heaps, 1, 0, &mut options);
+                    }
+                }
+            }
+            table.push(options.mex());
+        }
+    }
+
+    /// Inserts the nim-sum `acc ^ G(a1) ^ …` of every split of `tokens` into `parts` heaps
+    /// of sizes `min ≤ a1 ≤ a2 ≤ …`.
+    fn insert_splits(
+        table: &SgTable,
+        tokens: usize,
+        parts: usize,
+        min: usize,
+        acc: u32,
+        out: &mut MexSet,
+    ) {
+        if parts == 1 {
+            if tokens >= min {
+                out.insert(acc ^ table.get(tokens));
+            }
+            return;
+        }
+        for size in min..=tokens / parts {
+            insert_splits(
+                table,
+                tokens - size,
+                parts - 1,
+                size,
+                acc ^ table.get(size),
+                out,
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::result_large_err)] // see `find_period`
+mod tests {
+    use super::testing::{code_from_digits, naive_extend, naive_table};
+    use super::*;
+    use crate::rules::code::Digit;
+    use crate::rules::{Family, GameKind, SourceFile};
+
+    /// Runs the search loop on the naive engine.
+    fn naive_search(code: &TakeBreakCode, max: u64) -> (SgTable, PeriodReport) {
+        search("test", Some(code), max, |table, to| {
+            naive_extend(code, table, to as usize + 1);
+            Ok(())
+        })
+        .expect("the naive engine does not fail")
+    }
+
+    /// Runs the search loop on a fixed formula `values(n)`, recording the sizes asked for.
+    fn formula_search(
+        code: Option<&TakeBreakCode>,
+        max: u64,
+        values: impl Fn(usize) -> u32,
+    ) -> (SgTable, PeriodReport, Vec<u64>) {
+        let mut sizes = Vec::new();
+        let (table, report) = search("formula", code, max, |table, to| {
+            sizes.push(to);
+            while table.len() <= to as usize {
+                table.push(values(table.len()));
+            }
+            Ok(())
+        })
+        .expect("no engine error");
+        (table, report, sizes)
+    }
+
+    fn scrambled(n: usize) -> u32 {
+        let z = (n as u64 ^ 0x5DEE_CE66).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        ((z ^ (z >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) >> 40) as u32
+    }
+
+    #[test]
+    fn search_proves_known_octal_periods() {
+        // (code, n0, p) from Winning Ways ch. 4: Dawson's Kayles 0.07 (period 34, exceptional
+        // values at n = 0, 15, 17, 18, 32, 35, 52, so n0 = 53), Kayles 0.77 (period 12, last
+        // exception at 70), Dawson's chess 0.137 (0.07 shifted by one heap: n0 = 52).
+        for (digits, n0, p, bound) in [
+            ("07", 53, 34, 2 * 53 + 34 + 2),
+            ("77", 71, 12, 2 * 71 + 12 + 2),
+            ("137", 52, 34, 2 * 52 + 34 + 3),
+        ] {
+            let code = code_from_digits(digits);
+            let (table, report) = naive_search(&code, 100_000);
+            assert_eq!(
+                (report.preperiod, report.period, report.saltus),
+                (Some(n0), Some(p), Some(0)),
+                "0.{digits}"
+            );
+            assert!(report.proved, "0.{digits}: {}", report.reason);
+            assert_eq!(report.proof_bound, Some(bound), "0.{digits}");
+            // The first table (1024 values) is long enough for all three proofs.
+            assert_eq!(report.values_computed, FIRST_SEARCH_LEN);
+            assert_eq!(table.len(), FIRST_SEARCH_LEN);
+            assert!(
+                report
+                    .reason
+                    .starts_with("proved by the octal periodicity theorem"),
+                "{}",
+                report.reason
+            );
+        }
+    }
+
+    #[test]
+    fn dawsons_kayles_reason_shows_the_arithmetic() {
+        let (_, report) = naive_search(&code_from_digits("07"), 10_000);
+        assert_eq!(
+            report.reason,
+            "proved by the octal periodicity theorem (Guy–Smith): G(n+34) = G(n) checked for 53 ≤ n < 2·53+34+2 = 142"
+        );
+        assert_eq!(
+            report.max_value, 9,
+            "Dawson's Kayles values never exceed 9 (Winning Ways ch. 4)"
+        );
+    }
+
+    #[test]
+    fn search_proves_subtraction_134() {
+        // G = 0 1 0 1 2 3 2 repeating (Winning Ways ch. 4).
+        let code = TakeBreakCode::subtraction(&[1, 3, 4]);
+        let (table, report) = naive_search(&code, 100);
+        assert_eq!(table.to_vec()[..7], [0, 1, 0, 1, 2, 3, 2]);
+        assert_eq!((report.preperiod, report.period), (Some(0), Some(7)));
+        assert!(report.proved, "{}", report.reason);
+        assert_eq!(
+            report.values_computed, 101,
+            "max 100 is below the first search size"
+        );
+    }
+
+    #[test]
+    fn search_claims_nothing_for_treblecross() {
+        // Treblecross 0.007 is not known to be periodic (Winning Ways ch. 4 lists it among the
+        // unsolved octal games; searches far beyond this one found no period), so the search
+        // must neither prove nor claim a period here.
+        let (table, report) = naive_search(&code_from_digits("007"), 4_000);
+        assert!(!report.proved, "{}", report.reason);
+        assert_eq!(report.period, None, "{}", report.reason);
+        assert_eq!(table.len(), 4_001);
+    }
+
+    #[test]
+    fn search_extends_to_exactly_what_the_proof_needs() {
+        // 600 scrambled values, then period 5: with h = 2, t = 2 the bound is
+        // B = 2·600 + 5 + 2 = 1207, so the proof needs G(0..=1207 + 5 − 1 = 1211).
+        let code = code_from_digits("07");
+        let values = |n: usize| {
+            if n < 600 {
+                10 + scrambled(n) % 50
+            } else {
+                [0, 1, 2, 0, 3][n % 5]
+            }
+        };
+        let (table, report, sizes) = formula_search(Some(&code), 100_000, values);
+        assert_eq!(sizes, vec![1023, 1211]);
+        assert_eq!(table.len(), 1212);
+        assert_eq!(
+            (report.preperiod, report.period, report.proof_bound),
+            (Some(600), Some(5), Some(1207))
+        );
+        assert!(report.proved);
+        // With a limit below 1211 the search stops there, unproved, and says how far to go.
+        let (_, report, sizes) = formula_search(Some(&code), 1100, values);
+        assert_eq!(sizes, vec![1023, 1100]);
+        assert!(!report.proved);
+        assert!(
+            report.reason.contains("raise --max to at least 1211"),
+            "{}",
+            report.reason
+        );
+    }
+
+    #[test]
+    fn search_stops_early_on_a_stable_unprovable_period() {
+        // Nim, 0.[3]: G(n) = n, arithmetic period 1 with saltus 1; no theorem applies.
+        let nim = TakeBreakCode {
+            digits: vec![Digit::default()],
+            tail: vec![Digit::from_mask(3)],
+        };
+        let (_, report, sizes) = formula_search(Some(&nim), 1_000_000, |n| n as u32);
+        assert_eq!(sizes, vec![1023, 2047]);
+        assert_eq!(
+            (report.preperiod, report.period, report.saltus),
+            (Some(0), Some(1), Some(1))
+        );
+        assert!(!report.proved);
+        assert!(report.reason.contains("saltus 1"), "{}", report.reason);
+        assert!(report.reason.contains("stopped early"), "{}", report.reason);
+        // General rules without a code: the same rule.
+        let (_, report, sizes) = formula_search(None, 1_000_000, |n| [0, 1, 1][n % 3]);
+        assert_eq!(sizes, vec![1023, 2047]);
+        assert!(
+            report
+                .reason
+                .starts_with("not proved: no theorem applies to general rules"),
+            "{}",
+            report.reason
+        );
+    }
+
+    #[test]
+    fn search_does_not_stop_early_with_few_periods() {
+        // Period 300 after a preperiod of 200: at 1024 and 2048 values fewer than 10 periods
+        // are seen, so the search goes on until 10 are (n ≤ 4095: 13 periods).
+        let values = |n: usize| {
+            if n < 200 {
+                1000 + n as u32
+            } else {
+                scrambled(n % 300) % 7
+            }
+        };
+        let (_, report, sizes) = formula_search(None, 1_000_000, values);
+        assert_eq!(sizes, vec![1023, 2047, 4095]);
+        assert_eq!((report.preperiod, report.period), (Some(200), Some(300)));
+    }
+
+    #[test]
+    fn search_reports_no_period_at_the_limit() {
+        let (table, report, sizes) = formula_search(None, 5000, |n| scrambled(n) % 4);
+        assert_eq!(sizes, vec![1023, 2047, 4095, 5000]);
+        assert_eq!(table.len(), 5001);
+        assert_eq!(report.period, None);
+        assert!(
+            report.reason.starts_with("no period found in G(0..=5000)"),
+            "{}",
+            report.reason
+        );
+    }
+
+    #[test]
+    fn report_for_a_given_table() {
+        let code = code_from_digits("07");
+        // n0 = 53, p = 34: B = 142, the proof needs G(0..=175).
+        let report = report_for_table("Dawson's Kayles", Some(&code), &naive_table(&code, 176));
+        assert!(report.proved);
+        assert_eq!(report.values_computed, 176);
+        let report = report_for_table("Dawson's Kayles", Some(&code), &naive_table(&code, 175));
+        assert!(!report.proved);
+        assert_eq!(report.proof_bound, Some(142));
+        assert!(
+            report.reason.contains("compute the table to n = 175"),
+            "{}",
+            report.reason
+        );
+        let report = report_for_table("short", None, &SgTable::from_values(&[0, 1]));
+        assert_eq!(report.period, None);
+    }
+
+    // Tests against the real engine: they run after the merge (on the engine stub of this
+    // branch they panic with `unimplemented!`).
+
+    fn octal_game(name: &str, code: TakeBreakCode) -> Game {
+        Game {
+            name: name.into(),
+            description: None,
+            coordinate: "n".into(),
+            params: Vec::new(),
+            kind: GameKind::Code {
+                code,
+                family: Family::Octal,
+            },
+            source: SourceFile::new("test.sg", ""),
+        }
+    }
+
+    #[test]
+    fn find_period_dawsons_kayles() {
+        let game = octal_game("Dawson's Kayles", code_from_digits("07"));
+        let (table, report) = find_period(&game, 100_000, &EngineOptions::default()).expect("fits");
+        assert_eq!(table, naive_table(&code_from_digits("07"), table.len()));
+        assert_eq!(
+            (report.preperiod, report.period, report.proof_bound),
+            (Some(53), Some(34), Some(142))
+        );
+        assert!(report.proved);
+    }
+
+    #[test]
+    fn find_period_kayles_and_subtraction() {
+        let game = octal_game("Kayles", code_from_digits("77"));
+        let (_, report) = find_period(&game, 100_000, &EngineOptions::default()).expect("fits");
+        assert_eq!(
+            (report.preperiod, report.period, report.proved),
+            (Some(71), Some(12), true)
+        );
+        let game = octal_game("S(1,3,4)", TakeBreakCode::subtraction(&[1, 3, 4]));
+        let (_, report) = find_period(&game, 100_000, &EngineOptions::default()).expect("fits");
+        assert_eq!(
+            (report.preperiod, report.period, report.proved),
+            (Some(0), Some(7), true)
+        );
+    }
+
+    #[test]
+    fn find_period_refuses_a_table_that_cannot_fit() {
+        let game = octal_game("Dawson's Kayles", code_from_digits("07"));
+        let result = find_period(&game, u64::MAX / 2, &EngineOptions::default());
+        assert!(matches!(result, Err(EngineError::TooLarge { .. })));
+    }
 }

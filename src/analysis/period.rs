@@ -87,7 +87,11 @@ fn detect_in<T: SgValue>(values: &[T]) -> Option<Periodicity> {
 /// The candidate `(n0, p, s)` with the smallest `n0` for `p` and `s`, if it has enough evidence.
 fn accepted<T: SgValue>(values: &[T], period: usize, saltus: i64) -> Option<Periodicity> {
     let preperiod = smallest_preperiod(values, period, saltus);
-    has_enough_evidence(preperiod, period, values.len()).then_some(Periodicity { preperiod, period, saltus })
+    has_enough_evidence(preperiod, period, values.len()).then_some(Periodicity {
+        preperiod,
+        period,
+        saltus,
+    })
 }
 
 /// The smallest `n0` such that `G(n + p) = G(n) + s` for all `n0 ≤ n` with `n + p < len`,
@@ -130,21 +134,42 @@ mod tests {
     fn pure_period_with_preperiod() {
         // Preperiod 3: the prefix [5, 5, 4] does not continue the cycle.
         let table = sequence(&[5, 5, 4], &[0, 1, 2, 0, 3], 0, 10);
-        assert_eq!(detect(&table), Some(Periodicity { preperiod: 3, period: 5, saltus: 0 }));
+        assert_eq!(
+            detect(&table),
+            Some(Periodicity {
+                preperiod: 3,
+                period: 5,
+                saltus: 0
+            })
+        );
     }
 
     #[test]
     fn preperiod_is_the_smallest_one() {
         // The prefix ends with the cycle's last value, so the periodic part starts one earlier.
         let table = sequence(&[7, 3], &[0, 1, 2, 3], 0, 10);
-        assert_eq!(detect(&table), Some(Periodicity { preperiod: 1, period: 4, saltus: 0 }));
+        assert_eq!(
+            detect(&table),
+            Some(Periodicity {
+                preperiod: 1,
+                period: 4,
+                saltus: 0
+            })
+        );
     }
 
     #[test]
     fn subtraction_134_values() {
         // Subtraction game {1, 3, 4}: G = 0 1 0 1 2 3 2 repeating from n = 0 (Winning Ways ch. 4).
         let table = sequence(&[], &[0, 1, 0, 1, 2, 3, 2], 0, 20);
-        assert_eq!(detect(&table), Some(Periodicity { preperiod: 0, period: 7, saltus: 0 }));
+        assert_eq!(
+            detect(&table),
+            Some(Periodicity {
+                preperiod: 0,
+                period: 7,
+                saltus: 0
+            })
+        );
     }
 
     #[test]
@@ -154,7 +179,14 @@ mod tests {
         assert_eq!(detect(&table).map(|p| p.period), Some(3));
         // A cycle that is itself two copies of a smaller one.
         let table = sequence(&[9], &[1, 2, 1, 2], 0, 20);
-        assert_eq!(detect(&table), Some(Periodicity { preperiod: 1, period: 2, saltus: 0 }));
+        assert_eq!(
+            detect(&table),
+            Some(Periodicity {
+                preperiod: 1,
+                period: 2,
+                saltus: 0
+            })
+        );
     }
 
     #[test]
@@ -163,18 +195,36 @@ mod tests {
         let nim: Vec<u32> = (0..100).collect();
         assert_eq!(
             detect(&SgTable::from_values(&nim)),
-            Some(Periodicity { preperiod: 0, period: 1, saltus: 1 })
+            Some(Periodicity {
+                preperiod: 0,
+                period: 1,
+                saltus: 1
+            })
         );
         // 0 1 2 | 2 3 4 | 4 5 6 …: saltus 2 per period 3, after a preperiod of 2.
         let table = sequence(&[4, 4], &[0, 1, 2], 2, 12);
-        assert_eq!(detect(&table), Some(Periodicity { preperiod: 2, period: 3, saltus: 2 }));
+        assert_eq!(
+            detect(&table),
+            Some(Periodicity {
+                preperiod: 2,
+                period: 3,
+                saltus: 2
+            })
+        );
     }
 
     #[test]
     fn pure_period_preferred_to_arithmetic() {
         // Constant: both (p = 1, s = 0) and nothing else; must be pure.
         let table = SgTable::from_values(&[3; 40]);
-        assert_eq!(detect(&table), Some(Periodicity { preperiod: 0, period: 1, saltus: 0 }));
+        assert_eq!(
+            detect(&table),
+            Some(Periodicity {
+                preperiod: 0,
+                period: 1,
+                saltus: 0
+            })
+        );
     }
 
     #[test]
@@ -196,7 +246,10 @@ mod tests {
         let mut values = vec![50, 51, 52];
         values.extend(cycle.iter().chain(&cycle));
         values.push(cycle[0]);
-        assert_eq!(detect(&SgTable::from_values(&values)).map(|p| (p.preperiod, p.period)), Some((3, 20)));
+        assert_eq!(
+            detect(&SgTable::from_values(&values)).map(|p| (p.preperiod, p.period)),
+            Some((3, 20))
+        );
         // … while one value short of two full periods is not.
         values.truncate(values.len() - 2);
         assert_eq!(detect(&SgTable::from_values(&values)), None);
@@ -211,7 +264,11 @@ mod tests {
         values.extend((0..tail_len as u32).map(|i| i % 2));
         assert_eq!(
             detect(&SgTable::from_values(&values)),
-            Some(Periodicity { preperiod: prefix.len(), period: 2, saltus: 0 })
+            Some(Periodicity {
+                preperiod: prefix.len(),
+                period: 2,
+                saltus: 0
+            })
         );
         // … one fewer is not, although it has many more than two full periods.
         values.pop();
@@ -223,12 +280,23 @@ mod tests {
     fn wide_storage_is_read() {
         let table = sequence(&[1], &[300, 70_000, 5], 0, 10);
         assert_eq!(table.bytes_per_value(), 4);
-        assert_eq!(detect(&table), Some(Periodicity { preperiod: 1, period: 3, saltus: 0 }));
+        assert_eq!(
+            detect(&table),
+            Some(Periodicity {
+                preperiod: 1,
+                period: 3,
+                saltus: 0
+            })
+        );
     }
 
     #[test]
     fn periods_seen_counts_full_periods() {
-        let p = Periodicity { preperiod: 52, period: 34, saltus: 0 };
+        let p = Periodicity {
+            preperiod: 52,
+            period: 34,
+            saltus: 0,
+        };
         assert_eq!(periods_seen(&p, 52 + 34 * 27 + 17), 27.5);
     }
 
@@ -241,7 +309,10 @@ mod tests {
         let mut prefix = vec![0; 52];
         prefix[51] = cycle[33] + 1;
         let table = sequence(&prefix, &cycle, 0, 1_000_000 / 34);
-        assert_eq!(detect(&table).map(|p| (p.preperiod, p.period)), Some((52, 34)));
+        assert_eq!(
+            detect(&table).map(|p| (p.preperiod, p.period)),
+            Some((52, 34))
+        );
         let values: Vec<u32> = (0..1_000_000u32).map(|n| scrambled(n) >> 28).collect();
         assert_eq!(detect(&SgTable::from_values(&values)), None);
     }
