@@ -14,8 +14,14 @@ fn dawsons_kayles_period_json_is_proved() {
     assert_eq!(report["proved"], true);
     assert_eq!(report["max_value"], 9);
     // The theorem needs G(n + 34) = G(n) for 53 <= n < 2*53 + 34 + 2 = 142, i.e. values to 175.
-    assert!(report["values_computed"].as_u64().unwrap() >= 176, "{report}");
-    assert!(report["reason"].as_str().unwrap().contains("theorem"), "{report}");
+    assert!(
+        report["values_computed"].as_u64().unwrap() >= 176,
+        "{report}"
+    );
+    assert!(
+        report["reason"].as_str().unwrap().contains("theorem"),
+        "{report}"
+    );
 }
 
 #[test]
@@ -28,7 +34,14 @@ fn period_text_output_names_the_game() {
 
 #[test]
 fn colouring_game_rules_give_the_dawsons_kayles_table() {
-    let general = ok(&["table", "rules/colouring-game.sg", "--to", "3000", "--format", "csv"]);
+    let general = ok(&[
+        "table",
+        "rules/colouring-game.sg",
+        "--to",
+        "3000",
+        "--format",
+        "csv",
+    ]);
     let octal = ok(&["table", "octal 0.07", "--to", "3000", "--format", "csv"]);
     assert_eq!(general, octal);
     assert_eq!(csv_values(&octal).len(), 3001);
@@ -42,15 +55,36 @@ fn csv_header_and_rows() {
 
 #[test]
 fn set_overrides_a_parameter() {
-    let out = ok(&["table", "rules/bash.sg", "--set", "k=1", "--to", "5", "--format", "csv"]);
+    let out = ok(&[
+        "table",
+        "rules/bash.sg",
+        "--set",
+        "k=1",
+        "--to",
+        "5",
+        "--format",
+        "csv",
+    ]);
     assert_eq!(csv_values(&out), [0, 1, 0, 1, 0, 1]);
 }
 
 #[test]
 fn json_table_parses() {
-    let out = ok(&["table", "rules/subtraction-134.sg", "--to", "13", "--format", "json"]);
+    let out = ok(&[
+        "table",
+        "rules/subtraction-134.sg",
+        "--to",
+        "13",
+        "--format",
+        "json",
+    ]);
     let table: Value = serde_json::from_str(&out).unwrap();
-    let values: Vec<u64> = table["values"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    let values: Vec<u64> = table["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
     assert_eq!(values, [0, 1, 0, 1, 2, 3, 2, 0, 1, 0, 1, 2, 3, 2]);
 }
 
@@ -66,7 +100,16 @@ fn text_table_marks_p_positions() {
 fn table_writes_a_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("dawson.csv");
-    let out = ok(&["table", "octal 0.07", "--to", "1000", "--format", "csv", "-o", path.to_str().unwrap()]);
+    let out = ok(&[
+        "table",
+        "octal 0.07",
+        "--to",
+        "1000",
+        "--format",
+        "csv",
+        "-o",
+        path.to_str().unwrap(),
+    ]);
     assert!(out.is_empty(), "nothing on stdout with -o: {out}");
     let csv = std::fs::read_to_string(&path).unwrap();
     assert_eq!(csv_values(&csv).len(), 1001);
@@ -79,7 +122,14 @@ fn plots_png_and_svg() {
     let dir = tempfile::tempdir().unwrap();
     for ext in ["png", "svg"] {
         let path = dir.path().join(format!("kayles.{ext}"));
-        ok(&["plot", "rules/kayles.sg", "--to", "200", "-o", path.to_str().unwrap()]);
+        ok(&[
+            "plot",
+            "rules/kayles.sg",
+            "--to",
+            "200",
+            "-o",
+            path.to_str().unwrap(),
+        ]);
         let bytes = std::fs::read(&path).unwrap();
         assert!(bytes.len() > 1000, "{ext} has content");
         if ext == "png" {
@@ -99,7 +149,17 @@ fn plot_rejects_unknown_extensions() {
 
 #[test]
 fn huge_requests_are_refused_with_an_estimate() {
-    let err = fails(&["table", "octal 0.07", "--to", "1000000000000000", "--format", "csv"], 1);
+    let err = fails(
+        &[
+            "table",
+            "octal 0.07",
+            "--to",
+            "1000000000000000",
+            "--format",
+            "csv",
+        ],
+        1,
+    );
     assert!(err.contains("needs about"), "{err}");
     assert!(err.contains("TiB") || err.contains("PiB"), "{err}");
 }
@@ -109,7 +169,10 @@ fn help_shows_examples_for_every_subcommand() {
     for sub in ["table", "period", "plot", "code", "check"] {
         let out = ok(&[sub, "--help"]);
         assert!(out.contains("Examples:"), "{sub} --help:\n{out}");
-        assert!(out.contains(&format!("sgscope {sub}")), "{sub} --help:\n{out}");
+        assert!(
+            out.contains(&format!("sgscope {sub}")),
+            "{sub} --help:\n{out}"
+        );
     }
     assert!(ok(&["--help"]).contains("Examples:"));
 }
@@ -123,7 +186,10 @@ fn check_reports_ok_and_the_code_in_use() {
 #[test]
 fn missing_rules_file_is_a_clear_error() {
     let err = fails(&["table", "rules/no-such-game.sg"], 1);
-    assert!(err.contains("rules/no-such-game.sg") && err.contains("no such file"), "{err}");
+    assert!(
+        err.contains("rules/no-such-game.sg") && err.contains("no such file"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -23,12 +23,19 @@ fn periodic(values: &[u64], n0: u64, p: u64, n: u64) -> u64 {
 
 fn run(cmd: &mut Command) -> String {
     let out = cmd.output().expect("tool runs");
-    assert!(out.status.success(), "{cmd:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{cmd:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
 fn have(tool: &str) -> bool {
-    Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success())
+    Command::new(tool)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 /// Writes the snippet for `game` in `lang` plus a harness printing sg(0..=to) and sg(queries).
@@ -39,20 +46,37 @@ fn snippet(dir: &Path, game: &str, lang: &str, file: &str) -> String {
 }
 
 fn queries() -> Vec<u64> {
-    vec![BIG, BIG - 1, BIG + 17, 999_999_999_999_999_989, u64::pow(2, 62)]
+    vec![
+        BIG,
+        BIG - 1,
+        BIG + 17,
+        999_999_999_999_999_989,
+        u64::pow(2, 62),
+    ]
 }
 
 fn check_output(out: &str, values: &[u64], expected_big: &[u64]) {
     let got: Vec<u64> = out.split_whitespace().map(|v| v.parse().unwrap()).collect();
-    assert_eq!(&got[..values.len()], values, "the snippet reproduces the table");
-    assert_eq!(&got[values.len()..], expected_big, "the snippet extrapolates the period");
+    assert_eq!(
+        &got[..values.len()],
+        values,
+        "the snippet reproduces the table"
+    );
+    assert_eq!(
+        &got[values.len()..],
+        expected_big,
+        "the snippet extrapolates the period"
+    );
 }
 
 #[test]
 fn python_cpp_and_rust_snippets_for_dawsons_kayles() {
     let dir = tempfile::tempdir().unwrap();
     let values = table("rules/dawsons-kayles.sg", 3000);
-    let big: Vec<u64> = queries().iter().map(|&n| periodic(&values, 53, 34, n)).collect();
+    let big: Vec<u64> = queries()
+        .iter()
+        .map(|&n| periodic(&values, 53, 34, n))
+        .collect();
     let qs: Vec<String> = queries().iter().map(u64::to_string).collect();
 
     if have("python3") {
@@ -62,7 +86,11 @@ fn python_cpp_and_rust_snippets_for_dawsons_kayles() {
             qs.join(", ")
         );
         std::fs::write(dir.path().join("run.py"), harness).unwrap();
-        check_output(&run(Command::new("python3").arg(dir.path().join("run.py"))), &values, &big);
+        check_output(
+            &run(Command::new("python3").arg(dir.path().join("run.py"))),
+            &values,
+            &big,
+        );
     }
     if have("g++") {
         let code = snippet(dir.path(), "rules/dawsons-kayles.sg", "cpp", "sg.hpp");
@@ -72,7 +100,10 @@ fn python_cpp_and_rust_snippets_for_dawsons_kayles() {
         );
         std::fs::write(dir.path().join("run.cpp"), harness).unwrap();
         let exe = dir.path().join("run-cpp");
-        run(Command::new("g++").args(["-std=c++17", "-O1", "-o"]).arg(&exe).arg(dir.path().join("run.cpp")));
+        run(Command::new("g++")
+            .args(["-std=c++17", "-O1", "-o"])
+            .arg(&exe)
+            .arg(dir.path().join("run.cpp")));
         check_output(&run(&mut Command::new(&exe)), &values, &big);
     }
     if have("rustc") {
@@ -83,7 +114,10 @@ fn python_cpp_and_rust_snippets_for_dawsons_kayles() {
         );
         std::fs::write(dir.path().join("run.rs"), harness).unwrap();
         let exe = dir.path().join("run-rs");
-        run(Command::new("rustc").args(["--edition", "2021", "-O", "-o"]).arg(&exe).arg(dir.path().join("run.rs")));
+        run(Command::new("rustc")
+            .args(["--edition", "2021", "-O", "-o"])
+            .arg(&exe)
+            .arg(dir.path().join("run.rs")));
         check_output(&run(&mut Command::new(&exe)), &values, &big);
     }
 }
@@ -110,11 +144,35 @@ fn without_a_period_the_snippet_guards_its_table() {
     }
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("grundy.py");
-    ok(&["code", "rules/grundys-game.sg", "--lang", "python", "--max", "2000", "--to", "500", "-o", path.to_str().unwrap()]);
+    ok(&[
+        "code",
+        "rules/grundys-game.sg",
+        "--lang",
+        "python",
+        "--max",
+        "2000",
+        "--to",
+        "500",
+        "-o",
+        path.to_str().unwrap(),
+    ]);
     let code = std::fs::read_to_string(&path).unwrap();
-    std::fs::write(dir.path().join("run.py"), format!("{code}\nprint(sg(500))\nsg(501)\n")).unwrap();
-    let out = Command::new("python3").arg(dir.path().join("run.py")).output().unwrap();
-    assert!(!out.status.success(), "sg(501) beyond the table must fail loudly");
+    std::fs::write(
+        dir.path().join("run.py"),
+        format!("{code}\nprint(sg(500))\nsg(501)\n"),
+    )
+    .unwrap();
+    let out = Command::new("python3")
+        .arg(dir.path().join("run.py"))
+        .output()
+        .unwrap();
+    assert!(
+        !out.status.success(),
+        "sg(501) beyond the table must fail loudly"
+    );
     let values = table("rules/grundys-game.sg", 500);
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), values[500].to_string());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        values[500].to_string()
+    );
 }

@@ -18,7 +18,11 @@ fn every_rules_file_passes_check() {
 fn every_rules_file_has_a_comment_saying_what_game_it_is() {
     for file in rules_files() {
         let text = std::fs::read_to_string(&file).unwrap();
-        assert!(text.starts_with("# "), "{} starts with a comment", file.display());
+        assert!(
+            text.starts_with("# "),
+            "{} starts with a comment",
+            file.display()
+        );
     }
 }
 

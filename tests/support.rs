@@ -44,7 +44,16 @@ pub fn fails(args: &[&str], code: i32) -> String {
 
 /// The values of a `table --format csv` output.
 pub fn csv_values(csv: &str) -> Vec<u32> {
-    csv.lines().skip(1).map(|l| l.split(',').nth(1).expect("two columns").parse().expect("a value")).collect()
+    csv.lines()
+        .skip(1)
+        .map(|l| {
+            l.split(',')
+                .nth(1)
+                .expect("two columns")
+                .parse()
+                .expect("a value")
+        })
+        .collect()
 }
 
 /// Every `rules/*.sg` file, sorted.
@@ -60,5 +69,8 @@ pub fn rules_files() -> Vec<PathBuf> {
 
 /// `path` relative to the root, as a string argument.
 pub fn rel(path: &Path) -> String {
-    path.strip_prefix(root()).unwrap_or(path).to_string_lossy().into_owned()
+    path.strip_prefix(root())
+        .unwrap_or(path)
+        .to_string_lossy()
+        .into_owned()
 }

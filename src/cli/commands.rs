@@ -12,14 +12,40 @@ use super::{load_game, CliError, ColorChoice, Command};
 
 pub(super) fn dispatch(command: Command) -> Result<(), CliError> {
     match command {
-        Command::Table { game, to, format, output, color, sets } => {
-            table(&load_game(&game, &sets)?, to, format, output.as_deref(), color)
-        }
-        Command::Period { game, max, json, sets } => period(&load_game(&game, &sets)?, max, json),
-        Command::Plot { game, to, output, sets } => plot(&load_game(&game, &sets)?, to, &output),
-        Command::Code { game, lang, max, to, output, sets } => {
-            code(&load_game(&game, &sets)?, lang, max, to, output.as_deref())
-        }
+        Command::Table {
+            game,
+            to,
+            format,
+            output,
+            color,
+            sets,
+        } => table(
+            &load_game(&game, &sets)?,
+            to,
+            format,
+            output.as_deref(),
+            color,
+        ),
+        Command::Period {
+            game,
+            max,
+            json,
+            sets,
+        } => period(&load_game(&game, &sets)?, max, json),
+        Command::Plot {
+            game,
+            to,
+            output,
+            sets,
+        } => plot(&load_game(&game, &sets)?, to, &output),
+        Command::Code {
+            game,
+            lang,
+            max,
+            to,
+            output,
+            sets,
+        } => code(&load_game(&game, &sets)?, lang, max, to, output.as_deref()),
         Command::Check { games, sets } => check(&games, &sets),
     }
 }
@@ -74,7 +100,11 @@ fn report_text(game: &Game, report: &PeriodReport) -> String {
         report.max_value
     );
     match periodicity(report) {
-        Some(Periodicity { preperiod, period, saltus }) => {
+        Some(Periodicity {
+            preperiod,
+            period,
+            saltus,
+        }) => {
             s += &format!("preperiod:  {preperiod}\nperiod:     {period}\n");
             if saltus != 0 {
                 s += &format!("saltus:     {saltus}   (G(n + {period}) = G(n) + {saltus})\n");
@@ -110,7 +140,10 @@ fn plot(game: &Game, to: u64, output: &str) -> Result<(), CliError> {
     export::ChartFormat::from_path(Path::new(output))?;
     let table = compute(game, to)?;
     let report = analysis::report_for_table(&game.name, game.code(), &table);
-    let spec = ChartSpec { periodicity: periodicity(&report), ..ChartSpec::new(&game.name, &game.coordinate) };
+    let spec = ChartSpec {
+        periodicity: periodicity(&report),
+        ..ChartSpec::new(&game.name, &game.coordinate)
+    };
     export::write_chart(Path::new(output), &table, &spec)?;
     eprintln!("wrote {output}");
     Ok(())
@@ -128,9 +161,16 @@ fn code(game: &Game, lang: Lang, max: u64, to: u64, output: Option<&str>) -> Res
             game.name, report.reason
         );
     }
-    let spec = CodeSpec { game: &game.name, periodicity: found, proved: report.proved, reason: &report.reason };
+    let spec = CodeSpec {
+        game: &game.name,
+        periodicity: found,
+        proved: report.proved,
+        reason: &report.reason,
+    };
     let snippet = export::generate(lang, &table, &spec)?;
-    export::write_output(output.unwrap_or("-"), |out| out.write_all(snippet.as_bytes()))?;
+    export::write_output(output.unwrap_or("-"), |out| {
+        out.write_all(snippet.as_bytes())
+    })?;
     Ok(())
 }
 
@@ -149,7 +189,10 @@ fn check(games: &[String], sets: &[(String, i64)]) -> Result<(), CliError> {
             for e in &failures {
                 eprintln!("{e}");
             }
-            Err(CliError::Failed(format!("{n} of {} rules files have errors", games.len())))
+            Err(CliError::Failed(format!(
+                "{n} of {} rules files have errors",
+                games.len()
+            )))
         }
     }
 }

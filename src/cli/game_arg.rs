@@ -11,18 +11,22 @@ use super::CliError;
 pub fn load_game(game: &str, sets: &[(String, i64)]) -> Result<Game, CliError> {
     let path = Path::new(game);
     let source = if path.is_file() {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| CliError::Read { path: game.to_string(), message: e.to_string() })?;
+        let text = std::fs::read_to_string(path).map_err(|e| CliError::Read {
+            path: game.to_string(),
+            message: e.to_string(),
+        })?;
         SourceFile::new(game, text)
     } else if looks_like_path(game) {
         return Err(CliError::Read {
             path: game.to_string(),
-            message: "no such file (to give the rules inline, write them in quotes, e.g. 'octal 0.07')".into(),
+            message:
+                "no such file (to give the rules inline, write them in quotes, e.g. 'octal 0.07')"
+                    .into(),
         });
     } else {
         SourceFile::new("<command line>", game)
     };
-    rules::load(source, sets).map_err(CliError::Rules)
+    Ok(rules::load(source, sets)?)
 }
 
 /// A single word ending in `.sg` or containing a path separator is meant as a file, not as rules.
@@ -37,7 +41,9 @@ pub fn parse_set(arg: &str) -> Result<(String, i64), String> {
         .ok_or_else(|| format!("`{arg}` is not NAME=VALUE (e.g. --set k=5)"))?;
     let name = name.trim();
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-        return Err(format!("`{name}` is not a parameter name (letters, digits, _)"));
+        return Err(format!(
+            "`{name}` is not a parameter name (letters, digits, _)"
+        ));
     }
     let value: i64 = value
         .trim()

@@ -15,7 +15,8 @@ use crate::rules::RulesError;
 
 pub use game_arg::{load_game, parse_set};
 
-const GAME_HELP: &str = "A rules file (e.g. rules/kayles.sg), or the rules text itself (e.g. 'octal 0.07')";
+const GAME_HELP: &str =
+    "A rules file (e.g. rules/kayles.sg), or the rules text itself (e.g. 'octal 0.07')";
 
 /// sgscope: Sprague–Grundy tables, periods and proofs for impartial games.
 #[derive(Debug, Parser)]
@@ -33,7 +34,9 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Print the SG values G(0..=N) as text, CSV or JSON.
-    #[command(after_help = "Examples:\n  sgscope table rules/kayles.sg --to 40\n  sgscope table 'octal 0.07' --to 10000000 --format csv -o out/dawson.csv\n  sgscope table rules/bash.sg --set k=5 --format json")]
+    #[command(
+        after_help = "Examples:\n  sgscope table rules/kayles.sg --to 40\n  sgscope table 'octal 0.07' --to 10000000 --format csv -o out/dawson.csv\n  sgscope table rules/bash.sg --set k=5 --format json"
+    )]
     Table {
         #[arg(help = GAME_HELP)]
         game: String,
@@ -54,7 +57,9 @@ enum Command {
         sets: Vec<(String, i64)>,
     },
     /// Find preperiod, period and saltus; prove periodicity where a theorem allows.
-    #[command(after_help = "Examples:\n  sgscope period rules/dawsons-kayles.sg\n  sgscope period 'octal 0.07' --json\n  sgscope period rules/grundys-game.sg --max 20000")]
+    #[command(
+        after_help = "Examples:\n  sgscope period rules/dawsons-kayles.sg\n  sgscope period 'octal 0.07' --json\n  sgscope period rules/grundys-game.sg --max 20000"
+    )]
     Period {
         #[arg(help = GAME_HELP)]
         game: String,
@@ -69,7 +74,9 @@ enum Command {
         sets: Vec<(String, i64)>,
     },
     /// Draw G(n) against n (PNG or SVG), with P-positions, preperiod and period marked.
-    #[command(after_help = "Examples:\n  sgscope plot rules/kayles.sg -o out/kayles.png\n  sgscope plot 'octal 0.07' --to 300 -o out/dawson.svg")]
+    #[command(
+        after_help = "Examples:\n  sgscope plot rules/kayles.sg -o out/kayles.png\n  sgscope plot 'octal 0.07' --to 300 -o out/dawson.svg"
+    )]
     Plot {
         #[arg(help = GAME_HELP)]
         game: String,
@@ -84,7 +91,9 @@ enum Command {
         sets: Vec<(String, i64)>,
     },
     /// Emit a lookup function `sg(n)` for n up to 10^18 in C++, Python, Rust or Java.
-    #[command(after_help = "Examples:\n  sgscope code rules/dawsons-kayles.sg --lang cpp\n  sgscope code 'subtraction {1, 3, 4}' --lang python -o out/sg.py\n  sgscope code rules/grundys-game.sg --lang rust --to 5000   # no period known: table + guard")]
+    #[command(
+        after_help = "Examples:\n  sgscope code rules/dawsons-kayles.sg --lang cpp\n  sgscope code 'subtraction {1, 3, 4}' --lang python -o out/sg.py\n  sgscope code rules/grundys-game.sg --lang rust --to 5000   # no period known: table + guard"
+    )]
     Code {
         #[arg(help = GAME_HELP)]
         game: String,
@@ -148,10 +157,10 @@ fn parse_lang(text: &str) -> Result<Lang, String> {
 pub enum CliError {
     /// Errors in a rules text (already rendered with locations).
     #[error("{0}")]
-    Rules(RulesError),
+    Rules(Box<RulesError>),
     /// The engine refused or failed (rule errors arrive already rendered with their location).
     #[error("{}", with_error_prefix(.0.to_string()))]
-    Engine(#[from] EngineError),
+    Engine(Box<EngineError>),
     /// A rules file could not be read.
     #[error("error: cannot read `{path}`: {message}")]
     Read {
@@ -169,6 +178,18 @@ pub enum CliError {
     /// Arguments that clap accepts but that make no sense together.
     #[error("error: {0}")]
     Usage(String),
+}
+
+impl From<EngineError> for CliError {
+    fn from(error: EngineError) -> Self {
+        CliError::Engine(Box::new(error))
+    }
+}
+
+impl From<RulesError> for CliError {
+    fn from(error: RulesError) -> Self {
+        CliError::Rules(Box::new(error))
+    }
 }
 
 impl CliError {

@@ -12,13 +12,20 @@ const PROGRESS_EVERY: usize = 4096;
 /// Extends `table` (holding `G(0..table.len())`) to `len` values with the moves of `program`.
 ///
 /// On a run-time rule error the table keeps the values computed before the failing position.
-pub fn extend(program: &Program, table: &mut SgTable, len: usize, progress: &mut Progress) -> Result<(), Diagnostic> {
+pub fn extend(
+    program: &Program,
+    table: &mut SgTable,
+    len: usize,
+    progress: &mut Progress,
+) -> Result<(), Diagnostic> {
     let mut options = MexSet::with_capacity(256);
     table.reserve(len.saturating_sub(table.len()));
     for n in table.len()..len {
         options.clear();
         program.for_each_move(n as u64, &mut |heaps| {
-            let value = heaps.iter().fold(0u32, |acc, &h| acc ^ table.get(h as usize));
+            let value = heaps
+                .iter()
+                .fold(0u32, |acc, &h| acc ^ table.get(h as usize));
             options.insert(value);
         })?;
         table.push(options.mex());
@@ -37,7 +44,9 @@ mod tests {
 
     fn general_values(text: &str, len: usize) -> Vec<u32> {
         let game = load(SourceFile::new("t.sg", text), &[]).unwrap();
-        let GameKind::General { program, .. } = &game.kind else { panic!("not general") };
+        let GameKind::General { program, .. } = &game.kind else {
+            panic!("not general")
+        };
         let mut table = SgTable::new();
         extend(program, &mut table, len, &mut Progress::hidden()).unwrap();
         table.to_vec()
@@ -50,7 +59,10 @@ mod tests {
         assert_eq!(bash, (0..40).map(|n| n % 4).collect::<Vec<_>>());
         // Dawson's Kayles 0.07 as a split rule: OEIS A002187 starts 0,0,1,1,2,0,3,1,1,0,3,3,2,2,4,0,5,2,2,3.
         let dawson = general_values("move i in 0..=n-2 => i, n - 2 - i", 20);
-        assert_eq!(dawson, vec![0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3]);
+        assert_eq!(
+            dawson,
+            vec![0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3]
+        );
         // Divisor game "subtract a proper divisor": G(n) = number of times 2 divides n (OEIS A007814
         // shifted: G(n) = v2(n) for n ≥ 1, G(0) = 0 since 0 has no move here).
         let divisors = general_values("move d in 1..n if n % d == 0 => n - d", 33);
@@ -63,7 +75,11 @@ mod tests {
         // Take 1..=n/2 tokens: G(2m) = m, G(2m + 1) = G(m) (OEIS A025480).
         let values = general_values("move take: x in 1..=n/2 => n - x", 200);
         for n in 1..200 {
-            let want = if n % 2 == 0 { n as u32 / 2 } else { values[n / 2] };
+            let want = if n % 2 == 0 {
+                n as u32 / 2
+            } else {
+                values[n / 2]
+            };
             assert_eq!(values[n], want, "n = {n}");
         }
     }
@@ -72,14 +88,19 @@ mod tests {
     fn engine_agrees_with_interpreter() {
         let text =
             "param k = 4\nmove a in 0..=n, len in 1..=k if a + len <= n => a, n - a - len\nmove if n % 3 == 1 => none";
-        assert_eq!(general_values(text, 60), interp::values(&SourceFile::new("t.sg", text), &[], 60).unwrap());
+        assert_eq!(
+            general_values(text, 60),
+            interp::values(&SourceFile::new("t.sg", text), &[], 60).unwrap()
+        );
     }
 
     #[test]
     fn run_time_error_rendering_matches_the_docs() {
         let text = "param k = 3\nmove x in 1..=k => n - x\n";
         let game = load(SourceFile::new("bash.sg", text), &[]).unwrap();
-        let GameKind::General { program, .. } = &game.kind else { panic!() };
+        let GameKind::General { program, .. } = &game.kind else {
+            panic!()
+        };
         let err = extend(program, &mut SgTable::new(), 10, &mut Progress::hidden()).unwrap_err();
         let want = "error: at n = 0, this move leaves a heap of -1\n --> bash.sg:2:20\n  |\n2 | move x in 1..=k => n - x\n  |                    ^^^^^ a heap cannot be negative\n  |\n  = help: add a condition (`if x <= n`) or bound the range (`1..=min(k, n)`)\n";
         assert_eq!(err.render(&game.source), want);
@@ -88,8 +109,14 @@ mod tests {
 
     #[test]
     fn run_time_error_stops_with_diagnostic() {
-        let game = load(SourceFile::new("t.sg", "move x in 1..=min(2, n) => n - x - 1"), &[]).unwrap();
-        let GameKind::General { program, .. } = &game.kind else { panic!() };
+        let game = load(
+            SourceFile::new("t.sg", "move x in 1..=min(2, n) => n - x - 1"),
+            &[],
+        )
+        .unwrap();
+        let GameKind::General { program, .. } = &game.kind else {
+            panic!()
+        };
         let mut table = SgTable::new();
         let err = extend(program, &mut table, 10, &mut Progress::hidden()).unwrap_err();
         assert_eq!(err.message, "at n = 1, this move leaves a heap of -1");

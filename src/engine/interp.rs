@@ -20,7 +20,12 @@ pub fn moves(rules: &[CheckedMove], coordinate: &str, n: u64) -> Result<Vec<Vec<
     Ok(out)
 }
 
-fn walk(rule: &CheckedMove, slots: &mut Vec<i64>, at: (&str, u64), out: &mut Vec<Vec<u64>>) -> Result<(), Diagnostic> {
+fn walk(
+    rule: &CheckedMove,
+    slots: &mut Vec<i64>,
+    at: (&str, u64),
+    out: &mut Vec<Vec<u64>>,
+) -> Result<(), Diagnostic> {
     let fault = |f: check::Fault| f.diagnostic(Some(at));
     let depth = slots.len() - 1;
     if let Some(binder) = rule.binders.get(depth) {
@@ -52,7 +57,11 @@ fn walk(rule: &CheckedMove, slots: &mut Vec<i64>, at: (&str, u64), out: &mut Vec
 /// for every move of every position. Handles `move` rules and `subtraction` family lines
 /// (as the moves `n → n − s`); `octal`/`hex`/`takebreak` lines are an error here. The first
 /// error (in the text, or at run time) is returned.
-pub fn values(source: &SourceFile, overrides: &[(String, i64)], len: usize) -> Result<Vec<u32>, Diagnostic> {
+pub fn values(
+    source: &SourceFile,
+    overrides: &[(String, i64)],
+    len: usize,
+) -> Result<Vec<u32>, Diagnostic> {
     let first = |mut errors: Vec<Diagnostic>| errors.swap_remove(0);
     let file = parser::parse(&source.text).map_err(first)?;
     let checked = check::check(&file, overrides).map_err(first)?;
@@ -60,18 +69,34 @@ pub fn values(source: &SourceFile, overrides: &[(String, i64)], len: usize) -> R
     for n in 0..len as u64 {
         let options: Vec<Vec<u64>> = match &checked.rules {
             Rules::Moves(rules) => moves(rules, &checked.coordinate, n)?,
-            Rules::Family { family: CheckedFamily::Subtraction(set), .. } => {
-                set.iter().filter(|&&s| s <= n).map(|&s| vec![n - s]).collect()
-            }
-            Rules::Family { family: CheckedFamily::SubtractionAllBut(excluded), .. } => {
-                (1..=n).filter(|s| !excluded.contains(s)).map(|s| vec![n - s]).collect()
-            }
+            Rules::Family {
+                family: CheckedFamily::Subtraction(set),
+                ..
+            } => set
+                .iter()
+                .filter(|&&s| s <= n)
+                .map(|&s| vec![n - s])
+                .collect(),
+            Rules::Family {
+                family: CheckedFamily::SubtractionAllBut(excluded),
+                ..
+            } => (1..=n)
+                .filter(|s| !excluded.contains(s))
+                .map(|s| vec![n - s])
+                .collect(),
             Rules::Family { span, .. } => {
-                return Err(Diagnostic::new("the interpreter does not run take-and-break codes", *span)
-                    .with_help("compare code games with the take-and-break kernel instead"));
+                return Err(Diagnostic::new(
+                    "the interpreter does not run take-and-break codes",
+                    *span,
+                )
+                .with_help("compare code games with the take-and-break kernel instead"));
             }
         };
-        let g = mex_of(options.iter().map(|heaps| heaps.iter().fold(0, |acc, &h| acc ^ values[h as usize])));
+        let g = mex_of(
+            options
+                .iter()
+                .map(|heaps| heaps.iter().fold(0, |acc, &h| acc ^ values[h as usize])),
+        );
         values.push(g);
     }
     Ok(values)
@@ -93,8 +118,14 @@ mod tests {
         let rules = run("move s in 1..=4 if s != 2 && s <= n => n - s", 21).unwrap();
         assert_eq!(rules, family);
         let all_but = run("subtraction all-but {2, 5}", 30).unwrap();
-        assert_eq!(all_but, run("move s in 1..=n if s != 2 && s != 5 => n - s", 30).unwrap());
+        assert_eq!(
+            all_but,
+            run("move s in 1..=n if s != 2 && s != 5 => n - s", 30).unwrap()
+        );
         assert!(run("octal 0.07", 3).is_err());
-        assert_eq!(run("move x in 1..=3 => n - x", 3).unwrap_err().message, "at n = 0, this move leaves a heap of -1");
+        assert_eq!(
+            run("move x in 1..=3 => n - x", 3).unwrap_err().message,
+            "at n = 0, this move leaves a heap of -1"
+        );
     }
 }

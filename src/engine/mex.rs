@@ -12,7 +12,9 @@ pub struct MexSet {
 impl MexSet {
     /// An empty set with room for values below `capacity` without reallocating.
     pub fn with_capacity(capacity: usize) -> Self {
-        MexSet { words: vec![0; capacity.div_ceil(64).max(1)] }
+        MexSet {
+            words: vec![0; capacity.div_ceil(64).max(1)],
+        }
     }
 
     /// Removes every value, keeping the allocation.

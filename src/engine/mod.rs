@@ -51,9 +51,9 @@ pub enum EngineError {
     #[error("{}", .diagnostic.render(.file))]
     Rule {
         /// What went wrong, located in the rules text.
-        diagnostic: Diagnostic,
+        diagnostic: Box<Diagnostic>,
         /// The rules text.
-        file: SourceFile,
+        file: Box<SourceFile>,
     },
 }
 
@@ -67,7 +67,12 @@ pub fn compute(game: &Game, to: u64, options: &EngineOptions) -> Result<SgTable,
 /// Extends `table` (holding `G(0..len)`) so that it holds `G(0..=to)`.
 ///
 /// The memory check runs first, so a request that cannot fit is refused before allocating.
-pub fn extend(game: &Game, table: &mut SgTable, to: u64, options: &EngineOptions) -> Result<(), EngineError> {
+pub fn extend(
+    game: &Game,
+    table: &mut SgTable,
+    to: u64,
+    options: &EngineOptions,
+) -> Result<(), EngineError> {
     check_memory(game, to)?;
     let len = to as usize + 1;
     if table.len() >= len {
@@ -75,12 +80,23 @@ pub fn extend(game: &Game, table: &mut SgTable, to: u64, options: &EngineOptions
     }
     let mut progress = Progress::new(table.len() as u64, len as u64, options.progress);
     let result = match &game.kind {
-        GameKind::Code { code, .. } | GameKind::General { lowered: Some(code), .. } => {
+        GameKind::Code { code, .. }
+        | GameKind::General {
+            lowered: Some(code),
+            ..
+        } => {
             takebreak::extend(code, table, len, &mut progress);
             Ok(())
         }
-        GameKind::General { program, lowered: None } => general::extend(program, table, len, &mut progress)
-            .map_err(|diagnostic| EngineError::Rule { diagnostic, file: game.source.clone() }),
+        GameKind::General {
+            program,
+            lowered: None,
+        } => general::extend(program, table, len, &mut progress).map_err(|diagnostic| {
+            EngineError::Rule {
+                diagnostic: Box::new(diagnostic),
+                file: Box::new(game.source.clone()),
+            }
+        }),
     };
     progress.finish();
     result
@@ -102,7 +118,11 @@ pub fn check_memory(game: &Game, to: u64) -> Result<(), EngineError> {
     let needed_bytes = estimate_bytes(game, to);
     let available_bytes = available_memory();
     if to > usize::MAX as u64 / 8 || needed_bytes > available_bytes {
-        return Err(EngineError::TooLarge { to, needed_bytes, available_bytes });
+        return Err(EngineError::TooLarge {
+            to,
+            needed_bytes,
+            available_bytes,
+        });
     }
     Ok(())
 }

@@ -20,7 +20,13 @@ pub struct Progress {
 impl Progress {
     /// A progress tracker for computing positions `start..end`; `enabled` false makes it a no-op.
     pub fn new(start: u64, end: u64, enabled: bool) -> Self {
-        Progress { enabled: enabled && std::io::stderr().is_terminal(), started: Instant::now(), start, end, bar: None }
+        Progress {
+            enabled: enabled && std::io::stderr().is_terminal(),
+            started: Instant::now(),
+            start,
+            end,
+            bar: None,
+        }
     }
 
     /// A tracker that never draws (for tests and library callers).

@@ -54,7 +54,10 @@ impl Default for SgTable {
 impl SgTable {
     /// An empty table (stored as `u8` until a value needs more).
     pub fn new() -> Self {
-        SgTable { storage: Storage::U8(Vec::new()), max_value: 0 }
+        SgTable {
+            storage: Storage::U8(Vec::new()),
+            max_value: 0,
+        }
     }
 
     /// A table holding `values`, stored in the narrowest width that fits them.

@@ -153,12 +153,16 @@ impl Fault {
     pub fn diagnostic(&self, at: Option<(&str, u64)>) -> Diagnostic {
         let place = at.map_or(String::new(), |(name, n)| format!(" at {name} = {n}"));
         match self.kind {
-            FaultKind::Overflow => Diagnostic::new(format!("arithmetic overflow{place}"), self.span)
-                .with_label("the value does not fit in a 64-bit integer")
-                .with_help("bound the values involved (e.g. with `min`) or add a condition"),
-            FaultKind::DivisionByZero => Diagnostic::new(format!("division by zero{place}"), self.span)
-                .with_label("the divisor is 0 here")
-                .with_help("add a condition such as `if d != 0`, or start the range at 1"),
+            FaultKind::Overflow => {
+                Diagnostic::new(format!("arithmetic overflow{place}"), self.span)
+                    .with_label("the value does not fit in a 64-bit integer")
+                    .with_help("bound the values involved (e.g. with `min`) or add a condition")
+            }
+            FaultKind::DivisionByZero => {
+                Diagnostic::new(format!("division by zero{place}"), self.span)
+                    .with_label("the divisor is 0 here")
+                    .with_help("add a condition such as `if d != 0`, or start the range at 1")
+            }
         }
     }
 }
@@ -199,16 +203,31 @@ impl CExpr {
     /// Evaluates the expression by walking the tree; `slots[0]` is `n`, `slots[1 + i]` binder
     /// `i`. This is the reference semantics.
     pub fn eval(&self, slots: &[i64]) -> Result<i64, Fault> {
-        let fault = |kind| Fault { kind, span: self.span };
+        let fault = |kind| Fault {
+            kind,
+            span: self.span,
+        };
         match &self.kind {
             CExprKind::Const(v) => Ok(*v),
             CExprKind::Slot(i) => Ok(slots[*i]),
-            CExprKind::Neg(e) => e.eval(slots)?.checked_neg().ok_or(fault(FaultKind::Overflow)),
+            CExprKind::Neg(e) => e
+                .eval(slots)?
+                .checked_neg()
+                .ok_or(fault(FaultKind::Overflow)),
             CExprKind::Not(e) => Ok(i64::from(e.eval(slots)? == 0)),
-            CExprKind::Abs(e) => e.eval(slots)?.checked_abs().ok_or(fault(FaultKind::Overflow)),
-            CExprKind::Binary(BinaryOp::And, a, b) => Ok(i64::from(a.eval(slots)? != 0 && b.eval(slots)? != 0)),
-            CExprKind::Binary(BinaryOp::Or, a, b) => Ok(i64::from(a.eval(slots)? != 0 || b.eval(slots)? != 0)),
-            CExprKind::Binary(op, a, b) => apply(*op, a.eval(slots)?, b.eval(slots)?).map_err(fault),
+            CExprKind::Abs(e) => e
+                .eval(slots)?
+                .checked_abs()
+                .ok_or(fault(FaultKind::Overflow)),
+            CExprKind::Binary(BinaryOp::And, a, b) => {
+                Ok(i64::from(a.eval(slots)? != 0 && b.eval(slots)? != 0))
+            }
+            CExprKind::Binary(BinaryOp::Or, a, b) => {
+                Ok(i64::from(a.eval(slots)? != 0 || b.eval(slots)? != 0))
+            }
+            CExprKind::Binary(op, a, b) => {
+                apply(*op, a.eval(slots)?, b.eval(slots)?).map_err(fault)
+            }
             CExprKind::Min(args) | CExprKind::Max(args) => {
                 let is_min = matches!(self.kind, CExprKind::Min(_));
                 let mut best = args[0].eval(slots)?;
@@ -266,11 +285,15 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
     for item in &file.items {
         match item {
             Item::Name { value, span } => set_once(&mut name, value, *span, "name", &mut errors),
-            Item::Description { value, span } => set_once(&mut description, value, *span, "description", &mut errors),
+            Item::Description { value, span } => {
+                set_once(&mut description, value, *span, "description", &mut errors)
+            }
             Item::Heap { name: heap, span } => {
                 if coordinate.is_some() {
                     errors.push(duplicate("heap", *span));
-                } else if let Err(e) = check_new_name(&heap.name, heap.span, "the coordinate", &Taken::default()) {
+                } else if let Err(e) =
+                    check_new_name(&heap.name, heap.span, "the coordinate", &Taken::default())
+                {
                     errors.push(e);
                 } else {
                     coordinate = Some((heap.name.clone(), heap.span));
@@ -284,12 +307,17 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
     // Parameters, in order; each default may use earlier ones.
     let mut params: Vec<(String, i64)> = Vec::new();
     for item in &file.items {
-        let Item::Param { name, default, .. } = item else { continue };
+        let Item::Param { name, default, .. } = item else {
+            continue;
+        };
         if params.iter().any(|(p, _)| *p == name.name) {
             errors.push(
-                Diagnostic::new(format!("parameter `{}` is declared twice", name.name), name.span)
-                    .with_label("second declaration")
-                    .with_help("remove one of the declarations or rename one"),
+                Diagnostic::new(
+                    format!("parameter `{}` is declared twice", name.name),
+                    name.span,
+                )
+                .with_label("second declaration")
+                .with_help("remove one of the declarations or rename one"),
             );
             continue;
         }
@@ -297,20 +325,35 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
             &name.name,
             name.span,
             "a parameter",
-            &Taken { coordinate: Some(&coordinate), ..Taken::default() },
+            &Taken {
+                coordinate: Some(&coordinate),
+                ..Taken::default()
+            },
         ) {
             errors.push(e);
             continue;
         }
-        let scope = Scope { coordinate: &coordinate, runtime: false, params: &params, binders: &[], all_binders: &[] };
-        let value = match int_expr(default, &scope).and_then(|e| e.eval(&[]).map_err(|f| f.diagnostic(None))) {
+        let scope = Scope {
+            coordinate: &coordinate,
+            runtime: false,
+            params: &params,
+            binders: &[],
+            all_binders: &[],
+        };
+        let value = match int_expr(default, &scope)
+            .and_then(|e| e.eval(&[]).map_err(|f| f.diagnostic(None)))
+        {
             Ok(v) => v,
             Err(e) => {
                 errors.push(e);
                 0
             }
         };
-        let value = overrides.iter().rev().find(|(o, _)| *o == name.name).map_or(value, |&(_, v)| v);
+        let value = overrides
+            .iter()
+            .rev()
+            .find(|(o, _)| *o == name.name)
+            .map_or(value, |&(_, v)| v);
         params.push((name.name.clone(), value));
     }
     for (key, value) in overrides {
@@ -320,12 +363,19 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
                 None if params.is_empty() => "this file declares no parameters".to_string(),
                 None => format!(
                     "the parameters are {}",
-                    params.iter().map(|(p, _)| format!("`{p}`")).collect::<Vec<_>>().join(", ")
+                    params
+                        .iter()
+                        .map(|(p, _)| format!("`{p}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             };
             errors.push(
-                Diagnostic::new(format!("no parameter `{key}` (from --set {key}={value})"), Span::new(0, 0))
-                    .with_help(help),
+                Diagnostic::new(
+                    format!("no parameter `{key}` (from --set {key}={value})"),
+                    Span::new(0, 0),
+                )
+                .with_help(help),
             );
         }
     }
@@ -335,8 +385,13 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
     let mut moves = Vec::new();
     let mut first_move: Option<Span> = None;
     let mut saw_family_line = false;
-    let constant_scope =
-        Scope { coordinate: &coordinate, runtime: false, params: &params, binders: &[], all_binders: &[] };
+    let constant_scope = Scope {
+        coordinate: &coordinate,
+        runtime: false,
+        params: &params,
+        binders: &[],
+        all_binders: &[],
+    };
     for item in &file.items {
         match item {
             Item::Family(line) => {
@@ -345,7 +400,10 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
                     errors.push(
                         Diagnostic::new("only one family line is allowed", line.span)
                             .with_label("second family line")
-                            .with_help(format!("the first one is at byte {}; remove one of them", first.start)),
+                            .with_help(format!(
+                                "the first one is at byte {}; remove one of them",
+                                first.start
+                            )),
                     );
                     continue;
                 }
@@ -372,14 +430,17 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
             _ => {}
         }
     }
-    let end = file.items.last().map_or(Span::new(0, 0), |item| match item {
-        Item::Name { span, .. }
-        | Item::Description { span, .. }
-        | Item::Param { span, .. }
-        | Item::Heap { span, .. } => *span,
-        Item::Family(f) => f.span,
-        Item::Move(m) => m.span,
-    });
+    let end = file
+        .items
+        .last()
+        .map_or(Span::new(0, 0), |item| match item {
+            Item::Name { span, .. }
+            | Item::Description { span, .. }
+            | Item::Param { span, .. }
+            | Item::Heap { span, .. } => *span,
+            Item::Family(f) => f.span,
+            Item::Move(m) => m.span,
+        });
     let rules = match family {
         Some((family, span)) => Rules::Family { family, span },
         None if first_move.is_none() && !saw_family_line => {
@@ -393,14 +454,26 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
         None => Rules::Moves(moves),
     };
     if errors.is_empty() {
-        Ok(Checked { name, description, coordinate, params, rules })
+        Ok(Checked {
+            name,
+            description,
+            coordinate,
+            params,
+            rules,
+        })
     } else {
         errors.sort_by_key(|e| e.span.start);
         Err(errors)
     }
 }
 
-fn set_once(slot: &mut Option<String>, value: &str, span: Span, what: &str, errors: &mut Vec<Diagnostic>) {
+fn set_once(
+    slot: &mut Option<String>,
+    value: &str,
+    span: Span,
+    what: &str,
+    errors: &mut Vec<Diagnostic>,
+) {
     if slot.is_some() {
         errors.push(duplicate(what, span));
     } else {
@@ -431,7 +504,8 @@ struct Taken<'a> {
 /// A "did you mean" candidate for `name`, but never one that shares no letter position with it
 /// (`x` → `k` would be noise).
 pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    did_you_mean(name, candidates).filter(|c| edit_distance(name, c) < name.chars().count().max(c.chars().count()))
+    did_you_mean(name, candidates)
+        .filter(|c| edit_distance(name, c) < name.chars().count().max(c.chars().count()))
 }
 
 /// Rejects a new name that is reserved, a function, or already taken.
@@ -450,25 +524,42 @@ fn check_new_name(name: &str, span: Span, role: &str, taken: &Taken) -> Result<(
         None
     };
     match clash {
-        Some(what) => Err(Diagnostic::new(format!("`{name}` cannot name {role}: it is already {what}"), span)
-            .with_label("choose another name")
-            .with_help("every name (coordinate, parameters, binders) must be distinct and not a keyword")),
+        Some(what) => Err(Diagnostic::new(
+            format!("`{name}` cannot name {role}: it is already {what}"),
+            span,
+        )
+        .with_label("choose another name")
+        .with_help(
+            "every name (coordinate, parameters, binders) must be distinct and not a keyword",
+        )),
         None => Ok(()),
     }
 }
 
 fn check_family(form: &FamilyForm, scope: &Scope) -> Result<CheckedFamily, Diagnostic> {
     match form {
-        FamilyForm::Subtraction(set) => Ok(CheckedFamily::Subtraction(subtraction_set(set, scope)?)),
-        FamilyForm::SubtractionAllBut(set) => Ok(CheckedFamily::SubtractionAllBut(subtraction_set(set, scope)?)),
-        FamilyForm::Code { notation, text, offset } => {
-            Ok(CheckedFamily::Code { notation: *notation, text: text.clone(), offset: *offset })
+        FamilyForm::Subtraction(set) => {
+            Ok(CheckedFamily::Subtraction(subtraction_set(set, scope)?))
         }
+        FamilyForm::SubtractionAllBut(set) => Ok(CheckedFamily::SubtractionAllBut(
+            subtraction_set(set, scope)?,
+        )),
+        FamilyForm::Code {
+            notation,
+            text,
+            offset,
+        } => Ok(CheckedFamily::Code {
+            notation: *notation,
+            text: text.clone(),
+            offset: *offset,
+        }),
     }
 }
 
 fn const_value(e: &Expr, scope: &Scope) -> Result<i64, Diagnostic> {
-    int_expr(e, scope)?.eval(&[]).map_err(|f| f.diagnostic(None))
+    int_expr(e, scope)?
+        .eval(&[])
+        .map_err(|f| f.diagnostic(None))
 }
 
 /// Evaluates a subtraction set: sorted, deduplicated, every element in `1..=MAX_SUBTRACTION`.
@@ -498,7 +589,11 @@ fn subtraction_set(set: &SetExpr, scope: &Scope) -> Result<Vec<u64>, Diagnostic>
         SetExpr::Range(range) => {
             let lo = const_value(&range.lo, scope)?;
             let hi = const_value(&range.hi, scope)?;
-            let hi = if range.inclusive { hi } else { hi.saturating_sub(1) };
+            let hi = if range.inclusive {
+                hi
+            } else {
+                hi.saturating_sub(1)
+            };
             if lo <= hi {
                 if lo < 1 {
                     return Err(bad(lo, range.lo.span));
@@ -515,14 +610,28 @@ fn subtraction_set(set: &SetExpr, scope: &Scope) -> Result<Vec<u64>, Diagnostic>
     Ok(values)
 }
 
-fn check_move(rule: &ast::MoveRule, coordinate: &str, params: &[(String, i64)]) -> Result<CheckedMove, Diagnostic> {
+fn check_move(
+    rule: &ast::MoveRule,
+    coordinate: &str,
+    params: &[(String, i64)],
+) -> Result<CheckedMove, Diagnostic> {
     let mut names: Vec<String> = Vec::new();
     let mut binders = Vec::new();
     let all: Vec<String> = rule.binders.iter().map(|b| b.name.name.clone()).collect();
     for binder in &rule.binders {
-        let taken = Taken { coordinate: Some(coordinate), params, binders: &names };
+        let taken = Taken {
+            coordinate: Some(coordinate),
+            params,
+            binders: &names,
+        };
         check_new_name(&binder.name.name, binder.name.span, "a binder", &taken)?;
-        let scope = Scope { coordinate, runtime: true, params, binders: &names, all_binders: &all };
+        let scope = Scope {
+            coordinate,
+            runtime: true,
+            params,
+            binders: &names,
+            all_binders: &all,
+        };
         let lo = int_expr(&binder.range.lo, &scope)?;
         let hi = int_expr(&binder.range.hi, &scope)?;
         binders.push(CheckedBinder {
@@ -534,18 +643,37 @@ fn check_move(rule: &ast::MoveRule, coordinate: &str, params: &[(String, i64)]) 
         });
         names.push(binder.name.name.clone());
     }
-    let scope = Scope { coordinate, runtime: true, params, binders: &names, all_binders: &all };
+    let scope = Scope {
+        coordinate,
+        runtime: true,
+        params,
+        binders: &names,
+        all_binders: &all,
+    };
     let condition = match &rule.condition {
         Some(c) => Some(typed(c, &scope, Type::Bool)?),
         None => None,
     };
     if rule.result.len() > MAX_RESULT_HEAPS {
-        return Err(Diagnostic::new(format!("this move leaves {} heaps", rule.result.len()), rule.result_span)
-            .with_label(format!("at most {MAX_RESULT_HEAPS}"))
-            .with_help("a move may leave at most 64 heaps"));
+        return Err(Diagnostic::new(
+            format!("this move leaves {} heaps", rule.result.len()),
+            rule.result_span,
+        )
+        .with_label(format!("at most {MAX_RESULT_HEAPS}"))
+        .with_help("a move may leave at most 64 heaps"));
     }
-    let result = rule.result.iter().map(|e| int_expr(e, &scope)).collect::<Result<Vec<_>, _>>()?;
-    Ok(CheckedMove { label: rule.label.as_ref().map(|l| l.name.clone()), binders, condition, result, span: rule.span })
+    let result = rule
+        .result
+        .iter()
+        .map(|e| int_expr(e, &scope))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(CheckedMove {
+        label: rule.label.as_ref().map(|l| l.name.clone()),
+        binders,
+        condition,
+        result,
+        span: rule.span,
+    })
 }
 
 fn int_expr(e: &Expr, scope: &Scope) -> Result<CExpr, Diagnostic> {
@@ -559,9 +687,12 @@ fn typed(e: &Expr, scope: &Scope, want: Type) -> Result<CExpr, Diagnostic> {
             Type::Int => "a comparison or `&&`/`||` gives a condition, not a number",
             Type::Bool => "compare the value, e.g. `x > 0`",
         };
-        return Err(Diagnostic::new(format!("expected {}, found {}", want.describe(), ty.describe()), e.span)
-            .with_label(format!("this is {}", ty.describe()))
-            .with_help(help));
+        return Err(Diagnostic::new(
+            format!("expected {}, found {}", want.describe(), ty.describe()),
+            e.span,
+        )
+        .with_label(format!("this is {}", ty.describe()))
+        .with_help(help));
     }
     Ok(c)
 }
@@ -572,8 +703,14 @@ fn expr(e: &Expr, scope: &Scope) -> Result<(CExpr, Type), Diagnostic> {
     Ok(match &e.kind {
         ExprKind::Int(v) => (make(CExprKind::Const(*v)), Type::Int),
         ExprKind::Name(name) => (make(resolve(name, span, scope)?), Type::Int),
-        ExprKind::Unary(UnaryOp::Neg, x) => (make(CExprKind::Neg(Box::new(typed(x, scope, Type::Int)?))), Type::Int),
-        ExprKind::Unary(UnaryOp::Not, x) => (make(CExprKind::Not(Box::new(typed(x, scope, Type::Bool)?))), Type::Bool),
+        ExprKind::Unary(UnaryOp::Neg, x) => (
+            make(CExprKind::Neg(Box::new(typed(x, scope, Type::Int)?))),
+            Type::Int,
+        ),
+        ExprKind::Unary(UnaryOp::Not, x) => (
+            make(CExprKind::Not(Box::new(typed(x, scope, Type::Bool)?))),
+            Type::Bool,
+        ),
         ExprKind::Binary(op, a, b) => {
             let (operand, result) = match op {
                 BinaryOp::And | BinaryOp::Or => (Type::Bool, Type::Bool),
@@ -582,17 +719,32 @@ fn expr(e: &Expr, scope: &Scope) -> Result<(CExpr, Type), Diagnostic> {
             };
             let a = typed(a, scope, operand)?;
             let b = typed(b, scope, operand)?;
-            (make(CExprKind::Binary(*op, Box::new(a), Box::new(b))), result)
+            (
+                make(CExprKind::Binary(*op, Box::new(a), Box::new(b))),
+                result,
+            )
         }
         ExprKind::Call(f, args) => {
-            let args = args.iter().map(|a| int_expr(a, scope)).collect::<Result<Vec<_>, _>>()?;
+            let args = args
+                .iter()
+                .map(|a| int_expr(a, scope))
+                .collect::<Result<Vec<_>, _>>()?;
             let arity_error = |want: &str| {
                 Diagnostic::new(format!("`{}` takes {want}", f.name), span)
                     .with_label(format!("{} given", args.len()))
-                    .with_help(format!("e.g. `{}`", if f.name == "abs" { "abs(x - 3)" } else { "min(k, n)" }))
+                    .with_help(format!(
+                        "e.g. `{}`",
+                        if f.name == "abs" {
+                            "abs(x - 3)"
+                        } else {
+                            "min(k, n)"
+                        }
+                    ))
             };
             let kind = match f.name.as_str() {
-                "min" | "max" if args.is_empty() => return Err(arity_error("at least one argument")),
+                "min" | "max" if args.is_empty() => {
+                    return Err(arity_error("at least one argument"))
+                }
                 "min" => CExprKind::Min(args),
                 "max" => CExprKind::Max(args),
                 "abs" if args.len() != 1 => return Err(arity_error("exactly one argument")),
@@ -602,9 +754,11 @@ fn expr(e: &Expr, scope: &Scope) -> Result<(CExpr, Type), Diagnostic> {
                         Some(s) => format!("did you mean `{s}`?"),
                         None => "the functions are `min`, `max` and `abs`".to_string(),
                     };
-                    return Err(Diagnostic::new(format!("unknown function `{other}`"), f.span)
-                        .with_label("not a function")
-                        .with_help(help));
+                    return Err(
+                        Diagnostic::new(format!("unknown function `{other}`"), f.span)
+                            .with_label("not a function")
+                            .with_help(help),
+                    );
                 }
             };
             (make(kind), Type::Int)
@@ -628,9 +782,11 @@ fn resolve(name: &str, span: Span, scope: &Scope) -> Result<CExprKind, Diagnosti
             .with_help("parameter defaults and subtraction sets may only use integers and earlier parameters"));
     }
     if scope.all_binders.iter().any(|b| b == name) {
-        return Err(Diagnostic::new(format!("binder `{name}` is used before it is bound"), span)
-            .with_label("bound later in this move")
-            .with_help("reorder the binders: a range may only use the binders to its left"));
+        return Err(
+            Diagnostic::new(format!("binder `{name}` is used before it is bound"), span)
+                .with_label("bound later in this move")
+                .with_help("reorder the binders: a range may only use the binders to its left"),
+        );
     }
     let mut candidates: Vec<&str> = scope.params.iter().map(|(p, _)| p.as_str()).collect();
     candidates.extend(scope.binders.iter().map(String::as_str));
@@ -640,7 +796,10 @@ fn resolve(name: &str, span: Span, scope: &Scope) -> Result<CExprKind, Diagnosti
     candidates.extend(FUNCTIONS);
     let help = match suggest(name, candidates.iter().copied()) {
         _ if name == "n" && scope.runtime => {
-            format!("the heap size is called `{}` in this file (see its `heap` line)", scope.coordinate)
+            format!(
+                "the heap size is called `{}` in this file (see its `heap` line)",
+                scope.coordinate
+            )
         }
         Some(s) => format!("did you mean `{s}`?"),
         None if scope.runtime => format!(
@@ -654,7 +813,9 @@ fn resolve(name: &str, span: Span, scope: &Scope) -> Result<CExprKind, Diagnosti
         ),
         None => "declare it first with `param NAME = VALUE`".to_string(),
     };
-    Err(Diagnostic::new(format!("unknown name `{name}`"), span).with_label("not defined here").with_help(help))
+    Err(Diagnostic::new(format!("unknown name `{name}`"), span)
+        .with_label("not defined here")
+        .with_help(help))
 }
 
 #[cfg(test)]
@@ -665,7 +826,8 @@ mod tests {
     type Case = (&'static str, &'static [(&'static str, i64)], &'static str);
 
     fn error(text: &str, overrides: &[(&str, i64)]) -> String {
-        let overrides: Vec<(String, i64)> = overrides.iter().map(|&(k, v)| (k.to_string(), v)).collect();
+        let overrides: Vec<(String, i64)> =
+            overrides.iter().map(|&(k, v)| (k.to_string(), v)).collect();
         match load(SourceFile::new("rules/t.sg", text), &overrides) {
             Ok(game) => panic!("{text}: expected an error, got {game:?}"),
             Err(e) => e.to_string(),
@@ -709,65 +871,158 @@ mod tests {
     #[test]
     fn check_error_table() {
         let cases: [Case; 20] = [
-            ("param k = 1\nparam k = 2\nmove => none", &[], "parameter `k` is declared twice"),
-            ("param n = 1\nmove => none", &[], "`n` cannot name a parameter: it is already the coordinate"),
-            ("param k = 2\nmove k in 1..=n => n - k", &[], "`k` cannot name a binder: it is already a parameter"),
-            ("move n in 1..=3 => 0", &[], "`n` cannot name a binder: it is already the coordinate"),
+            (
+                "param k = 1\nparam k = 2\nmove => none",
+                &[],
+                "parameter `k` is declared twice",
+            ),
+            (
+                "param n = 1\nmove => none",
+                &[],
+                "`n` cannot name a parameter: it is already the coordinate",
+            ),
+            (
+                "param k = 2\nmove k in 1..=n => n - k",
+                &[],
+                "`k` cannot name a binder: it is already a parameter",
+            ),
+            (
+                "move n in 1..=3 => 0",
+                &[],
+                "`n` cannot name a binder: it is already the coordinate",
+            ),
             (
                 "move x in 1..=2, x in 1..=2 => 0",
                 &[],
                 "`x` cannot name a binder: it is already an earlier binder of this move",
             ),
-            ("move min in 1..=2 => 0", &[], "`min` cannot name a binder: it is already a function"),
-            ("octal 0.07\nmove => none", &[], "a family line cannot be mixed with `move` rules"),
-            ("move => none\nsubtraction {1}", &[], "a family line cannot be mixed with `move` rules"),
-            ("subtraction {1}\nsubtraction {2}", &[], "only one family line is allowed"),
+            (
+                "move min in 1..=2 => 0",
+                &[],
+                "`min` cannot name a binder: it is already a function",
+            ),
+            (
+                "octal 0.07\nmove => none",
+                &[],
+                "a family line cannot be mixed with `move` rules",
+            ),
+            (
+                "move => none\nsubtraction {1}",
+                &[],
+                "a family line cannot be mixed with `move` rules",
+            ),
+            (
+                "subtraction {1}\nsubtraction {2}",
+                &[],
+                "only one family line is allowed",
+            ),
             ("param k = 3\n", &[], "this file describes no moves"),
-            ("param k = n + 1\nmove => none", &[], "`n` is not a constant"),
-            ("subtraction {1, 0, 3}", &[], "subtraction set element 0 is not positive"),
-            ("subtraction {-2}", &[], "subtraction set element -2 is not positive"),
-            ("subtraction {99999999}", &[], "subtraction set element 99999999 is too large"),
+            (
+                "param k = n + 1\nmove => none",
+                &[],
+                "`n` is not a constant",
+            ),
+            (
+                "subtraction {1, 0, 3}",
+                &[],
+                "subtraction set element 0 is not positive",
+            ),
+            (
+                "subtraction {-2}",
+                &[],
+                "subtraction set element -2 is not positive",
+            ),
+            (
+                "subtraction {99999999}",
+                &[],
+                "subtraction set element 99999999 is too large",
+            ),
             ("param k = 1 / 0\nmove => none", &[], "division by zero"),
-            ("param k = 9223372036854775807 + 1\nmove => none", &[], "arithmetic overflow"),
-            ("move x in 1..=n if x => n - x", &[], "expected a condition, found a number"),
-            ("move x in 1..=n => n - (x > 1)", &[], "expected a number, found a condition"),
+            (
+                "param k = 9223372036854775807 + 1\nmove => none",
+                &[],
+                "arithmetic overflow",
+            ),
+            (
+                "move x in 1..=n if x => n - x",
+                &[],
+                "expected a condition, found a number",
+            ),
+            (
+                "move x in 1..=n => n - (x > 1)",
+                &[],
+                "expected a number, found a condition",
+            ),
             ("move x in 1..=mx(n, 2) => 0", &[], "unknown function `mx`"),
-            ("move a in 0..=n-len, len in 1..=2 => a", &[], "binder `len` is used before it is bound"),
+            (
+                "move a in 0..=n-len, len in 1..=2 => a",
+                &[],
+                "binder `len` is used before it is bound",
+            ),
         ];
         for (text, overrides, want) in cases {
             let got = error(text, overrides);
-            assert!(got.starts_with(&format!("error: {want}")), "{text}\ngot: {got}");
+            assert!(
+                got.starts_with(&format!("error: {want}")),
+                "{text}\ngot: {got}"
+            );
         }
-        assert!(error("move => none", &[("k", 1)]).contains("help: this file declares no parameters"));
-        assert!(error("param alpha = 1\nparam beta = 2\nmove => none", &[("zzz", 1)])
-            .contains("help: the parameters are `alpha`, `beta`"));
+        assert!(
+            error("move => none", &[("k", 1)]).contains("help: this file declares no parameters")
+        );
+        assert!(error(
+            "param alpha = 1\nparam beta = 2\nmove => none",
+            &[("zzz", 1)]
+        )
+        .contains("help: the parameters are `alpha`, `beta`"));
         assert!(error("move x in 1..=mx(n, 2) => 0", &[]).contains("did you mean `max`?"));
-        assert!(error("param k = 1\nmove => none", &[("x", 1)]).contains("help: the parameters are `k`"));
+        assert!(error("param k = 1\nmove => none", &[("x", 1)])
+            .contains("help: the parameters are `k`"));
         let bad_set = error("subtraction {1, 0}", &[]);
         assert_eq!(bad_set.matches("error:").count(), 1, "{bad_set}");
-        assert!(
-            error("heap m\nmove x in 1..=n => n - x", &[]).contains("help: the heap size is called `m` in this file")
-        );
+        assert!(error("heap m\nmove x in 1..=n => n - x", &[])
+            .contains("help: the heap size is called `m` in this file"));
         assert!(error("move x in 1..=n => n - y", &[]).contains("help: names in scope: `x`, `n`"));
     }
 
     #[test]
     fn parameters_overrides_and_families() {
         let game = load(
-            SourceFile::new("t.sg", "param k = 3\nparam m = 2*k + 1\nsubtraction 1..=m\n"),
+            SourceFile::new(
+                "t.sg",
+                "param k = 3\nparam m = 2*k + 1\nsubtraction 1..=m\n",
+            ),
             &[("k".to_string(), 5)],
         )
         .unwrap();
-        assert_eq!(game.params, vec![("k".to_string(), 5), ("m".to_string(), 11)]);
+        assert_eq!(
+            game.params,
+            vec![("k".to_string(), 5), ("m".to_string(), 11)]
+        );
         assert_eq!(game.name, "subtraction 1..=m");
-        let GameKind::Code { family, code } = &game.kind else { panic!() };
+        let GameKind::Code { family, code } = &game.kind else {
+            panic!()
+        };
         assert_eq!(*family, Family::Subtraction((1..=11).collect()));
         assert_eq!(code.digits.len(), 12);
-        let game = load(SourceFile::new("t.sg", "name \"S\"\nsubtraction all-but {5, 2, 2}\n"), &[]).unwrap();
+        let game = load(
+            SourceFile::new("t.sg", "name \"S\"\nsubtraction all-but {5, 2, 2}\n"),
+            &[],
+        )
+        .unwrap();
         assert_eq!(game.name, "S");
-        let GameKind::Code { family, .. } = &game.kind else { panic!() };
+        let GameKind::Code { family, .. } = &game.kind else {
+            panic!()
+        };
         assert_eq!(*family, Family::SubtractionAllBut(vec![2, 5]));
-        let game = load(SourceFile::new("rules/bash.sg", "heap m\nmove x in 1..=min(3, m) => m - x"), &[]).unwrap();
-        assert_eq!((game.name.as_str(), game.coordinate.as_str()), ("bash", "m"));
+        let game = load(
+            SourceFile::new("rules/bash.sg", "heap m\nmove x in 1..=min(3, m) => m - x"),
+            &[],
+        )
+        .unwrap();
+        assert_eq!(
+            (game.name.as_str(), game.coordinate.as_str()),
+            ("bash", "m")
+        );
     }
 }

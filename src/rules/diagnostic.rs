@@ -24,7 +24,10 @@ pub struct Span {
 impl Span {
     /// The span `start..end`.
     pub fn new(start: usize, end: usize) -> Self {
-        Span { start, end: end.max(start) }
+        Span {
+            start,
+            end: end.max(start),
+        }
     }
 
     /// The smallest span covering both.
@@ -45,7 +48,10 @@ pub struct SourceFile {
 impl SourceFile {
     /// A source named `name` holding `text`.
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
-        SourceFile { name: name.into(), text: text.into() }
+        SourceFile {
+            name: name.into(),
+            text: text.into(),
+        }
     }
 
     /// 1-based line and column (in characters) of byte `offset`.
@@ -60,7 +66,11 @@ impl SourceFile {
 
     /// The text of 1-based line `line`, without its newline.
     pub fn line_text(&self, line: usize) -> &str {
-        self.text.split('\n').nth(line - 1).unwrap_or("").trim_end_matches('\r')
+        self.text
+            .split('\n')
+            .nth(line - 1)
+            .unwrap_or("")
+            .trim_end_matches('\r')
     }
 }
 
@@ -87,7 +97,12 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// An error at `span`.
     pub fn new(message: impl Into<String>, span: Span) -> Self {
-        Diagnostic { message: message.into(), span, label: None, help: None }
+        Diagnostic {
+            message: message.into(),
+            span,
+            label: None,
+            help: None,
+        }
     }
 
     /// Adds the note shown after the caret.
@@ -104,7 +119,11 @@ impl Diagnostic {
 
     /// Renders the diagnostic against its source, as shown to users.
     pub fn render(&self, source: &SourceFile) -> String {
-        Rendered { diagnostic: self, source }.to_string()
+        Rendered {
+            diagnostic: self,
+            source,
+        }
+        .to_string()
     }
 }
 
@@ -127,7 +146,11 @@ impl fmt::Display for Rendered<'_> {
         // The caret is as wide as the span, clipped to the end of the line (at least one).
         let (end_line, end_col) = self.source.line_col(d.span.end);
         let line_chars = text.chars().count();
-        let last_col = if end_line == line { end_col } else { line_chars + 1 };
+        let last_col = if end_line == line {
+            end_col
+        } else {
+            line_chars + 1
+        };
         let width = last_col.saturating_sub(col).max(1);
         write!(f, "{pad} | {}{}", " ".repeat(col - 1), "^".repeat(width))?;
         if let Some(label) = &d.label {
@@ -151,7 +174,9 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
         row[0] = i + 1;
         for (j, &cb) in b.iter().enumerate() {
             let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(row[j + 1] + 1);
+            row[j + 1] = (prev + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
             prev = cur;
         }
     }
@@ -159,7 +184,10 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// The candidate closest to `name`, if it is close enough to be a likely typo.
-pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let limit = (name.chars().count() / 3).max(1);
     candidates
         .into_iter()
@@ -196,7 +224,10 @@ mod tests {
 
     #[test]
     fn suggestions() {
-        assert_eq!(did_you_mean("subtraktion", ["subtraction", "octal"]), Some("subtraction"));
+        assert_eq!(
+            did_you_mean("subtraktion", ["subtraction", "octal"]),
+            Some("subtraction")
+        );
         assert_eq!(did_you_mean("zzz", ["subtraction", "octal"]), None);
         assert_eq!(edit_distance("kitten", "sitting"), 3);
     }

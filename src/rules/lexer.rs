@@ -15,8 +15,14 @@ pub const CODE_FAMILIES: [&str; 3] = ["octal", "hex", "takebreak"];
 /// characters, unterminated strings) are collected; the tokens are still returned so that the
 /// caller may decide what to report.
 pub fn lex(source: &str) -> (Vec<Token>, Vec<Diagnostic>) {
-    let mut lexer =
-        Lexer { src: source, bytes: source.as_bytes(), pos: 0, depth: 0, tokens: Vec::new(), errors: Vec::new() };
+    let mut lexer = Lexer {
+        src: source,
+        bytes: source.as_bytes(),
+        pos: 0,
+        depth: 0,
+        tokens: Vec::new(),
+        errors: Vec::new(),
+    };
     lexer.run();
     (lexer.tokens, lexer.errors)
 }
@@ -33,7 +39,10 @@ struct Lexer<'a> {
 
 impl Lexer<'_> {
     fn push(&mut self, kind: TokenKind, start: usize) {
-        self.tokens.push(Token { kind, span: Span::new(start, self.pos) });
+        self.tokens.push(Token {
+            kind,
+            span: Span::new(start, self.pos),
+        });
     }
 
     fn peek(&self, ahead: usize) -> u8 {
@@ -41,7 +50,9 @@ impl Lexer<'_> {
     }
 
     fn at_line_start(&self) -> bool {
-        self.tokens.last().map_or(true, |t| t.kind == TokenKind::Newline)
+        self.tokens
+            .last()
+            .map_or(true, |t| t.kind == TokenKind::Newline)
     }
 
     fn run(&mut self) {
@@ -70,9 +81,15 @@ impl Lexer<'_> {
         }
         if !self.at_line_start() {
             let end = self.pos;
-            self.tokens.push(Token { kind: TokenKind::Newline, span: Span::new(end, end) });
+            self.tokens.push(Token {
+                kind: TokenKind::Newline,
+                span: Span::new(end, end),
+            });
         }
-        self.tokens.push(Token { kind: TokenKind::Eof, span: Span::new(self.pos, self.pos) });
+        self.tokens.push(Token {
+            kind: TokenKind::Eof,
+            span: Span::new(self.pos, self.pos),
+        });
     }
 
     fn skip_comment(&mut self) {
@@ -107,7 +124,10 @@ impl Lexer<'_> {
             }
         }
         if end > start {
-            self.tokens.push(Token { kind: TokenKind::CodeText, span: Span::new(start, end) });
+            self.tokens.push(Token {
+                kind: TokenKind::CodeText,
+                span: Span::new(start, end),
+            });
         }
     }
 
@@ -215,13 +235,22 @@ mod tests {
             ("param k = 3", &[Ident, Ident, Assign, Int, Newline, Eof]),
             (
                 "move x in 1..=k => n - x",
-                &[Ident, Ident, Ident, Int, DotDotEq, Ident, FatArrow, Ident, Minus, Ident, Newline, Eof],
+                &[
+                    Ident, Ident, Ident, Int, DotDotEq, Ident, FatArrow, Ident, Minus, Ident,
+                    Newline, Eof,
+                ],
             ),
             (
                 "a..b <= >= == != < > && || !",
-                &[Ident, DotDot, Ident, Le, Ge, EqEq, NotEq, Lt, Gt, AndAnd, OrOr, Bang, Newline, Eof],
+                &[
+                    Ident, DotDot, Ident, Le, Ge, EqEq, NotEq, Lt, Gt, AndAnd, OrOr, Bang, Newline,
+                    Eof,
+                ],
             ),
-            ("subtraction {1,\n 2}\n", &[Ident, LBrace, Int, Comma, Int, RBrace, Newline, Eof]),
+            (
+                "subtraction {1,\n 2}\n",
+                &[Ident, LBrace, Int, Comma, Int, RBrace, Newline, Eof],
+            ),
             ("octal 0.07 # Dawson\n", &[Ident, CodeText, Newline, Eof]),
             ("takebreak 4!.0", &[Ident, CodeText, Newline, Eof]),
             ("name \"a \\\"b\\\"\"", &[Ident, Str, Newline, Eof]),

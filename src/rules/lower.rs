@@ -54,18 +54,39 @@ const WORK_BUDGET: usize = 20_000_000;
 
 /// Lowers a checked file to a game.
 pub fn lower(checked: Checked, source: SourceFile) -> Result<Game, RulesError> {
-    let Checked { name, description, coordinate, params, rules } = checked;
+    let Checked {
+        name,
+        description,
+        coordinate,
+        params,
+        rules,
+    } = checked;
     let (default_name, kind) = match rules {
         Rules::Family { family, span } => {
-            let text = source.text.get(span.start..span.end).unwrap_or("").trim().to_string();
+            let text = source
+                .text
+                .get(span.start..span.end)
+                .unwrap_or("")
+                .trim()
+                .to_string();
             let (code, family) = match family {
-                CheckedFamily::Subtraction(set) => (TakeBreakCode::subtraction(&set), Family::Subtraction(set)),
-                CheckedFamily::SubtractionAllBut(set) => {
-                    (TakeBreakCode::subtraction_all_but(&set), Family::SubtractionAllBut(set))
+                CheckedFamily::Subtraction(set) => {
+                    (TakeBreakCode::subtraction(&set), Family::Subtraction(set))
                 }
-                CheckedFamily::Code { notation, text, offset } => {
-                    let code = TakeBreakCode::parse(&text, notation, offset)
-                        .map_err(|d| RulesError { source: source.clone(), diagnostics: vec![d] })?;
+                CheckedFamily::SubtractionAllBut(set) => (
+                    TakeBreakCode::subtraction_all_but(&set),
+                    Family::SubtractionAllBut(set),
+                ),
+                CheckedFamily::Code {
+                    notation,
+                    text,
+                    offset,
+                } => {
+                    let code =
+                        TakeBreakCode::parse(&text, notation, offset).map_err(|d| RulesError {
+                            source: source.clone(),
+                            diagnostics: vec![d],
+                        })?;
                     let family = match notation {
                         super::code::Notation::Octal => Family::Octal,
                         super::code::Notation::Hex => Family::Hex,
@@ -79,10 +100,20 @@ pub fn lower(checked: Checked, source: SourceFile) -> Result<Game, RulesError> {
         Rules::Moves(moves) => {
             let program = Program::new(&moves, &coordinate);
             let lowered = lower_moves(&moves, &program);
-            (default_general_name(&source), GameKind::General { program, lowered })
+            (
+                default_general_name(&source),
+                GameKind::General { program, lowered },
+            )
         }
     };
-    Ok(Game { name: name.unwrap_or(default_name), description, coordinate, params, kind, source })
+    Ok(Game {
+        name: name.unwrap_or(default_name),
+        description,
+        coordinate,
+        params,
+        kind,
+        source,
+    })
 }
 
 /// The name of a general game without a `name` line: the file's stem, or "custom rules".
@@ -90,7 +121,11 @@ fn default_general_name(source: &SourceFile) -> String {
     if source.name.starts_with('<') {
         return "custom rules".to_string();
     }
-    let file = source.name.rsplit(['/', '\\']).next().unwrap_or(&source.name);
+    let file = source
+        .name
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(&source.name);
     let stem = file.strip_suffix(".sg").unwrap_or(file);
     if stem.is_empty() {
         "custom rules".to_string()
@@ -127,7 +162,11 @@ pub fn lower_moves(moves: &[CheckedMove], program: &Program) -> Option<TakeBreak
 
 /// Every expression of a rule.
 fn expressions(m: &CheckedMove) -> impl Iterator<Item = &CExpr> {
-    m.binders.iter().flat_map(|b| [&b.lo, &b.hi]).chain(&m.condition).chain(&m.result)
+    m.binders
+        .iter()
+        .flat_map(|b| [&b.lo, &b.hi])
+        .chain(&m.condition)
+        .chain(&m.result)
 }
 
 /// True if `e` has no run-time values in it.
@@ -148,7 +187,9 @@ pub fn is_affine(e: &CExpr) -> bool {
         CExprKind::Neg(x) | CExprKind::Not(x) => is_affine(x),
         CExprKind::Abs(_) => false,
         CExprKind::Binary(BinaryOp::Div | BinaryOp::Rem, _, _) => false,
-        CExprKind::Binary(BinaryOp::Mul, a, b) => is_affine(a) && is_affine(b) && (is_constant(a) || is_constant(b)),
+        CExprKind::Binary(BinaryOp::Mul, a, b) => {
+            is_affine(a) && is_affine(b) && (is_constant(a) || is_constant(b))
+        }
         CExprKind::Binary(_, a, b) => is_affine(a) && is_affine(b),
         CExprKind::Min(args) | CExprKind::Max(args) => args.iter().all(is_affine),
     }
@@ -161,7 +202,9 @@ fn constant_sum(e: &CExpr) -> u64 {
         CExprKind::Slot(_) => 0,
         CExprKind::Neg(x) | CExprKind::Not(x) | CExprKind::Abs(x) => constant_sum(x),
         CExprKind::Binary(_, a, b) => constant_sum(a).saturating_add(constant_sum(b)),
-        CExprKind::Min(args) | CExprKind::Max(args) => args.iter().fold(0, |s, a| s.saturating_add(constant_sum(a))),
+        CExprKind::Min(args) | CExprKind::Max(args) => args
+            .iter()
+            .fold(0, |s, a| s.saturating_add(constant_sum(a))),
     }
 }
 
@@ -202,16 +245,25 @@ fn infer_code(rule_moves: &[MoveSet], bound: usize) -> Option<TakeBreakCode> {
     if masks[0] & 0b11 != 0 {
         return None;
     }
-    let digits = |range: &[u64]| range.iter().map(|&m| Digit::from_mask(m)).collect::<Vec<_>>();
+    let digits = |range: &[u64]| {
+        range
+            .iter()
+            .map(|&m| Digit::from_mask(m))
+            .collect::<Vec<_>>()
+    };
     let last = masks.iter().rposition(|&m| m != 0).unwrap_or(0);
     if last <= bound / 2 {
-        return Some(TakeBreakCode { digits: digits(&masks[..=last]), tail: Vec::new() });
+        return Some(TakeBreakCode {
+            digits: digits(&masks[..=last]),
+            tail: Vec::new(),
+        });
     }
     // Digits near the end are only partly observed (bit j of digit k needs n ≥ k + j).
     let observed_to = bound.saturating_sub(MAX_LOWERED_HEAPS);
     for period in 1..=8 {
         for start in 1..=bound / 4 {
-            let periodic = (start..=observed_to).all(|k| masks[k] == masks[start + (k - start) % period]);
+            let periodic =
+                (start..=observed_to).all(|k| masks[k] == masks[start + (k - start) % period]);
             if periodic {
                 return Some(TakeBreakCode {
                     digits: digits(&masks[..start]),
@@ -239,7 +291,11 @@ fn code_moves(code: &TakeBreakCode, n: u64, budget: &mut usize) -> Option<MoveSe
             let mut parts = Vec::new();
             partitions(rest, j as usize, 1, &mut parts, &mut set, budget)?;
         }
-        if digit.heaps.max_heaps().map_or(true, |most| most > MAX_LOWERED_HEAPS as u32) {
+        if digit
+            .heaps
+            .max_heaps()
+            .map_or(true, |most| most > MAX_LOWERED_HEAPS as u32)
+        {
             return None;
         }
     }
@@ -295,12 +351,18 @@ mod tests {
     fn known_games_lower_to_their_codes() {
         // Codeforces 1704F: remove two adjacent tokens, anywhere: Dawson's Kayles 0.07.
         let dawson = lowered("move i in 0..=n-2 => i, n - 2 - i").expect("0.07");
-        assert_eq!((masks(&dawson.digits), masks(&dawson.tail)), (vec![0, 0, 7], vec![]));
+        assert_eq!(
+            (masks(&dawson.digits), masks(&dawson.tail)),
+            (vec![0, 0, 7], vec![])
+        );
         // AtCoder ABC278G: remove L..=R adjacent tokens: 0.0777 for L = 2, R = 4.
-        let abc =
-            lowered("param L = 2\nparam R = 4\nmove len in L..=R, a in 0..=n-len => a, n - a - len").expect("0.0777");
+        let abc = lowered(
+            "param L = 2\nparam R = 4\nmove len in L..=R, a in 0..=n-len => a, n - a - len",
+        )
+        .expect("0.0777");
         assert_eq!(masks(&abc.digits), vec![0, 0, 7, 7, 7]);
-        let abc2 = lowered("move a in 0..=n, len in 2..=4 if a + len <= n => a, n - a - len").expect("same game");
+        let abc2 = lowered("move a in 0..=n, len in 2..=4 if a + len <= n => a, n - a - len")
+            .expect("same game");
         assert_eq!(abc2, abc);
         // Bash game with k = 3: 0.333.
         let bash = lowered("param k = 3\nmove take: x in 1..=min(k, n) => n - x").expect("0.333");
@@ -331,14 +393,14 @@ mod tests {
     #[test]
     fn rules_that_are_not_codes_do_not_lower() {
         let cases = [
-            "move d in 1..n if n % d == 0 => n - d",                       // `%`: gated out
-            "move x in 1..=min(3, n) if n < 50 => n - x",                  // stops at 50
-            "move x in 1..=n if 2 * x <= n => n - x",                      // take at most half
-            "move x in 1..=n/2 => n - x",                                  // the same, gated out
-            "move x in 0..=2 => n - x",                                    // a heap equal to n: run-time error
-            "move if n % 2 == 1 => none",                                  // `%`: gated out
-            "move if n == 0 => none",                                      // a move from the empty heap
-            "move x in 1..=3 if x != n - 1 => n - x",                      // depends on n - x
+            "move d in 1..n if n % d == 0 => n - d", // `%`: gated out
+            "move x in 1..=min(3, n) if n < 50 => n - x", // stops at 50
+            "move x in 1..=n if 2 * x <= n => n - x", // take at most half
+            "move x in 1..=n/2 => n - x",            // the same, gated out
+            "move x in 0..=2 => n - x",              // a heap equal to n: run-time error
+            "move if n % 2 == 1 => none",            // `%`: gated out
+            "move if n == 0 => none",                // a move from the empty heap
+            "move x in 1..=3 if x != n - 1 => n - x", // depends on n - x
             "move i in 0..=n-1, j in 0..=n-1-i => i, j, n - 1 - i - j, 1", // depends on sizes
         ];
         for text in cases {
@@ -351,12 +413,16 @@ mod tests {
     fn affine_rule_file() -> impl Strategy<Value = String> {
         let rule = prop_oneof![
             (1..4i64, 0..5i64).prop_map(|(a, b)| format!("move x in {a}..={} => n - x", a + b)),
-            (1..4i64, 0..3i64).prop_map(|(a, c)| format!("move x in {a}..=min(k, n - {c}) => n - x")),
-            (0..4i64).prop_map(|c| format!("move i in 0..=n-{c} => i, n - {c} - i")),
             (1..4i64, 0..3i64)
-                .prop_map(|(c, d)| format!("move i in 1..n-{c} if i + {d} <= n - {c} - i => i, n - {c} - i")),
-            (1..3i64, 0..3i64)
-                .prop_map(|(l, w)| format!("move len in {l}..={}, a in 0..=n-len => a, n - a - len", l + w)),
+                .prop_map(|(a, c)| format!("move x in {a}..=min(k, n - {c}) => n - x")),
+            (0..4i64).prop_map(|c| format!("move i in 0..=n-{c} => i, n - {c} - i")),
+            (1..4i64, 0..3i64).prop_map(|(c, d)| format!(
+                "move i in 1..n-{c} if i + {d} <= n - {c} - i => i, n - {c} - i"
+            )),
+            (1..3i64, 0..3i64).prop_map(|(l, w)| format!(
+                "move len in {l}..={}, a in 0..=n-len => a, n - a - len",
+                l + w
+            )),
             (0..3i64).prop_map(|c| format!("move x in 1..=n if x != {c} => n - x")),
             (1..6i64).prop_map(|c| format!("move if n == {c} => none")),
             (1..4i64).prop_map(|c| format!("move x in 1..=n if x <= {c} || x >= n - 1 => n - x")),
@@ -403,7 +469,11 @@ mod docs_examples {
         for block in doc.split("```sg\n").skip(1) {
             let text = block.split("```").next().unwrap();
             blocks += 1;
-            let has_code = text.lines().any(|l| ["octal", "hex", "takebreak"].iter().any(|f| l.starts_with(f)));
+            let has_code = text.lines().any(|l| {
+                ["octal", "hex", "takebreak"]
+                    .iter()
+                    .any(|f| l.starts_with(f))
+            });
             if has_code {
                 assert!(crate::rules::parser::parse(text).is_ok(), "{text}");
             } else if let Err(e) = load(SourceFile::new("docs/rules.md", text), &[]) {

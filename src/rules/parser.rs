@@ -9,7 +9,8 @@
 //! prefix `- !`.
 
 use super::ast::{
-    self, BinaryOp, Binder, Expr, ExprKind, FamilyForm, FamilyLine, Ident, Item, MoveRule, RangeExpr, SetExpr, UnaryOp,
+    self, BinaryOp, Binder, Expr, ExprKind, FamilyForm, FamilyLine, Ident, Item, MoveRule,
+    RangeExpr, SetExpr, UnaryOp,
 };
 use super::check::suggest as did_you_mean;
 use super::code::Notation;
@@ -21,8 +22,17 @@ use super::{Diagnostic, Span};
 pub const MAX_DEPTH: u32 = 256;
 
 /// Words that start a statement.
-pub const STATEMENT_KEYWORDS: [&str; 9] =
-    ["name", "description", "param", "heap", "move", "subtraction", "octal", "hex", "takebreak"];
+pub const STATEMENT_KEYWORDS: [&str; 9] = [
+    "name",
+    "description",
+    "param",
+    "heap",
+    "move",
+    "subtraction",
+    "octal",
+    "hex",
+    "takebreak",
+];
 
 /// Words with a fixed meaning inside rules, which cannot name a parameter, binder or coordinate.
 pub const RESERVED: [&str; 13] = [
@@ -47,7 +57,13 @@ pub fn parse(text: &str) -> Result<ast::File, Vec<Diagnostic>> {
     if !lex_errors.is_empty() {
         return Err(lex_errors);
     }
-    let mut parser = Parser { src: text, tokens, pos: 0, expected: Vec::new(), nesting: 0 };
+    let mut parser = Parser {
+        src: text,
+        tokens,
+        pos: 0,
+        expected: Vec::new(),
+        nesting: 0,
+    };
     let mut file = ast::File::default();
     let mut errors = Vec::new();
     while parser.peek().kind != TokenKind::Eof {
@@ -162,7 +178,12 @@ impl Parser<'_> {
         };
         // Operators that could continue an expression are noise when something else was
         // also possible ("expected `=>`" says more than a list of every operator).
-        let mut expected: Vec<&str> = self.expected.iter().copied().filter(|e| !OPERATORS.contains(e)).collect();
+        let mut expected: Vec<&str> = self
+            .expected
+            .iter()
+            .copied()
+            .filter(|e| !OPERATORS.contains(e))
+            .collect();
         if expected.is_empty() {
             expected = self.expected.clone();
         }
@@ -212,7 +233,11 @@ impl Parser<'_> {
                 let value = self.expect(TokenKind::Str)?;
                 let value = unescape(self.text(value));
                 let span = first.span.to(self.end_of_statement()?);
-                Ok(if word == "name" { Item::Name { value, span } } else { Item::Description { value, span } })
+                Ok(if word == "name" {
+                    Item::Name { value, span }
+                } else {
+                    Item::Description { value, span }
+                })
             }
             "param" => {
                 self.advance();
@@ -220,7 +245,11 @@ impl Parser<'_> {
                 self.expect(TokenKind::Assign)?;
                 let default = self.expr()?;
                 let span = first.span.to(self.end_of_statement()?);
-                Ok(Item::Param { name, default, span })
+                Ok(Item::Param {
+                    name,
+                    default,
+                    span,
+                })
             }
             "heap" => {
                 self.advance();
@@ -240,7 +269,11 @@ impl Parser<'_> {
                 };
                 let set = self.set()?;
                 let span = first.span.to(self.end_of_statement()?);
-                let form = if all_but { FamilyForm::SubtractionAllBut(set) } else { FamilyForm::Subtraction(set) };
+                let form = if all_but {
+                    FamilyForm::SubtractionAllBut(set)
+                } else {
+                    FamilyForm::Subtraction(set)
+                };
                 Ok(Item::Family(FamilyLine { form, span }))
             }
             "octal" | "hex" | "takebreak" => {
@@ -257,23 +290,34 @@ impl Parser<'_> {
                         Notation::Hex => "hex 0.F",
                         Notation::General => "takebreak 4!.0",
                     };
-                    return Err(Diagnostic::new(format!("`{word}` needs a code"), first.span.to(code.span))
-                        .with_label("expected a code after this")
-                        .with_help(format!("write the code on the same line, e.g. `{example}`")));
+                    return Err(Diagnostic::new(
+                        format!("`{word}` needs a code"),
+                        first.span.to(code.span),
+                    )
+                    .with_label("expected a code after this")
+                    .with_help(format!("write the code on the same line, e.g. `{example}`")));
                 }
                 self.advance();
                 let span = first.span.to(self.end_of_statement()?);
                 Ok(Item::Family(FamilyLine {
-                    form: FamilyForm::Code { notation, text: self.text(code).to_string(), offset: code.span.start },
+                    form: FamilyForm::Code {
+                        notation,
+                        text: self.text(code).to_string(),
+                        offset: code.span.start,
+                    },
                     span,
                 }))
             }
             "move" => self.move_rule().map(Item::Move),
             _ => {
                 let suggestion = did_you_mean(&word, STATEMENT_KEYWORDS);
-                let is_family = suggestion.is_some_and(|s| ["subtraction", "octal", "hex", "takebreak"].contains(&s));
-                let message =
-                    if is_family { format!("unknown family `{word}`") } else { format!("unknown statement `{word}`") };
+                let is_family = suggestion
+                    .is_some_and(|s| ["subtraction", "octal", "hex", "takebreak"].contains(&s));
+                let message = if is_family {
+                    format!("unknown family `{word}`")
+                } else {
+                    format!("unknown statement `{word}`")
+                };
                 let help = match suggestion {
                     Some(s) => format!("did you mean `{s}`?"),
                     None => format!(
@@ -281,14 +325,19 @@ impl Parser<'_> {
                         STATEMENT_KEYWORDS.map(|k| format!("`{k}`")).join(", ")
                     ),
                 };
-                Err(Diagnostic::new(message, first.span).with_label("expected a family name or `move`").with_help(help))
+                Err(Diagnostic::new(message, first.span)
+                    .with_label("expected a family name or `move`")
+                    .with_help(help))
             }
         }
     }
 
     fn ident(&mut self) -> PResult<Ident> {
         let token = self.expect(TokenKind::Ident)?;
-        Ok(Ident { name: self.text(token).to_string(), span: token.span })
+        Ok(Ident {
+            name: self.text(token).to_string(),
+            span: token.span,
+        })
     }
 
     fn set(&mut self) -> PResult<SetExpr> {
@@ -317,7 +366,12 @@ impl Parser<'_> {
         };
         let hi = self.expr()?;
         let span = lo.span.to(hi.span);
-        Ok(RangeExpr { lo, hi, inclusive, span })
+        Ok(RangeExpr {
+            lo,
+            hi,
+            inclusive,
+            span,
+        })
     }
 
     fn move_rule(&mut self) -> PResult<MoveRule> {
@@ -360,12 +414,23 @@ impl Parser<'_> {
             result[0].span.to(result[result.len() - 1].span)
         };
         let span = start.to(self.end_of_statement()?);
-        Ok(MoveRule { label, binders, condition, result, result_span, span })
+        Ok(MoveRule {
+            label,
+            binders,
+            condition,
+            result,
+            result_span,
+            span,
+        })
     }
 
     fn expr(&mut self) -> PResult<Expr> {
         self.nesting += 1;
-        let result = if self.nesting > MAX_DEPTH { Err(self.too_deep(self.peek().span)) } else { self.or() };
+        let result = if self.nesting > MAX_DEPTH {
+            Err(self.too_deep(self.peek().span))
+        } else {
+            self.or()
+        };
         self.nesting -= 1;
         result
     }
@@ -382,7 +447,11 @@ impl Parser<'_> {
         if depth > MAX_DEPTH {
             return Err(self.too_deep(span));
         }
-        Ok(Expr { kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span, depth })
+        Ok(Expr {
+            kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+            span,
+            depth,
+        })
     }
 
     fn or(&mut self) -> PResult<Expr> {
@@ -464,11 +533,19 @@ impl Parser<'_> {
         };
         let start = self.advance().span;
         self.nesting += 1;
-        let operand = if self.nesting > MAX_DEPTH { Err(self.too_deep(start)) } else { self.unary() };
+        let operand = if self.nesting > MAX_DEPTH {
+            Err(self.too_deep(start))
+        } else {
+            self.unary()
+        };
         self.nesting -= 1;
         let operand = operand?;
         let depth = operand.depth + 1;
-        Ok(Expr { span: start.to(operand.span), kind: ExprKind::Unary(op, Box::new(operand)), depth })
+        Ok(Expr {
+            span: start.to(operand.span),
+            kind: ExprKind::Unary(op, Box::new(operand)),
+            depth,
+        })
     }
 
     fn primary(&mut self) -> PResult<Expr> {
@@ -483,7 +560,11 @@ impl Parser<'_> {
                         .with_label("does not fit in 64 bits")
                         .with_help(format!("integers must be at most {}", i64::MAX))
                 })?;
-                Ok(Expr { kind: ExprKind::Int(value), span: token.span, depth: 1 })
+                Ok(Expr {
+                    kind: ExprKind::Int(value),
+                    span: token.span,
+                    depth: 1,
+                })
             }
             TokenKind::Ident if !matches!(self.text(token), "if" | "in" | "none") => {
                 let name = self.ident()?;
@@ -501,16 +582,27 @@ impl Parser<'_> {
                         return Err(self.too_deep(name.span));
                     }
                     let span = name.span.to(close.span);
-                    Ok(Expr { kind: ExprKind::Call(name, args), span, depth })
+                    Ok(Expr {
+                        kind: ExprKind::Call(name, args),
+                        span,
+                        depth,
+                    })
                 } else {
-                    Ok(Expr { kind: ExprKind::Name(name.name), span: name.span, depth: 1 })
+                    Ok(Expr {
+                        kind: ExprKind::Name(name.name),
+                        span: name.span,
+                        depth: 1,
+                    })
                 }
             }
             TokenKind::LParen => {
                 let open = self.advance().span;
                 let inner = self.expr()?;
                 let close = self.expect(TokenKind::RParen)?;
-                Ok(Expr { span: open.to(close.span), ..inner })
+                Ok(Expr {
+                    span: open.to(close.span),
+                    ..inner
+                })
             }
             _ => Err(self.unexpected()),
         }
@@ -518,8 +610,10 @@ impl Parser<'_> {
 }
 
 /// Descriptions of the operator tokens (see [`Parser::unexpected`]).
-const OPERATORS: [&str; 15] =
-    ["`||`", "`&&`", "`==`", "`!=`", "`<`", "`<=`", "`>`", "`>=`", "`+`", "`-`", "`*`", "`/`", "`%`", "`!`", "`(`"];
+const OPERATORS: [&str; 15] = [
+    "`||`", "`&&`", "`==`", "`!=`", "`<`", "`<=`", "`>`", "`>=`", "`+`", "`-`", "`*`", "`/`",
+    "`%`", "`!`", "`(`",
+];
 
 /// `["a", "b", "c"]` → "a, b or c".
 fn list_alternatives(items: &[&str]) -> String {
@@ -560,12 +654,17 @@ mod tests {
             ExprKind::Unary(UnaryOp::Neg, x) => format!("(-{})", show(x)),
             ExprKind::Unary(UnaryOp::Not, x) => format!("(!{})", show(x)),
             ExprKind::Binary(op, a, b) => format!("({} {} {})", show(a), op.symbol(), show(b)),
-            ExprKind::Call(f, args) => format!("{}({})", f.name, args.iter().map(show).collect::<Vec<_>>().join(", ")),
+            ExprKind::Call(f, args) => format!(
+                "{}({})",
+                f.name,
+                args.iter().map(show).collect::<Vec<_>>().join(", ")
+            ),
         }
     }
 
     fn param_expr(text: &str) -> String {
-        let file = parse(&format!("param p = {text}\n")).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        let file =
+            parse(&format!("param p = {text}\n")).unwrap_or_else(|e| panic!("{text}: {e:?}"));
         match &file.items[0] {
             Item::Param { default, .. } => show(default),
             other => panic!("{other:?}"),
@@ -613,17 +712,29 @@ mod tests {
     #[test]
     fn error_messages_table() {
         let cases = [
-            ("move x in 1..=3 n - x", "expected `,`, `if` or `=>`, found `n`"),
+            (
+                "move x in 1..=3 n - x",
+                "expected `,`, `if` or `=>`, found `n`",
+            ),
             ("move x 1..3 => n", "expected `in`, found `1`"),
             ("param = 3", "expected a name, found `=`"),
             ("param k 3", "expected `=`, found `3`"),
             ("move x in 1.3 => n", "expected `..=` or `..`, found `.`"),
             ("subtraktion {1, 2}", "unknown family `subtraktion`"),
             ("octl 0.07", "unknown family `octl`"),
-            ("move x in 1..=n => ", "expected `none` or an expression, found end of line"),
-            ("param k = 99999999999999999999", "integer `99999999999999999999` is too large"),
+            (
+                "move x in 1..=n => ",
+                "expected `none` or an expression, found end of line",
+            ),
+            (
+                "param k = 99999999999999999999",
+                "integer `99999999999999999999` is too large",
+            ),
             ("octal", "`octal` needs a code"),
-            ("42", "expected a statement such as `move` or `param`, found `42`"),
+            (
+                "42",
+                "expected a statement such as `move` or `param`, found `42`",
+            ),
             ("param k = 1 2", "expected end of line, found `2`"),
             ("param k = 1 +", "expected an expression, found end of line"),
         ];
@@ -638,7 +749,11 @@ mod tests {
         let errors = parse("octl 0.07").unwrap_err();
         assert_eq!(errors[0].help.as_deref(), Some("did you mean `octal`?"));
         let errors = parse("frobnicate").unwrap_err();
-        assert!(errors[0].help.as_deref().unwrap().starts_with("a line starts with one of"));
+        assert!(errors[0]
+            .help
+            .as_deref()
+            .unwrap()
+            .starts_with("a line starts with one of"));
     }
 
     #[test]
@@ -661,11 +776,20 @@ mod tests {
     #[test]
     fn deep_nesting_is_an_error_not_a_crash() {
         let deep = format!("param p = {}1{}", "(".repeat(10_000), ")".repeat(10_000));
-        assert_eq!(parse(&deep).unwrap_err()[0].message, "expression nested too deeply");
+        assert_eq!(
+            parse(&deep).unwrap_err()[0].message,
+            "expression nested too deeply"
+        );
         let long = format!("param p = 1{}", " + 1".repeat(10_000));
-        assert_eq!(parse(&long).unwrap_err()[0].message, "expression nested too deeply");
+        assert_eq!(
+            parse(&long).unwrap_err()[0].message,
+            "expression nested too deeply"
+        );
         let negs = format!("param p = {}1", "-".repeat(10_000));
-        assert_eq!(parse(&negs).unwrap_err()[0].message, "expression nested too deeply");
+        assert_eq!(
+            parse(&negs).unwrap_err()[0].message,
+            "expression nested too deeply"
+        );
         let ok = format!("param p = 1{}", " + 1".repeat(200));
         assert!(parse(&ok).is_ok());
     }

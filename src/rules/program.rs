@@ -46,7 +46,14 @@ impl fmt::Debug for Program {
         f.debug_struct("Program")
             .field("coordinate", &self.coordinate)
             .field("moves", &self.moves.len())
-            .field("binders", &self.moves.iter().map(|m| m.binders.len()).collect::<Vec<_>>())
+            .field(
+                "binders",
+                &self
+                    .moves
+                    .iter()
+                    .map(|m| m.binders.len())
+                    .collect::<Vec<_>>(),
+            )
             .finish()
     }
 }
@@ -72,7 +79,11 @@ impl Program {
             })
             .collect();
         let slots = 1 + moves.iter().map(|m| m.binders.len()).max().unwrap_or(0);
-        Program { coordinate: coordinate.to_string(), moves: compiled, slots }
+        Program {
+            coordinate: coordinate.to_string(),
+            moves: compiled,
+            slots,
+        }
     }
 
     /// Number of `move` rules.
@@ -97,14 +108,27 @@ impl Program {
     /// Like [`Program::for_each_move`], but gives up with [`Stop::OutOfBudget`] once `budget`
     /// loop iterations have been spent (each binder value and each move counts one), so that a
     /// caller exploring the rules (lowering) cannot be made to run for hours.
-    pub fn for_each_move_within(&self, n: u64, budget: &mut u64, visit: &mut dyn FnMut(&[u64])) -> Result<(), Stop> {
+    pub fn for_each_move_within(
+        &self,
+        n: u64,
+        budget: &mut u64,
+        visit: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), Stop> {
         let Ok(n_signed) = i64::try_from(n) else {
-            return Err(Stop::Error(Diagnostic::new(format!("position {n} is too large"), Span::new(0, 0))));
+            return Err(Stop::Error(Diagnostic::new(
+                format!("position {n} is too large"),
+                Span::new(0, 0),
+            )));
         };
         let mut slots = vec![0i64; self.slots];
         slots[0] = n_signed;
         let mut heaps = Vec::with_capacity(8);
-        let mut env = Env { heaps: &mut heaps, visit, at: (self.coordinate.as_str(), n), budget };
+        let mut env = Env {
+            heaps: &mut heaps,
+            visit,
+            at: (self.coordinate.as_str(), n),
+            budget,
+        };
         for m in &self.moves {
             m.run(0, &mut slots, &mut env)?;
         }
@@ -176,15 +200,27 @@ pub fn range_bounds(
     span: Span,
     at: (&str, u64),
 ) -> Result<Option<(i64, i64)>, Diagnostic> {
-    let hi = if inclusive { hi as i128 } else { hi as i128 - 1 };
+    let hi = if inclusive {
+        hi as i128
+    } else {
+        hi as i128 - 1
+    };
     let lo = lo as i128;
     if lo > hi {
         return Ok(None);
     }
     if hi - lo + 1 > MAX_RANGE_LEN {
-        return Err(Diagnostic::new(format!("at {} = {}, this range has {} values", at.0, at.1, hi - lo + 1), span)
-            .with_label("more than 2^32 values")
-            .with_help("bound the range, e.g. `1..=min(k, n)`"));
+        return Err(Diagnostic::new(
+            format!(
+                "at {} = {}, this range has {} values",
+                at.0,
+                at.1,
+                hi - lo + 1
+            ),
+            span,
+        )
+        .with_label("more than 2^32 values")
+        .with_help("bound the range, e.g. `1..=min(k, n)`"));
     }
     Ok(Some((lo as i64, hi as i64)))
 }
@@ -207,9 +243,12 @@ pub fn check_heap(h: i64, span: Span, at: (&str, u64)) -> Result<u64, Diagnostic
                 .to_string(),
         )
     };
-    Err(Diagnostic::new(format!("at {name} = {n}, this move leaves a heap of {h}"), span)
-        .with_label(label)
-        .with_help(help))
+    Err(Diagnostic::new(
+        format!("at {name} = {n}, this move leaves a heap of {h}"),
+        span,
+    )
+    .with_label(label)
+    .with_help(help))
 }
 
 /// Compiles an expression to a closure, specialising the common shapes (a slot or constant
@@ -284,21 +323,44 @@ mod tests {
 
     fn moves(text: &str, n: u64) -> Result<Vec<Vec<u64>>, String> {
         let game = load(SourceFile::new("t.sg", text), &[]).map_err(|e| e.to_string())?;
-        let GameKind::General { program, .. } = &game.kind else { panic!("not general") };
+        let GameKind::General { program, .. } = &game.kind else {
+            panic!("not general")
+        };
         let mut out = Vec::new();
-        program.for_each_move(n, &mut |h| out.push(h.to_vec())).map_err(|d| d.render(&game.source))?;
+        program
+            .for_each_move(n, &mut |h| out.push(h.to_vec()))
+            .map_err(|d| d.render(&game.source))?;
         Ok(out)
     }
 
     #[test]
     fn enumerates_binders_conditions_and_sums() {
-        assert_eq!(moves("move x in 1..=min(3, n) => n - x", 2).unwrap(), vec![vec![1], vec![0]]);
-        assert_eq!(moves("move i in 0..=n-2 => i, n - 2 - i", 3).unwrap(), vec![vec![0, 1], vec![1, 0]]);
-        assert_eq!(moves("move d in 1..n if n % d == 0 => n - d", 6).unwrap(), vec![vec![5], vec![4], vec![3]]);
-        assert_eq!(moves("move if n >= 1 => none", 1).unwrap(), vec![Vec::<u64>::new()]);
-        assert_eq!(moves("move if n >= 1 => none", 0).unwrap(), Vec::<Vec<u64>>::new());
         assert_eq!(
-            moves("move a in 0..=n, len in 2..=3 if a + len <= n => a, n - a - len", 3).unwrap(),
+            moves("move x in 1..=min(3, n) => n - x", 2).unwrap(),
+            vec![vec![1], vec![0]]
+        );
+        assert_eq!(
+            moves("move i in 0..=n-2 => i, n - 2 - i", 3).unwrap(),
+            vec![vec![0, 1], vec![1, 0]]
+        );
+        assert_eq!(
+            moves("move d in 1..n if n % d == 0 => n - d", 6).unwrap(),
+            vec![vec![5], vec![4], vec![3]]
+        );
+        assert_eq!(
+            moves("move if n >= 1 => none", 1).unwrap(),
+            vec![Vec::<u64>::new()]
+        );
+        assert_eq!(
+            moves("move if n >= 1 => none", 0).unwrap(),
+            Vec::<Vec<u64>>::new()
+        );
+        assert_eq!(
+            moves(
+                "move a in 0..=n, len in 2..=3 if a + len <= n => a, n - a - len",
+                3
+            )
+            .unwrap(),
             vec![vec![0, 1], vec![0, 0], vec![1, 0]]
         );
     }
@@ -312,7 +374,10 @@ mod tests {
     #[test]
     fn errors_use_the_coordinate_name() {
         let err = moves("heap m\nmove x in 1..=2 => m - x", 1).unwrap_err();
-        assert!(err.starts_with("error: at m = 1, this move leaves a heap of -1"), "{err}");
+        assert!(
+            err.starts_with("error: at m = 1, this move leaves a heap of -1"),
+            "{err}"
+        );
         assert!(err.contains("help: add a condition (`if x <= m`)"), "{err}");
         let err = moves("move x in 0..=1 => n + x", 3).unwrap_err();
         assert!(err.contains("a heap must be smaller than n = 3"), "{err}");
@@ -325,12 +390,18 @@ mod tests {
             err,
             "error: at n = 1, this move leaves a heap of -1\n --> t.sg:1:20\n  |\n1 | move x in 1..=3 => n - x\n  |                    ^^^^^ a heap cannot be negative\n  |\n  = help: add a condition (`if x <= n`) or bound the range (`1..=min(k, n)`)\n"
         );
-        assert!(moves("move => n", 4).unwrap_err().contains("at n = 4, this move leaves a heap of 4"));
-        assert!(moves("move x in 0..=n => n / x", 4).unwrap_err().contains("division by zero at n = 4"));
+        assert!(moves("move => n", 4)
+            .unwrap_err()
+            .contains("at n = 4, this move leaves a heap of 4"));
+        assert!(moves("move x in 0..=n => n / x", 4)
+            .unwrap_err()
+            .contains("division by zero at n = 4"));
         assert!(moves("move x in 0..=n*9223372036854775807 => 0", 4)
             .unwrap_err()
             .contains("arithmetic overflow at n = 4"));
-        assert!(moves("move x in 0..=n*4294967296 => 0", 4).unwrap_err().contains("more than 2^32 values"));
+        assert!(moves("move x in 0..=n*4294967296 => 0", 4)
+            .unwrap_err()
+            .contains("more than 2^32 values"));
     }
 }
 
@@ -354,11 +425,17 @@ mod properties {
     /// A random file from a small grammar of rules: subtraction-like, split-like, conditions,
     /// parameters, `/` and `%`, several binders.
     fn expr(names: &'static [&'static str]) -> impl Strategy<Value = String> + Clone {
-        let atom =
-            prop_oneof![prop::sample::select(names).prop_map(str::to_string), (-3..6i64).prop_map(|v| v.to_string())];
+        let atom = prop_oneof![
+            prop::sample::select(names).prop_map(str::to_string),
+            (-3..6i64).prop_map(|v| v.to_string())
+        ];
         atom.prop_recursive(3, 12, 2, |inner| {
             prop_oneof![
-                (inner.clone(), prop::sample::select(&["+", "-", "*", "/", "%"][..]), inner.clone())
+                (
+                    inner.clone(),
+                    prop::sample::select(&["+", "-", "*", "/", "%"][..]),
+                    inner.clone()
+                )
                     .prop_map(|(a, op, b)| format!("({a} {op} {b})")),
                 (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("min({a}, {b})")),
                 (inner.clone(), inner).prop_map(|(a, b)| format!("max({a}, {b})")),
@@ -367,7 +444,11 @@ mod properties {
     }
 
     fn condition(names: &'static [&'static str]) -> impl Strategy<Value = String> + Clone {
-        (expr(names), prop::sample::select(&["<", "<=", "==", "!=", ">"][..]), expr(names))
+        (
+            expr(names),
+            prop::sample::select(&["<", "<=", "==", "!=", ">"][..]),
+            expr(names),
+        )
             .prop_map(|(a, op, b)| format!(" if {a} {op} {b}"))
     }
 
@@ -377,11 +458,18 @@ mod properties {
         const WITH_X: &[&str] = &["n", "k", "x"];
         const WITHOUT_X: &[&str] = &["n", "k"];
         let rule = prop_oneof![
-            (1..4i64, prop::option::of(condition(WITH_X)))
-                .prop_map(|(a, c)| format!("move x in {a}..=min(k, n){} => n - x", c.unwrap_or_default())),
-            (0..3i64, prop::option::of(condition(WITH_X)))
-                .prop_map(|(c, cond)| format!("move x in 0..=n-{c}{} => x, n - {c} - x", cond.unwrap_or_default())),
-            (1..3i64, 0..3i64).prop_map(|(l, w)| format!("move y in {l}..={}, x in 0..=n-y => x, n - x - y", l + w)),
+            (1..4i64, prop::option::of(condition(WITH_X))).prop_map(|(a, c)| format!(
+                "move x in {a}..=min(k, n){} => n - x",
+                c.unwrap_or_default()
+            )),
+            (0..3i64, prop::option::of(condition(WITH_X))).prop_map(|(c, cond)| format!(
+                "move x in 0..=n-{c}{} => x, n - {c} - x",
+                cond.unwrap_or_default()
+            )),
+            (1..3i64, 0..3i64).prop_map(|(l, w)| format!(
+                "move y in {l}..={}, x in 0..=n-y => x, n - x - y",
+                l + w
+            )),
             condition(WITHOUT_X).prop_map(|c| format!("move{c} => none")),
             (expr(WITH_X), condition(WITH_X))
                 .prop_map(|(e, c)| format!("move x in 1..=n{c} && ({e}) >= 0 && ({e}) < n => {e}")),
@@ -424,8 +512,11 @@ mod properties {
             Just("subtraction"),
             Just("all-but"),
         ];
-        (0..SEEDS.len(), prop::collection::vec((any::<prop::sample::Index>(), pieces, 0..3u8), 0..8)).prop_map(
-            |(seed, edits)| {
+        (
+            0..SEEDS.len(),
+            prop::collection::vec((any::<prop::sample::Index>(), pieces, 0..3u8), 0..8),
+        )
+            .prop_map(|(seed, edits)| {
                 let mut tokens: Vec<String> = SEEDS[seed].split(' ').map(str::to_string).collect();
                 for (index, piece, action) in edits {
                     let i = index.index(tokens.len() + 1);
@@ -439,21 +530,26 @@ mod properties {
                     }
                 }
                 tokens.join(" ")
-            },
-        )
+            })
     }
 
     /// Loads `text` (except code family lines, whose parser is another module) and, if it
     /// is general rules, runs the engine a little: Ok or Err, never a panic or hang.
     fn exercise(text: &str) {
-        let Ok(game) = load(SourceFile::new("fuzz.sg", text), &[]) else { return };
+        let Ok(game) = load(SourceFile::new("fuzz.sg", text), &[]) else {
+            return;
+        };
         if let GameKind::General { program, .. } = &game.kind {
             let _ = general::extend(program, &mut SgTable::new(), 24, &mut Progress::hidden());
         }
     }
 
     fn has_code_family(text: &str) -> bool {
-        text.lines().any(|l| ["octal", "hex", "takebreak"].iter().any(|f| l.trim_start().starts_with(f)))
+        text.lines().any(|l| {
+            ["octal", "hex", "takebreak"]
+                .iter()
+                .any(|f| l.trim_start().starts_with(f))
+        })
     }
 
     proptest! {
