@@ -747,9 +747,10 @@ mod tests {
 
     #[test]
     fn pair_loop_paths_for_every_value_width() {
-        // 0.[7] has values growing with n, so one run crosses the register (< 64), byte-flag
-        // (< 256) and bitset (≥ 256) paths, each sequential and parallel.
-        let code = code("0.[7]");
+        // Every option of 4.[4] is a split into two heaps, and its values grow with n (about
+        // n - 1), so one run takes the register (< 64), byte-flag (< 256) and bitset (≥ 256)
+        // paths of the 2-heap loop, sequentially and in parallel.
+        let code = code("4.[4]");
         let len = 300;
         let expected = naive::code_values(&code, len);
         assert!(
