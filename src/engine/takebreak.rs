@@ -5,12 +5,18 @@
 //! Sprague–Grundy theorem a sum of heaps has the XOR of their values, so `G(n)` is the mex of
 //! the XORs of every allowed split. Per `(n, k)`:
 //!
-//! * `j = 0` (when `m = 0`) gives 0 and `j = 1` gives `G(m)`;
+//! * `j = 0` (when `m = 0`) gives 0 and `j = 1` gives `G(m)`. For the digits of a repeating
+//!   tail these are not visited one `k` at a time: the one-heap options of tail digit `r` are
+//!   all `G(m)` with `m` in one residue class modulo the tail's period, up to a bound that
+//!   grows by one per heap, so a running set per class holds them (`0.[3]`, Nim, costs
+//!   `O(N · N/64)` rather than `O(N²)` in total);
 //! * `j = 2` gives `G(a) ⊕ G(m − a)` for `1 ≤ a ≤ m/2` (with `!` or `?`: `a < m − a`; with `=`:
-//!   only `a = m/2`, value 0). This loop is the whole cost of octal games, `O(N²)` in total: it
-//!   reads the typed table slice directly, collects values below 64 in a register, and splits
-//!   the `a` range of a large heap across rayon tasks (the splits of one heap are independent,
-//!   while heaps must be done in order);
+//!   only `a = m/2`, value 0). This loop is the whole cost of octal games, `O(N²)` in total
+//!   (`O(N³)` for a tail with 2-heap digits, since every `k` is visited). It reads the typed
+//!   table slice directly; while values are below 64 it collects the XORs in one register,
+//!   below 256 in a byte array, and beyond that in the [`MexSet`]. The `a` range of a large heap
+//!   is split across rayon tasks (the splits of one heap are independent, while heaps must be
+//!   done in order);
 //! * `j ≥ 3` without a modifier uses per-heap bitsets of reachable XORs, built by the recursion
 //!   `E_j(m) = ∪_{b ≥ 1} G(b) ⊕ E_{j−1}(m − b)` (exactly `j` heaps, `E_1(m) = {G(m)}`) and
 //!   `S_i(m) = ∪_{b ≥ 1} G(b) ⊕ S_{i−1}(m − b)` for `{i+}` (at least `i` heaps, with
@@ -22,7 +28,8 @@
 //!   parts: `O(m^(J−1))` per heap for at most `J` heaps, and exponential in `√m` for `{j+}`.
 //!
 //! The digit before the point is consulted only for splits into two or more heaps (its bits 0
-//! and 1 would not change the position; the parser rejects them).
+//! and 1 would not change the position; the parser rejects them). The code is
+//! [normalized](TakeBreakCode::normalized) first, which does not change the game.
 
 use rayon::prelude::*;
 
