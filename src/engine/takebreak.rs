@@ -5,12 +5,18 @@
 //! Sprague–Grundy theorem a sum of heaps has the XOR of their values, so `G(n)` is the mex of
 //! the XORs of every allowed split. Per `(n, k)`:
 //!
-//! * `j = 0` (when `m = 0`) gives 0 and `j = 1` gives `G(m)`;
+//! * `j = 0` (when `m = 0`) gives 0 and `j = 1` gives `G(m)`. For the digits of a repeating
+//!   tail these are not visited one `k` at a time: the one-heap options of tail digit `r` are
+//!   all `G(m)` with `m` in one residue class modulo the tail's period, up to a bound that
+//!   grows by one per heap, so a running set per class holds them (`0.[3]`, Nim, costs
+//!   `O(N · N/64)` rather than `O(N²)` in total);
 //! * `j = 2` gives `G(a) ⊕ G(m − a)` for `1 ≤ a ≤ m/2` (with `!` or `?`: `a < m − a`; with `=`:
-//!   only `a = m/2`, value 0). This loop is the whole cost of octal games, `O(N²)` in total: it
-//!   reads the typed table slice directly, collects values below 64 in a register, and splits
-//!   the `a` range of a large heap across rayon tasks (the splits of one heap are independent,
-//!   while heaps must be done in order);
+//!   only `a = m/2`, value 0). This loop is the whole cost of octal games, `O(N²)` in total
+//!   (`O(N³)` for a tail with 2-heap digits, since every `k` is visited). It reads the typed
+//!   table slice directly; while values are below 64 it collects the XORs in one register,
+//!   below 256 in a byte array, and beyond that in the [`MexSet`]. The `a` range of a large heap
+//!   is split across rayon tasks (the splits of one heap are independent, while heaps must be
+//!   done in order);
 //! * `j ≥ 3` without a modifier uses per-heap bitsets of reachable XORs, built by the recursion
 //!   `E_j(m) = ∪_{b ≥ 1} G(b) ⊕ E_{j−1}(m − b)` (exactly `j` heaps, `E_1(m) = {G(m)}`) and
 //!   `S_i(m) = ∪_{b ≥ 1} G(b) ⊕ S_{i−1}(m − b)` for `{i+}` (at least `i` heaps, with
@@ -22,7 +28,8 @@
 //!   parts: `O(m^(J−1))` per heap for at most `J` heaps, and exponential in `√m` for `{j+}`.
 //!
 //! The digit before the point is consulted only for splits into two or more heaps (its bits 0
-//! and 1 would not change the position; the parser rejects them).
+//! and 1 would not change the position; the parser rejects them). The code is
+//! [normalized](TakeBreakCode::normalized) first, which does not change the game.
 
 use rayon::prelude::*;
 
@@ -271,13 +278,19 @@ impl<T: SgValue> Options<'_, T> {
         if last == 0 {
             return;
         }
-        // All values below 64 keep every XOR below 64: collect them in one register.
-        let small = self.max_value < 64;
+        let g = self.g;
+        // Values below 64 keep every XOR below 64: collect them in one register. Values below
+        // 256 keep XORs below 256: flag them in a byte array (plain stores, no dependency
+        // between splits). Larger values go to the bitset one by one.
+        let word = self.max_value < 64;
+        let byte = self.max_value < 256;
         if last < self.parallel_splits {
-            if small {
-                insert_bits(set, 0, pair_bits(self.g, m, 1, last + 1));
+            if word {
+                insert_bits(set, 0, pair_bits(g, m, 1, last + 1));
+            } else if byte && last >= 64 {
+                insert_flags(set, &pair_flags(g, m, 1, last + 1));
             } else {
-                insert_pair_values(self.g, m, 1, last + 1, set);
+                insert_pair_values(g, m, 1, last + 1, set);
             }
             return;
         }
@@ -287,13 +300,24 @@ impl<T: SgValue> Options<'_, T> {
             .step_by(chunk)
             .map(|from| (from, (from + chunk).min(last + 1)));
         let chunks: Vec<(usize, usize)> = chunks.collect();
-        let g = self.g;
-        if small {
+        if word {
             let bits = chunks
                 .par_iter()
                 .map(|&(from, to)| pair_bits(g, m, from, to))
                 .reduce(|| 0, |a, b| a | b);
             insert_bits(set, 0, bits);
+        } else if byte {
+            let flags = chunks
+                .par_iter()
+                .map(|&(from, to)| pair_flags(g, m, from, to))
+                .reduce(
+                    || [false; 256],
+                    |mut a, b| {
+                        a.iter_mut().zip(b).for_each(|(x, y)| *x |= y);
+                        a
+                    },
+                );
+            insert_flags(set, &flags);
         } else {
             let capacity = (self.max_value as usize + 1).next_power_of_two();
             let partial = chunks
@@ -309,6 +333,24 @@ impl<T: SgValue> Options<'_, T> {
                 });
             set.union_with(&partial);
         }
+    }
+}
+
+/// Flags `G(a) ⊕ G(m − a)` for `from ≤ a < to`, for tables whose values are all below 256.
+fn pair_flags<T: SgValue>(g: &[T], m: usize, from: usize, to: usize) -> [bool; 256] {
+    let low = &g[from..to];
+    let high = &g[m + 1 - to..=m - from];
+    let mut seen = [false; 256];
+    for (&x, &y) in low.iter().zip(high.iter().rev()) {
+        seen[((x.to_u32() ^ y.to_u32()) & 255) as usize] = true;
+    }
+    seen
+}
+
+/// Inserts every value whose flag is set.
+fn insert_flags(set: &mut MexSet, flags: &[bool; 256]) {
+    for (value, _) in flags.iter().enumerate().filter(|(_, &seen)| seen) {
+        set.insert(value as u32);
     }
 }
 
@@ -711,6 +753,26 @@ mod tests {
     }
 
     #[test]
+    fn pair_loop_paths_for_every_value_width() {
+        // Every option of 4.[4] is a split into two heaps, and its values grow with n (about
+        // n - 1), so one run takes the register (< 64), byte-flag (< 256) and bitset (≥ 256)
+        // paths of the 2-heap loop, sequentially and in parallel.
+        let code = code("4.[4]");
+        let len = 300;
+        let expected = naive::code_values(&code, len);
+        assert!(
+            expected[..len / 2].iter().any(|v| (64..256).contains(v)) && expected[len - 1] >= 256
+        );
+        for threshold in [PARALLEL_SPLITS, 2, 17] {
+            assert_eq!(
+                kernel_values_parallel(&code, len, threshold),
+                expected,
+                "threshold {threshold}"
+            );
+        }
+    }
+
+    #[test]
     fn bitset_levels_widen_past_64() {
         // Digit B (leave 0, 1 or 3 heaps) repeating: values pass 64, so the level rows widen.
         let code = code("0.[B]");
@@ -810,7 +872,7 @@ mod tests {
     #[test]
     #[ignore]
     fn timing_kayles_and_dawsons_kayles() {
-        for text in ["0.07", "0.77"] {
+        for text in ["0.07", "0.77", "0.[3]", "4!.0"] {
             let started = std::time::Instant::now();
             let values = kernel_values(&code(text), 100_001);
             println!(
