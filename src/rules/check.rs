@@ -340,15 +340,15 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
     for item in &file.items {
         match item {
             Item::Family(line) => {
-                saw_family_line = true;
-                if let Some((_, first)) = &family {
+                if saw_family_line {
                     errors.push(
                         Diagnostic::new("only one family line is allowed", line.span)
                             .with_label("second family line")
-                            .with_help(format!("the first one is at byte {}; remove one of them", first.start)),
+                            .with_help("a game is one family line (or `move` rules); remove one of them"),
                     );
                     continue;
                 }
+                saw_family_line = true;
                 if first_move.is_some() {
                     errors.push(mixed(line.span));
                     continue;
@@ -359,7 +359,7 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
                 }
             }
             Item::Move(rule) => {
-                if family.is_some() {
+                if saw_family_line {
                     errors.push(mixed(rule.span));
                     continue;
                 }
@@ -708,7 +708,7 @@ mod tests {
 
     #[test]
     fn check_error_table() {
-        let cases: [Case; 20] = [
+        let cases: [Case; 21] = [
             ("param k = 1\nparam k = 2\nmove => none", &[], "parameter `k` is declared twice"),
             ("param n = 1\nmove => none", &[], "`n` cannot name a parameter: it is already the coordinate"),
             ("param k = 2\nmove k in 1..=n => n - k", &[], "`k` cannot name a binder: it is already a parameter"),
@@ -722,6 +722,7 @@ mod tests {
             ("octal 0.07\nmove => none", &[], "a family line cannot be mixed with `move` rules"),
             ("move => none\nsubtraction {1}", &[], "a family line cannot be mixed with `move` rules"),
             ("subtraction {1}\nsubtraction {2}", &[], "only one family line is allowed"),
+            ("subtraction {0}\nmove => none", &[], "subtraction set element 0 is not positive"),
             ("param k = 3\n", &[], "this file describes no moves"),
             ("param k = n + 1\nmove => none", &[], "`n` is not a constant"),
             ("subtraction {1, 0, 3}", &[], "subtraction set element 0 is not positive"),
@@ -743,6 +744,7 @@ mod tests {
             .contains("help: the parameters are `alpha`, `beta`"));
         assert!(error("move x in 1..=mx(n, 2) => 0", &[]).contains("did you mean `max`?"));
         assert!(error("param k = 1\nmove => none", &[("x", 1)]).contains("help: the parameters are `k`"));
+        assert_eq!(error("subtraction {0}\nmove => none", &[]).matches("error:").count(), 2);
         let bad_set = error("subtraction {1, 0}", &[]);
         assert_eq!(bad_set.matches("error:").count(), 1, "{bad_set}");
         assert!(
