@@ -18,7 +18,7 @@ use super::token::{Token, TokenKind};
 use super::{Diagnostic, Span};
 
 /// Deepest expression tree accepted (parentheses, prefix operators and operator chains count).
-pub const MAX_DEPTH: u32 = 256;
+pub const MAX_DEPTH: u32 = 128;
 
 /// Words that start a statement.
 pub const STATEMENT_KEYWORDS: [&str; 9] =
@@ -666,7 +666,18 @@ mod tests {
         assert_eq!(parse(&long).unwrap_err()[0].message, "expression nested too deeply");
         let negs = format!("param p = {}1", "-".repeat(10_000));
         assert_eq!(parse(&negs).unwrap_err()[0].message, "expression nested too deeply");
-        let ok = format!("param p = 1{}", " + 1".repeat(200));
+        let ok = format!("param p = 1{}", " + 1".repeat(120));
         assert!(parse(&ok).is_ok());
+        // The deepest accepted expressions also go through checking, compiling and evaluation
+        // (this test also runs in the unoptimised dev profile, where frames are largest).
+        let parens = format!("move if {}n{} > 0 => none", "(".repeat(125), ")".repeat(125));
+        let negs = format!("move if {}n > 0 => none", "-".repeat(125));
+        let chain = format!("move if n{} > 0 => none", " + 1".repeat(125));
+        let calls = format!("move if {}n{} >= 0 => none", "abs(".repeat(125), ")".repeat(125));
+        for text in [parens, negs, chain, calls] {
+            let game = crate::rules::load(crate::rules::SourceFile::new("t.sg", text.as_str()), &[]).unwrap();
+            let crate::rules::GameKind::General { program, .. } = &game.kind else { panic!() };
+            program.for_each_move(3, &mut |_| {}).unwrap();
+        }
     }
 }
