@@ -15,17 +15,18 @@
 //! 1. **Syntactic gate.** Every expression must be affine in `n` and the binders: `+`, `−`,
 //!    multiplication by a constant, `min`/`max`, comparisons, `&&`, `||`, `!`; no `/`, `%`,
 //!    `abs` or product of two variables. Then the binder values allowed at `n` are the integer
-//!    points of a union of polytopes whose facets move affinely with `n`, and each result heap
-//!    is an affine function of them. With every constant at most `C` in absolute value, the
-//!    combinatorial type of these polytopes (which facets bind, which conditions switch) can
-//!    only change at `n` of order `C`; past that the move set at `n + 1` is that at `n` with
-//!    the same shapes stretched, which is exactly how a code's move sets grow.
-//! 2. **Inference.** The moves at `n = 0..=V`, with `V = 64 + 4·Σ|constants|`, give each
-//!    digit: a move from `n` leaving non-empty heaps `h1..hj` removes `k = n − Σh` and sets bit
-//!    `j` of digit `k`. If no move removes more than `V/2` tokens the code is finite; otherwise
-//!    a repeating tail (period ≤ 8, starting before `V/4`) is looked for, as for Nim
-//!    (`x in 1..=n`: `0.[3]`). If the rules never split into equal heaps where this code
-//!    would, the same code with `!` on every splitting digit is the second candidate
+//!    points of a finite union of polytopes `{x : A·x ≤ b + c·n}` (min/max and `||` split into
+//!    pieces), and each result heap is an affine function of them. As `n` grows, such a
+//!    parametric polytope changes combinatorial type (which constraints bind, which pieces are
+//!    empty) only at finitely many breakpoints, rational numbers whose size is bounded by the
+//!    constants and the products of the multipliers (Cramer's rule); past the last one each
+//!    piece grows by translation of its facets, which is how a code's move sets grow.
+//! 2. **Inference.** The moves at `n = 0..=V`, with `V = 64 + 4·Σ|constants|·Π|multipliers|`,
+//!    give each digit: a move from `n` leaving non-empty heaps `h1..hj` removes `k = n − Σh`
+//!    and sets bit `j` of digit `k`. If no move removes more than `V/2` tokens the code is
+//!    finite; otherwise a repeating tail (period ≤ 8, starting before `V/4`) is looked for, as
+//!    for Nim (`x in 1..=n`: `0.[3]`). If the rules never split into equal heaps where this
+//!    code would, the same code with `!` on every splitting digit is the second candidate
 //!    (`i in 1..n if 2 * i < n => i, n - i` is Grundy's game `4!.0`).
 //! 3. **Verification.** The code's moves are enumerated independently (all partitions of
 //!    `n − k` into `j` positive parts for each allowed `(k, j)`) and compared, as sets of
@@ -33,11 +34,15 @@
 //!    run-time error, a digit 0 that would move from a heap to itself or remove nothing from an
 //!    empty heap, more than three heaps, or a work budget overrun: no lowering.
 //!
-//! Since every threshold the rules can express lies below `V/4`, a difference between the
-//! rules and the code would have to appear first past the point where the move sets have
-//! stopped changing shape, which the verification window `V/4..=V` covers several times over.
-//! The method is conservative by design: a wrong lowering would be a silently wrong table,
-//! while a missed one only costs speed.
+//! Soundness: step 3 is exact on `0..=V`, so the only way to lower wrongly is a rule that
+//! agrees with a code up to `V` and departs from it later, at a breakpoint beyond `V`. The
+//! bound is chosen so that the breakpoints of the rules seen in practice (thresholds on `n`,
+//! on binders, on sums of heaps, with small multipliers) lie below `V/4`; it is a conservative
+//! estimate, not a proof for every affine system with several binders and large multipliers.
+//! Rules whose move sets grow in proportion to `n` (`2 * x <= n`) never match a code, because
+//! a code's moves at small `n` are already those at large `n` translated. The method is
+//! conservative by design: a wrong lowering would be a silently wrong table, while a missed
+//! one only costs speed.
 
 use std::collections::BTreeSet;
 
@@ -105,13 +110,15 @@ fn default_general_name(source: &SourceFile) -> String {
 /// documentation finds and verifies one.
 pub fn lower_moves(moves: &[CheckedMove], program: &Program) -> Option<TakeBreakCode> {
     let mut constants: u64 = 0;
+    let mut multipliers: u64 = 1;
     for e in moves.iter().flat_map(expressions) {
         if !is_affine(e) {
             return None;
         }
         constants = constants.saturating_add(constant_sum(e));
+        multipliers = multipliers.saturating_mul(multiplier_product(e));
     }
-    let bound = constants.saturating_mul(4).saturating_add(64);
+    let bound = constants.saturating_mul(multipliers).saturating_mul(4).saturating_add(64);
     if bound > MAX_VERIFY_BOUND {
         return None;
     }
@@ -193,6 +200,27 @@ fn constant_sum(e: &CExpr) -> u64 {
         CExprKind::Neg(x) | CExprKind::Not(x) | CExprKind::Abs(x) => constant_sum(x),
         CExprKind::Binary(_, a, b) => constant_sum(a).saturating_add(constant_sum(b)),
         CExprKind::Min(args) | CExprKind::Max(args) => args.iter().fold(0, |s, a| s.saturating_add(constant_sum(a))),
+    }
+}
+
+/// Π |c| over the products `c * e` in `e` (saturating; a product that cannot be evaluated
+/// counts as unbounded).
+fn multiplier_product(e: &CExpr) -> u64 {
+    match &e.kind {
+        CExprKind::Const(_) | CExprKind::Slot(_) => 1,
+        CExprKind::Neg(x) | CExprKind::Not(x) | CExprKind::Abs(x) => multiplier_product(x),
+        CExprKind::Binary(op, a, b) => {
+            let inner = multiplier_product(a).saturating_mul(multiplier_product(b));
+            let factor = match op {
+                BinaryOp::Mul if is_constant(a) => a.eval(&[]).map_or(u64::MAX, |v| v.unsigned_abs().max(1)),
+                BinaryOp::Mul if is_constant(b) => b.eval(&[]).map_or(u64::MAX, |v| v.unsigned_abs().max(1)),
+                _ => 1,
+            };
+            inner.saturating_mul(factor)
+        }
+        CExprKind::Min(args) | CExprKind::Max(args) => {
+            args.iter().fold(1, |p, a| p.saturating_mul(multiplier_product(a)))
+        }
     }
 }
 
