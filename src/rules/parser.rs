@@ -172,15 +172,23 @@ impl Parser<'_> {
             .filter_map(|e| e.strip_prefix('`')?.strip_suffix('`'))
             .filter(|w| w.chars().all(char::is_alphabetic))
             .collect();
-        let suggestion = match token.kind {
-            TokenKind::Ident => did_you_mean(self.text(token), keywords),
+        let previous = self.tokens[self.pos.saturating_sub(1)];
+        let help = match token.kind {
+            // `2k`: a number directly followed by a name.
+            TokenKind::Ident if previous.kind == TokenKind::Int && previous.span.end == token.span.start => {
+                Some(format!("a product needs `*`: write `{} * {}`", self.text(previous), self.text(token)))
+            }
+            TokenKind::Ident => did_you_mean(self.text(token), keywords).map(|word| format!("did you mean `{word}`?")),
+            TokenKind::Assign if self.expected.contains(&"`==`") => {
+                Some("equality is written `==` (`=` only appears in `param k = …`)".to_string())
+            }
             _ => None,
         };
         let listed = list_alternatives(&expected);
         let diagnostic = Diagnostic::new(format!("expected {listed}, found {found}"), token.span)
             .with_label(format!("expected {listed}"));
-        match suggestion {
-            Some(word) => diagnostic.with_help(format!("did you mean `{word}`?")),
+        match help {
+            Some(help) => diagnostic.with_help(help),
             None => diagnostic,
         }
     }
@@ -650,6 +658,15 @@ mod tests {
         assert_eq!(errors[0].help.as_deref(), Some("did you mean `in`?"));
         let errors = parse("subtraction all-bt {1}").unwrap_err();
         assert_eq!(errors[0].help.as_deref(), Some("did you mean `but`?"));
+    }
+
+    #[test]
+    fn hints_for_common_slips() {
+        let errors = parse("move x in 1..=2k => n - x").unwrap_err();
+        assert_eq!(errors[0].help.as_deref(), Some("a product needs `*`: write `2 * k`"));
+        let errors = parse("move if n = 3 => none").unwrap_err();
+        assert_eq!(errors[0].message, "expected `=>`, found `=`");
+        assert_eq!(errors[0].help.as_deref(), Some("equality is written `==` (`=` only appears in `param k = …`)"));
     }
 
     #[test]
