@@ -693,7 +693,7 @@ mod tests {
             (
                 "move x in 1..=3 => n - x\nmove y in 1..=2 = > n\n",
                 &[],
-                "error: expected `,`, `if` or `=>`, found `=`\n --> rules/t.sg:2:17\n  |\n2 | move y in 1..=2 = > n\n  |                 ^ expected `,`, `if` or `=>`\n",
+                "error: expected `,`, `if` or `=>`, found `=`\n --> rules/t.sg:2:17\n  |\n2 | move y in 1..=2 = > n\n  |                 ^ expected `,`, `if` or `=>`\n  |\n  = help: write the arrow `=>` without a space\n",
             ),
             (
                 "name \"Dawson\n",
@@ -701,9 +701,17 @@ mod tests {
                 "error: unterminated string\n --> rules/t.sg:1:6\n  |\n1 | name \"Dawson\n  |      ^^^^^^^ this string has no closing `\"`\n  |\n  = help: close the string with `\"` on the same line\n",
             ),
         ];
+        let docs = include_str!("../../docs/rules.md");
+        let mut documented = 0;
         for (text, overrides, want) in cases {
             assert_eq!(error(text, overrides), want, "{text}");
+            // The examples in docs/rules.md are real output.
+            if docs.contains(want.lines().next().unwrap()) {
+                assert!(docs.contains(want), "docs/rules.md shows an outdated rendering of:\n{want}");
+                documented += 1;
+            }
         }
+        assert_eq!(documented, 2);
     }
 
     #[test]

@@ -179,6 +179,9 @@ impl Parser<'_> {
                 Some(format!("a product needs `*`: write `{} * {}`", self.text(previous), self.text(token)))
             }
             TokenKind::Ident => did_you_mean(self.text(token), keywords).map(|word| format!("did you mean `{word}`?")),
+            TokenKind::Assign if self.peek_at(1).kind == TokenKind::Gt && self.expected.contains(&"`=>`") => {
+                Some("write the arrow `=>` without a space".to_string())
+            }
             TokenKind::Assign if self.expected.contains(&"`==`") => {
                 Some("equality is written `==` (`=` only appears in `param k = …`)".to_string())
             }
