@@ -639,6 +639,10 @@ fn resolve(name: &str, span: Span, scope: &Scope) -> Result<CExprKind, Diagnosti
     }
     candidates.extend(FUNCTIONS);
     let help = match suggest(name, candidates.iter().copied()) {
+        _ if FUNCTIONS.contains(&name) => format!("`{name}` is a function: call it, e.g. `{name}(x, 1)`"),
+        None if scope.runtime && suggest(name, ["none"]).is_some() => {
+            "did you mean `none`? (`=> none` is a move that leaves no heap)".to_string()
+        }
         _ if name == "n" && scope.runtime => {
             format!("the heap size is called `{}` in this file (see its `heap` line)", scope.coordinate)
         }
@@ -759,6 +763,8 @@ mod tests {
             error("heap m\nmove x in 1..=n => n - x", &[]).contains("help: the heap size is called `m` in this file")
         );
         assert!(error("move x in 1..=n => n - y", &[]).contains("help: names in scope: `x`, `n`"));
+        assert!(error("move if n > 0 => nnone", &[]).contains("help: did you mean `none`?"));
+        assert!(error("move x in 1..=max => n - x", &[]).contains("help: `max` is a function: call it"));
     }
 
     #[test]
