@@ -85,6 +85,21 @@ mod tests {
     }
 
     #[test]
+    fn heaps_of_size_zero_are_position_zero() {
+        // No move from 0: a heap of 0 adds nothing, so `0, n - 1` is the same as `n - 1`.
+        assert_eq!(
+            general_values("move x in 1..=min(2, n) => 0, n - x", 12),
+            (0..12).map(|n| n % 3).collect::<Vec<_>>()
+        );
+        // `move => none` also moves from 0, so G(0) = 1 and a heap of 0 counts: from 1 the
+        // only move leaves (0, 0), of value 1 ⊕ 1 = 0, and the empty sum, of value 0.
+        assert_eq!(
+            general_values("move => none\nmove if n >= 1 => 0, 0", 3),
+            vec![1, 1, 1]
+        );
+    }
+
+    #[test]
     fn engine_agrees_with_interpreter() {
         let text =
             "param k = 4\nmove a in 0..=n, len in 1..=k if a + len <= n => a, n - a - len\nmove if n % 3 == 1 => none";

@@ -395,18 +395,17 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
     for item in &file.items {
         match item {
             Item::Family(line) => {
-                saw_family_line = true;
-                if let Some((_, first)) = &family {
+                if saw_family_line {
                     errors.push(
                         Diagnostic::new("only one family line is allowed", line.span)
                             .with_label("second family line")
-                            .with_help(format!(
-                                "the first one is at byte {}; remove one of them",
-                                first.start
-                            )),
+                            .with_help(
+                                "a game is one family line (or `move` rules); remove one of them",
+                            ),
                     );
                     continue;
                 }
+                saw_family_line = true;
                 if first_move.is_some() {
                     errors.push(mixed(line.span));
                     continue;
@@ -417,7 +416,7 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
                 }
             }
             Item::Move(rule) => {
-                if family.is_some() {
+                if saw_family_line {
                     errors.push(mixed(rule.span));
                     continue;
                 }
@@ -795,6 +794,12 @@ fn resolve(name: &str, span: Span, scope: &Scope) -> Result<CExprKind, Diagnosti
     }
     candidates.extend(FUNCTIONS);
     let help = match suggest(name, candidates.iter().copied()) {
+        _ if FUNCTIONS.contains(&name) => {
+            format!("`{name}` is a function: call it, e.g. `{name}(x, 1)`")
+        }
+        None if scope.runtime && suggest(name, ["none"]).is_some() => {
+            "did you mean `none`? (`=> none` is a move that leaves no heap)".to_string()
+        }
         _ if name == "n" && scope.runtime => {
             format!(
                 "the heap size is called `{}` in this file (see its `heap` line)",
@@ -855,7 +860,7 @@ mod tests {
             (
                 "move x in 1..=3 => n - x\nmove y in 1..=2 = > n\n",
                 &[],
-                "error: expected `,`, `if` or `=>`, found `=`\n --> rules/t.sg:2:17\n  |\n2 | move y in 1..=2 = > n\n  |                 ^ expected `,`, `if` or `=>`\n",
+                "error: expected `,`, `if` or `=>`, found `=`\n --> rules/t.sg:2:17\n  |\n2 | move y in 1..=2 = > n\n  |                 ^ expected `,`, `if` or `=>`\n  |\n  = help: write the arrow `=>` without a space\n",
             ),
             (
                 "name \"Dawson\n",
@@ -863,14 +868,25 @@ mod tests {
                 "error: unterminated string\n --> rules/t.sg:1:6\n  |\n1 | name \"Dawson\n  |      ^^^^^^^ this string has no closing `\"`\n  |\n  = help: close the string with `\"` on the same line\n",
             ),
         ];
+        let docs = include_str!("../../docs/rules.md");
+        let mut documented = 0;
         for (text, overrides, want) in cases {
             assert_eq!(error(text, overrides), want, "{text}");
+            // The examples in docs/rules.md are real output.
+            if docs.contains(want.lines().next().unwrap()) {
+                assert!(
+                    docs.contains(want),
+                    "docs/rules.md shows an outdated rendering of:\n{want}"
+                );
+                documented += 1;
+            }
         }
+        assert_eq!(documented, 2);
     }
 
     #[test]
     fn check_error_table() {
-        let cases: [Case; 20] = [
+        let cases: [Case; 21] = [
             (
                 "param k = 1\nparam k = 2\nmove => none",
                 &[],
@@ -915,6 +931,11 @@ mod tests {
                 "subtraction {1}\nsubtraction {2}",
                 &[],
                 "only one family line is allowed",
+            ),
+            (
+                "subtraction {0}\nmove => none",
+                &[],
+                "subtraction set element 0 is not positive",
             ),
             ("param k = 3\n", &[], "this file describes no moves"),
             (
@@ -978,11 +999,21 @@ mod tests {
         assert!(error("move x in 1..=mx(n, 2) => 0", &[]).contains("did you mean `max`?"));
         assert!(error("param k = 1\nmove => none", &[("x", 1)])
             .contains("help: the parameters are `k`"));
+        assert_eq!(
+            error("subtraction {0}\nmove => none", &[])
+                .matches("error:")
+                .count(),
+            2
+        );
         let bad_set = error("subtraction {1, 0}", &[]);
         assert_eq!(bad_set.matches("error:").count(), 1, "{bad_set}");
         assert!(error("heap m\nmove x in 1..=n => n - x", &[])
             .contains("help: the heap size is called `m` in this file"));
         assert!(error("move x in 1..=n => n - y", &[]).contains("help: names in scope: `x`, `n`"));
+        assert!(error("move if n > 0 => nnone", &[]).contains("help: did you mean `none`?"));
+        assert!(
+            error("move x in 1..=max => n - x", &[]).contains("help: `max` is a function: call it")
+        );
     }
 
     #[test]

@@ -270,6 +270,14 @@ mod tests {
     }
 
     #[test]
+    fn code_text_may_hold_any_characters() {
+        let src = "octal 0.0é7 # é\n";
+        let (tokens, errors) = lex(src);
+        assert!(errors.is_empty());
+        assert_eq!(tokens[1].text(src), "0.0é7");
+    }
+
+    #[test]
     fn errors_for_stray_characters_and_strings() {
         let (_, errors) = lex("move x in 1..2 => n ; y");
         assert_eq!(errors.len(), 1);

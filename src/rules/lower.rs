@@ -15,33 +15,40 @@
 //! 1. **Syntactic gate.** Every expression must be affine in `n` and the binders: `+`, `−`,
 //!    multiplication by a constant, `min`/`max`, comparisons, `&&`, `||`, `!`; no `/`, `%`,
 //!    `abs` or product of two variables. Then the binder values allowed at `n` are the integer
-//!    points of a union of polytopes whose facets move affinely with `n`, and each result heap
-//!    is an affine function of them. With every constant at most `C` in absolute value, the
-//!    combinatorial type of these polytopes (which facets bind, which conditions switch) can
-//!    only change at `n` of order `C`; past that the move set at `n + 1` is that at `n` with
-//!    the same shapes stretched, which is exactly how a code's move sets grow.
-//! 2. **Inference.** The moves at `n = 0..=V`, with `V = 64 + 4·Σ|constants|`, give each
-//!    digit: a move from `n` leaving non-empty heaps `h1..hj` removes `k = n − Σh` and sets bit
-//!    `j` of digit `k`. If no move removes more than `V/2` tokens the code is finite; otherwise
-//!    a repeating tail (period ≤ 8, starting before `V/4`) is looked for, as for Nim
-//!    (`x in 1..=n`: `0.[3]`).
+//!    points of a finite union of polytopes `{x : A·x ≤ b + c·n}` (min/max and `||` split into
+//!    pieces), and each result heap is an affine function of them. As `n` grows, such a
+//!    parametric polytope changes combinatorial type (which constraints bind, which pieces are
+//!    empty) only at finitely many breakpoints, rational numbers whose size is bounded by the
+//!    constants and the products of the multipliers (Cramer's rule); past the last one each
+//!    piece grows by translation of its facets, which is how a code's move sets grow.
+//! 2. **Inference.** The moves at `n = 0..=V`, with `V = 64 + 4·Σ|constants|·Π|multipliers|`,
+//!    give each digit: a move from `n` leaving non-empty heaps `h1..hj` removes `k = n − Σh`
+//!    and sets bit `j` of digit `k`. If no move removes more than `V/2` tokens the code is
+//!    finite; otherwise a repeating tail (period ≤ 8, starting before `V/4`) is looked for, as
+//!    for Nim (`x in 1..=n`: `0.[3]`). If the rules never split into equal heaps where this
+//!    code would, the same code with `!` on every splitting digit is the second candidate
+//!    (`i in 1..n if 2 * i < n => i, n - i` is Grundy's game `4!.0`).
 //! 3. **Verification.** The code's moves are enumerated independently (all partitions of
 //!    `n − k` into `j` positive parts for each allowed `(k, j)`) and compared, as sets of
 //!    sorted multisets, with the rule's moves for **every** `n ≤ V`. Any difference, any
 //!    run-time error, a digit 0 that would move from a heap to itself or remove nothing from an
 //!    empty heap, more than three heaps, or a work budget overrun: no lowering.
 //!
-//! Since every threshold the rules can express lies below `V/4`, a difference between the
-//! rules and the code would have to appear first past the point where the move sets have
-//! stopped changing shape, which the verification window `V/4..=V` covers several times over.
-//! The method is conservative by design: a wrong lowering would be a silently wrong table,
-//! while a missed one only costs speed.
+//! Soundness: step 3 is exact on `0..=V`, so the only way to lower wrongly is a rule that
+//! agrees with a code up to `V` and departs from it later, at a breakpoint beyond `V`. The
+//! bound is chosen so that the breakpoints of the rules seen in practice (thresholds on `n`,
+//! on binders, on sums of heaps, with small multipliers) lie below `V/4`; it is a conservative
+//! estimate, not a proof for every affine system with several binders and large multipliers.
+//! Rules whose move sets grow in proportion to `n` (`2 * x <= n`) never match a code, because
+//! a code's moves at small `n` are already those at large `n` translated. The method is
+//! conservative by design: a wrong lowering would be a silently wrong table, while a missed
+//! one only costs speed.
 
 use std::collections::BTreeSet;
 
 use super::ast::BinaryOp;
 use super::check::{CExpr, CExprKind, Checked, CheckedFamily, CheckedMove, Rules};
-use super::code::{Digit, TakeBreakCode};
+use super::code::{Digit, Modifier, TakeBreakCode};
 use super::{Family, Game, GameKind, Program, RulesError, SourceFile};
 
 /// The largest verification bound `V` tried; rules with larger constants are not lowered.
@@ -138,26 +145,60 @@ fn default_general_name(source: &SourceFile) -> String {
 /// documentation finds and verifies one.
 pub fn lower_moves(moves: &[CheckedMove], program: &Program) -> Option<TakeBreakCode> {
     let mut constants: u64 = 0;
+    let mut multipliers: u64 = 1;
     for e in moves.iter().flat_map(expressions) {
         if !is_affine(e) {
             return None;
         }
         constants = constants.saturating_add(constant_sum(e));
+        multipliers = multipliers.saturating_mul(multiplier_product(e));
     }
-    let bound = constants.saturating_mul(4).saturating_add(64);
+    let bound = constants
+        .saturating_mul(multipliers)
+        .saturating_mul(4)
+        .saturating_add(64);
     if bound > MAX_VERIFY_BOUND {
         return None;
     }
     let bound = bound as usize;
     let mut budget = WORK_BUDGET;
     let rule_moves = observe(program, bound, &mut budget)?;
-    let code = infer_code(&rule_moves, bound)?;
-    for (n, rule_set) in rule_moves.iter().enumerate() {
-        if code_moves(&code, n as u64, &mut budget)? != *rule_set {
-            return None;
+    let plain = infer_code(&rule_moves, bound)?;
+    // If the plain code allows splits into equal heaps that the rules do not, the rules may be
+    // the code with `!` on its splitting digits (Grundy's game, `4!.0`).
+    let unequal = with_unequal_splits(&plain);
+    for code in [Some(plain), unequal].into_iter().flatten() {
+        if matches_rules(&code, &rule_moves, &mut budget)? {
+            return Some(code);
         }
     }
-    Some(code)
+    None
+}
+
+/// Step 3: the code's moves equal the rules' at every observed `n` (`None`: out of budget).
+fn matches_rules(code: &TakeBreakCode, rule_moves: &[MoveSet], budget: &mut usize) -> Option<bool> {
+    for (n, rule_set) in rule_moves.iter().enumerate() {
+        if code_moves(code, n as u64, budget)? != *rule_set {
+            return Some(false);
+        }
+    }
+    Some(true)
+}
+
+/// `code` with the `!` modifier on every digit that allows two or more heaps, if there is one.
+fn with_unequal_splits(code: &TakeBreakCode) -> Option<TakeBreakCode> {
+    let mut changed = false;
+    let mut mark = |d: &Digit| {
+        let mut d = *d;
+        if d.heaps.mask >> 2 != 0 {
+            d.modifier = Modifier::Unequal;
+            changed = true;
+        }
+        d
+    };
+    let digits = code.digits.iter().map(&mut mark).collect();
+    let tail = code.tail.iter().map(&mut mark).collect();
+    changed.then_some(TakeBreakCode { digits, tail })
 }
 
 /// Every expression of a rule.
@@ -205,6 +246,31 @@ fn constant_sum(e: &CExpr) -> u64 {
         CExprKind::Min(args) | CExprKind::Max(args) => args
             .iter()
             .fold(0, |s, a| s.saturating_add(constant_sum(a))),
+    }
+}
+
+/// Π |c| over the products `c * e` in `e` (saturating; a product that cannot be evaluated
+/// counts as unbounded).
+fn multiplier_product(e: &CExpr) -> u64 {
+    match &e.kind {
+        CExprKind::Const(_) | CExprKind::Slot(_) => 1,
+        CExprKind::Neg(x) | CExprKind::Not(x) | CExprKind::Abs(x) => multiplier_product(x),
+        CExprKind::Binary(op, a, b) => {
+            let inner = multiplier_product(a).saturating_mul(multiplier_product(b));
+            let factor = match op {
+                BinaryOp::Mul if is_constant(a) => {
+                    a.eval(&[]).map_or(u64::MAX, |v| v.unsigned_abs().max(1))
+                }
+                BinaryOp::Mul if is_constant(b) => {
+                    b.eval(&[]).map_or(u64::MAX, |v| v.unsigned_abs().max(1))
+                }
+                _ => 1,
+            };
+            inner.saturating_mul(factor)
+        }
+        CExprKind::Min(args) | CExprKind::Max(args) => args
+            .iter()
+            .fold(1, |p, a| p.saturating_mul(multiplier_product(a))),
     }
 }
 
@@ -280,7 +346,7 @@ fn code_moves(code: &TakeBreakCode, n: u64, budget: &mut usize) -> Option<MoveSe
     let mut set = MoveSet::new();
     for k in 0..=n {
         let digit = code.digit(k as usize);
-        if digit.modifier != super::code::Modifier::None {
+        if !matches!(digit.modifier, Modifier::None | Modifier::Unequal) {
             return None;
         }
         let rest = n - k;
@@ -288,8 +354,19 @@ fn code_moves(code: &TakeBreakCode, n: u64, budget: &mut usize) -> Option<MoveSe
             if !digit.heaps.allows(j) {
                 continue;
             }
-            let mut parts = Vec::new();
-            partitions(rest, j as usize, 1, &mut parts, &mut set, budget)?;
+            // `!`: the heaps left must all differ, i.e. the sorted parts strictly increase.
+            let distinct = digit.modifier == Modifier::Unequal;
+            partitions(
+                Partitions {
+                    rest,
+                    parts_left: j as usize,
+                    min: 1,
+                    distinct,
+                },
+                &mut Vec::new(),
+                &mut set,
+                budget,
+            )?;
         }
         if digit
             .heaps
@@ -302,27 +379,45 @@ fn code_moves(code: &TakeBreakCode, n: u64, budget: &mut usize) -> Option<MoveSe
     Some(set)
 }
 
-/// Adds every partition of `rest` into exactly `parts_left` parts, each ≥ `min`, in
-/// non-decreasing order, after the parts already in `parts`.
-fn partitions(
+/// What is left to choose of a partition.
+#[derive(Clone, Copy)]
+struct Partitions {
+    /// The sum still to reach.
     rest: u64,
+    /// How many parts are still to choose.
     parts_left: usize,
+    /// The smallest allowed next part.
     min: u64,
+    /// Parts must strictly increase (all sizes different).
+    distinct: bool,
+}
+
+/// Adds every partition of `p.rest` into exactly `p.parts_left` parts, each ≥ `p.min`, in
+/// non-decreasing (strictly increasing if `p.distinct`) order, after the parts in `parts`.
+fn partitions(
+    p: Partitions,
     parts: &mut Vec<u64>,
     out: &mut MoveSet,
     budget: &mut usize,
 ) -> Option<()> {
-    if parts_left == 0 {
-        if rest == 0 {
+    if p.parts_left == 0 {
+        if p.rest == 0 {
             *budget = budget.checked_sub(1)?;
             out.insert(parts.clone());
         }
         return Some(());
     }
-    let mut part = min;
-    while part.saturating_mul(parts_left as u64) <= rest {
+    let mut part = p.min;
+    while part.saturating_mul(p.parts_left as u64) <= p.rest {
         parts.push(part);
-        partitions(rest - part, parts_left - 1, part, parts, out, budget)?;
+        let next_min = if p.distinct { part + 1 } else { part };
+        let next = Partitions {
+            rest: p.rest - part,
+            parts_left: p.parts_left - 1,
+            min: next_min,
+            distinct: p.distinct,
+        };
+        partitions(next, parts, out, budget)?;
         parts.pop();
         part += 1;
     }
@@ -374,6 +469,21 @@ mod tests {
         let split = lowered("move i in 1..n => i, n - i").expect("4.0");
         assert_eq!(masks(&split.digits), vec![4]);
         // Kayles 0.77: remove one or two adjacent tokens.
+        // Grundy's game: split a heap into two heaps of different sizes: 4!.0.
+        let grundy = lowered("move i in 1..n if 2 * i < n => i, n - i").expect("4!.0");
+        assert_eq!(masks(&grundy.digits), vec![4]);
+        assert_eq!(grundy.digits[0].modifier, Modifier::Unequal);
+        assert_eq!(
+            lowered("move i in 1..n if i != n - i => i, n - i"),
+            Some(grundy)
+        );
+        // 0.07!: remove two tokens, leaving no heap, one heap, or two heaps of different sizes.
+        let unequal = lowered("move i in 0..=n-2 if i != n - 2 - i || i == 0 => i, n - 2 - i")
+            .expect("0.07!");
+        assert_eq!(
+            (masks(&unequal.digits), unequal.digits[2].modifier),
+            (vec![0, 0, 7], Modifier::Unequal)
+        );
         // Removing a whole heap of any size: 0.[1].
         let all = lowered("move if n >= 1 => none").expect("0.[1]");
         assert_eq!((masks(&all.digits), masks(&all.tail)), (vec![0], vec![1]));
@@ -428,6 +538,10 @@ mod tests {
             (1..4i64).prop_map(|c| format!("move x in 1..=n if x <= {c} || x >= n - 1 => n - x")),
             (1..9i64).prop_map(|c| format!("move x in 1..=min(n, {c}) if n >= {c} => n - x")),
             (2..4i64).prop_map(|c| format!("move x in 1..=n if x % {c} == 0 => n - x")),
+            (0..3i64)
+                .prop_map(|c| format!("move i in 1..n-{c} if 2 * i < n - {c} => i, n - {c} - i")),
+            (0..3i64)
+                .prop_map(|c| format!("move i in 1..n-{c} if 2 * i <= n - {c} => i, n - {c} - i")),
         ];
         (1..5i64, prop::collection::vec(rule, 1..4))
             .prop_map(|(k, rules)| format!("param k = {k}\n{}\n", rules.join("\n")))

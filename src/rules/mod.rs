@@ -116,11 +116,13 @@ impl std::error::Error for RulesError {}
 ///
 /// An override that names no parameter is an error with a "did you mean".
 pub fn load(source: SourceFile, overrides: &[(String, i64)]) -> Result<Game, RulesError> {
-    let fail = |diagnostics| RulesError {
+    let file = parser::parse(&source.text).map_err(|diagnostics| RulesError {
         source: source.clone(),
         diagnostics,
-    };
-    let file = parser::parse(&source.text).map_err(fail)?;
-    let checked = check::check(&file, overrides).map_err(fail)?;
+    })?;
+    let checked = check::check(&file, overrides).map_err(|diagnostics| RulesError {
+        source: source.clone(),
+        diagnostics,
+    })?;
     lower::lower(checked, source)
 }

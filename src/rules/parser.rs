@@ -19,7 +19,7 @@ use super::token::{Token, TokenKind};
 use super::{Diagnostic, Span};
 
 /// Deepest expression tree accepted (parentheses, prefix operators and operator chains count).
-pub const MAX_DEPTH: u32 = 256;
+pub const MAX_DEPTH: u32 = 128;
 
 /// Words that start a statement.
 pub const STATEMENT_KEYWORDS: [&str; 9] = [
@@ -193,15 +193,35 @@ impl Parser<'_> {
             .filter_map(|e| e.strip_prefix('`')?.strip_suffix('`'))
             .filter(|w| w.chars().all(char::is_alphabetic))
             .collect();
-        let suggestion = match token.kind {
-            TokenKind::Ident => did_you_mean(self.text(token), keywords),
+        let previous = self.tokens[self.pos.saturating_sub(1)];
+        let help = match token.kind {
+            // `2k`: a number directly followed by a name.
+            TokenKind::Ident
+                if previous.kind == TokenKind::Int && previous.span.end == token.span.start =>
+            {
+                Some(format!(
+                    "a product needs `*`: write `{} * {}`",
+                    self.text(previous),
+                    self.text(token)
+                ))
+            }
+            TokenKind::Ident => did_you_mean(self.text(token), keywords)
+                .map(|word| format!("did you mean `{word}`?")),
+            TokenKind::Assign
+                if self.peek_at(1).kind == TokenKind::Gt && self.expected.contains(&"`=>`") =>
+            {
+                Some("write the arrow `=>` without a space".to_string())
+            }
+            TokenKind::Assign if self.expected.contains(&"`==`") => {
+                Some("equality is written `==` (`=` only appears in `param k = …`)".to_string())
+            }
             _ => None,
         };
         let listed = list_alternatives(&expected);
         let diagnostic = Diagnostic::new(format!("expected {listed}, found {found}"), token.span)
             .with_label(format!("expected {listed}"));
-        match suggestion {
-            Some(word) => diagnostic.with_help(format!("did you mean `{word}`?")),
+        match help {
+            Some(help) => diagnostic.with_help(help),
             None => diagnostic,
         }
     }
@@ -768,6 +788,21 @@ mod tests {
     }
 
     #[test]
+    fn hints_for_common_slips() {
+        let errors = parse("move x in 1..=2k => n - x").unwrap_err();
+        assert_eq!(
+            errors[0].help.as_deref(),
+            Some("a product needs `*`: write `2 * k`")
+        );
+        let errors = parse("move if n = 3 => none").unwrap_err();
+        assert_eq!(errors[0].message, "expected `=>`, found `=`");
+        assert_eq!(
+            errors[0].help.as_deref(),
+            Some("equality is written `==` (`=` only appears in `param k = …`)")
+        );
+    }
+
+    #[test]
     fn one_error_per_bad_line() {
         let errors = parse("move x => n\nparam = 1\nmove if n > 0 => none\n").unwrap_err();
         assert_eq!(errors.len(), 2);
@@ -790,7 +825,30 @@ mod tests {
             parse(&negs).unwrap_err()[0].message,
             "expression nested too deeply"
         );
-        let ok = format!("param p = 1{}", " + 1".repeat(200));
+        let ok = format!("param p = 1{}", " + 1".repeat(120));
         assert!(parse(&ok).is_ok());
+        // The deepest accepted expressions also go through checking, compiling and evaluation
+        // (this test also runs in the unoptimised dev profile, where frames are largest).
+        let parens = format!(
+            "move if {}n{} > 0 => none",
+            "(".repeat(125),
+            ")".repeat(125)
+        );
+        let negs = format!("move if {}n > 0 => none", "-".repeat(125));
+        let chain = format!("move if n{} > 0 => none", " + 1".repeat(125));
+        let calls = format!(
+            "move if {}n{} >= 0 => none",
+            "abs(".repeat(125),
+            ")".repeat(125)
+        );
+        for text in [parens, negs, chain, calls] {
+            let game =
+                crate::rules::load(crate::rules::SourceFile::new("t.sg", text.as_str()), &[])
+                    .unwrap();
+            let crate::rules::GameKind::General { program, .. } = &game.kind else {
+                panic!()
+            };
+            program.for_each_move(3, &mut |_| {}).unwrap();
+        }
     }
 }
