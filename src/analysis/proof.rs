@@ -298,7 +298,7 @@ mod tests {
         // zeros, so "a window of t values repeats" must include n = t: B = 1 + 3 = 4.
         let code = code_from_digits("001");
         assert_eq!(
-            certify(&code, &naive_table(&code, 3 + 5), &pure(0, 5)),
+            certify(&code, &naive_table(&code, 4 + 5), &pure(0, 5)),
             Certificate::Refuted { at: 3 }
         );
     }
