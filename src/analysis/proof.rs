@@ -17,7 +17,10 @@
 //!
 //! which is the classical `2·n0 + p + t` for `h = 2` and `n0 + t` (a window of `t` values
 //! repeats) for subtraction-like codes, `h = 1`. Codes whose moves only remove heaps (`h = 0`)
-//! are treated as `h = 1`.
+//! are treated as `h = 1`. Counting `n0 = 0` as 1 costs `h` more checked values and is needed:
+//! for 0.4 (take one token, leave exactly two heaps), `G = 0 0 0 1 …` satisfies
+//! `G(n + 1) = G(n)` for `0 ≤ n < p + t = 2` but not at `n = 2`; for 0.001, `G(n + 5) = G(n)`
+//! for `n < t = 3` but not at `n = 3` (both are regression tests below).
 //!
 //! **Derivation.** Assume `G(m + p) = G(m)` for `n0 ≤ m < n`, where `n ≥ B`; we show it for `n`.
 //! An option of heap `n + p` removes `k ≤ t` tokens and leaves `j` non-empty heaps
