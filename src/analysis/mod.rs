@@ -421,6 +421,18 @@ mod tests {
     }
 
     #[test]
+    fn naive_engine_matches_kayles() {
+        // Kayles, 0.77: the first values (OEIS A002186; Winning Ways ch. 4).
+        let kayles = [
+            0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7,
+        ];
+        assert_eq!(
+            naive_table(&code_from_digits("77"), kayles.len()).to_vec(),
+            kayles
+        );
+    }
+
+    #[test]
     fn dawsons_kayles_reason_shows_the_arithmetic() {
         let (_, report) = naive_search(&code_from_digits("07"), 10_000);
         assert_eq!(

@@ -316,4 +316,53 @@ mod tests {
         let values: Vec<u32> = (0..1_000_000u32).map(|n| scrambled(n) >> 28).collect();
         assert_eq!(detect(&SgTable::from_values(&values)), None);
     }
+
+    /// The definition, computed the slow way: for each `p` (pure first, then arithmetic with
+    /// the saltus of the last pair), the smallest `n0` from which every pair agrees.
+    fn detect_by_definition(values: &[u32]) -> Option<Periodicity> {
+        let len = values.len();
+        let fits = |p: usize, s: i64, n0: usize| {
+            (n0..len - p).all(|n| values[n + p] as i64 - values[n] as i64 == s)
+        };
+        let try_period = |p: usize, s: i64| {
+            let n0 = (0..=len - p)
+                .find(|&n0| fits(p, s, n0))
+                .expect("n0 = len - p has no pairs");
+            has_enough_evidence(n0, p, len).then_some(Periodicity {
+                preperiod: n0,
+                period: p,
+                saltus: s,
+            })
+        };
+        (1..=len / 2).find_map(|p| try_period(p, 0)).or_else(|| {
+            (1..=len / 2).find_map(|p| {
+                let s = values[len - 1] as i64 - values[len - 1 - p] as i64;
+                if s > 0 {
+                    try_period(p, s)
+                } else {
+                    None
+                }
+            })
+        })
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn detect_agrees_with_the_definition(
+            prefix in proptest::collection::vec(0u32..4, 0..40),
+            cycle in proptest::collection::vec(0u32..4, 1..30),
+            saltus in 0u32..2,
+            len in 0usize..140,
+        ) {
+            // Prefix then a (possibly arithmetic) cycle: periodic tails of every kind, cut at
+            // any length, including too short to be accepted.
+            let values: Vec<u32> = prefix
+                .iter()
+                .copied()
+                .chain((0..).flat_map(|r| cycle.iter().map(move |&v| v + r * saltus)))
+                .take(len)
+                .collect();
+            proptest::prop_assert_eq!(detect(&SgTable::from_values(&values)), detect_by_definition(&values));
+        }
+    }
 }

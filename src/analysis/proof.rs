@@ -17,7 +17,10 @@
 //!
 //! which is the classical `2·n0 + p + t` for `h = 2` and `n0 + t` (a window of `t` values
 //! repeats) for subtraction-like codes, `h = 1`. Codes whose moves only remove heaps (`h = 0`)
-//! are treated as `h = 1`.
+//! are treated as `h = 1`. Counting `n0 = 0` as 1 costs `h` more checked values and is needed:
+//! for 0.4 (take one token, leave exactly two heaps), `G = 0 0 0 1 …` satisfies
+//! `G(n + 1) = G(n)` for `0 ≤ n < p + t = 2` but not at `n = 2`; for 0.001, `G(n + 5) = G(n)`
+//! for `n < t = 3` but not at `n = 3` (both are regression tests below).
 //!
 //! **Derivation.** Assume `G(m + p) = G(m)` for `n0 ≤ m < n`, where `n ≥ B`; we show it for `n`.
 //! An option of heap `n + p` removes `k ≤ t` tokens and leaves `j` non-empty heaps
@@ -280,6 +283,30 @@ mod tests {
     }
 
     #[test]
+    fn a_period_from_zero_needs_the_larger_bound() {
+        // The classical bound with n0 = 0 is too small: a heap of exactly p would vanish when
+        // shrunk. 0.4 (take one, leave exactly two heaps) has G = 0 0 0 1 …: G(n + 1) = G(n)
+        // for n < p + t = 2, yet G(3) ≠ G(2). Our bound counts n0 = 0 as 1: B = 2 + 1 + 1 = 4.
+        let code = code_from_digits("4");
+        assert_eq!(naive_table(&code, 4).to_vec(), [0, 0, 0, 1]);
+        assert_eq!(
+            certify(&code, &naive_table(&code, 3), &pure(0, 1)),
+            Certificate::NeedValues { up_to: 4, bound: 4 }
+        );
+        assert_eq!(
+            certify(&code, &naive_table(&code, 5), &pure(0, 1)),
+            Certificate::Refuted { at: 2 }
+        );
+        // The same for one heap: 0.001 (take three, only a whole heap) has G(3) = 1 after three
+        // zeros, so "a window of t values repeats" must include n = t: B = 1 + 3 = 4.
+        let code = code_from_digits("001");
+        assert_eq!(
+            certify(&code, &naive_table(&code, 4 + 5), &pure(0, 5)),
+            Certificate::Refuted { at: 3 }
+        );
+    }
+
+    #[test]
     fn wrong_candidate_is_refuted() {
         let code = code_from_digits("07");
         let table = naive_table(&code, 200);
@@ -330,16 +357,18 @@ mod tests {
         // Soundness: for small octal and hex codes, whenever the certificate closes on a table
         // of 300 values, the period must still hold on 900 values (naively computed).
         let mut proofs = 0;
+        let mut three_heap_proofs = 0;
         let names = [
             "03", "05", "06", "07", "13", "15", "16", "17", "31", "33", "35", "37", "51", "53",
-            "73", "77", "F", "0F", "B", "3F",
+            "73", "77", "4", "F", "F0", "B", "B3", "0F", "3F",
         ];
         for name in names {
             let code = code_from_digits(name);
             let short = naive_table(&code, 300);
             let Some(p) = detect(&short) else { continue };
-            if let Certificate::Proved { .. } = certify(&code, &short, &p) {
+            if let Certificate::Proved { theorem, .. } = certify(&code, &short, &p) {
                 proofs += 1;
+                three_heap_proofs += usize::from(theorem.contains("3 heaps"));
                 let long = naive_table(&code, 900);
                 for n in p.preperiod..900 - p.period {
                     assert_eq!(
@@ -350,6 +379,10 @@ mod tests {
                 }
             }
         }
+        assert!(
+            three_heap_proofs >= 3,
+            "only {three_heap_proofs} proofs for three heaps closed"
+        );
         assert!(proofs >= 10, "only {proofs} proofs closed");
     }
 }
