@@ -79,19 +79,19 @@ fn table(
 }
 
 fn period(game: &Game, max: u64, json: bool) -> Result<(), CliError> {
-    let (_table, report) = analysis::find_period(game, max, &engine_options())?;
+    let (table, report) = analysis::find_period(game, max, &engine_options())?;
     export::write_output("-", |out| {
         if json {
             export::write_report_json(out, &report)
         } else {
-            out.write_all(report_text(game, &report).as_bytes())
+            out.write_all(report_text(game, &report, &table).as_bytes())
         }
     })?;
     Ok(())
 }
 
-/// The human form of a period report.
-fn report_text(game: &Game, report: &PeriodReport) -> String {
+/// The human form of a period report, with the values of the preperiod and of one period.
+fn report_text(game: &Game, report: &PeriodReport, table: &SgTable) -> String {
     let mut s = String::new();
     s += &format!("game:       {}\n", game_title(game));
     s += &format!(
@@ -110,11 +110,38 @@ fn report_text(game: &Game, report: &PeriodReport) -> String {
                 s += &format!("saltus:     {saltus}   (G(n + {period}) = G(n) + {saltus})\n");
             }
             s += &format!("proved:     {}\n", if report.proved { "yes" } else { "no" });
+            if preperiod > 0 {
+                let label = format!("G(0..{preperiod}):");
+                s += &format!("{label:<12}{}\n", value_list(table, 0, preperiod));
+            }
+            s += &format!(
+                "one period: {}\n",
+                value_list(table, preperiod, preperiod + period)
+            );
         }
         None => s += "period:     none found\n",
     }
     s += &format!("reason:     {}\n", report.reason);
     s
+}
+
+/// `G(from..to)` separated by spaces, elided in the middle past 60 values.
+fn value_list(table: &SgTable, from: usize, to: usize) -> String {
+    const SHOWN: usize = 60;
+    let to = to.min(table.len());
+    let show = |range: std::ops::Range<usize>| {
+        range.map(|n| table.get(n).to_string()).collect::<Vec<_>>().join(" ")
+    };
+    if to - from <= SHOWN {
+        show(from..to)
+    } else {
+        format!(
+            "{} … ({} values) … {}",
+            show(from..from + SHOWN / 2),
+            to - from,
+            show(to - 10..to)
+        )
+    }
 }
 
 fn periodicity(report: &PeriodReport) -> Option<Periodicity> {
