@@ -84,9 +84,6 @@ pub const STABLE_PERIODS: f64 = 10.0;
 /// with modifiers), stops early once the same candidate is found at two successive sizes with
 /// at least [`STABLE_PERIODS`] periods seen. A `max` whose table cannot fit in memory is refused
 /// before any work.
-// `EngineError` is the engine's error type (large because it carries the rules text); boxing
-// it is the engine's call, not this module's.
-#[allow(clippy::result_large_err)]
 pub fn find_period(
     game: &Game,
     max: u64,
@@ -110,7 +107,6 @@ pub fn report_for_table(
 
 /// The loop of [`find_period`], with the engine as a parameter so that it can be tested with
 /// any table source.
-#[allow(clippy::result_large_err)]
 fn search(
     game_name: &str,
     code: Option<&TakeBreakCode>,
@@ -349,7 +345,6 @@ pub(crate) mod testing {
 }
 
 #[cfg(test)]
-#[allow(clippy::result_large_err)] // see `find_period`
 mod tests {
     use super::testing::{code_from_digits, naive_extend, naive_table};
     use super::*;
