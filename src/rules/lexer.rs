@@ -80,7 +80,11 @@ impl Lexer<'_> {
             }
         }
         if !self.at_line_start() {
-            let end = self.pos;
+            // Point an unfinished last line's error at its end, not at the empty line after it.
+            let end = self.bytes[..self.pos]
+                .iter()
+                .rposition(|b| !b.is_ascii_whitespace())
+                .map_or(0, |i| i + 1);
             self.tokens.push(Token {
                 kind: TokenKind::Newline,
                 span: Span::new(end, end),
