@@ -237,7 +237,7 @@ impl<T: SgValue> Options<'_, T> {
             match digit.modifier {
                 Modifier::None => self.insert_pairs(m, m / 2, set),
                 Modifier::Unequal | Modifier::NotAllEqual => self.insert_pairs(m, (m - 1) / 2, set),
-                Modifier::Equal if m % 2 == 0 => set.insert(0),
+                Modifier::Equal if m.is_multiple_of(2) => set.insert(0),
                 Modifier::Equal => {}
             }
         }
@@ -257,7 +257,7 @@ impl<T: SgValue> Options<'_, T> {
                 }
             }
             Modifier::Equal => {
-                for j in (3..=most).filter(|&j| m % j == 0 && heaps.allows(j as u32)) {
+                for j in (3..=most).filter(|&j| m.is_multiple_of(j) && heaps.allows(j as u32)) {
                     set.insert(if j % 2 == 1 { g[m / j].to_u32() } else { 0 });
                 }
             }

@@ -264,9 +264,9 @@ impl TakeBreakCode {
                 None => digits.push(Digit::default()),
             }
         }
-        if let Some(period) = (1..=tail.len())
-            .find(|&p| tail.len() % p == 0 && (p..tail.len()).all(|i| tail[i] == tail[i - p]))
-        {
+        if let Some(period) = (1..=tail.len()).find(|&p| {
+            tail.len().is_multiple_of(p) && (p..tail.len()).all(|i| tail[i] == tail[i - p])
+        }) {
             tail.truncate(period);
         }
         if tail.is_empty() {

@@ -52,7 +52,7 @@ impl Lexer<'_> {
     fn at_line_start(&self) -> bool {
         self.tokens
             .last()
-            .map_or(true, |t| t.kind == TokenKind::Newline)
+            .is_none_or(|t| t.kind == TokenKind::Newline)
     }
 
     fn run(&mut self) {

@@ -371,7 +371,7 @@ fn code_moves(code: &TakeBreakCode, n: u64, budget: &mut usize) -> Option<MoveSe
         if digit
             .heaps
             .max_heaps()
-            .map_or(true, |most| most > MAX_LOWERED_HEAPS as u32)
+            .is_none_or(|most| most > MAX_LOWERED_HEAPS as u32)
         {
             return None;
         }
