@@ -7,6 +7,19 @@
 //! * [`analysis`] finds preperiod, period and saltus, and proves periodicity where a theorem allows;
 //! * [`export`] writes tables as text, CSV, JSON, charts, and lookup code for contest solutions;
 //! * [`cli`] is the command line, a thin layer over the above.
+//!
+//! ```
+//! use sgscope::{analysis, engine, rules};
+//!
+//! // Dawson's Kayles: remove two adjacent pins from a row (OEIS A002187).
+//! let game = rules::load(rules::SourceFile::new("<example>", "octal 0.07"), &[]).unwrap();
+//! let table = engine::compute(&game, 200, &engine::EngineOptions::default()).unwrap();
+//! assert_eq!(table.get(86), 9);
+//! let report = analysis::report_for_table(&game.name, game.code(), &table);
+//! assert_eq!(report.preperiod, Some(53));
+//! assert_eq!(report.period, Some(34));
+//! assert!(report.proved);
+//! ```
 #![warn(missing_docs)]
 
 pub mod analysis;
