@@ -252,10 +252,11 @@ fn report(game_name: &str, table: &SgTable, analysis: &Analysis, stop: Stop) -> 
     report
 }
 
-/// A deliberately naive take-and-break engine for test data (the real engine lives elsewhere).
+/// Test data for the analysis tests: codes from digits, and their tables from the engine's
+/// take-and-break kernel (itself checked against `engine::naive` by property tests).
 #[cfg(test)]
 pub(crate) mod testing {
-    use crate::engine::{MexSet, SgTable};
+    use crate::engine::{takebreak, Progress, SgTable};
     use crate::rules::code::{Digit, TakeBreakCode};
 
     /// The finite code `0.d1d2…` from hexadecimal digits after the point (`"07"` is 0.07).
@@ -272,7 +273,7 @@ pub(crate) mod testing {
         }
     }
 
-    /// `G(0..len)` of `code` (no modifiers) by enumerating every option.
+    /// `G(0..len)` of `code`.
     pub(crate) fn naive_table(code: &TakeBreakCode, len: usize) -> SgTable {
         let mut table = SgTable::new();
         naive_extend(code, &mut table, len);
@@ -281,66 +282,7 @@ pub(crate) mod testing {
 
     /// Extends `table` to `len` values of `code`.
     pub(crate) fn naive_extend(code: &TakeBreakCode, table: &mut SgTable, len: usize) {
-        assert!(
-            !code.has_modifiers(),
-            "the naive test engine ignores modifiers"
-        );
-        let most_heaps =
-            code.max_heaps()
-                .expect("the naive test engine needs a bounded heap count") as usize;
-        let mut options = MexSet::default();
-        for n in table.len()..len {
-            options.clear();
-            let last_move = if code.is_finite() {
-                n.min(code.digits.len() - 1)
-            } else {
-                n
-            };
-            for k in 0..=last_move {
-                let digit = code.digit(k);
-                if digit.is_empty() {
-                    continue;
-                }
-                let rest = n - k;
-                if rest == 0 && digit.heaps.allows(0) {
-                    options.insert(0);
-                }
-                for heaps in 1..=rest.min(most_heaps) {
-                    if digit.heaps.allows(heaps as u32) {
-                        insert_splits(table, rest, heaps, 1, 0, &mut options);
-                    }
-                }
-            }
-            table.push(options.mex());
-        }
-    }
-
-    /// Inserts the nim-sum `acc ^ G(a1) ^ …` of every split of `tokens` into `parts` heaps
-    /// of sizes `min ≤ a1 ≤ a2 ≤ …`.
-    fn insert_splits(
-        table: &SgTable,
-        tokens: usize,
-        parts: usize,
-        min: usize,
-        acc: u32,
-        out: &mut MexSet,
-    ) {
-        if parts == 1 {
-            if tokens >= min {
-                out.insert(acc ^ table.get(tokens));
-            }
-            return;
-        }
-        for size in min..=tokens / parts {
-            insert_splits(
-                table,
-                tokens - size,
-                parts - 1,
-                size,
-                acc ^ table.get(size),
-                out,
-            );
-        }
+        takebreak::extend(code, table, len, &mut Progress::hidden());
     }
 }
 
