@@ -186,7 +186,8 @@ fn diff(expected: &[String], actual: &[String]) -> String {
 
 /// Runs `ex` and compares its output; the error is a readable report.
 fn check(ex: &Example) -> Result<(), String> {
-    let at = format!("README line {}: `$ {}`", ex.line, ex.command);
+    let redirect = if ex.merge_stderr { " 2>&1" } else { "" };
+    let at = format!("README line {}: `$ {}{redirect}`", ex.line, ex.command);
     let args = split_args(&ex.command).map_err(|e| format!("{at}: {e}"))?;
     let expected = normalize(&ex.expected);
     let expect_error = ex.merge_stderr && expected.first().is_some_and(|l| l.starts_with("error:"));
@@ -247,7 +248,7 @@ fn check(ex: &Example) -> Result<(), String> {
 fn check_doc(doc: &str) -> Result<usize, String> {
     let examples = examples(doc)?;
     if examples.is_empty() {
-        return Err("no `$ ` command in a ```console block".to_string());
+        return Err("no ```console block with a `$ ` command (the README needs one)".to_string());
     }
     let failures: Vec<String> = examples.iter().filter_map(|e| check(e).err()).collect();
     if failures.is_empty() {
