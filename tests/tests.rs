@@ -6,4 +6,5 @@ mod codegen;
 mod errors;
 mod examples;
 mod known_values;
+mod readme;
 mod support;
