@@ -410,7 +410,7 @@ mod properties {
     use proptest::prelude::*;
 
     use crate::engine::{general, interp, Progress, SgTable};
-    use crate::rules::{check, load, parser, GameKind, SourceFile};
+    use crate::rules::{load, GameKind, SourceFile};
 
     /// Valid rule files, used as seeds for the token soups.
     const SEEDS: [&str; 6] = [
@@ -533,30 +533,13 @@ mod properties {
             })
     }
 
-    /// Loads `text` and, if it is general rules, runs the engine a little: Ok or Err, never a
-    /// panic or hang. Files with a code family line stop after checking, because the code
-    /// notation's parser belongs to another module (and is a stub on this branch).
+    /// Loads `text` and runs the engine a little on whatever it describes (general rules or a
+    /// code family): Ok or Err, never a panic or hang.
     fn exercise(text: &str) {
-        if has_code_family(text) {
-            if let Ok(file) = parser::parse(text) {
-                let _ = check::check(&file, &[]);
-            }
-            return;
-        }
         let Ok(game) = load(SourceFile::new("fuzz.sg", text), &[]) else {
             return;
         };
-        if let GameKind::General { program, .. } = &game.kind {
-            let _ = general::extend(program, &mut SgTable::new(), 24, &mut Progress::hidden());
-        }
-    }
-
-    fn has_code_family(text: &str) -> bool {
-        text.lines().any(|l| {
-            ["octal", "hex", "takebreak"]
-                .iter()
-                .any(|f| l.trim_start().starts_with(f))
-        })
+        let _ = crate::engine::compute(&game, 24, &crate::engine::EngineOptions::default());
     }
 
     proptest! {
