@@ -90,9 +90,24 @@ pub fn find_period(
     options: &EngineOptions,
 ) -> Result<(SgTable, PeriodReport), EngineError> {
     engine::check_memory(game, max)?;
-    search(&game.name, game.code(), max, |table, to| {
-        engine::extend(game, table, to, options)
-    })
+    // A code computed by listing partitions may be out of reach long before `max`: search as
+    // far as is feasible and say so, rather than fail or run for hours.
+    let feasible = engine::feasible_to(game, max);
+    let (table, mut report) = search(
+        &game.name,
+        game.code(),
+        feasible.unwrap_or(max),
+        |table, to| engine::extend(game, table, to, options),
+    )?;
+    if let Some(feasible) = feasible {
+        if !report.proved {
+            report.reason += &format!(
+                " (the search stopped at n = {feasible}, not {max}: beyond it this code's `!`/`?` digits with three or more heaps would list more than {:e} partitions)",
+                engine::LISTING_LIMIT
+            );
+        }
+    }
+    Ok((table, report))
 }
 
 /// Analyses a table that is already computed (without extending it): the period found, and a

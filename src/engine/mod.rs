@@ -47,6 +47,27 @@ pub enum EngineError {
         /// Bytes the machine has available.
         available_bytes: u64,
     },
+    /// The request would take far too long (a code whose `!`/`?` digits leave three or more
+    /// heaps is computed by listing partitions, whose number grows exponentially).
+    #[error(
+        "G(0..={to}) of this code would list more than {LISTING_LIMIT:e} partitions: its `!`/`?` digits that leave three or more heaps are computed one partition at a time\n  help: ask for --to/--max below {feasible_to}"
+    )]
+    TooSlow {
+        /// The largest position asked for.
+        to: u64,
+        /// The largest position within the work limit.
+        feasible_to: u64,
+    },
+    /// General rules whose ranges are so large that the table would take hours.
+    #[error(
+        "the rules loop over more than {per_position} values at n = {to} alone, so G(0..={to}) would take more than {RULE_STEPS_LIMIT:e} steps\n  help: bound the ranges by n (e.g. `x in 1..=n`), or ask for a smaller --to/--max"
+    )]
+    RulesTooSlow {
+        /// The largest position asked for.
+        to: u64,
+        /// The budget of loop steps one position was allowed.
+        per_position: u64,
+    },
     /// A general rule did something the engine cannot evaluate (e.g. a move to a larger heap).
     #[error("{}", .diagnostic.render(.file))]
     Rule {
@@ -64,6 +85,12 @@ pub fn compute(game: &Game, to: u64, options: &EngineOptions) -> Result<SgTable,
     Ok(table)
 }
 
+/// Loop steps (binder values and moves) general rules may take for one request.
+pub const RULE_STEPS_LIMIT: f64 = 2e10;
+
+/// Partitions the take-and-break kernel may list for one request (about a minute of work).
+pub const LISTING_LIMIT: f64 = 2e10;
+
 /// Extends `table` (holding `G(0..len)`) so that it holds `G(0..=to)`.
 ///
 /// The memory check runs first, so a request that cannot fit is refused before allocating.
@@ -74,6 +101,9 @@ pub fn extend(
     options: &EngineOptions,
 ) -> Result<(), EngineError> {
     check_memory(game, to)?;
+    if let Some(feasible_to) = feasible_to(game, to) {
+        return Err(EngineError::TooSlow { to, feasible_to });
+    }
     let len = to as usize + 1;
     if table.len() >= len {
         return Ok(());
@@ -91,15 +121,40 @@ pub fn extend(
         GameKind::General {
             program,
             lowered: None,
-        } => general::extend(program, table, len, &mut progress).map_err(|diagnostic| {
-            EngineError::Rule {
-                diagnostic: Box::new(diagnostic),
-                file: Box::new(game.source.clone()),
-            }
+        } => check_rule_steps(program, to).and_then(|()| {
+            general::extend(program, table, len, &mut progress).map_err(|diagnostic| {
+                EngineError::Rule {
+                    diagnostic: Box::new(diagnostic),
+                    file: Box::new(game.source.clone()),
+                }
+            })
         }),
     };
     progress.finish();
     result
+}
+
+/// Refuses rules whose work at the largest position, times the number of positions, passes
+/// [`RULE_STEPS_LIMIT`] (ranges usually grow with n, so the last position is the costliest).
+/// Run-time errors are left to the engine, which reports the first position they occur at.
+fn check_rule_steps(program: &crate::rules::Program, to: u64) -> Result<(), EngineError> {
+    let per_position = (RULE_STEPS_LIMIT / (to as f64 + 1.0)) as u64;
+    let mut budget = per_position;
+    match program.for_each_move_within(to, &mut budget, &mut |_| {}) {
+        Err(crate::rules::program::Stop::OutOfBudget) => {
+            Err(EngineError::RulesTooSlow { to, per_position })
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `Some(m)` when computing `G(0..=to)` would exceed [`LISTING_LIMIT`] while `G(0..=m)` would
+/// not; `None` when the request is within the limit.
+pub fn feasible_to(game: &Game, to: u64) -> Option<u64> {
+    let code = game.code()?;
+    let len = usize::try_from(to).ok()?.checked_add(1)?;
+    let first_too_long = takebreak::listing_work_exceeds(code, len, LISTING_LIMIT)?;
+    Some(first_too_long.saturating_sub(2) as u64)
 }
 
 /// Estimated peak bytes for `G(0..=to)`: the table (assuming the widest storage, since values

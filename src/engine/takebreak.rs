@@ -57,6 +57,70 @@ pub fn working_bytes_per_position(code: &TakeBreakCode) -> u64 {
     8 * (plan.exact_levels() + plan.at_least_levels) as u64
 }
 
+/// For codes whose `!` or `?` digits leave three or more heaps (the only splits this kernel
+/// lists one partition at a time), the table length at which listing `G(0..len)` would pass
+/// `limit` partitions; `None` when `G(0..len)` stays within it (always, for other codes).
+///
+/// Counts partitions of `m` into exactly `j` parts, `P(m, j) = P(m − 1, j − 1) + P(m − j, j)`,
+/// or into `j` distinct parts, `Q(m, j) = Q(m − j, j) + Q(m − j, j − 1)`, summed over every
+/// listed `(k, j)`; the number grows like `exp(π√(2m/3))`, so without this check a request
+/// such as `takebreak 0.{3+}?` to n = 200 would run for ages instead of being refused.
+pub fn listing_work_exceeds(code: &TakeBreakCode, len: usize, limit: f64) -> Option<usize> {
+    let code = code.normalized();
+    let listed = |d: &Digit| {
+        matches!(d.modifier, Modifier::Unequal | Modifier::NotAllEqual)
+            && (d.heaps.mask >> 3 != 0 || d.heaps.at_least.is_some())
+    };
+    if !code.digits.iter().chain(&code.tail).any(listed) {
+        return None;
+    }
+    // Parts counts above this contribute nothing before the limit is passed.
+    const MOST_PARTS: usize = 256;
+    let most_parts = code
+        .max_heaps()
+        .map_or(MOST_PARTS, |j| (j as usize).min(MOST_PARTS));
+    // exact[m][j] and distinct[m][j] for every m computed so far.
+    let mut exact: Vec<Vec<f64>> = Vec::new();
+    let mut distinct: Vec<Vec<f64>> = Vec::new();
+    let mut work = 0.0;
+    for n in 0..len {
+        let mut row_exact = vec![0.0; most_parts + 1];
+        let mut row_distinct = vec![0.0; most_parts + 1];
+        if n == 0 {
+            row_exact[0] = 1.0;
+            row_distinct[0] = 1.0;
+        }
+        for j in 1..=most_parts.min(n) {
+            row_exact[j] = exact[n - 1][j - 1] + exact[n - j][j];
+            row_distinct[j] = distinct[n - j][j] + distinct[n - j][j - 1];
+        }
+        exact.push(row_exact);
+        distinct.push(row_distinct);
+        for k in 0..=n {
+            let digit = code.digit(k);
+            if k >= code.digits.len() && code.tail.is_empty() {
+                break;
+            }
+            if !listed(&digit) {
+                continue;
+            }
+            let counts = if digit.modifier == Modifier::Unequal {
+                &distinct[n - k]
+            } else {
+                &exact[n - k]
+            };
+            work += (3..=most_parts)
+                .filter(|&j| digit.heaps.allows(j as u32))
+                .map(|j| counts[j] * j as f64)
+                .sum::<f64>();
+        }
+        if work > limit {
+            return Some(n + 1);
+        }
+    }
+    None
+}
+
 /// [`extend`] with the number of splits from which a heap's 2-heap splits run in parallel.
 fn extend_with_threshold(
     code: &TakeBreakCode,
