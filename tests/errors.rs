@@ -83,7 +83,10 @@ fn empty_file_says_what_to_add() {
 fn exponential_partition_listing_is_refused_not_run() {
     // `?` with three or more heaps is computed by listing partitions (about exp(pi*sqrt(2n/3))).
     let err = fails(&["table", "takebreak 0.{3+}?", "--to", "400"], 1);
-    assert!(err.contains("partitions") && err.contains("help: ask for --to/--max below"), "{err}");
+    assert!(
+        err.contains("partitions") && err.contains("help: ask for --to/--max below"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -92,11 +95,28 @@ fn period_search_stops_where_listing_becomes_infeasible() {
     let report: serde_json::Value = serde_json::from_str(&out).unwrap();
     let computed = report["values_computed"].as_u64().unwrap();
     assert!((50..1000).contains(&computed), "{report}");
-    assert!(report["reason"].as_str().unwrap().contains("the search stopped at n ="), "{report}");
+    assert!(
+        report["reason"]
+            .as_str()
+            .unwrap()
+            .contains("the search stopped at n ="),
+        "{report}"
+    );
 }
 
 #[test]
 fn rules_with_huge_ranges_are_refused_not_run() {
-    let err = fails(&["table", "move x in 1..=1000000000 if x < n => n - x", "--to", "100"], 1);
-    assert!(err.contains("at n = 100") && err.contains("help: bound the ranges"), "{err}");
+    let err = fails(
+        &[
+            "table",
+            "move x in 1..=1000000000 if x < n => n - x",
+            "--to",
+            "100",
+        ],
+        1,
+    );
+    assert!(
+        err.contains("at n = 100") && err.contains("help: bound the ranges"),
+        "{err}"
+    );
 }
