@@ -185,17 +185,23 @@ fn code(game: &Game, lang: Lang, max: u64, to: u64, output: Option<&str>) -> Res
     if found.is_none() {
         // No period: the table up to --to, and the snippet refuses anything beyond it.
         table = compute(game, to)?;
-    } else if !report.proved {
+    }
+    // The snippet's header says "observed, NOT proved: …" itself.
+    let reason = report
+        .reason
+        .strip_prefix("not proved: ")
+        .unwrap_or(&report.reason);
+    if found.is_some() && !report.proved {
         eprintln!(
-            "warning: the period of {} is observed, not proved ({}); the snippet extrapolates it",
-            game.name, report.reason
+            "warning: the period of {} is observed, not proved ({reason}); the snippet extrapolates it",
+            game.name
         );
     }
     let spec = CodeSpec {
         game: &game.name,
         periodicity: found,
         proved: report.proved,
-        reason: &report.reason,
+        reason,
     };
     let snippet = export::generate(lang, &table, &spec)?;
     export::write_output(output.unwrap_or("-"), |out| {
