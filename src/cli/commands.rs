@@ -130,7 +130,10 @@ fn value_list(table: &SgTable, from: usize, to: usize) -> String {
     const SHOWN: usize = 60;
     let to = to.min(table.len());
     let show = |range: std::ops::Range<usize>| {
-        range.map(|n| table.get(n).to_string()).collect::<Vec<_>>().join(" ")
+        range
+            .map(|n| table.get(n).to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
     };
     if to - from <= SHOWN {
         show(from..to)
