@@ -106,7 +106,6 @@ fn extend_with(
         kernel.record(n, value);
         if kernel.rare.len() * 100 > n && n >= 2 * kernel.chosen_at {
             kernel.choose_mask(table);
-            if std::env::var_os("SG_DEBUG").is_some() { eprintln!("n={n} mask={:?} rare={}", kernel.mask, kernel.rare.len()); }
             if may_give_up && n >= GIVE_UP_FROM && kernel.rare.len() * 10 > n {
                 progress.set(n as u64 + 1);
                 return false;
@@ -114,7 +113,6 @@ fn extend_with(
         }
         if n + 1 - window.start >= PROGRESS_EVERY {
             progress.set(n as u64 + 1);
-            if std::env::var_os("SG_DEBUG").is_some() { eprintln!("n={n} sparse={} dense={} rare={}", window.sparse, window.dense, kernel.rare.len()); }
             // The scans and rare splits should stay well below the dense kernel's cost.
             if may_give_up && n >= GIVE_UP_FROM && window.sparse * 3 > window.dense {
                 progress.set(n as u64 + 1);
@@ -364,11 +362,20 @@ mod tests {
         let values = [0, 1, 2, 1, 2, 1, 2, 3];
         let mask = best_mask(values.iter().copied(), 3, false);
         assert_eq!(mask.values, 3);
-        // Values 1, 1, 1, … with G(x) = 0 at even x: only the parity bit separates them.
-        let values: Vec<u32> = (0..40).map(|x| if x % 2 == 0 { 0 } else { 1 }).collect();
+        // G(x) = 0 at odd x and 1 at even x: value 0 is rare under every value mask, but with
+        // the parity bit (mask 1) every position x ≥ 1 is common.
+        let values: Vec<u32> = (0..40).map(|x| (x % 2 == 0) as u32).collect();
+        let rare = |mask: Mask| (1..40).filter(|&x| mask.is_rare(x, values[x])).count();
         let mask = best_mask(values.iter().copied(), 1, true);
-        let rare = (1..40).filter(|&x| mask.is_rare(x, values[x])).count();
-        assert_eq!(rare, 0, "{mask:?}");
+        assert_eq!(
+            mask,
+            Mask {
+                values: 1,
+                parity: true
+            }
+        );
+        assert_eq!(rare(mask), 0);
+        assert_eq!(rare(best_mask(values.iter().copied(), 1, false)), 20);
     }
 
     #[test]
@@ -393,6 +400,53 @@ mod tests {
             assert_eq!(
                 sparse_values(&code, len),
                 dense_values(&code, len),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn heap_parity_in_the_mask() {
+        // 0.051 splits only at k = 2; its rare positions are few only with the parity bit.
+        let code = code("0.051");
+        let len = 20_000;
+        let values = dense_values(&code, len);
+        let kernel = Kernel::new(&code, &SgTable::from_values(&values[..3_000]));
+        assert!(
+            kernel.mask.parity && kernel.rare.len() < 10,
+            "{:?}",
+            kernel.mask
+        );
+        assert_eq!(sparse_values(&code, len), values);
+        // 0.77 splits at k = 1 and k = 2, so the parity bit would make no class exact.
+        let kayles = Kernel::new(&self::code("0.77"), &SgTable::new());
+        assert!(!kayles.parity_allowed);
+    }
+
+    #[test]
+    fn gives_up_on_games_that_are_not_sparse() {
+        // Dawson's Kayles has a 0 (always rare) every 34 heaps and more: about a third of its
+        // positions are rare under every mask, so `extend` hands back to the dense kernel.
+        let code = code("0.07");
+        let mut table = SgTable::from_values(&dense_values(&code, 4_096));
+        assert!(!extend(&code, &mut table, 6_000, &mut Progress::hidden()));
+        assert_eq!(table.len(), 4_096);
+        // Kayles keeps nine rare positions.
+        let code = self::code("0.77");
+        let mut table = SgTable::from_values(&dense_values(&code, 4_096));
+        assert!(extend(&code, &mut table, 6_000, &mut Progress::hidden()));
+        assert_eq!(table.to_vec(), dense_values(&code, 6_000));
+    }
+
+    /// Far comparison for the report: `cargo test --release --lib sparse::tests::far -- --ignored`.
+    #[test]
+    #[ignore]
+    fn far_comparison_with_the_dense_kernel() {
+        for text in ["0.16", "0.56", "0.77"] {
+            let code = code(text);
+            assert_eq!(
+                sparse_values(&code, 150_000),
+                dense_values(&code, 150_000),
                 "{text}"
             );
         }
