@@ -431,6 +431,12 @@ mod tests {
         let mut table = SgTable::from_values(&dense_values(&code, 4_096));
         assert!(!extend(&code, &mut table, 6_000, &mut Progress::hidden()));
         assert_eq!(table.len(), 4_096);
+        // From an empty table the mask is re-chosen as the table doubles; the rare list
+        // passes 10% of the heaps and the kernel stops soon after heap 2048.
+        let mut table = SgTable::new();
+        assert!(!extend(&code, &mut table, 20_000, &mut Progress::hidden()));
+        assert!((2_048..8_192).contains(&table.len()), "{}", table.len());
+        assert_eq!(table.to_vec(), dense_values(&code, table.len()));
         // Kayles keeps nine rare positions.
         let code = self::code("0.77");
         let mut table = SgTable::from_values(&dense_values(&code, 4_096));

@@ -50,7 +50,7 @@ const SPARSE_FROM: usize = 4096;
 
 /// Computes `G(table.len()..len)` for `code` and pushes the values onto `table`.
 ///
-/// Finite octal codes past [`SPARSE_FROM`] heaps go to the [sparse](super::sparse) kernel,
+/// Finite octal codes past `SPARSE_FROM` (4096) heaps go to the [sparse](super::sparse) kernel,
 /// which hands back to the dense one if the game turns out not to be sparse.
 pub fn extend(code: &TakeBreakCode, table: &mut SgTable, len: usize, progress: &mut Progress) {
     if len > SPARSE_FROM && super::sparse::applies(code) {
