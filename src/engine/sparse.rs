@@ -32,11 +32,17 @@
 //! The mask is chosen from the values already known: with `h` the histogram of
 //! `G(x) | (x mod 2) << B` over `x ≥ 1`, its Walsh–Hadamard transform `H(M) = Σ_v h(v)
 //! (−1)^popcount(v & M)` is `#rare − #common` for every mask at once, and the mask with the
-//! least `H` is taken. When the rare list grows past 1% of `n` the mask is chosen again
-//! (from the whole table, rebuilding the rare list); when the best mask still leaves many rare
-//! positions, or the scans cost a good part of what the dense kernel would, [`extend`] stops
-//! and leaves the rest to the dense kernel. The values are exactly the dense kernel's: the
-//! method changes only which splits are looked at, never the mex.
+//! least `H` is taken. When the rare list grows past 1% of `n` the mask is chosen again, at
+//! most once per doubling of `n` (from the whole table, rebuilding the rare list). When the
+//! best mask still leaves more than a quarter of the positions rare, or over a window of 4096
+//! heaps the rare splits and scans cost more than a third of the splits the dense kernel would
+//! visit, [`extend`] stops and leaves the rest to the dense kernel. The values are exactly the
+//! dense kernel's: the method changes only which splits are looked at, never the mex.
+//!
+//! Not every octal game is sparse. Dawson's Kayles (0.07) and Dawson's chess (0.137) have a 0
+//! (always rare) and other rare values throughout their period, about a third of all positions
+//! under the best mask, so they stay with the dense kernel; Kayles (0.77) has 9 rare positions,
+//! 0.16 and 0.56 about 50 up to 10⁵.
 
 use super::mex::MexSet;
 use super::table::{SgValue, Storage};
@@ -88,7 +94,7 @@ fn extend_with(
         return true;
     }
     let mut kernel = Kernel::new(code, table);
-    if may_give_up && start >= GIVE_UP_FROM && kernel.rare.len() * 10 > start {
+    if may_give_up && start >= GIVE_UP_FROM && kernel.rare.len() * 4 > start {
         return false;
     }
     table.reserve(len - start);
@@ -106,7 +112,7 @@ fn extend_with(
         kernel.record(n, value);
         if kernel.rare.len() * 100 > n && n >= 2 * kernel.chosen_at {
             kernel.choose_mask(table);
-            if may_give_up && n >= GIVE_UP_FROM && kernel.rare.len() * 10 > n {
+            if may_give_up && n >= GIVE_UP_FROM && kernel.rare.len() * 4 > n {
                 progress.set(n as u64 + 1);
                 return false;
             }
@@ -115,7 +121,6 @@ fn extend_with(
             progress.set(n as u64 + 1);
             // The scans and rare splits should stay well below the dense kernel's cost.
             if may_give_up && n >= GIVE_UP_FROM && window.sparse * 3 > window.dense {
-                progress.set(n as u64 + 1);
                 return false;
             }
             window = Window {
@@ -432,7 +437,8 @@ mod tests {
         assert!(!extend(&code, &mut table, 6_000, &mut Progress::hidden()));
         assert_eq!(table.len(), 4_096);
         // From an empty table the mask is re-chosen as the table doubles; the rare list
-        // passes 10% of the heaps and the kernel stops soon after heap 2048.
+        // passes a quarter of the heaps (or the scans cost too much) and the kernel stops soon
+        // after heap 2048.
         let mut table = SgTable::new();
         assert!(!extend(&code, &mut table, 20_000, &mut Progress::hidden()));
         assert!((2_048..8_192).contains(&table.len()), "{}", table.len());
