@@ -400,6 +400,7 @@ mod tests {
             ("0.16", 20_000),
             ("0.56", 20_000),
             ("4.07", 3_000),
+            ("0.64", 20_000),
         ] {
             let code = code(text);
             assert_eq!(
@@ -408,6 +409,16 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn values_past_255_widen_the_table_mid_run() {
+        // 0.04's values grow slowly and pass 255 before heap 20000, so the sparse loop moves
+        // from the u8 to the u16 storage while it runs.
+        let code = code("0.04");
+        let values = sparse_values(&code, 20_000);
+        assert!(values[..3_000].iter().all(|&v| v < 256) && values.iter().any(|&v| v >= 256));
+        assert_eq!(values, dense_values(&code, 20_000));
     }
 
     #[test]
