@@ -411,6 +411,34 @@ mod tests {
         }
     }
 
+    /// Checks `G(n + period) = G(n)` for `preperiod ≤ n` up to the bound of the octal
+    /// periodicity theorem (Guy & Smith 1956; Winning Ways ch. 4): for a finite code whose last
+    /// non-zero digit is `d_t`, `2·preperiod + period + t` heaps, which proves the period; and
+    /// that it fails just before `preperiod`.
+    fn assert_proved_period(text: &str, preperiod: usize, period: usize) {
+        let code = code(text);
+        let t = code.last_nonzero().unwrap();
+        let len = 2 * preperiod + period + t + 1;
+        let mut table = SgTable::new();
+        takebreak::extend(&code, &mut table, len, &mut Progress::hidden());
+        let values = table.to_vec();
+        let first_miss = (preperiod..len - period).find(|&n| values[n] != values[n + period]);
+        assert_eq!(first_miss, None, "{text}");
+        assert_ne!(
+            values[preperiod - 1],
+            values[preperiod - 1 + period],
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn octal_016_and_056_have_their_published_periods() {
+        // Gangolli & Plambeck 1989: 0.16 has preperiod 105351 and period 149459; 0.56 has
+        // preperiod 326640 and period 144 (also in Flammenkamp's octal game tables).
+        assert_proved_period("0.16", 105_351, 149_459);
+        assert_proved_period("0.56", 326_640, 144);
+    }
+
     #[test]
     fn values_past_255_widen_the_table_mid_run() {
         // 0.04's values grow slowly and pass 255 before heap 20000, so the sparse loop moves
