@@ -39,9 +39,15 @@
 //! visit, [`extend`] stops and leaves the rest to the dense kernel. The values are exactly the
 //! dense kernel's: the method changes only which splits are looked at, never the mex.
 //!
+//! Besides, [`extend`] stops computing as soon as the table proves its own period by the
+//! octal periodicity theorem (Guy & Smith 1956; Winning Ways ch. 4: for a finite code with
+//! last non-zero digit `d_t`, `G(n + p) = G(n)` for `n0 ≤ n < 2·n0 + p + t` implies it for
+//! every `n ≥ n0`) and extends the table by that period: checked when a call starts and
+//! whenever the table length reaches a power of two. The values are exact either way.
+//!
 //! Not every octal game is sparse. Dawson's Kayles (0.07) and Dawson's chess (0.137) have a 0
 //! (always rare) and other rare values throughout their period, about a third of all positions
-//! under the best mask, so they stay with the dense kernel; Kayles (0.77) has 9 rare positions,
+//! under the best mask, so they stay with the dense kernel until their period is proved; Kayles (0.77) has 9 rare positions,
 //! 0.16 and 0.56 about 50 up to 10⁵.
 
 use super::mex::MexSet;
@@ -77,20 +83,27 @@ pub fn extend(
     len: usize,
     progress: &mut Progress,
 ) -> bool {
-    extend_with(code, table, len, progress, true)
+    extend_with(code, table, len, progress, true, true)
 }
 
-/// [`extend`], optionally never giving up (for tests of the sparse logic on any game).
+/// [`extend`], optionally never giving up and never filling by a proven period (for tests of
+/// the sparse logic on any game).
 fn extend_with(
     code: &TakeBreakCode,
     table: &mut SgTable,
     len: usize,
     progress: &mut Progress,
     may_give_up: bool,
+    may_fill: bool,
 ) -> bool {
     assert!(applies(code), "the sparse kernel needs a finite octal code");
     let start = table.len();
     if start >= len {
+        return true;
+    }
+    let t = code.normalized().last_nonzero().unwrap_or(0);
+    if may_fill && fill_proven_period(table, len, t) {
+        progress.set(len as u64);
         return true;
     }
     let mut kernel = Kernel::new(code, table);
@@ -110,6 +123,11 @@ fn extend_with(
         };
         table.push(value);
         kernel.record(n, value);
+        // Try the periodicity theorem each time the table has doubled in length.
+        let doubled = n + 1 >= 2 * start && (n + 1).is_power_of_two();
+        if may_fill && doubled && fill_proven_period(table, len, t) {
+            break;
+        }
         if kernel.rare.len() * 100 > n && n >= 2 * kernel.chosen_at {
             kernel.choose_mask(table);
             if may_give_up && n >= GIVE_UP_FROM && kernel.rare.len() * 4 > n {
@@ -131,6 +149,45 @@ fn extend_with(
     }
     progress.set(len as u64);
     true
+}
+
+/// If the periodicity theorem proves a period from `table` (see [`proven_period`]), extends
+/// `table` to `len` values by it and returns true.
+fn fill_proven_period(table: &mut SgTable, len: usize, t: usize) -> bool {
+    let Some((_, period)) = proven_period(table, t) else {
+        return false;
+    };
+    table.reserve(len.saturating_sub(table.len()));
+    for n in table.len()..len {
+        table.push(table.get(n - period));
+    }
+    true
+}
+
+/// A preperiod `n0` and period `p` that the octal periodicity theorem proves from `table`:
+/// `G(n + p) = G(n)` for `n0 ≤ n < 2·n0 + p + t`, `t` being the last non-zero digit's index
+/// (Guy & Smith 1956; Winning Ways ch. 4; a split of `n + p − k` has a part of at least
+/// `n0 + p` once `n ≥ 2·n0 + p + t`, also for `k = 0`). Tries `p = 1, 2, …`; each try compares
+/// from the end of the table down to its first mismatch, and the search gives up after about
+/// `8·len` comparisons.
+fn proven_period(table: &SgTable, t: usize) -> Option<(usize, usize)> {
+    let len = table.len();
+    let mut budget = 8 * len + 1024;
+    for period in (1..).take_while(|&p| 2 * p + t <= len) {
+        // The last `n` with `G(n) ≠ G(n + p)`, plus one.
+        let mut preperiod = 0;
+        for n in (0..len - period).rev() {
+            budget = budget.checked_sub(1)?;
+            if table.get(n) != table.get(n + period) {
+                preperiod = n + 1;
+                break;
+            }
+        }
+        if 2 * preperiod + 2 * period + t <= len {
+            return Some((preperiod, period));
+        }
+    }
+    None
 }
 
 /// Work done in the heaps since the last review, in pairs looked at.
@@ -331,16 +388,12 @@ mod tests {
         TakeBreakCode::parse(text, Notation::General, 0).unwrap()
     }
 
-    /// `G(0..len)` by the sparse kernel alone, from an empty table, never giving up.
+    /// `G(0..len)` by the sparse kernel alone, from an empty table, never giving up and never
+    /// filling by a proven period.
     fn sparse_values(code: &TakeBreakCode, len: usize) -> Vec<u32> {
         let mut table = SgTable::new();
-        assert!(extend_with(
-            code,
-            &mut table,
-            len,
-            &mut Progress::hidden(),
-            false
-        ));
+        let finished = extend_with(code, &mut table, len, &mut Progress::hidden(), false, false);
+        assert!(finished);
         table.to_vec()
     }
 
@@ -411,6 +464,44 @@ mod tests {
         }
     }
 
+    #[test]
+    fn the_theorem_proves_a_period_exactly_at_its_bound() {
+        // Dawson's Kayles (t = 2): period 34 from 53 needs 2·53 + 2·34 + 2 = 176 values.
+        let values = dense_values(&code("0.07"), 176);
+        assert_eq!(
+            proven_period(&SgTable::from_values(&values), 2),
+            Some((53, 34))
+        );
+        let short = SgTable::from_values(&values[..175]);
+        assert_eq!(proven_period(&short, 2), None);
+        // Kayles: period 12 from 71 (Guy & Smith 1956), 2·71 + 2·12 + 2 = 168 values.
+        let values = dense_values(&code("0.77"), 168);
+        assert_eq!(
+            proven_period(&SgTable::from_values(&values), 2),
+            Some((71, 12))
+        );
+        assert_eq!(
+            proven_period(&SgTable::from_values(&values[..167]), 2),
+            None
+        );
+        // An empty or tiny table proves nothing.
+        assert_eq!(proven_period(&SgTable::new(), 0), None);
+        assert_eq!(proven_period(&SgTable::from_values(&[0]), 0), None);
+    }
+
+    #[test]
+    fn periodic_games_are_filled_by_their_proven_period() {
+        // Through the wiring, from empty tables and in steps; values as the dense kernel's.
+        for text in ["0.07", "0.77", "0.137", "4.07", "0.0"] {
+            let code = code(text);
+            let mut table = SgTable::new();
+            for len in [50, 5_000, 30_000] {
+                takebreak::extend(&code, &mut table, len, &mut Progress::hidden());
+            }
+            assert_eq!(table.to_vec(), dense_values(&code, 30_000), "{text}");
+        }
+    }
+
     /// Checks `G(n + period) = G(n)` for `preperiod ≤ n` up to the bound of the octal
     /// periodicity theorem (Guy & Smith 1956; Winning Ways ch. 4): for a finite code whose last
     /// non-zero digit is `d_t`, `2·preperiod + period + t` heaps, which proves the period; and
@@ -419,9 +510,8 @@ mod tests {
         let code = code(text);
         let t = code.last_nonzero().unwrap();
         let len = 2 * preperiod + period + t + 1;
-        let mut table = SgTable::new();
-        takebreak::extend(&code, &mut table, len, &mut Progress::hidden());
-        let values = table.to_vec();
+        // The sparse kernel alone: no filling by a period, which would make this circular.
+        let values = sparse_values(&code, len);
         let first_miss = (preperiod..len - period).find(|&n| values[n] != values[n + period]);
         assert_eq!(first_miss, None, "{text}");
         assert_ne!(
@@ -473,19 +563,29 @@ mod tests {
         // positions are rare under every mask, so `extend` hands back to the dense kernel.
         let code = code("0.07");
         let mut table = SgTable::from_values(&dense_values(&code, 4_096));
-        assert!(!extend(&code, &mut table, 6_000, &mut Progress::hidden()));
+        let give_up_only = |table: &mut SgTable, len| {
+            extend_with(&code, table, len, &mut Progress::hidden(), true, false)
+        };
+        assert!(!give_up_only(&mut table, 6_000));
         assert_eq!(table.len(), 4_096);
         // From an empty table the mask is re-chosen as the table doubles; the rare list
         // passes a quarter of the heaps (or the scans cost too much) and the kernel stops soon
         // after heap 2048.
         let mut table = SgTable::new();
-        assert!(!extend(&code, &mut table, 20_000, &mut Progress::hidden()));
+        assert!(!give_up_only(&mut table, 20_000));
         assert!((2_048..8_192).contains(&table.len()), "{}", table.len());
         assert_eq!(table.to_vec(), dense_values(&code, table.len()));
         // Kayles keeps nine rare positions.
         let code = self::code("0.77");
         let mut table = SgTable::from_values(&dense_values(&code, 4_096));
-        assert!(extend(&code, &mut table, 6_000, &mut Progress::hidden()));
+        assert!(extend_with(
+            &code,
+            &mut table,
+            6_000,
+            &mut Progress::hidden(),
+            true,
+            false
+        ));
         assert_eq!(table.to_vec(), dense_values(&code, 6_000));
     }
 
