@@ -2,6 +2,8 @@
 //!
 //! * [`takebreak`]: the fast kernel for take-and-break codes (every family form, and general
 //!   rules that lower to a code), with rayon parallelism over the splits of large heaps;
+//! * [`sparse`]: the rare/common-values kernel that [`takebreak`] hands long tables of finite
+//!   octal codes to;
 //! * [`general`]: compiled general move rules;
 //! * [`naive`]: deliberately simple reference engines (explicit partitions, a tree-walking
 //!   interpreter) that the property tests compare the fast kernels against.
@@ -13,6 +15,7 @@ pub mod interp;
 pub mod mex;
 pub mod naive;
 pub mod progress;
+pub mod sparse;
 pub mod table;
 pub mod takebreak;
 

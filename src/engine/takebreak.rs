@@ -44,8 +44,30 @@ const PARALLEL_SPLITS: usize = 8192;
 /// How often (in heaps) the progress bar is updated.
 const PROGRESS_EVERY: usize = 4096;
 
+/// Heaps computed densely before the [sparse](super::sparse) kernel takes over a finite
+/// octal code (it chooses its mask from these values; below this the dense kernel is cheap).
+const SPARSE_FROM: usize = 4096;
+
 /// Computes `G(table.len()..len)` for `code` and pushes the values onto `table`.
+///
+/// Finite octal codes past `SPARSE_FROM` (4096) heaps go to the [sparse](super::sparse) kernel,
+/// which extends the table by its period once the periodicity theorem proves one, and hands
+/// back to the dense kernel if the game turns out not to be sparse.
 pub fn extend(code: &TakeBreakCode, table: &mut SgTable, len: usize, progress: &mut Progress) {
+    if len > SPARSE_FROM && super::sparse::applies(code) {
+        extend_dense(code, table, SPARSE_FROM, progress);
+        super::sparse::extend(code, table, len, progress);
+    }
+    extend_dense(code, table, len, progress);
+}
+
+/// [`extend`] by the dense kernel only.
+pub(crate) fn extend_dense(
+    code: &TakeBreakCode,
+    table: &mut SgTable,
+    len: usize,
+    progress: &mut Progress,
+) {
     extend_with_threshold(code, table, len, progress, PARALLEL_SPLITS);
 }
 

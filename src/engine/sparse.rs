@@ -1,0 +1,651 @@
+//! The sparse-space kernel for octal games: `G(n)` from the few *rare* positions instead of
+//! every split.
+//!
+//! A finite code without modifiers whose moves leave at most two heaps gives heap `n`, for
+//! each `k` with digit `d_k`, the options `0` (bit 0, `k = n`), `G(n − k)` (bit 1) and
+//! `G(a) ⊕ G(b)` with `a + b = n − k`, `a, b ≥ 1` (bit 2). The dense kernel
+//! ([`super::takebreak`]) visits every split, `O(n)` per heap and `O(N²)` in all. This kernel
+//! is the method of the big octal computations (Gangolli & Plambeck 1989, "A note on
+//! periodicity in some octal games", Int. J. Game Theory 18; A. Flammenkamp's tables of octal
+//! games; Siegel, *Combinatorial Game Theory*, AMS 2013, the section on sparse space):
+//!
+//! * Fix a bit mask `M` and call a value `v` *rare* when `popcount(v & M)` is even, *common*
+//!   otherwise. Parity of popcount is additive under XOR, so common ⊕ common and rare ⊕ rare
+//!   are rare, and rare ⊕ common is common. Optionally the heap's parity is a further bit:
+//!   position `x` is rare when `popcount(G(x) & M) + e·(x mod 2)` is even; as `a + b = m`, a
+//!   split of two common positions then has a value `x` with `popcount(x & M) ≡ e·(m mod 2)`.
+//!   That is only used when every splitting `k` has the same parity, so that for each heap
+//!   one class of values is "exact" (see below).
+//! * In most octal games one mask makes the rare *positions* few (finitely many in the known
+//!   periodic games). The kernel keeps their list, and for heap `n` inserts the one-heap and
+//!   no-heap options and, for each splitting `k` and rare position `r < n − k`, the split
+//!   `G(r) ⊕ G(n − k − r)`: every split with a rare part. So every option value of the class
+//!   that common ⊕ common cannot produce is found exactly; values of the other class may be
+//!   missing.
+//! * Let `c` be the least value not found so far. If `c` is of the exact class, `G(n) = c`.
+//!   Otherwise `c` may still be an option through two common parts, so the kernel scans the
+//!   splits, inserting what it sees, until it meets `c` (then it takes the next `c`, resuming
+//!   the scan where it stopped) or runs out of splits (then `G(n) = c`). A missing value is
+//!   usually met after a few splits; the whole `O(n)` scan is paid essentially only when
+//!   `G(n)` itself is rare, i.e. at rare positions.
+//!
+//! The mask is chosen from the values already known: with `h` the histogram of
+//! `G(x) | (x mod 2) << B` over `x ≥ 1`, its Walsh–Hadamard transform `H(M) = Σ_v h(v)
+//! (−1)^popcount(v & M)` is `#rare − #common` for every mask at once, and the mask with the
+//! least `H` is taken. When the rare list grows past 1% of `n` the mask is chosen again, at
+//! most once per doubling of `n` (from the whole table, rebuilding the rare list). When the
+//! best mask still leaves more than a quarter of the positions rare, or over a window of 4096
+//! heaps the rare splits and scans cost more than a third of the splits the dense kernel would
+//! visit, [`extend`] stops and leaves the rest to the dense kernel. The values are exactly the
+//! dense kernel's: the method changes only which splits are looked at, never the mex.
+//!
+//! Besides, [`extend`] stops computing as soon as the table proves its own period by the
+//! octal periodicity theorem (Guy & Smith 1956; Winning Ways ch. 4: for a finite code with
+//! last non-zero digit `d_t`, `G(n + p) = G(n)` for `n0 ≤ n < 2·n0 + p + t` implies it for
+//! every `n ≥ n0`) and extends the table by that period: checked when a call starts and
+//! whenever the table length reaches a power of two. The values are exact either way.
+//!
+//! Not every octal game is sparse. Dawson's Kayles (0.07) and Dawson's chess (0.137) have a 0
+//! (always rare) and other rare values throughout their period, about a third of all positions
+//! under the best mask, so they stay with the dense kernel until their period is proved; Kayles (0.77) has 9 rare positions,
+//! 0.16 and 0.56 about 50 up to 10⁵.
+
+use super::mex::MexSet;
+use super::table::{SgValue, Storage};
+use super::{Progress, SgTable};
+use crate::rules::code::TakeBreakCode;
+
+/// How often (in heaps) the progress bar is updated and the cost is reviewed.
+const PROGRESS_EVERY: usize = 4096;
+
+/// The mask uses at most this many value bits (the transform has `2^(bits + 1)` entries).
+const MASK_BITS: u32 = 20;
+
+/// Heaps below this are never a reason to give up (the costs are too small to compare).
+const GIVE_UP_FROM: usize = 2048;
+
+/// True when `code` is one the sparse kernel handles: finite, no `!`/`=`/`?` modifier, and no
+/// move leaves more than two heaps (every finite octal code).
+pub fn applies(code: &TakeBreakCode) -> bool {
+    let code = code.normalized();
+    code.is_finite() && !code.has_modifiers() && code.max_heaps().is_some_and(|most| most <= 2)
+}
+
+/// Extends `table` (holding `G(0..table.len())`) towards `G(0..len)` for a code that
+/// [`applies`], stopping early when the game does not look sparse (few rare positions under
+/// the best mask) so that the caller can finish with the dense kernel. Returns true when the
+/// table reaches `len`.
+///
+/// The rare list is rebuilt from the table at the start of each call.
+pub fn extend(
+    code: &TakeBreakCode,
+    table: &mut SgTable,
+    len: usize,
+    progress: &mut Progress,
+) -> bool {
+    extend_with(code, table, len, progress, true, true)
+}
+
+/// [`extend`], optionally never giving up and never filling by a proven period (for tests of
+/// the sparse logic on any game).
+fn extend_with(
+    code: &TakeBreakCode,
+    table: &mut SgTable,
+    len: usize,
+    progress: &mut Progress,
+    may_give_up: bool,
+    may_fill: bool,
+) -> bool {
+    assert!(applies(code), "the sparse kernel needs a finite octal code");
+    let start = table.len();
+    if start >= len {
+        return true;
+    }
+    let t = code.normalized().last_nonzero().unwrap_or(0);
+    if may_fill && fill_proven_period(table, len, t) {
+        progress.set(len as u64);
+        return true;
+    }
+    let mut kernel = Kernel::new(code, table);
+    if may_give_up && start >= GIVE_UP_FROM && kernel.rare.len() * 4 > start {
+        return false;
+    }
+    table.reserve(len - start);
+    let mut window = Window {
+        start,
+        ..Window::default()
+    };
+    for n in start..len {
+        let value = match table.storage() {
+            Storage::U8(g) => kernel.value(g, &mut window),
+            Storage::U16(g) => kernel.value(g, &mut window),
+            Storage::U32(g) => kernel.value(g, &mut window),
+        };
+        table.push(value);
+        kernel.record(n, value);
+        // Try the periodicity theorem each time the table has doubled in length.
+        let doubled = n + 1 >= 2 * start && (n + 1).is_power_of_two();
+        if may_fill && doubled && fill_proven_period(table, len, t) {
+            break;
+        }
+        if kernel.rare.len() * 100 > n && n >= 2 * kernel.chosen_at {
+            kernel.choose_mask(table);
+            if may_give_up && n >= GIVE_UP_FROM && kernel.rare.len() * 4 > n {
+                progress.set(n as u64 + 1);
+                return false;
+            }
+        }
+        if n + 1 - window.start >= PROGRESS_EVERY {
+            progress.set(n as u64 + 1);
+            // The scans and rare splits should stay well below the dense kernel's cost.
+            if may_give_up && n >= GIVE_UP_FROM && window.sparse * 3 > window.dense {
+                return false;
+            }
+            window = Window {
+                start: n + 1,
+                ..Window::default()
+            };
+        }
+    }
+    progress.set(len as u64);
+    true
+}
+
+/// If the periodicity theorem proves a period from `table` (see [`proven_period`]), extends
+/// `table` to `len` values by it and returns true.
+fn fill_proven_period(table: &mut SgTable, len: usize, t: usize) -> bool {
+    let Some((_, period)) = proven_period(table, t) else {
+        return false;
+    };
+    table.reserve(len.saturating_sub(table.len()));
+    for n in table.len()..len {
+        table.push(table.get(n - period));
+    }
+    true
+}
+
+/// A preperiod `n0` and period `p` that the octal periodicity theorem proves from `table`:
+/// `G(n + p) = G(n)` for `n0 ≤ n < 2·n0 + p + t`, `t` being the last non-zero digit's index
+/// (Guy & Smith 1956; Winning Ways ch. 4; a split of `n + p − k` has a part of at least
+/// `n0 + p` once `n ≥ 2·n0 + p + t`, also for `k = 0`). Tries `p = 1, 2, …`; each try compares
+/// from the end of the table down to its first mismatch, and the search gives up after about
+/// `8·len` comparisons.
+fn proven_period(table: &SgTable, t: usize) -> Option<(usize, usize)> {
+    let len = table.len();
+    let mut budget = 8 * len + 1024;
+    for period in (1..).take_while(|&p| 2 * p + t <= len) {
+        // The last `n` with `G(n) ≠ G(n + p)`, plus one.
+        let mut preperiod = 0;
+        for n in (0..len - period).rev() {
+            budget = budget.checked_sub(1)?;
+            if table.get(n) != table.get(n + period) {
+                preperiod = n + 1;
+                break;
+            }
+        }
+        if 2 * preperiod + 2 * period + t <= len {
+            return Some((preperiod, period));
+        }
+    }
+    None
+}
+
+/// Work done in the heaps since the last review, in pairs looked at.
+#[derive(Default)]
+struct Window {
+    /// The first heap of the window.
+    start: usize,
+    /// Splits the sparse kernel evaluated (rare splits and scanned splits).
+    sparse: u64,
+    /// Splits the dense kernel would have evaluated.
+    dense: u64,
+}
+
+/// Which values are rare: `popcount(v & values) + parity·(x mod 2)` even at position `x`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Mask {
+    values: u32,
+    parity: bool,
+}
+
+impl Mask {
+    fn is_rare(self, position: usize, value: u32) -> bool {
+        let bits = (value & self.values).count_ones() + u32::from(self.parity && position % 2 == 1);
+        bits % 2 == 0
+    }
+}
+
+/// Picks the mask with the fewest rare positions among `1..values.len()`
+/// (see the module docs), `largest` being the largest of them; `parity` allows the heap-parity
+/// bit.
+fn best_mask(values: impl Iterator<Item = u32>, largest: u32, parity: bool) -> Mask {
+    let bits = (32 - largest.leading_zeros()).clamp(1, MASK_BITS);
+    let low = (1u32 << bits) - 1;
+    let size = 1usize << (bits + u32::from(parity));
+    let mut h = vec![0i64; size];
+    for (x, v) in values.enumerate().skip(1) {
+        let parity_bit = if parity { (x % 2) << bits } else { 0 };
+        h[(v & low) as usize | parity_bit] += 1;
+    }
+    // In-place Walsh–Hadamard transform: h[M] becomes Σ_i h[i] (−1)^popcount(i & M).
+    let mut half = 1;
+    while half < size {
+        for block in (0..size).step_by(2 * half) {
+            for i in block..block + half {
+                let (a, b) = (h[i], h[i + half]);
+                h[i] = a + b;
+                h[i + half] = a - b;
+            }
+        }
+        half *= 2;
+    }
+    // Mask 0 makes every value rare; among the rest take the least #rare − #common.
+    let best = (1..size).min_by_key(|&m| (h[m], m)).unwrap_or(1);
+    Mask {
+        values: best as u32 & low,
+        parity: parity && best >> bits != 0,
+    }
+}
+
+struct Kernel {
+    /// `k ≥ 1` whose digit allows leaving no heap.
+    zero_ks: Vec<usize>,
+    /// `k ≥ 1` whose digit allows leaving one heap.
+    one_ks: Vec<usize>,
+    /// `k ≥ 0` whose digit allows leaving two heaps, increasing.
+    split_ks: Vec<usize>,
+    /// Every splitting `k` has the same parity, so the heap-parity bit may be used.
+    parity_allowed: bool,
+    mask: Mask,
+    /// Rare positions `x ≥ 1`, increasing, and their values.
+    rare: Vec<usize>,
+    rare_values: Vec<u32>,
+    /// Table length when the mask was last chosen.
+    chosen_at: usize,
+    set: MexSet,
+}
+
+impl Kernel {
+    fn new(code: &TakeBreakCode, table: &SgTable) -> Self {
+        let code = code.normalized();
+        let with_bit = |bit: u32, from: usize| -> Vec<usize> {
+            let digits = code.digits.iter().enumerate().skip(from);
+            digits
+                .filter(|(_, d)| d.heaps.allows(bit))
+                .map(|(k, _)| k)
+                .collect()
+        };
+        let split_ks = with_bit(2, 0);
+        let parity_allowed = split_ks.windows(2).all(|w| (w[1] - w[0]) % 2 == 0);
+        let mut kernel = Kernel {
+            zero_ks: with_bit(0, 1),
+            one_ks: with_bit(1, 1),
+            split_ks,
+            parity_allowed,
+            mask: Mask {
+                values: 1,
+                parity: false,
+            },
+            rare: Vec::new(),
+            rare_values: Vec::new(),
+            chosen_at: 0,
+            set: MexSet::with_capacity(256),
+        };
+        kernel.choose_mask(table);
+        kernel
+    }
+
+    /// Chooses the mask from every value in `table` and rebuilds the rare list.
+    fn choose_mask(&mut self, table: &SgTable) {
+        self.mask = best_mask(table.iter(), table.max_value(), self.parity_allowed);
+        self.chosen_at = table.len();
+        self.rare.clear();
+        self.rare_values.clear();
+        for (x, v) in table.iter().enumerate().skip(1) {
+            self.record(x, v);
+        }
+    }
+
+    /// Notes `G(x) = value`, adding `x` to the rare list if it is rare.
+    fn record(&mut self, x: usize, value: u32) {
+        if x >= 1 && self.mask.is_rare(x, value) {
+            self.rare.push(x);
+            self.rare_values.push(value);
+        }
+    }
+
+    /// `G(n)` for `n = g.len()`, given `g = G(0..n)`.
+    fn value<T: SgValue>(&mut self, g: &[T], window: &mut Window) -> u32 {
+        let n = g.len();
+        let set = &mut self.set;
+        set.clear();
+        if self.zero_ks.contains(&n) {
+            set.insert(0);
+        }
+        for &k in self.one_ks.iter().take_while(|&&k| k < n) {
+            set.insert(g[n - k].to_u32());
+        }
+        // Splits with a rare part; and which value class common ⊕ common can produce.
+        let splits = self.split_ks.iter().take_while(|&&k| k + 2 <= n);
+        let mut missable = [false; 2];
+        for &k in splits.clone() {
+            let m = n - k;
+            window.dense += (m / 2) as u64;
+            missable[usize::from(self.mask.parity && m % 2 == 1)] = true;
+            for (&r, &gr) in self.rare.iter().zip(&self.rare_values) {
+                if r >= m {
+                    break;
+                }
+                window.sparse += 1;
+                set.insert(gr ^ g[m - r].to_u32());
+            }
+        }
+        // Resumable scan of every split, `a` by `a` across the splitting `k`s (a value missing
+        // from one `k`'s splits often comes early in another's): the next `a`, and the index of
+        // the next `k` for it.
+        let count = splits.count();
+        let (mut a, mut index) = (1, 0);
+        'candidates: loop {
+            let c = set.mex();
+            if !missable[((c & self.mask.values).count_ones() % 2) as usize] {
+                return c;
+            }
+            // `k` increasing means `m` decreasing: the `k`s with `a ≤ m/2` are a prefix.
+            let mut live = count;
+            while live > 0 {
+                while index < live {
+                    let m = n - self.split_ks[index];
+                    index += 1;
+                    if a > m / 2 {
+                        live = index - 1;
+                        break;
+                    }
+                    let x = g[a].to_u32() ^ g[m - a].to_u32();
+                    window.sparse += 1;
+                    set.insert(x);
+                    if x == c {
+                        continue 'candidates;
+                    }
+                }
+                a += 1;
+                index = 0;
+            }
+            // Every split has been seen: the set is complete.
+            return set.mex();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::engine::{naive, takebreak};
+    use crate::rules::code::{Digit, Notation};
+
+    fn code(text: &str) -> TakeBreakCode {
+        TakeBreakCode::parse(text, Notation::General, 0).unwrap()
+    }
+
+    /// `G(0..len)` by the sparse kernel alone, from an empty table, never giving up and never
+    /// filling by a proven period.
+    fn sparse_values(code: &TakeBreakCode, len: usize) -> Vec<u32> {
+        let mut table = SgTable::new();
+        let finished = extend_with(code, &mut table, len, &mut Progress::hidden(), false, false);
+        assert!(finished);
+        table.to_vec()
+    }
+
+    /// `G(0..len)` by the dense kernel alone.
+    fn dense_values(code: &TakeBreakCode, len: usize) -> Vec<u32> {
+        let mut table = SgTable::new();
+        takebreak::extend_dense(code, &mut table, len, &mut Progress::hidden());
+        table.to_vec()
+    }
+
+    #[test]
+    fn applies_to_finite_octal_codes_only() {
+        for text in ["0.07", "0.77", "0.137", "4.07", "0.0", "0.3"] {
+            assert!(applies(&code(text)), "{text}");
+        }
+        for text in ["0.[3]", "0.8", "0.7!", "4!.0", "0.{2+}", "0.F"] {
+            assert!(!applies(&code(text)), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_transform_finds_the_mask_with_fewest_rare_positions() {
+        // Values 1, 2, …, 3 after G(0): masks 1 and 2 leave three rare positions, 3 only one.
+        let values = [0, 1, 2, 1, 2, 1, 2, 3];
+        let mask = best_mask(values.iter().copied(), 3, false);
+        assert_eq!(mask.values, 3);
+        // G(x) = 0 at odd x and 1 at even x: value 0 is rare under every value mask, but with
+        // the parity bit (mask 1) every position x ≥ 1 is common.
+        let values: Vec<u32> = (0..40).map(|x| (x % 2 == 0) as u32).collect();
+        let rare = |mask: Mask| (1..40).filter(|&x| mask.is_rare(x, values[x])).count();
+        let mask = best_mask(values.iter().copied(), 1, true);
+        assert_eq!(
+            mask,
+            Mask {
+                values: 1,
+                parity: true
+            }
+        );
+        assert_eq!(rare(mask), 0);
+        assert_eq!(rare(best_mask(values.iter().copied(), 1, false)), 20);
+    }
+
+    #[test]
+    fn dawsons_kayles_period_34_from_53() {
+        let values = sparse_values(&code("0.07"), 20_000);
+        assert_eq!(values, dense_values(&code("0.07"), 20_000));
+        // Dawson's Kayles: period 34 from n = 53 (Guy & Smith 1956; Winning Ways ch. 4).
+        assert!((53..20_000 - 34).all(|n| values[n] == values[n + 34]));
+        assert_ne!(values[52], values[52 + 34]);
+    }
+
+    #[test]
+    fn known_octal_games_match_the_dense_kernel() {
+        for (text, len) in [
+            ("0.77", 20_000),
+            ("0.137", 20_000),
+            ("0.16", 20_000),
+            ("0.56", 20_000),
+            ("4.07", 3_000),
+            ("0.64", 20_000),
+        ] {
+            let code = code(text);
+            assert_eq!(
+                sparse_values(&code, len),
+                dense_values(&code, len),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_theorem_proves_a_period_exactly_at_its_bound() {
+        // Dawson's Kayles (t = 2): period 34 from 53 needs 2·53 + 2·34 + 2 = 176 values.
+        let values = dense_values(&code("0.07"), 176);
+        assert_eq!(
+            proven_period(&SgTable::from_values(&values), 2),
+            Some((53, 34))
+        );
+        let short = SgTable::from_values(&values[..175]);
+        assert_eq!(proven_period(&short, 2), None);
+        // Kayles: period 12 from 71 (Guy & Smith 1956), 2·71 + 2·12 + 2 = 168 values.
+        let values = dense_values(&code("0.77"), 168);
+        assert_eq!(
+            proven_period(&SgTable::from_values(&values), 2),
+            Some((71, 12))
+        );
+        assert_eq!(
+            proven_period(&SgTable::from_values(&values[..167]), 2),
+            None
+        );
+        // An empty or tiny table proves nothing.
+        assert_eq!(proven_period(&SgTable::new(), 0), None);
+        assert_eq!(proven_period(&SgTable::from_values(&[0]), 0), None);
+    }
+
+    #[test]
+    fn periodic_games_are_filled_by_their_proven_period() {
+        // Through the wiring, from empty tables and in steps; values as the dense kernel's.
+        for text in ["0.07", "0.77", "0.137", "4.07", "0.0"] {
+            let code = code(text);
+            let mut table = SgTable::new();
+            for len in [50, 5_000, 30_000] {
+                takebreak::extend(&code, &mut table, len, &mut Progress::hidden());
+            }
+            assert_eq!(table.to_vec(), dense_values(&code, 30_000), "{text}");
+        }
+    }
+
+    /// Checks `G(n + period) = G(n)` for `preperiod ≤ n` up to the bound of the octal
+    /// periodicity theorem (Guy & Smith 1956; Winning Ways ch. 4): for a finite code whose last
+    /// non-zero digit is `d_t`, `2·preperiod + period + t` heaps, which proves the period; and
+    /// that it fails just before `preperiod`.
+    fn assert_proved_period(text: &str, preperiod: usize, period: usize) {
+        let code = code(text);
+        let t = code.last_nonzero().unwrap();
+        let len = 2 * preperiod + period + t + 1;
+        // The sparse kernel alone: no filling by a period, which would make this circular.
+        let values = sparse_values(&code, len);
+        let first_miss = (preperiod..len - period).find(|&n| values[n] != values[n + period]);
+        assert_eq!(first_miss, None, "{text}");
+        assert_ne!(
+            values[preperiod - 1],
+            values[preperiod - 1 + period],
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn octal_016_and_056_have_their_published_periods() {
+        // Gangolli & Plambeck 1989: 0.16 has preperiod 105351 and period 149459; 0.56 has
+        // preperiod 326640 and period 144 (also in Flammenkamp's octal game tables).
+        assert_proved_period("0.16", 105_351, 149_459);
+        assert_proved_period("0.56", 326_640, 144);
+    }
+
+    #[test]
+    fn values_past_255_widen_the_table_mid_run() {
+        // 0.04's values grow slowly and pass 255 before heap 20000, so the sparse loop moves
+        // from the u8 to the u16 storage while it runs.
+        let code = code("0.04");
+        let values = sparse_values(&code, 20_000);
+        assert!(values[..3_000].iter().all(|&v| v < 256) && values.iter().any(|&v| v >= 256));
+        assert_eq!(values, dense_values(&code, 20_000));
+    }
+
+    #[test]
+    fn heap_parity_in_the_mask() {
+        // 0.051 splits only at k = 2; its rare positions are few only with the parity bit.
+        let code = code("0.051");
+        let len = 20_000;
+        let values = dense_values(&code, len);
+        let kernel = Kernel::new(&code, &SgTable::from_values(&values[..3_000]));
+        assert!(
+            kernel.mask.parity && kernel.rare.len() < 10,
+            "{:?}",
+            kernel.mask
+        );
+        assert_eq!(sparse_values(&code, len), values);
+        // 0.77 splits at k = 1 and k = 2, so the parity bit would make no class exact.
+        let kayles = Kernel::new(&self::code("0.77"), &SgTable::new());
+        assert!(!kayles.parity_allowed);
+    }
+
+    #[test]
+    fn gives_up_on_games_that_are_not_sparse() {
+        // Dawson's Kayles has a 0 (always rare) every 34 heaps and more: about a third of its
+        // positions are rare under every mask, so `extend` hands back to the dense kernel.
+        let code = code("0.07");
+        let mut table = SgTable::from_values(&dense_values(&code, 4_096));
+        let give_up_only = |table: &mut SgTable, len| {
+            extend_with(&code, table, len, &mut Progress::hidden(), true, false)
+        };
+        assert!(!give_up_only(&mut table, 6_000));
+        assert_eq!(table.len(), 4_096);
+        // From an empty table the mask is re-chosen as the table doubles; the rare list
+        // passes a quarter of the heaps (or the scans cost too much) and the kernel stops soon
+        // after heap 2048.
+        let mut table = SgTable::new();
+        assert!(!give_up_only(&mut table, 20_000));
+        assert!((2_048..8_192).contains(&table.len()), "{}", table.len());
+        assert_eq!(table.to_vec(), dense_values(&code, table.len()));
+        // Kayles keeps nine rare positions.
+        let code = self::code("0.77");
+        let mut table = SgTable::from_values(&dense_values(&code, 4_096));
+        assert!(extend_with(
+            &code,
+            &mut table,
+            6_000,
+            &mut Progress::hidden(),
+            true,
+            false
+        ));
+        assert_eq!(table.to_vec(), dense_values(&code, 6_000));
+    }
+
+    /// Far comparison for the report: `cargo test --release --lib sparse::tests::far -- --ignored`.
+    #[test]
+    #[ignore]
+    fn far_comparison_with_the_dense_kernel() {
+        for text in ["0.16", "0.56", "0.77"] {
+            let code = code(text);
+            assert_eq!(
+                sparse_values(&code, 150_000),
+                dense_values(&code, 150_000),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn wired_extend_matches_dense_in_steps() {
+        // Through `takebreak::extend`, in pieces that start below and above the dense prefix.
+        let code = code("0.16");
+        let mut table = SgTable::new();
+        for len in [100, 5_000, 9_000, 30_000] {
+            takebreak::extend(&code, &mut table, len, &mut Progress::hidden());
+        }
+        assert_eq!(table.to_vec(), dense_values(&code, 30_000));
+    }
+
+    /// A random finite octal code: `d0 = 0`, one to six digits after the point.
+    fn octal_strategy() -> impl Strategy<Value = TakeBreakCode> {
+        prop::collection::vec(0u64..8, 1..7).prop_map(|digits| {
+            let mut all = vec![Digit::default()];
+            all.extend(digits.into_iter().map(Digit::from_mask));
+            TakeBreakCode {
+                digits: all,
+                tail: Vec::new(),
+            }
+            .normalized()
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn sparse_matches_dense_and_naive(code in octal_strategy(), len in 1usize..60, long in 100usize..3_000) {
+            prop_assert_eq!(sparse_values(&code, len), naive::code_values(&code, len), "{}", code);
+            prop_assert_eq!(sparse_values(&code, long), dense_values(&code, long), "{}", code);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(40))]
+
+        #[test]
+        fn wired_extend_matches_dense_past_the_prefix(code in octal_strategy()) {
+            let len = 9_000;
+            let mut table = SgTable::new();
+            takebreak::extend(&code, &mut table, len, &mut Progress::hidden());
+            prop_assert_eq!(table.to_vec(), dense_values(&code, len), "{}", code);
+        }
+    }
+}
