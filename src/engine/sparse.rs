@@ -211,7 +211,7 @@ struct Mask {
 impl Mask {
     fn is_rare(self, position: usize, value: u32) -> bool {
         let bits = (value & self.values).count_ones() + u32::from(self.parity && position % 2 == 1);
-        bits % 2 == 0
+        bits.is_multiple_of(2)
     }
 }
 
