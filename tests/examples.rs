@@ -85,3 +85,19 @@ fn all_but_game_is_arithmetic_periodic() {
     assert!(report["period"].is_u64(), "{report}");
     assert!(report["saltus"].as_i64().unwrap() > 0, "{report}");
 }
+
+#[test]
+fn large_published_octal_periods_are_proved() {
+    // Gangolli & Plambeck (1989): 0.16 has preperiod 105351 and period 149459; 0.56 has
+    // preperiod 326640 and period 144. The search to 700000 must not settle for a chance short
+    // period near the end of the table (a regression: 0.16 once reported "period 3").
+    for (game, preperiod, period) in [
+        ("octal 0.16", 105_351, 149_459),
+        ("octal 0.56", 326_640, 144),
+    ] {
+        let report = period_json(game, &["--max", "700000"]);
+        assert_eq!(report["preperiod"], preperiod, "{game}: {report}");
+        assert_eq!(report["period"], period, "{game}: {report}");
+        assert_eq!(report["proved"], true, "{game}: {report}");
+    }
+}
