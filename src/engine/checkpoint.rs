@@ -33,7 +33,10 @@
 
 use std::hash::Hasher;
 use std::io::{self, Write};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
@@ -374,6 +377,74 @@ pub fn load(path: &Path, expected: &Fingerprint) -> Result<SgTable, CheckpointEr
     decode(&bytes, expected, path)
 }
 
+/// How often a long run saves its checkpoint (checked between the engine's chunks).
+pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(120);
+
+/// The hook a checkpointed run passes to [`extend_in_chunks`](super::extend_in_chunks): saves
+/// the table every [`CHECKPOINT_EVERY`], and saves it and stops when `interrupted` is set (by a
+/// Ctrl-C handler). A failed save stops the run too; the error is kept in [`Saver::error`].
+#[derive(Debug)]
+pub struct Saver<'a> {
+    path: PathBuf,
+    fingerprint: Fingerprint,
+    every: Duration,
+    last_save: Instant,
+    interrupted: &'a AtomicBool,
+    /// The length of the table last saved (or loaded from `path`), 0 if none.
+    pub saved_len: usize,
+    /// The error that stopped the run, if saving failed.
+    pub error: Option<CheckpointError>,
+}
+
+impl<'a> Saver<'a> {
+    /// A saver writing `path` every `every` and when `interrupted` becomes true.
+    pub fn new(
+        path: &Path,
+        fingerprint: Fingerprint,
+        every: Duration,
+        interrupted: &'a AtomicBool,
+    ) -> Self {
+        Saver {
+            path: path.to_path_buf(),
+            fingerprint,
+            every,
+            last_save: Instant::now(),
+            interrupted,
+            saved_len: 0,
+            error: None,
+        }
+    }
+
+    /// The checkpoint file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Saves `table` now.
+    pub fn save(&mut self, table: &SgTable) -> Result<(), CheckpointError> {
+        save(&self.path, &self.fingerprint, table)?;
+        self.saved_len = table.len();
+        self.last_save = Instant::now();
+        Ok(())
+    }
+
+    /// The hook: save when due or interrupted; stop when interrupted or when saving failed.
+    pub fn between_chunks(&mut self, table: &SgTable) -> ControlFlow<()> {
+        let interrupted = self.interrupted.load(Ordering::SeqCst);
+        if interrupted || self.last_save.elapsed() >= self.every {
+            if let Err(e) = self.save(table) {
+                self.error = Some(e);
+                return ControlFlow::Break(());
+            }
+        }
+        if interrupted {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -505,6 +576,35 @@ mod tests {
         body.extend(fnv64(&body).to_le_bytes());
         let err = check(&body);
         assert!(err.to_string().contains("value width 3"), "{err}");
+    }
+
+    #[test]
+    fn the_saver_saves_when_due_and_stops_when_interrupted() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("run.ckpt");
+        let flag = AtomicBool::new(false);
+        let table = SgTable::from_values(&[0, 1, 2]);
+        let mut lazy = Saver::new(&file, fp(), Duration::from_secs(3600), &flag);
+        assert!(lazy.between_chunks(&table).is_continue());
+        assert!(!file.exists(), "not due yet");
+        let mut eager = Saver::new(&file, fp(), Duration::ZERO, &flag);
+        assert!(eager.between_chunks(&table).is_continue());
+        assert_eq!(load(&file, &fp()).unwrap(), table);
+        flag.store(true, Ordering::SeqCst);
+        let longer = SgTable::from_values(&[0, 1, 2, 3]);
+        assert!(lazy.between_chunks(&longer).is_break());
+        assert_eq!(lazy.saved_len, 4);
+        assert_eq!(load(&file, &fp()).unwrap(), longer);
+        assert!(lazy.error.is_none());
+        // A folder that does not exist: the save fails and the run stops with the error.
+        let mut broken = Saver::new(
+            &dir.path().join("no/such/dir/f"),
+            fp(),
+            Duration::ZERO,
+            &flag,
+        );
+        assert!(broken.between_chunks(&table).is_break());
+        assert!(matches!(broken.error, Some(CheckpointError::Write(_))));
     }
 
     proptest! {
