@@ -11,11 +11,9 @@
 pub mod period;
 pub mod proof;
 
-use std::ops::ControlFlow;
-
 use serde::Serialize;
 
-use crate::engine::{self, EngineError, EngineOptions, SgTable};
+use crate::engine::{self, ChunkHook, EngineError, EngineOptions, SgTable};
 use crate::rules::{Game, TakeBreakCode};
 use proof::Certificate;
 
@@ -109,13 +107,13 @@ pub fn find_period_from(
 
 /// [`find_period_from`], computing in chunks and calling `between_chunks` with the table
 /// between them (see [`engine::extend_in_chunks`]): the hook saves checkpoints, and returning
-/// [`ControlFlow::Break`] stops the search with [`EngineError::Interrupted`].
+/// [`ControlFlow::Break`](std::ops::ControlFlow::Break) stops the search with [`EngineError::Interrupted`].
 pub fn find_period_with_hook(
     game: &Game,
     max: u64,
     options: &EngineOptions,
     table: SgTable,
-    between_chunks: &mut dyn FnMut(&SgTable) -> ControlFlow<()>,
+    between_chunks: &mut ChunkHook<'_>,
 ) -> Result<(SgTable, PeriodReport), EngineError> {
     search_game(game, max, options, table, Some(between_chunks))
 }
@@ -125,7 +123,7 @@ fn search_game(
     max: u64,
     options: &EngineOptions,
     initial: SgTable,
-    mut between_chunks: Option<&mut dyn FnMut(&SgTable) -> ControlFlow<()>>,
+    mut between_chunks: Option<&mut ChunkHook<'_>>,
 ) -> Result<(SgTable, PeriodReport), EngineError> {
     engine::check_memory(game, max)?;
     // A code computed by listing partitions may be out of reach long before `max`: search as
@@ -354,6 +352,8 @@ pub(crate) mod testing {
 
 #[cfg(test)]
 mod tests {
+    use std::ops::ControlFlow;
+
     use super::testing::{code_from_digits, naive_extend, naive_table};
     use super::*;
     use crate::rules::code::Digit;

@@ -1,13 +1,12 @@
 //! One function per subcommand: validate, call the library, write the result.
 
 use std::io::IsTerminal;
-use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::analysis::{self, PeriodReport, Periodicity};
 use crate::engine::checkpoint::{self, Fingerprint, Saver};
-use crate::engine::{self, EngineError, EngineOptions, SgTable};
+use crate::engine::{self, ChunkHook, EngineError, EngineOptions, SgTable};
 use crate::export::{self, ChartSpec, CodeSpec, Format, Lang};
 use crate::rules::Game;
 
@@ -100,10 +99,7 @@ impl Checkpointing {
     fn run<T>(
         &self,
         game: &Game,
-        work: impl FnOnce(
-            SgTable,
-            Option<&mut dyn FnMut(&SgTable) -> ControlFlow<()>>,
-        ) -> Result<(SgTable, T), EngineError>,
+        work: impl FnOnce(SgTable, Option<&mut ChunkHook<'_>>) -> Result<(SgTable, T), EngineError>,
     ) -> Result<(SgTable, T), CliError> {
         let fingerprint = Fingerprint::of(game);
         let initial = self.initial_table(&fingerprint)?;

@@ -247,7 +247,7 @@ pub fn write(out: &mut dyn Write, fingerprint: &Fingerprint, table: &SgTable) ->
     w.inner.write_all(&checksum.to_le_bytes())
 }
 
-/// The checkpoint of `table` as bytes (see [`write`]).
+/// The checkpoint of `table` as bytes (see [`write()`]).
 pub fn encode(fingerprint: &Fingerprint, table: &SgTable) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(64 + table.len() * table.bytes_per_value());
     write(&mut bytes, fingerprint, table).expect("writing to a Vec cannot fail");

@@ -143,6 +143,10 @@ fn check_request(game: &Game, to: u64) -> Result<(), EngineError> {
     Ok(())
 }
 
+/// The hook [`extend_in_chunks`] calls between chunks with the table so far; returning
+/// [`ControlFlow::Break`] stops the computation.
+pub type ChunkHook<'a> = dyn FnMut(&SgTable) -> ControlFlow<()> + 'a;
+
 /// The first chunk of [`extend_in_chunks`], in positions.
 const FIRST_CHUNK: usize = 1 << 12;
 
@@ -163,7 +167,7 @@ pub fn extend_in_chunks(
     table: &mut SgTable,
     to: u64,
     options: &EngineOptions,
-    between_chunks: &mut dyn FnMut(&SgTable) -> ControlFlow<()>,
+    between_chunks: &mut ChunkHook<'_>,
 ) -> Result<(), EngineError> {
     check_request(game, to)?;
     let len = to as usize + 1;
