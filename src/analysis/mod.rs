@@ -13,7 +13,7 @@ pub mod proof;
 
 use serde::Serialize;
 
-use crate::engine::{self, EngineError, EngineOptions, SgTable};
+use crate::engine::{self, ChunkHook, EngineError, EngineOptions, SgTable};
 use crate::rules::{Game, TakeBreakCode};
 use proof::Certificate;
 
@@ -89,6 +89,42 @@ pub fn find_period(
     max: u64,
     options: &EngineOptions,
 ) -> Result<(SgTable, PeriodReport), EngineError> {
+    search_game(game, max, options, SgTable::new(), None)
+}
+
+/// [`find_period`] starting from `table`, which holds a prefix `G(0..len)` of the game's table
+/// (e.g. loaded from a [checkpoint](engine::checkpoint)). The result is exactly that of
+/// [`find_period`]: at each size the search analyses only the values it would have computed,
+/// and the table returned is cut back to the size where the search stopped.
+pub fn find_period_from(
+    game: &Game,
+    max: u64,
+    options: &EngineOptions,
+    table: SgTable,
+) -> Result<(SgTable, PeriodReport), EngineError> {
+    search_game(game, max, options, table, None)
+}
+
+/// [`find_period_from`], computing in chunks and calling `between_chunks` with the table
+/// between them (see [`engine::extend_in_chunks`]): the hook saves checkpoints, and returning
+/// [`ControlFlow::Break`](std::ops::ControlFlow::Break) stops the search with [`EngineError::Interrupted`].
+pub fn find_period_with_hook(
+    game: &Game,
+    max: u64,
+    options: &EngineOptions,
+    table: SgTable,
+    between_chunks: &mut ChunkHook<'_>,
+) -> Result<(SgTable, PeriodReport), EngineError> {
+    search_game(game, max, options, table, Some(between_chunks))
+}
+
+fn search_game(
+    game: &Game,
+    max: u64,
+    options: &EngineOptions,
+    initial: SgTable,
+    mut between_chunks: Option<&mut ChunkHook<'_>>,
+) -> Result<(SgTable, PeriodReport), EngineError> {
     engine::check_memory(game, max)?;
     // A code computed by listing partitions may be out of reach long before `max`: search as
     // far as is feasible and say so, rather than fail or run for hours.
@@ -97,7 +133,11 @@ pub fn find_period(
         &game.name,
         game.code(),
         feasible.unwrap_or(max),
-        |table, to| engine::extend(game, table, to, options),
+        initial,
+        |table, to| match between_chunks.as_mut() {
+            Some(hook) => engine::extend_in_chunks(game, table, to, options, &mut **hook),
+            None => engine::extend(game, table, to, options),
+        },
     )?;
     if let Some(feasible) = feasible {
         if !report.proved {
@@ -126,38 +166,47 @@ fn search(
     game_name: &str,
     code: Option<&TakeBreakCode>,
     max: u64,
+    mut table: SgTable,
     mut extend: impl FnMut(&mut SgTable, u64) -> Result<(), EngineError>,
 ) -> Result<(SgTable, PeriodReport), EngineError> {
-    let mut table = SgTable::new();
     let mut to = max.min(FIRST_SEARCH_LEN as u64 - 1);
     let mut previous: Option<(Periodicity, usize)> = None;
     loop {
         extend(&mut table, to)?;
-        let analysis = analyse(code, &table);
-        let len = table.len();
+        // A resumed search may start with more values than this step asks for: analyse (and
+        // return) only G(0..=to), as a search from scratch would.
+        let wanted = to as usize + 1;
+        let prefix;
+        let view = if table.len() > wanted {
+            prefix = table.prefix(wanted);
+            &prefix
+        } else {
+            &table
+        };
+        let analysis = analyse(code, view);
+        let len = view.len();
         let theorem_applies = matches!(
             analysis.certificate,
             Some(Certificate::Proved { .. } | Certificate::NeedValues { .. })
         );
-        match (&analysis.candidate, &analysis.certificate) {
+        let done = match (&analysis.candidate, &analysis.certificate) {
             (_, Some(Certificate::Proved { .. })) => {
-                let report = report(game_name, &table, &analysis, Stop::Analysed);
-                return Ok((table, report));
+                Some(report(game_name, view, &analysis, Stop::Analysed))
             }
             (Some(candidate), _) if !theorem_applies => {
                 let stable = previous.is_some_and(|(seen, _)| seen == *candidate)
                     && period::periods_seen(candidate, len) >= STABLE_PERIODS;
-                if stable {
+                stable.then(|| {
                     let previous_len = previous.map_or(0, |(_, l)| l);
-                    let report =
-                        report(game_name, &table, &analysis, Stop::Stable { previous_len });
-                    return Ok((table, report));
-                }
+                    report(game_name, view, &analysis, Stop::Stable { previous_len })
+                })
             }
-            _ => {}
-        }
-        if to >= max {
-            let report = report(game_name, &table, &analysis, Stop::MaxReached);
+            _ => None,
+        };
+        let done = done
+            .or_else(|| (to >= max).then(|| report(game_name, view, &analysis, Stop::MaxReached)));
+        if let Some(report) = done {
+            table.truncate(wanted);
             return Ok((table, report));
         }
         previous = analysis.candidate.map(|c| (c, len));
@@ -303,6 +352,8 @@ pub(crate) mod testing {
 
 #[cfg(test)]
 mod tests {
+    use std::ops::ControlFlow;
+
     use super::testing::{code_from_digits, naive_extend, naive_table};
     use super::*;
     use crate::rules::code::Digit;
@@ -310,7 +361,7 @@ mod tests {
 
     /// Runs the search loop on the naive engine.
     fn naive_search(code: &TakeBreakCode, max: u64) -> (SgTable, PeriodReport) {
-        search("test", Some(code), max, |table, to| {
+        search("test", Some(code), max, SgTable::new(), |table, to| {
             naive_extend(code, table, to as usize + 1);
             Ok(())
         })
@@ -324,7 +375,7 @@ mod tests {
         values: impl Fn(usize) -> u32,
     ) -> (SgTable, PeriodReport, Vec<u64>) {
         let mut sizes = Vec::new();
-        let (table, report) = search("formula", code, max, |table, to| {
+        let (table, report) = search("formula", code, max, SgTable::new(), |table, to| {
             sizes.push(to);
             while table.len() <= to as usize {
                 table.push(values(table.len()));
@@ -579,5 +630,55 @@ mod tests {
         let game = octal_game("Dawson's Kayles", code_from_digits("07"));
         let result = find_period(&game, u64::MAX / 2, &EngineOptions::default());
         assert!(matches!(result, Err(EngineError::TooLarge { .. })));
+    }
+
+    #[test]
+    fn a_search_resumed_from_any_prefix_gives_the_same_result() {
+        let opts = EngineOptions::default();
+        for (name, digits, max) in [
+            ("Dawson's Kayles", "07", 100_000),
+            ("treblecross", "007", 6000),
+            ("Kayles", "77", 100_000),
+        ] {
+            let game = octal_game(name, code_from_digits(digits));
+            let fresh = find_period(&game, max, &opts).expect("fits");
+            for prefix in [0, 1, 100, 1024, 1500, 5000, 6001] {
+                let start = engine::compute(&game, prefix, &opts).unwrap();
+                let resumed = find_period_from(&game, max, &opts, start).expect("fits");
+                assert_eq!(resumed, fresh, "{name} from {prefix} values");
+            }
+        }
+    }
+
+    #[test]
+    fn the_hook_sees_growing_tables_and_can_stop_the_search() {
+        let opts = EngineOptions::default();
+        let game = octal_game("treblecross", code_from_digits("007"));
+        let fresh = find_period(&game, 20_000, &opts).expect("fits");
+        let mut seen = Vec::new();
+        let hooked = find_period_with_hook(&game, 20_000, &opts, SgTable::new(), &mut |t| {
+            seen.push(t.len());
+            ControlFlow::Continue(())
+        })
+        .expect("fits");
+        assert_eq!(hooked, fresh);
+        assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
+        let mut saved = None;
+        let result = find_period_with_hook(&game, 20_000, &opts, SgTable::new(), &mut |t| {
+            if t.len() >= 3000 {
+                saved = Some(t.clone());
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        let Err(EngineError::Interrupted { at }) = result else {
+            panic!("expected an interruption, got {result:?}");
+        };
+        let saved = saved.expect("the hook saw the table");
+        assert_eq!(saved.len() as u64, at);
+        assert_eq!(saved, engine::compute(&game, at - 1, &opts).unwrap());
+        let resumed = find_period_from(&game, 20_000, &opts, saved).expect("fits");
+        assert_eq!(resumed, fresh);
     }
 }

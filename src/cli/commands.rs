@@ -1,10 +1,12 @@
 //! One function per subcommand: validate, call the library, write the result.
 
 use std::io::IsTerminal;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::analysis::{self, PeriodReport, Periodicity};
-use crate::engine::{self, EngineOptions, SgTable};
+use crate::engine::checkpoint::{self, Fingerprint, Saver};
+use crate::engine::{self, ChunkHook, EngineError, EngineOptions, SgTable};
 use crate::export::{self, ChartSpec, CodeSpec, Format, Lang};
 use crate::rules::Game;
 
@@ -18,6 +20,8 @@ pub(super) fn dispatch(command: Command) -> Result<(), CliError> {
             format,
             output,
             color,
+            checkpoint,
+            resume,
             sets,
         } => table(
             &load_game(&game, &sets)?,
@@ -25,13 +29,21 @@ pub(super) fn dispatch(command: Command) -> Result<(), CliError> {
             format,
             output.as_deref(),
             color,
+            &Checkpointing { checkpoint, resume },
         ),
         Command::Period {
             game,
             max,
             json,
+            checkpoint,
+            resume,
             sets,
-        } => period(&load_game(&game, &sets)?, max, json),
+        } => period(
+            &load_game(&game, &sets)?,
+            max,
+            json,
+            &Checkpointing { checkpoint, resume },
+        ),
         Command::Plot {
             game,
             to,
@@ -58,12 +70,120 @@ fn compute(game: &Game, to: u64) -> Result<SgTable, CliError> {
     Ok(engine::compute(game, to, &engine_options())?)
 }
 
+/// `--checkpoint` and `--resume`.
+struct Checkpointing {
+    checkpoint: Option<PathBuf>,
+    resume: Option<PathBuf>,
+}
+
+/// Set by the Ctrl-C handler, read by the engine's hook between chunks.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+impl Checkpointing {
+    /// The table to start from: the `--resume` file's values, or nothing. A missing file is
+    /// no error when it is also the `--checkpoint` file (the first run of a resumable command).
+    fn initial_table(&self, fingerprint: &Fingerprint) -> Result<SgTable, CliError> {
+        let Some(resume) = &self.resume else {
+            return Ok(SgTable::new());
+        };
+        if !resume.exists() && self.checkpoint.as_ref() == Some(resume) {
+            return Ok(SgTable::new());
+        }
+        Ok(checkpoint::load(resume, fingerprint)?)
+    }
+
+    /// Runs `work` on the initial table; with `--checkpoint`, hands it a hook that saves every
+    /// [`checkpoint::CHECKPOINT_EVERY`] and on Ctrl-C, and saves the finished table (unless
+    /// it is shorter than the one resumed from the same file). Returns the table `work`
+    /// returns, along with its other result.
+    fn run<T>(
+        &self,
+        game: &Game,
+        work: impl FnOnce(SgTable, Option<&mut ChunkHook<'_>>) -> Result<(SgTable, T), EngineError>,
+    ) -> Result<(SgTable, T), CliError> {
+        let fingerprint = Fingerprint::of(game);
+        let initial = self.initial_table(&fingerprint)?;
+        let Some(path) = &self.checkpoint else {
+            return Ok(work(initial, None)?);
+        };
+        // Without --checkpoint Ctrl-C keeps its default (the process ends at once). With it,
+        // the first Ctrl-C asks the engine to stop at the next chunk, a second one ends the
+        // process as usual.
+        if let Err(e) = ctrlc::set_handler(|| {
+            if INTERRUPTED.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+        }) {
+            eprintln!(
+                "warning: cannot catch Ctrl-C ({e}); checkpoints are saved every two minutes only"
+            );
+        }
+        let mut saver = Saver::new(
+            path,
+            fingerprint,
+            checkpoint::CHECKPOINT_EVERY,
+            &INTERRUPTED,
+        );
+        if self.resume.as_ref() == Some(path) {
+            saver.saved_len = initial.len();
+        }
+        let result = work(initial, Some(&mut |table| saver.between_chunks(table)));
+        if let Some(error) = saver.error.take() {
+            return Err(error.into());
+        }
+        match result {
+            Err(EngineError::Interrupted { at }) => Err(CliError::Interrupted {
+                at,
+                file: path.clone(),
+                resume: resume_command(path),
+            }),
+            Err(e) => Err(e.into()),
+            Ok((table, other)) => {
+                if table.len() > saver.saved_len || self.resume.as_ref() != Some(path) {
+                    saver.save(&table)?;
+                }
+                Ok((table, other))
+            }
+        }
+    }
+}
+
+/// The command line of this process with `--resume FILE` added (unless it is there already),
+/// quoted for a POSIX shell.
+fn resume_command(file: &Path) -> String {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let has_resume = args
+        .iter()
+        .any(|a| a == "--resume" || a.starts_with("--resume="));
+    if !has_resume {
+        args.push("--resume".into());
+        args.push(file.to_string_lossy().into_owned());
+    }
+    std::iter::once("sgscope".to_string())
+        .chain(args.iter().map(|a| shell_quote(a)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `a` as one word for a POSIX shell: unchanged when it is plain, else in single quotes.
+fn shell_quote(a: &str) -> String {
+    let plain = !a.is_empty()
+        && a.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    if plain {
+        a.to_string()
+    } else {
+        format!("'{}'", a.replace('\'', "'\\''"))
+    }
+}
+
 fn table(
     game: &Game,
     to: u64,
     format: Format,
     output: Option<&str>,
     color: ColorChoice,
+    checkpointing: &Checkpointing,
 ) -> Result<(), CliError> {
     let output = output.unwrap_or("-");
     let color = match color {
@@ -71,15 +191,31 @@ fn table(
         ColorChoice::Never => false,
         ColorChoice::Auto => output == "-" && std::io::stdout().is_terminal(),
     };
-    let table = compute(game, to)?;
+    let (mut table, ()) = checkpointing.run(game, |mut table, hook| {
+        match hook {
+            Some(hook) => engine::extend_in_chunks(game, &mut table, to, &engine_options(), hook)?,
+            None => engine::extend(game, &mut table, to, &engine_options())?,
+        }
+        Ok((table, ()))
+    })?;
+    // A resumed table may hold more values than asked for.
+    table.truncate(to as usize + 1);
     export::write_output(output, |out| {
         export::write_table(out, &table, format, &game.name, &game.coordinate, color)
     })?;
     Ok(())
 }
 
-fn period(game: &Game, max: u64, json: bool) -> Result<(), CliError> {
-    let (table, report) = analysis::find_period(game, max, &engine_options())?;
+fn period(
+    game: &Game,
+    max: u64,
+    json: bool,
+    checkpointing: &Checkpointing,
+) -> Result<(), CliError> {
+    let (table, report) = checkpointing.run(game, |table, hook| match hook {
+        Some(hook) => analysis::find_period_with_hook(game, max, &engine_options(), table, hook),
+        None => analysis::find_period_from(game, max, &engine_options(), table),
+    })?;
     export::write_output("-", |out| {
         if json {
             export::write_report_json(out, &report)

@@ -5,10 +5,12 @@ mod commands;
 mod game_arg;
 
 use std::io::Write;
+use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use thiserror::Error;
 
+use crate::engine::checkpoint::CheckpointError;
 use crate::engine::EngineError;
 use crate::export::{ExportError, Format, Lang};
 use crate::rules::RulesError;
@@ -35,7 +37,7 @@ pub struct Cli {
 enum Command {
     /// Print the SG values G(0..=N) as text, CSV or JSON.
     #[command(
-        after_help = "Examples:\n  sgscope table rules/kayles.sg --to 40\n  sgscope table 'octal 0.07' --to 10000000 --format csv -o out/dawson.csv\n  sgscope table rules/bash.sg --set k=5 --format json"
+        after_help = "Examples:\n  sgscope table rules/kayles.sg --to 40\n  sgscope table 'octal 0.07' --to 10000000 --format csv -o out/dawson.csv\n  sgscope table rules/bash.sg --set k=5 --format json\n  sgscope table rules/grundys-game.sg --to 3000000 --format csv -o out/grundy.csv --checkpoint grundy.ckpt --resume grundy.ckpt   # Ctrl-C, then run it again to go on"
     )]
     Table {
         #[arg(help = GAME_HELP)]
@@ -52,13 +54,22 @@ enum Command {
         /// Colour P-positions in text output.
         #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
         color: ColorChoice,
+        /// Save the computed values to FILE every two minutes and on Ctrl-C (exit code 130), so
+        /// that an interrupted run can go on with --resume FILE.
+        #[arg(long, value_name = "FILE")]
+        checkpoint: Option<PathBuf>,
+        /// Start from the values saved in FILE by --checkpoint (same game and --set values);
+        /// FILE may be the --checkpoint file itself. A missing FILE is an error unless it is
+        /// also the --checkpoint file, so the same command both starts and resumes a run.
+        #[arg(long, value_name = "FILE")]
+        resume: Option<PathBuf>,
         /// Set a parameter of the rules file, e.g. --set k=5 (repeatable).
         #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
         sets: Vec<(String, i64)>,
     },
     /// Find preperiod, period and saltus; prove periodicity where a theorem allows.
     #[command(
-        after_help = "Examples:\n  sgscope period rules/dawsons-kayles.sg\n  sgscope period 'octal 0.07' --json\n  sgscope period rules/grundys-game.sg --max 20000"
+        after_help = "Examples:\n  sgscope period rules/dawsons-kayles.sg\n  sgscope period 'octal 0.07' --json\n  sgscope period rules/grundys-game.sg --max 20000\n  sgscope period 'octal 0.007' --max 5000000 --checkpoint t.ckpt --resume t.ckpt   # Ctrl-C, then run it again to go on"
     )]
     Period {
         #[arg(help = GAME_HELP)]
@@ -69,6 +80,15 @@ enum Command {
         /// Print a JSON object instead of text.
         #[arg(long)]
         json: bool,
+        /// Save the computed values to FILE every two minutes and on Ctrl-C (exit code 130), so
+        /// that an interrupted run can go on with --resume FILE.
+        #[arg(long, value_name = "FILE")]
+        checkpoint: Option<PathBuf>,
+        /// Start from the values saved in FILE by --checkpoint (same game and --set values);
+        /// FILE may be the --checkpoint file itself. A missing FILE is an error unless it is
+        /// also the --checkpoint file, so the same command both starts and resumes a run.
+        #[arg(long, value_name = "FILE")]
+        resume: Option<PathBuf>,
         /// Set a parameter of the rules file, e.g. --set k=5 (repeatable).
         #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
         sets: Vec<(String, i64)>,
@@ -178,6 +198,19 @@ pub enum CliError {
     /// Arguments that clap accepts but that make no sense together.
     #[error("error: {0}")]
     Usage(String),
+    /// A checkpoint could not be read, belongs to another game, or could not be saved.
+    #[error("error: {0}")]
+    Checkpoint(#[from] CheckpointError),
+    /// Ctrl-C stopped a run with `--checkpoint`, after saving it (exit code 130).
+    #[error("interrupted at n = {at}; checkpoint saved to {}; resume with: {resume}", .file.display())]
+    Interrupted {
+        /// The table holds `G(0..at)`.
+        at: u64,
+        /// The checkpoint file.
+        file: PathBuf,
+        /// The command line that resumes the run.
+        resume: String,
+    },
 }
 
 impl From<EngineError> for CliError {
@@ -196,6 +229,8 @@ impl CliError {
     fn exit_code(&self) -> i32 {
         match self {
             CliError::Usage(_) => 2,
+            // 128 + SIGINT, as a shell reports a process stopped by Ctrl-C.
+            CliError::Interrupted { .. } => 130,
             _ => 1,
         }
     }

@@ -9,7 +9,10 @@
 //!   interpreter) that the property tests compare the fast kernels against.
 //!
 //! All of them share the bitset mex of [`mex`] and the narrow storage of [`table`].
+//! [`checkpoint`] saves a computed prefix so that a long run can be resumed, and
+//! [`extend_in_chunks`] gives its caller a chance to save one (or to stop) every second or so.
 
+pub mod checkpoint;
 pub mod general;
 pub mod interp;
 pub mod mex;
@@ -18,6 +21,9 @@ pub mod progress;
 pub mod sparse;
 pub mod table;
 pub mod takebreak;
+
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
@@ -71,6 +77,13 @@ pub enum EngineError {
         /// The budget of loop steps one position was allowed.
         per_position: u64,
     },
+    /// The caller's hook of [`extend_in_chunks`] asked to stop (e.g. on Ctrl-C); the table
+    /// holds `G(0..at)`.
+    #[error("interrupted at n = {at}")]
+    Interrupted {
+        /// How many values the table holds.
+        at: u64,
+    },
     /// A general rule did something the engine cannot evaluate (e.g. a move to a larger heap).
     #[error("{}", .diagnostic.render(.file))]
     Rule {
@@ -103,38 +116,124 @@ pub fn extend(
     to: u64,
     options: &EngineOptions,
 ) -> Result<(), EngineError> {
-    check_memory(game, to)?;
-    if let Some(feasible_to) = feasible_to(game, to) {
-        return Err(EngineError::TooSlow { to, feasible_to });
-    }
+    check_request(game, to)?;
     let len = to as usize + 1;
     if table.len() >= len {
         return Ok(());
     }
+    if let GameKind::General {
+        program,
+        lowered: None,
+    } = &game.kind
+    {
+        check_rule_steps(program, to)?;
+    }
     let mut progress = Progress::new(table.len() as u64, len as u64, options.progress);
-    let result = match &game.kind {
+    let result = extend_kernel(game, table, len, &mut progress);
+    progress.finish();
+    result
+}
+
+/// The refusals that come before any work: memory, partition listing, rule loop steps.
+fn check_request(game: &Game, to: u64) -> Result<(), EngineError> {
+    check_memory(game, to)?;
+    if let Some(feasible_to) = feasible_to(game, to) {
+        return Err(EngineError::TooSlow { to, feasible_to });
+    }
+    Ok(())
+}
+
+/// The hook [`extend_in_chunks`] calls between chunks with the table so far; returning
+/// [`ControlFlow::Break`] stops the computation.
+pub type ChunkHook<'a> = dyn FnMut(&SgTable) -> ControlFlow<()> + 'a;
+
+/// The first chunk of [`extend_in_chunks`], in positions.
+const FIRST_CHUNK: usize = 1 << 12;
+
+/// [`extend_in_chunks`] aims at chunks taking about this long: short enough that Ctrl-C is
+/// answered quickly, long enough that the kernels' per-call set-up (which rebuilds their
+/// working state from the table) stays a small part of the work.
+const CHUNK_TIME: Duration = Duration::from_millis(500);
+
+/// [`extend`], computing the table in chunks and calling `between_chunks` with the table after
+/// each one (and once before the first). When the hook returns [`ControlFlow::Break`] the
+/// computation stops with [`EngineError::Interrupted`], the table holding every value computed
+/// so far. The values are exactly those of [`extend`]: every kernel extends a table from any
+/// prefix of it.
+///
+/// Chunks start at 4096 positions and double or halve so that each takes about half a second.
+pub fn extend_in_chunks(
+    game: &Game,
+    table: &mut SgTable,
+    to: u64,
+    options: &EngineOptions,
+    between_chunks: &mut ChunkHook<'_>,
+) -> Result<(), EngineError> {
+    check_request(game, to)?;
+    let len = to as usize + 1;
+    if table.len() >= len {
+        return Ok(());
+    }
+    if let GameKind::General {
+        program,
+        lowered: None,
+    } = &game.kind
+    {
+        check_rule_steps(program, to)?;
+    }
+    let mut progress = Progress::new(table.len() as u64, len as u64, options.progress);
+    let mut chunk = FIRST_CHUNK;
+    let result = loop {
+        if between_chunks(table).is_break() {
+            break Err(EngineError::Interrupted {
+                at: table.len() as u64,
+            });
+        }
+        if table.len() >= len {
+            break Ok(());
+        }
+        let started = Instant::now();
+        let end = table.len().saturating_add(chunk).min(len);
+        if let Err(e) = extend_kernel(game, table, end, &mut progress) {
+            break Err(e);
+        }
+        let took = started.elapsed();
+        if took < CHUNK_TIME / 2 {
+            chunk = chunk.saturating_mul(2);
+        } else if took > CHUNK_TIME * 2 {
+            chunk = (chunk / 2).max(64);
+        }
+    };
+    progress.finish();
+    result
+}
+
+/// Runs the game's kernel from `table.len()` to `len` values.
+fn extend_kernel(
+    game: &Game,
+    table: &mut SgTable,
+    len: usize,
+    progress: &mut Progress,
+) -> Result<(), EngineError> {
+    match &game.kind {
         GameKind::Code { code, .. }
         | GameKind::General {
             lowered: Some(code),
             ..
         } => {
-            takebreak::extend(code, table, len, &mut progress);
+            takebreak::extend(code, table, len, progress);
             Ok(())
         }
         GameKind::General {
             program,
             lowered: None,
-        } => check_rule_steps(program, to).and_then(|()| {
-            general::extend(program, table, len, &mut progress).map_err(|diagnostic| {
-                EngineError::Rule {
-                    diagnostic: Box::new(diagnostic),
-                    file: Box::new(game.source.clone()),
-                }
+        } => {
+            general::extend(program, table, len, progress).map_err(|diagnostic| EngineError::Rule {
+                diagnostic: Box::new(diagnostic),
+                file: Box::new(game.source.clone()),
             })
-        }),
-    };
-    progress.finish();
-    result
+        }
+    }
 }
 
 /// Refuses rules whose work at the largest position, times the number of positions, passes
@@ -210,5 +309,54 @@ pub fn human_bytes(bytes: u64) -> String {
         format!("{bytes} B")
     } else {
         format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{load, SourceFile};
+
+    fn game(text: &str) -> Game {
+        load(SourceFile::new("<test>", text), &[]).unwrap()
+    }
+
+    #[test]
+    fn chunked_extension_gives_the_same_table_and_can_stop() {
+        let opts = EngineOptions::default();
+        for text in [
+            "octal 0.07",
+            "octal 0.16",
+            "takebreak 4!.0",
+            "move half: x in 1..=n/2 => n - x",
+        ] {
+            let game = game(text);
+            let whole = compute(&game, 20_000, &opts).unwrap();
+            let mut table = SgTable::new();
+            let mut calls = 0;
+            extend_in_chunks(&game, &mut table, 20_000, &opts, &mut |_| {
+                calls += 1;
+                ControlFlow::Continue(())
+            })
+            .unwrap();
+            assert_eq!(table, whole, "{text}");
+            assert!(calls >= 2, "{text}: {calls} calls");
+
+            let mut table = SgTable::new();
+            let result = extend_in_chunks(&game, &mut table, 20_000, &opts, &mut |t| {
+                if t.len() > 5000 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            assert!(
+                matches!(result, Err(EngineError::Interrupted { at }) if at == table.len() as u64),
+                "{text}: {result:?}"
+            );
+            assert_eq!(table, whole.prefix(table.len()), "{text}");
+            extend(&game, &mut table, 20_000, &opts).unwrap();
+            assert_eq!(table, whole, "{text}");
+        }
     }
 }

@@ -156,6 +156,22 @@ impl SgTable {
         self.max_value = self.iter().max().unwrap_or(0);
     }
 
+    /// A copy of the first `len` values (all of them if `len >= self.len()`), in the same width.
+    pub fn prefix(&self, len: usize) -> SgTable {
+        let len = len.min(self.len());
+        let storage = match &self.storage {
+            Storage::U8(v) => Storage::U8(v[..len].to_vec()),
+            Storage::U16(v) => Storage::U16(v[..len].to_vec()),
+            Storage::U32(v) => Storage::U32(v[..len].to_vec()),
+        };
+        let mut table = SgTable {
+            storage,
+            max_value: 0,
+        };
+        table.max_value = table.iter().max().unwrap_or(0);
+        table
+    }
+
     /// The raw storage, for kernels that want a typed slice.
     pub fn storage(&self) -> &Storage {
         &self.storage

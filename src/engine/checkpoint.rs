@@ -1,0 +1,637 @@
+//! Checkpoint files: the computed prefix `G(0..len)` of a table, saved so that an interrupted
+//! long run (Ctrl-C, a killed job) loses no finished work and can be resumed with `--resume`.
+//!
+//! Why a format of our own: the file must be cheap to write every few minutes for tables of
+//! 10^8 values (so it holds the values in the table's narrow storage, not as text), and a
+//! resumed run must never silently continue from a table of *another* game or from a damaged
+//! file (so it carries a fingerprint of the game and a checksum over everything).
+//!
+//! Layout, all integers little-endian:
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 8 | magic `SGSCKPT\0` |
+//! | 4 | format version ([`FORMAT_VERSION`]) |
+//! | 8 | game fingerprint ([`Fingerprint::hash`]) |
+//! | 4 + k | length `k` and UTF-8 text of the game's label (for error messages only) |
+//! | 1 | value width in bytes: 1, 2 or 4 |
+//! | 8 | number of values `len` |
+//! | len · width | `G(0), G(1), …` |
+//! | 8 | FNV-1a 64-bit checksum of every byte before it |
+//!
+//! **The fingerprint** is the FNV-1a hash of a canonical description of the moves, chosen so
+//! that two games share a checkpoint exactly when the engine computes the same table for them:
+//! for a game the engine runs as a take-and-break code (family forms, and general rules lowered
+//! to a code) it is `code:` followed by the code's `Display` text, so `rules/colouring-game.sg`
+//! and `octal 0.07` share checkpoints; for general rules without a code it is `rules:` followed
+//! by the whole source text and every parameter value after `--set` (editing the file, even a
+//! comment, invalidates the checkpoint — conservative, never wrong). The game's name is not
+//! used: two files may give different games the same name.
+//!
+//! The checksum catches damage (truncation, bit flips), not forgery: a hand-crafted file with a
+//! valid checksum is trusted.
+
+use std::hash::Hasher;
+use std::io::{self, Write};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use thiserror::Error;
+
+use super::table::Storage;
+use super::SgTable;
+use crate::export::{self, ExportError};
+use crate::rules::Game;
+
+/// The first eight bytes of every checkpoint file.
+pub const MAGIC: [u8; 8] = *b"SGSCKPT\0";
+
+/// The format version this build writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Longest label accepted when reading (a longer one means the file is damaged).
+const MAX_LABEL: usize = 1 << 16;
+
+/// Bytes before the label: magic, version, fingerprint, label length.
+const HEAD: usize = 8 + 4 + 8 + 4;
+
+/// The 64-bit FNV-1a hash (Fowler–Noll–Vo), used both for fingerprints and as the checksum.
+#[derive(Clone, Copy, Debug)]
+pub struct Fnv64(u64);
+
+impl Default for Fnv64 {
+    fn default() -> Self {
+        Fnv64(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv64 {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
+
+/// FNV-1a of `bytes`.
+pub fn fnv64(bytes: &[u8]) -> u64 {
+    let mut h = Fnv64::default();
+    h.write(bytes);
+    h.finish()
+}
+
+/// What identifies the table of a game: a hash of its canonical moves (see the module docs)
+/// and a label for messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fingerprint {
+    /// FNV-1a of the canonical description.
+    pub hash: u64,
+    /// How messages name the game, e.g. `octal 0.07` or `Take half with k=3`.
+    pub label: String,
+}
+
+impl Fingerprint {
+    /// The fingerprint of `game`'s table.
+    pub fn of(game: &Game) -> Self {
+        match game.code() {
+            Some(code) => {
+                let code = code.to_string();
+                let label = if game.name.contains(&code) {
+                    game.name.clone()
+                } else {
+                    format!("{} (code {code})", game.name)
+                };
+                Fingerprint {
+                    hash: fnv64(format!("code:{code}").as_bytes()),
+                    label,
+                }
+            }
+            None => {
+                let mut canonical = format!("rules:{}", game.source.text);
+                let mut label = game.name.clone();
+                for (i, (name, value)) in game.params.iter().enumerate() {
+                    canonical += &format!("\0{name}={value}");
+                    label += &format!("{}{name}={value}", if i == 0 { " with " } else { ", " });
+                }
+                Fingerprint {
+                    hash: fnv64(canonical.as_bytes()),
+                    label,
+                }
+            }
+        }
+    }
+}
+
+/// Why a checkpoint could not be read or written. Every message says what to do.
+#[derive(Debug, Error)]
+pub enum CheckpointError {
+    /// The file could not be read.
+    #[error("cannot read checkpoint {}: {source}", .path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: io::Error,
+    },
+    /// The file does not start with [`MAGIC`].
+    #[error(
+        "{} is not an sgscope checkpoint (no checkpoint header)\n  help: pass a file written by --checkpoint",
+        .path.display()
+    )]
+    NotACheckpoint {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file was written by another version of the format.
+    #[error(
+        "checkpoint {} has format version {found}, but this sgscope reads version {FORMAT_VERSION}\n  help: delete it to start over",
+        .path.display()
+    )]
+    Version {
+        /// The file.
+        path: PathBuf,
+        /// The version in the file.
+        found: u32,
+    },
+    /// The checksum or the structure does not match: the file is damaged or incomplete.
+    #[error(
+        "checkpoint {} is damaged ({what})\n  help: delete it to start over",
+        .path.display()
+    )]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, e.g. "checksum mismatch".
+        what: String,
+    },
+    /// The file holds the table of another game.
+    #[error(
+        "checkpoint {} was made for game `{made_for}`, not `{asked}`\n  help: pass the same game and --set values as the run that wrote it, or another checkpoint file",
+        .path.display()
+    )]
+    WrongGame {
+        /// The file.
+        path: PathBuf,
+        /// The label stored in the file.
+        made_for: String,
+        /// The label of the game asked for.
+        asked: String,
+    },
+    /// Writing the file failed.
+    #[error("cannot save checkpoint: {0}")]
+    Write(#[from] ExportError),
+}
+
+/// A writer that hashes everything written through it.
+struct Hashing<'a> {
+    inner: &'a mut dyn Write,
+    hash: Fnv64,
+}
+
+impl Write for Hashing<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hash.write(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Writes the checkpoint of `table` for the game `fingerprint` to `out`.
+pub fn write(out: &mut dyn Write, fingerprint: &Fingerprint, table: &SgTable) -> io::Result<()> {
+    let mut w = Hashing {
+        inner: out,
+        hash: Fnv64::default(),
+    };
+    w.write_all(&MAGIC)?;
+    w.write_all(&FORMAT_VERSION.to_le_bytes())?;
+    w.write_all(&fingerprint.hash.to_le_bytes())?;
+    let label = fingerprint.label.as_bytes();
+    let label = &label[..label.len().min(MAX_LABEL)];
+    w.write_all(&(label.len() as u32).to_le_bytes())?;
+    w.write_all(label)?;
+    w.write_all(&[table.bytes_per_value() as u8])?;
+    w.write_all(&(table.len() as u64).to_le_bytes())?;
+    // In blocks, so that a table of 10^8 values is not copied whole.
+    const BLOCK: usize = 1 << 14;
+    let mut buf = Vec::with_capacity(BLOCK * 4);
+    match table.storage() {
+        Storage::U8(v) => w.write_all(v)?,
+        Storage::U16(v) => {
+            for block in v.chunks(BLOCK) {
+                buf.clear();
+                buf.extend(block.iter().flat_map(|x| x.to_le_bytes()));
+                w.write_all(&buf)?;
+            }
+        }
+        Storage::U32(v) => {
+            for block in v.chunks(BLOCK) {
+                buf.clear();
+                buf.extend(block.iter().flat_map(|x| x.to_le_bytes()));
+                w.write_all(&buf)?;
+            }
+        }
+    }
+    let checksum = w.hash.finish();
+    w.inner.write_all(&checksum.to_le_bytes())
+}
+
+/// The checkpoint of `table` as bytes (see [`write()`]).
+pub fn encode(fingerprint: &Fingerprint, table: &SgTable) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(64 + table.len() * table.bytes_per_value());
+    write(&mut bytes, fingerprint, table).expect("writing to a Vec cannot fail");
+    bytes
+}
+
+/// Reads the table from checkpoint bytes, checking magic, version, checksum, structure and that
+/// it was made for the game `expected`. `path` is only used in error messages. Never panics.
+pub fn decode(
+    bytes: &[u8],
+    expected: &Fingerprint,
+    path: &Path,
+) -> Result<SgTable, CheckpointError> {
+    let damaged = |what: &str| CheckpointError::Damaged {
+        path: path.to_path_buf(),
+        what: what.to_string(),
+    };
+    if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
+        return Err(CheckpointError::NotACheckpoint {
+            path: path.to_path_buf(),
+        });
+    }
+    let mut reader = Reader { bytes, at: 8 };
+    let version = reader.u32().ok_or_else(|| damaged("truncated header"))?;
+    if version != FORMAT_VERSION {
+        return Err(CheckpointError::Version {
+            path: path.to_path_buf(),
+            found: version,
+        });
+    }
+    if bytes.len() < HEAD + 1 + 8 + 8 {
+        return Err(damaged("truncated header"));
+    }
+    let (body, checksum) = bytes.split_at(bytes.len() - 8);
+    let checksum = u64::from_le_bytes(checksum.try_into().expect("eight bytes"));
+    if fnv64(body) != checksum {
+        return Err(damaged("checksum mismatch"));
+    }
+    let mut reader = Reader {
+        bytes: body,
+        at: 12,
+    };
+    let hash = reader.u64().ok_or_else(|| damaged("truncated header"))?;
+    let label_len = reader.u32().ok_or_else(|| damaged("truncated header"))? as usize;
+    if label_len > MAX_LABEL {
+        return Err(damaged("label too long"));
+    }
+    let label = reader
+        .take(label_len)
+        .ok_or_else(|| damaged("truncated label"))?;
+    let label = String::from_utf8_lossy(label).into_owned();
+    let width = reader.take(1).ok_or_else(|| damaged("truncated header"))?[0] as usize;
+    if !matches!(width, 1 | 2 | 4) {
+        return Err(damaged(&format!("value width {width} is not 1, 2 or 4")));
+    }
+    let len = reader.u64().ok_or_else(|| damaged("truncated header"))?;
+    let values = &body[reader.at..];
+    let expected_bytes = usize::try_from(len)
+        .ok()
+        .and_then(|len| len.checked_mul(width));
+    if expected_bytes != Some(values.len()) {
+        return Err(damaged(&format!(
+            "it says {len} values of {width} bytes but holds {} bytes of values",
+            values.len()
+        )));
+    }
+    if hash != expected.hash {
+        return Err(CheckpointError::WrongGame {
+            path: path.to_path_buf(),
+            made_for: label,
+            asked: expected.label.clone(),
+        });
+    }
+    let mut table = SgTable::new();
+    table.reserve(len as usize);
+    for chunk in values.chunks_exact(width) {
+        let value = match width {
+            1 => u32::from(chunk[0]),
+            2 => u32::from(u16::from_le_bytes([chunk[0], chunk[1]])),
+            _ => u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]),
+        };
+        table.push(value);
+    }
+    Ok(table)
+}
+
+/// Little-endian fields from a byte slice; `None` past its end.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        let end = self.at.checked_add(n)?;
+        let slice = self.bytes.get(self.at..end)?;
+        self.at = end;
+        Some(slice)
+    }
+
+    fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
+    }
+
+    fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+}
+
+/// Saves the checkpoint of `table` to `path` atomically (a temporary file renamed over it), so
+/// an interruption while saving leaves the previous checkpoint intact.
+pub fn save(
+    path: &Path,
+    fingerprint: &Fingerprint,
+    table: &SgTable,
+) -> Result<(), CheckpointError> {
+    export::write_atomically(path, |out| write(out, fingerprint, table))?;
+    Ok(())
+}
+
+/// Loads the table saved in `path`, checking that it is undamaged and made for `expected`.
+pub fn load(path: &Path, expected: &Fingerprint) -> Result<SgTable, CheckpointError> {
+    let bytes = std::fs::read(path).map_err(|source| CheckpointError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    decode(&bytes, expected, path)
+}
+
+/// How often a long run saves its checkpoint (checked between the engine's chunks).
+pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(120);
+
+/// The hook a checkpointed run passes to [`extend_in_chunks`](super::extend_in_chunks): saves
+/// the table every [`CHECKPOINT_EVERY`], and saves it and stops when `interrupted` is set (by a
+/// Ctrl-C handler). A failed save stops the run too; the error is kept in [`Saver::error`].
+#[derive(Debug)]
+pub struct Saver<'a> {
+    path: PathBuf,
+    fingerprint: Fingerprint,
+    every: Duration,
+    last_save: Instant,
+    interrupted: &'a AtomicBool,
+    /// The length of the table last saved (or loaded from `path`), 0 if none.
+    pub saved_len: usize,
+    /// The error that stopped the run, if saving failed.
+    pub error: Option<CheckpointError>,
+}
+
+impl<'a> Saver<'a> {
+    /// A saver writing `path` every `every` and when `interrupted` becomes true.
+    pub fn new(
+        path: &Path,
+        fingerprint: Fingerprint,
+        every: Duration,
+        interrupted: &'a AtomicBool,
+    ) -> Self {
+        Saver {
+            path: path.to_path_buf(),
+            fingerprint,
+            every,
+            last_save: Instant::now(),
+            interrupted,
+            saved_len: 0,
+            error: None,
+        }
+    }
+
+    /// The checkpoint file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Saves `table` now.
+    pub fn save(&mut self, table: &SgTable) -> Result<(), CheckpointError> {
+        save(&self.path, &self.fingerprint, table)?;
+        self.saved_len = table.len();
+        self.last_save = Instant::now();
+        Ok(())
+    }
+
+    /// The hook: save when due or interrupted; stop when interrupted or when saving failed.
+    pub fn between_chunks(&mut self, table: &SgTable) -> ControlFlow<()> {
+        let interrupted = self.interrupted.load(Ordering::SeqCst);
+        if interrupted || self.last_save.elapsed() >= self.every {
+            if let Err(e) = self.save(table) {
+                self.error = Some(e);
+                return ControlFlow::Break(());
+            }
+        }
+        if interrupted {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{load as load_rules, SourceFile};
+    use proptest::prelude::*;
+
+    fn game(text: &str, sets: &[(String, i64)]) -> Game {
+        load_rules(SourceFile::new("<test>", text), sets).unwrap()
+    }
+
+    fn fp() -> Fingerprint {
+        Fingerprint::of(&game("octal 0.07", &[]))
+    }
+
+    fn path() -> PathBuf {
+        PathBuf::from("ck.bin")
+    }
+
+    #[test]
+    fn round_trips_every_width() {
+        for (values, width) in [
+            (vec![0, 1, 255, 3], 1),
+            (vec![0, 256, 65535, 7], 2),
+            (vec![0, 70_000, u32::MAX, 1], 4),
+            (vec![], 1),
+        ] {
+            let table = SgTable::from_values(&values);
+            assert_eq!(table.bytes_per_value(), width);
+            let bytes = encode(&fp(), &table);
+            let back = decode(&bytes, &fp(), &path()).unwrap();
+            assert_eq!(back, table);
+            assert_eq!(back.bytes_per_value(), width);
+        }
+    }
+
+    #[test]
+    fn save_and_load_through_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("g.ckpt");
+        let table = SgTable::from_values(&[0, 1, 2, 0, 300]);
+        save(&file, &fp(), &table).unwrap();
+        assert_eq!(load(&file, &fp()).unwrap(), table);
+        let missing = load(&dir.path().join("none"), &fp()).unwrap_err();
+        assert!(matches!(missing, CheckpointError::Read { .. }), "{missing}");
+    }
+
+    #[test]
+    fn another_game_is_refused_with_both_names() {
+        let table = SgTable::from_values(&[0, 1, 1, 2]);
+        let bytes = encode(&fp(), &table);
+        let kayles = Fingerprint::of(&game("octal 0.77", &[]));
+        let err = decode(&bytes, &kayles, &path()).unwrap_err();
+        assert!(matches!(err, CheckpointError::WrongGame { .. }));
+        let message = err.to_string();
+        assert!(
+            message.contains("made for game `octal 0.07`, not `octal 0.77`"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn fingerprints_separate_games_and_parameters() {
+        let bash = "param k = 3\nsubtraction 1..=k";
+        let rules = "name \"half\"\nparam k = 1\nmove m: x in k..=n/2 => n - x";
+        let k = |v| vec![("k".to_string(), v)];
+        // Codes: the fingerprint is the code, whatever the name or form.
+        assert_eq!(
+            Fingerprint::of(&game(bash, &k(3))).hash,
+            Fingerprint::of(&game("subtraction {1, 2, 3}", &[])).hash
+        );
+        assert_ne!(
+            Fingerprint::of(&game(bash, &k(3))).hash,
+            Fingerprint::of(&game(bash, &k(4))).hash
+        );
+        // General rules: the text and the parameter values.
+        let one = Fingerprint::of(&game(rules, &k(1)));
+        let two = Fingerprint::of(&game(rules, &k(2)));
+        assert_ne!(one.hash, two.hash);
+        assert!(two.label.contains("k=2"), "{}", two.label);
+        assert_ne!(one.hash, fp().hash);
+    }
+
+    #[test]
+    fn every_kind_of_damage_has_its_error() {
+        let table = SgTable::from_values(&[0, 1, 0, 1, 2, 0, 3]);
+        let good = encode(&fp(), &table);
+        let check = |bytes: &[u8]| decode(bytes, &fp(), &path()).unwrap_err();
+
+        assert!(matches!(check(b""), CheckpointError::NotACheckpoint { .. }));
+        assert!(matches!(
+            check(b"n,sg\n0,0\n1,1\n"),
+            CheckpointError::NotACheckpoint { .. }
+        ));
+
+        let mut version = good.clone();
+        version[8] = 2;
+        let err = check(&version);
+        assert!(
+            matches!(err, CheckpointError::Version { found: 2, .. }),
+            "{err}"
+        );
+
+        let mut flipped = good.clone();
+        let last_value = good.len() - 9;
+        flipped[last_value] ^= 0x10;
+        let err = check(&flipped);
+        assert!(
+            err.to_string().contains("damaged (checksum mismatch)"),
+            "{err}"
+        );
+        assert!(err.to_string().contains("delete it to start over"), "{err}");
+
+        let err = check(&good[..good.len() - 3]);
+        assert!(matches!(err, CheckpointError::Damaged { .. }), "{err}");
+        let err = check(&good[..14]);
+        assert!(matches!(err, CheckpointError::Damaged { .. }), "{err}");
+
+        // A length that disagrees with the data, under a valid checksum.
+        let mut body = good[..good.len() - 8].to_vec();
+        let len_at = HEAD + fp().label.len() + 1;
+        body[len_at] = 99;
+        body.extend(fnv64(&body).to_le_bytes());
+        let err = check(&body);
+        assert!(err.to_string().contains("says 99 values"), "{err}");
+
+        // A width that is not 1, 2 or 4, under a valid checksum.
+        let mut body = good[..good.len() - 8].to_vec();
+        body[len_at - 1] = 3;
+        body.extend(fnv64(&body).to_le_bytes());
+        let err = check(&body);
+        assert!(err.to_string().contains("value width 3"), "{err}");
+    }
+
+    #[test]
+    fn the_saver_saves_when_due_and_stops_when_interrupted() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("run.ckpt");
+        let flag = AtomicBool::new(false);
+        let table = SgTable::from_values(&[0, 1, 2]);
+        let mut lazy = Saver::new(&file, fp(), Duration::from_secs(3600), &flag);
+        assert!(lazy.between_chunks(&table).is_continue());
+        assert!(!file.exists(), "not due yet");
+        let mut eager = Saver::new(&file, fp(), Duration::ZERO, &flag);
+        assert!(eager.between_chunks(&table).is_continue());
+        assert_eq!(load(&file, &fp()).unwrap(), table);
+        flag.store(true, Ordering::SeqCst);
+        let longer = SgTable::from_values(&[0, 1, 2, 3]);
+        assert!(lazy.between_chunks(&longer).is_break());
+        assert_eq!(lazy.saved_len, 4);
+        assert_eq!(load(&file, &fp()).unwrap(), longer);
+        assert!(lazy.error.is_none());
+        // A folder that does not exist: the save fails and the run stops with the error.
+        let mut broken = Saver::new(
+            &dir.path().join("no/such/dir/f"),
+            fp(),
+            Duration::ZERO,
+            &flag,
+        );
+        assert!(broken.between_chunks(&table).is_break());
+        assert!(matches!(broken.error, Some(CheckpointError::Write(_))));
+    }
+
+    proptest! {
+        #[test]
+        fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+            let _ = decode(&bytes, &fp(), &path());
+            let mut with_magic = MAGIC.to_vec();
+            with_magic.extend(FORMAT_VERSION.to_le_bytes());
+            with_magic.extend(&bytes);
+            prop_assert!(decode(&with_magic, &fp(), &path()).is_err());
+        }
+
+        #[test]
+        fn truncations_and_bit_flips_are_errors(
+            values in proptest::collection::vec(0u32..70_000, 0..300),
+            cut in any::<prop::sample::Index>(),
+            flip in any::<prop::sample::Index>(),
+            bit in 0u8..8,
+        ) {
+            let table = SgTable::from_values(&values);
+            let good = encode(&fp(), &table);
+            prop_assert_eq!(decode(&good, &fp(), &path()).unwrap(), table);
+            let cut = cut.index(good.len());
+            prop_assert!(decode(&good[..cut], &fp(), &path()).is_err());
+            let mut flipped = good.clone();
+            flipped[flip.index(good.len())] ^= 1 << bit;
+            prop_assert!(decode(&flipped, &fp(), &path()).is_err());
+        }
+    }
+}

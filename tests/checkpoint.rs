@@ -1,0 +1,209 @@
+//! `--checkpoint` and `--resume`: an interrupted long run loses no finished work, and a resumed
+//! run gives exactly the table of an uninterrupted one.
+
+use std::process::{Command, Stdio};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+use crate::support::{fails, ok, root};
+
+/// Grundy's game has no known period, so its table cannot be filled from one: 150000
+/// positions take a few seconds.
+const GRUNDY: &str = "takebreak 4!.0";
+const N: &str = "150000";
+
+fn path_arg(path: &std::path::Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn ctrl_c_saves_a_checkpoint_and_the_resumed_table_is_identical() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = path_arg(&dir.path().join("grundy.ckpt"));
+    let part = path_arg(&dir.path().join("part.csv"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sgscope"))
+        .args(["table", GRUNDY, "--to", N, "--format", "csv"])
+        .args(["-o", &part, "--checkpoint", &ckpt])
+        .current_dir(root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the sgscope binary runs");
+    // Let it compute for a second, then press Ctrl-C.
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(1) {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before it could be interrupted; raise N"
+        );
+        sleep(Duration::from_millis(50));
+    }
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "stderr:\n{stderr}");
+    assert!(stderr.starts_with("interrupted at n = "), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "checkpoint saved to {ckpt}; resume with: sgscope table"
+        )),
+        "{stderr}"
+    );
+    assert!(stderr.contains(&format!("--resume {ckpt}")), "{stderr}");
+    assert!(
+        !std::path::Path::new(&part).exists(),
+        "no half-written output"
+    );
+    let at: usize = stderr["interrupted at n = ".len()..]
+        .split(';')
+        .next()
+        .unwrap()
+        .parse()
+        .expect("a number");
+    assert!(at > 0 && at < 150_001, "{stderr}");
+
+    // The checkpoint holds G(0..at): one value byte per position plus a small header.
+    let size = std::fs::metadata(&ckpt).unwrap().len() as usize;
+    assert!(size > at && size < at + 100, "{size} bytes for {at} values");
+
+    // Resume, exactly as the message says (same flags plus --resume).
+    ok(&[
+        "table",
+        GRUNDY,
+        "--to",
+        N,
+        "--format",
+        "csv",
+        "-o",
+        &part,
+        "--checkpoint",
+        &ckpt,
+        "--resume",
+        &ckpt,
+    ]);
+    let full = ok(&["table", GRUNDY, "--to", N, "--format", "csv"]);
+    assert_eq!(std::fs::read_to_string(&part).unwrap(), full);
+}
+
+#[test]
+fn the_same_command_starts_and_resumes_and_table_and_period_share_checkpoints() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = path_arg(&dir.path().join("t.ckpt"));
+    // First run: the --resume file does not exist yet because it is the --checkpoint file.
+    let args = [
+        "period",
+        "octal 0.007",
+        "--max",
+        "3000",
+        "--checkpoint",
+        &ckpt,
+        "--resume",
+        &ckpt,
+    ];
+    let first = ok(&args);
+    assert!(std::path::Path::new(&ckpt).exists());
+    assert_eq!(ok(&args), first);
+    assert_eq!(ok(&["period", "octal 0.007", "--max", "3000"]), first);
+    // The checkpoint of `period` serves `table`, shorter or longer.
+    for to in ["100", "5000"] {
+        let resumed = ok(&[
+            "table",
+            "octal 0.007",
+            "--to",
+            to,
+            "--format",
+            "csv",
+            "--resume",
+            &ckpt,
+        ]);
+        let fresh = ok(&["table", "octal 0.007", "--to", to, "--format", "csv"]);
+        assert_eq!(resumed, fresh, "--to {to}");
+    }
+    // Rules that lower to the same code compute the same table, so they share it too.
+    let json = ok(&["period", "octal 0.07", "--json", "--checkpoint", &ckpt]);
+    let general = ok(&[
+        "period",
+        "rules/colouring-game.sg",
+        "--json",
+        "--resume",
+        &ckpt,
+    ]);
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&general).unwrap()["period"],
+        serde_json::from_str::<serde_json::Value>(&json).unwrap()["period"]
+    );
+}
+
+#[test]
+fn a_checkpoint_of_another_game_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = path_arg(&dir.path().join("dawson.ckpt"));
+    ok(&["table", "octal 0.07", "--to", "500", "--checkpoint", &ckpt]);
+    let err = fails(
+        &["table", "octal 0.77", "--to", "500", "--resume", &ckpt],
+        1,
+    );
+    assert!(
+        err.contains(&format!(
+            "error: checkpoint {ckpt} was made for game `octal 0.07`, not `octal 0.77`"
+        )),
+        "{err}"
+    );
+    // General rules: a parameter value is part of the game.
+    let rules = dir.path().join("half.sg");
+    std::fs::write(
+        &rules,
+        "name \"half\"\nparam k = 1\nmove m: x in k..=n/2 => n - x\n",
+    )
+    .unwrap();
+    let rules = path_arg(&rules);
+    ok(&[
+        "table",
+        &rules,
+        "--set",
+        "k=2",
+        "--to",
+        "300",
+        "--checkpoint",
+        &ckpt,
+    ]);
+    let err = fails(&["table", &rules, "--set", "k=3", "--resume", &ckpt], 1);
+    assert!(
+        err.contains("was made for game `half with k=2`, not `half with k=3`"),
+        "{err}"
+    );
+    let resumed = ok(&[
+        "table", &rules, "--set", "k=2", "--to", "600", "--resume", &ckpt,
+    ]);
+    let fresh = ok(&["table", &rules, "--set", "k=2", "--to", "600"]);
+    assert_eq!(resumed, fresh);
+}
+
+#[test]
+fn a_damaged_or_foreign_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("k.ckpt");
+    let arg = path_arg(&ckpt);
+    ok(&["table", "octal 0.77", "--to", "2000", "--checkpoint", &arg]);
+    let mut bytes = std::fs::read(&ckpt).unwrap();
+    bytes[1000] ^= 4;
+    std::fs::write(&ckpt, &bytes).unwrap();
+    let err = fails(&["table", "octal 0.77", "--resume", &arg], 1);
+    assert!(
+        err.contains("is damaged (checksum mismatch)") && err.contains("delete it to start over"),
+        "{err}"
+    );
+    std::fs::write(&ckpt, &bytes[..bytes.len() / 2]).unwrap();
+    let err = fails(&["period", "octal 0.77", "--resume", &arg], 1);
+    assert!(err.contains("is damaged"), "{err}");
+    std::fs::write(&ckpt, "n,sg\n0,0\n").unwrap();
+    let err = fails(&["table", "octal 0.77", "--resume", &arg], 1);
+    assert!(err.contains("is not an sgscope checkpoint"), "{err}");
+    let missing = path_arg(&dir.path().join("missing.ckpt"));
+    let err = fails(&["table", "octal 0.77", "--resume", &missing], 1);
+    assert!(err.contains("cannot read checkpoint"), "{err}");
+}
