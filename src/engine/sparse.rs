@@ -1,7 +1,7 @@
 //! The sparse-space kernel for octal games: `G(n)` from the few *rare* positions instead of
 //! every split.
 //!
-//! A finite code without modifiers whose moves leave at most two heaps gives heap `n`, for
+//! A finite code whose moves leave at most two heaps (modifiers: see below) gives heap `n`, for
 //! each `k` with digit `d_k`, the options `0` (bit 0, `k = n`), `G(n − k)` (bit 1) and
 //! `G(a) ⊕ G(b)` with `a + b = n − k`, `a, b ≥ 1` (bit 2). The dense kernel
 //! ([`super::takebreak`]) visits every split, `O(n)` per heap and `O(N²)` in all. This kernel
@@ -36,7 +36,8 @@
 //! most once per doubling of `n` (from the whole table, rebuilding the rare list). When the
 //! best mask still leaves more than a quarter of the positions rare, or over a window of 4096
 //! heaps the rare splits and scans cost more than a third of the splits the dense kernel would
-//! visit, [`extend`] stops and leaves the rest to the dense kernel. The values are exactly the
+//! visit and a mask chosen again from the whole table still leaves more than an eighth of the
+//! positions rare, [`extend`] stops and leaves the rest to the dense kernel. The values are exactly the
 //! dense kernel's: the method changes only which splits are looked at, never the mex.
 //!
 //! Besides, [`extend`] stops computing as soon as the table proves its own period by the
@@ -44,6 +45,23 @@
 //! last non-zero digit `d_t`, `G(n + p) = G(n)` for `n0 ≤ n < 2·n0 + p + t` implies it for
 //! every `n ≥ n0`) and extends the table by that period: checked when a call starts and
 //! whenever the table length reaches a power of two. The values are exact either way.
+//!
+//! **Modifiers on two-heap splits.** A digit with `!` allows only splits into two *different*
+//! heaps, `a ≠ m − a` (Grundy's game is `4!.0`: split one heap into two unequal ones); `?`
+//! ("not all equal") on a digit of at most two heaps is the same and the code normalizer
+//! writes it `!`. The class argument above is unchanged: the splits of a `!` digit are those
+//! of a plain digit less the one with `a = m/2`, so the kernel skips that pair both in the
+//! rare enumeration (`r = m − r`) and in the scan (which stops at `(m − 1)/2` instead of
+//! `m/2`; that bound still shrinks as `k` grows, so the live `k`s stay a prefix). A digit with
+//! `=` on two heaps allows only the equal split, worth `G(m/2) ⊕ G(m/2) = 0` when `m` is even;
+//! the kernel inserts that 0 directly and keeps such `k`s out of the split list. The
+//! periodicity theorem does not hold for these codes (its map from a split of `n + p − k` to
+//! one of `n − k` shrinks one part by `p` and can make unequal parts equal), so the
+//! proved-period fill is off whenever the code has a modifier. Digits leaving three or more
+//! heaps, and infinite codes, stay with the dense kernel. Grundy's game is the classic sparse
+//! game (its rare values stay few: Flammenkamp's computations of it, OEIS A002188); here
+//! 1273 positions below `2^20` are rare (mask 254, no parity bit), all of them below
+//! 2^17.
 //!
 //! Not every octal game is sparse. Dawson's Kayles (0.07) and Dawson's chess (0.137) have a 0
 //! (always rare) and other rare values throughout their period, about a third of all positions
@@ -53,7 +71,7 @@
 use super::mex::MexSet;
 use super::table::{SgValue, Storage};
 use super::{Progress, SgTable};
-use crate::rules::code::TakeBreakCode;
+use crate::rules::code::{Modifier, TakeBreakCode};
 
 /// How often (in heaps) the progress bar is updated and the cost is reviewed.
 const PROGRESS_EVERY: usize = 4096;
@@ -64,11 +82,19 @@ const MASK_BITS: u32 = 20;
 /// Heaps below this are never a reason to give up (the costs are too small to compare).
 const GIVE_UP_FROM: usize = 2048;
 
-/// True when `code` is one the sparse kernel handles: finite, no `!`/`=`/`?` modifier, and no
-/// move leaves more than two heaps (every finite octal code).
+/// True when `code` is one the sparse kernel handles: finite, no move leaves more than two
+/// heaps (every finite octal code), and no modifier other than `!` (`?` on a digit of at most
+/// two heaps is normalized to `!`) or `=` (see the module docs).
 pub fn applies(code: &TakeBreakCode) -> bool {
     let code = code.normalized();
-    code.is_finite() && !code.has_modifiers() && code.max_heaps().is_some_and(|most| most <= 2)
+    code.is_finite()
+        && code.max_heaps().is_some_and(|most| most <= 2)
+        && code.digits.iter().all(|d| {
+            matches!(
+                d.modifier,
+                Modifier::None | Modifier::Unequal | Modifier::Equal
+            )
+        })
 }
 
 /// Extends `table` (holding `G(0..table.len())`) towards `G(0..len)` for a code that
@@ -97,6 +123,9 @@ fn extend_with(
     may_fill: bool,
 ) -> bool {
     assert!(applies(code), "the sparse kernel needs a finite octal code");
+    // The periodicity theorem's shrink map `(a, b) → (a, b − p)` may turn two unequal heaps
+    // into equal ones (or equal into unequal), so it proves nothing for `!` and `=` codes.
+    let may_fill = may_fill && !code.normalized().has_modifiers();
     let start = table.len();
     if start >= len {
         return true;
@@ -137,9 +166,16 @@ fn extend_with(
         }
         if n + 1 - window.start >= PROGRESS_EVERY {
             progress.set(n as u64 + 1);
-            // The scans and rare splits should stay well below the dense kernel's cost.
+            // The scans and rare splits should stay well below the dense kernel's cost. A
+            // better mask may have shown up since the last choice (Grundy's game: at 4096
+            // heaps mask 126 leaves 10% of the positions rare, at 16384 mask 254 leaves 7%
+            // and falling, 0.12% at 2^20), so choose again first, and give up only if more
+            // than an eighth of the positions are still rare.
             if may_give_up && n >= GIVE_UP_FROM && window.sparse * 3 > window.dense {
-                return false;
+                kernel.choose_mask(table);
+                if kernel.rare.len() * 8 > n {
+                    return false;
+                }
             }
             window = Window {
                 start: n + 1,
@@ -252,8 +288,13 @@ struct Kernel {
     zero_ks: Vec<usize>,
     /// `k ≥ 1` whose digit allows leaving one heap.
     one_ks: Vec<usize>,
-    /// `k ≥ 0` whose digit allows leaving two heaps, increasing.
+    /// `k ≥ 0` whose digit allows leaving two heaps (not under `=`), increasing.
     split_ks: Vec<usize>,
+    /// For each of `split_ks`: the digit carries `!`, so the two heaps must differ.
+    split_unequal: Vec<bool>,
+    /// `k ≥ 0` whose digit allows leaving two *equal* heaps only (`=`): value 0 when
+    /// `n − k ≥ 2` is even.
+    equal_ks: Vec<usize>,
     /// Every splitting `k` has the same parity, so the heap-parity bit may be used.
     parity_allowed: bool,
     mask: Mask,
@@ -268,19 +309,26 @@ struct Kernel {
 impl Kernel {
     fn new(code: &TakeBreakCode, table: &SgTable) -> Self {
         let code = code.normalized();
-        let with_bit = |bit: u32, from: usize| -> Vec<usize> {
+        let with_bit = |bit: u32, from: usize, keep: &dyn Fn(Modifier) -> bool| -> Vec<usize> {
             let digits = code.digits.iter().enumerate().skip(from);
             digits
-                .filter(|(_, d)| d.heaps.allows(bit))
+                .filter(|(_, d)| d.heaps.allows(bit) && keep(d.modifier))
                 .map(|(k, _)| k)
                 .collect()
         };
-        let split_ks = with_bit(2, 0);
+        let any = |_: Modifier| true;
+        let split_ks = with_bit(2, 0, &|m| m != Modifier::Equal);
+        let split_unequal = split_ks
+            .iter()
+            .map(|&k| code.digits[k].modifier == Modifier::Unequal)
+            .collect();
         let parity_allowed = split_ks.windows(2).all(|w| (w[1] - w[0]) % 2 == 0);
         let mut kernel = Kernel {
-            zero_ks: with_bit(0, 1),
-            one_ks: with_bit(1, 1),
+            zero_ks: with_bit(0, 1, &any),
+            one_ks: with_bit(1, 1, &any),
+            equal_ks: with_bit(2, 0, &|m| m == Modifier::Equal),
             split_ks,
+            split_unequal,
             parity_allowed,
             mask: Mask {
                 values: 1,
@@ -325,16 +373,28 @@ impl Kernel {
         for &k in self.one_ks.iter().take_while(|&&k| k < n) {
             set.insert(g[n - k].to_u32());
         }
+        // `=`: two equal heaps, value G(m/2) ⊕ G(m/2) = 0.
+        if self
+            .equal_ks
+            .iter()
+            .any(|&k| k + 2 <= n && (n - k).is_multiple_of(2))
+        {
+            set.insert(0);
+        }
         // Splits with a rare part; and which value class common ⊕ common can produce.
         let splits = self.split_ks.iter().take_while(|&&k| k + 2 <= n);
         let mut missable = [false; 2];
-        for &k in splits.clone() {
+        for (&k, &unequal) in splits.clone().zip(&self.split_unequal) {
             let m = n - k;
             window.dense += (m / 2) as u64;
             missable[usize::from(self.mask.parity && m % 2 == 1)] = true;
             for (&r, &gr) in self.rare.iter().zip(&self.rare_values) {
                 if r >= m {
                     break;
+                }
+                // `!`: not the split into two equal heaps.
+                if unequal && 2 * r == m {
+                    continue;
                 }
                 window.sparse += 1;
                 set.insert(gr ^ g[m - r].to_u32());
@@ -350,13 +410,20 @@ impl Kernel {
             if !missable[((c & self.mask.values).count_ones() % 2) as usize] {
                 return c;
             }
-            // `k` increasing means `m` decreasing: the `k`s with `a ≤ m/2` are a prefix.
+            // `k` increasing means `m` decreasing, and so the last `a` of a `k` (`m/2`, or
+            // `(m − 1)/2` under `!`, which is still at least the next `k`'s `m/2`) is
+            // non-increasing: the `k`s with `a ≤ last` are a prefix.
             let mut live = count;
             while live > 0 {
                 while index < live {
                     let m = n - self.split_ks[index];
+                    let last = if self.split_unequal[index] {
+                        (m - 1) / 2
+                    } else {
+                        m / 2
+                    };
                     index += 1;
-                    if a > m / 2 {
+                    if a > last {
                         live = index - 1;
                         break;
                     }
@@ -405,11 +472,13 @@ mod tests {
     }
 
     #[test]
-    fn applies_to_finite_octal_codes_only() {
-        for text in ["0.07", "0.77", "0.137", "4.07", "0.0", "0.3"] {
+    fn applies_to_finite_two_heap_codes_with_unequal_or_equal_splits() {
+        let two_heaps = ["0.07", "0.77", "0.137", "4.07", "0.0", "0.3"];
+        let modified = ["0.7!", "4!.0", "4?.0", "0.4!7", "0.7=", "4=.07"];
+        for text in two_heaps.into_iter().chain(modified) {
             assert!(applies(&code(text)), "{text}");
         }
-        for text in ["0.[3]", "0.8", "0.7!", "4!.0", "0.{2+}", "0.F"] {
+        for text in ["0.[3]", "0.8", "0.F!", "0.C?", "0.{2+}", "0.F"] {
             assert!(!applies(&code(text)), "{text}");
         }
     }
@@ -589,6 +658,56 @@ mod tests {
         assert_eq!(table.to_vec(), dense_values(&code, 6_000));
     }
 
+    /// Grundy's game, 4!.0: Winning Ways p. 96 and OEIS A002188, `G(0..=59)`.
+    const GRUNDYS_GAME: [u32; 60] = [
+        0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0, 4, 3, 0, 4, 3, 0, 4, 1, 2,
+        3, 1, 2, 4, 1, 2, 4, 1, 2, 4, 1, 5, 4, 1, 5, 4, 1, 5, 4, 1, 0, 2, 1, 0, 2, 1, 5, 2, 1, 3,
+    ];
+
+    #[test]
+    fn grundys_game_first_values() {
+        assert_eq!(sparse_values(&code("4!.0"), 60), GRUNDYS_GAME);
+        // `?` on two heaps is `!`.
+        assert_eq!(sparse_values(&code("4?.0"), 60), GRUNDYS_GAME);
+    }
+
+    #[test]
+    fn grundys_game_to_2_16_matches_the_dense_kernel() {
+        let code = code("4!.0");
+        let len = 1 << 16;
+        let values = dense_values(&code, len);
+        assert_eq!(sparse_values(&code, len), values);
+        // Through the wiring (dense prefix, then the sparse kernel, which must not give up
+        // or fill by a period), in steps.
+        let mut table = SgTable::new();
+        for step in [100, 5_000, 20_000, len] {
+            takebreak::extend(&code, &mut table, step, &mut Progress::hidden());
+        }
+        assert_eq!(table.to_vec(), values);
+        // Grundy's game is sparse: few rare positions under the chosen mask (1272 of 2^16,
+        // under 2%), far below the eighth at which the kernel gives up.
+        let kernel = Kernel::new(&code, &table);
+        assert!(kernel.rare.len() * 20 < len, "{}", kernel.rare.len());
+    }
+
+    #[test]
+    fn no_period_fill_for_modified_codes() {
+        // 4!.0 and 0.4! have no proved period; a `!` or `=` code must never be filled by
+        // one, even when its values repeat: 0.3= is 0.3 (no split of two heaps allowed),
+        // but the kernel still refuses the theorem and computes every value.
+        let code = code("0.34=");
+        let mut table = SgTable::new();
+        assert!(extend_with(
+            &code,
+            &mut table,
+            5_000,
+            &mut Progress::hidden(),
+            true,
+            true
+        ));
+        assert_eq!(table.to_vec(), dense_values(&code, 5_000));
+    }
+
     /// Far comparison for the report: `cargo test --release --lib sparse::tests::far -- --ignored`.
     #[test]
     #[ignore]
@@ -627,6 +746,42 @@ mod tests {
         })
     }
 
+    /// A random octal digit of mask `mask`, with modifier `!`, `?`, `=` or none by `which`.
+    fn modified_digit(mask: u64, which: u8) -> Digit {
+        let modifier = [
+            Modifier::None,
+            Modifier::Unequal,
+            Modifier::Unequal,
+            Modifier::NotAllEqual,
+            Modifier::Equal,
+        ][usize::from(which)];
+        Digit {
+            modifier,
+            ..Digit::from_mask(mask)
+        }
+    }
+
+    /// A random finite octal code whose digits may carry `!`, `?` or `=`; `d0` is 0, `4`,
+    /// `4!` or `4=` (a split that removes nothing, as in Grundy's game `4!.0`).
+    fn modified_strategy() -> impl Strategy<Value = TakeBreakCode> {
+        let d0 = prop_oneof![
+            2 => Just(Digit::default()),
+            1 => Just(modified_digit(4, 0)),
+            2 => Just(modified_digit(4, 1)),
+            1 => Just(modified_digit(4, 4)),
+        ];
+        let digits = prop::collection::vec((0u64..8, 0u8..5), 0..6);
+        (d0, digits).prop_map(|(d0, digits)| {
+            let mut all = vec![d0];
+            all.extend(digits.into_iter().map(|(mask, m)| modified_digit(mask, m)));
+            TakeBreakCode {
+                digits: all,
+                tail: Vec::new(),
+            }
+            .normalized()
+        })
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
 
@@ -634,6 +789,29 @@ mod tests {
         fn sparse_matches_dense_and_naive(code in octal_strategy(), len in 1usize..60, long in 100usize..3_000) {
             prop_assert_eq!(sparse_values(&code, len), naive::code_values(&code, len), "{}", code);
             prop_assert_eq!(sparse_values(&code, long), dense_values(&code, long), "{}", code);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn sparse_matches_dense_and_naive_with_modifiers(code in modified_strategy(), len in 1usize..50, long in 100usize..3_000) {
+            prop_assert!(applies(&code), "{}", code);
+            prop_assert_eq!(sparse_values(&code, len), naive::code_values(&code, len), "{}", code);
+            prop_assert_eq!(sparse_values(&code, long), dense_values(&code, long), "{}", code);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(40))]
+
+        #[test]
+        fn wired_extend_matches_dense_with_modifiers(code in modified_strategy()) {
+            let len = 9_000;
+            let mut table = SgTable::new();
+            takebreak::extend(&code, &mut table, len, &mut Progress::hidden());
+            prop_assert_eq!(table.to_vec(), dense_values(&code, len), "{}", code);
         }
     }
 

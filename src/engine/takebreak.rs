@@ -50,9 +50,10 @@ const SPARSE_FROM: usize = 4096;
 
 /// Computes `G(table.len()..len)` for `code` and pushes the values onto `table`.
 ///
-/// Finite octal codes past `SPARSE_FROM` (4096) heaps go to the [sparse](super::sparse) kernel,
-/// which extends the table by its period once the periodicity theorem proves one, and hands
-/// back to the dense kernel if the game turns out not to be sparse.
+/// Finite octal codes past `SPARSE_FROM` (4096) heaps, also with `!` or `=` on two-heap
+/// splits (Grundy's game `4!.0`), go to the [sparse](super::sparse) kernel, which extends the
+/// table by its period once the periodicity theorem proves one (codes without modifiers only),
+/// and hands back to the dense kernel if the game turns out not to be sparse.
 pub fn extend(code: &TakeBreakCode, table: &mut SgTable, len: usize, progress: &mut Progress) {
     if len > SPARSE_FROM && super::sparse::applies(code) {
         extend_dense(code, table, SPARSE_FROM, progress);
