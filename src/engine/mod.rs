@@ -116,10 +116,25 @@ pub fn extend(
     to: u64,
     options: &EngineOptions,
 ) -> Result<(), EngineError> {
-    check_request(game, to)?;
+    let Some(len) = prepare(game, table, to)? else {
+        return Ok(());
+    };
+    let mut progress = Progress::new(table.len() as u64, len as u64, options.progress);
+    let result = extend_kernel(game, table, len, &mut progress);
+    progress.finish();
+    result
+}
+
+/// The refusals that come before any work (memory, partition listing, rule loop steps), then
+/// the table length to reach, or `None` when `table` already holds `G(0..=to)`.
+fn prepare(game: &Game, table: &SgTable, to: u64) -> Result<Option<usize>, EngineError> {
+    check_memory(game, to)?;
+    if let Some(feasible_to) = feasible_to(game, to) {
+        return Err(EngineError::TooSlow { to, feasible_to });
+    }
     let len = to as usize + 1;
     if table.len() >= len {
-        return Ok(());
+        return Ok(None);
     }
     if let GameKind::General {
         program,
@@ -128,19 +143,7 @@ pub fn extend(
     {
         check_rule_steps(program, to)?;
     }
-    let mut progress = Progress::new(table.len() as u64, len as u64, options.progress);
-    let result = extend_kernel(game, table, len, &mut progress);
-    progress.finish();
-    result
-}
-
-/// The refusals that come before any work: memory, partition listing, rule loop steps.
-fn check_request(game: &Game, to: u64) -> Result<(), EngineError> {
-    check_memory(game, to)?;
-    if let Some(feasible_to) = feasible_to(game, to) {
-        return Err(EngineError::TooSlow { to, feasible_to });
-    }
-    Ok(())
+    Ok(Some(len))
 }
 
 /// The hook [`extend_in_chunks`] calls between chunks with the table so far; returning
@@ -169,18 +172,9 @@ pub fn extend_in_chunks(
     options: &EngineOptions,
     between_chunks: &mut ChunkHook<'_>,
 ) -> Result<(), EngineError> {
-    check_request(game, to)?;
-    let len = to as usize + 1;
-    if table.len() >= len {
+    let Some(len) = prepare(game, table, to)? else {
         return Ok(());
-    }
-    if let GameKind::General {
-        program,
-        lowered: None,
-    } = &game.kind
-    {
-        check_rule_steps(program, to)?;
-    }
+    };
     let mut progress = Progress::new(table.len() as u64, len as u64, options.progress);
     let mut chunk = FIRST_CHUNK;
     let result = loop {
