@@ -1,7 +1,7 @@
 //! One function per subcommand: validate, call the library, write the result.
 
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::analysis::{self, PeriodReport, Periodicity};
@@ -10,7 +10,7 @@ use crate::engine::{self, ChunkHook, EngineError, EngineOptions, SgTable};
 use crate::export::{self, ChartSpec, CodeSpec, Format, Lang};
 use crate::rules::Game;
 
-use super::{load_game, CliError, ColorChoice, Command};
+use super::{load_game, Checkpointing, CliError, ColorChoice, Command};
 
 pub(super) fn dispatch(command: Command) -> Result<(), CliError> {
     match command {
@@ -20,8 +20,7 @@ pub(super) fn dispatch(command: Command) -> Result<(), CliError> {
             format,
             output,
             color,
-            checkpoint,
-            resume,
+            checkpointing,
             sets,
         } => table(
             &load_game(&game, &sets)?,
@@ -29,21 +28,15 @@ pub(super) fn dispatch(command: Command) -> Result<(), CliError> {
             format,
             output.as_deref(),
             color,
-            &Checkpointing { checkpoint, resume },
+            &checkpointing,
         ),
         Command::Period {
             game,
             max,
             json,
-            checkpoint,
-            resume,
+            checkpointing,
             sets,
-        } => period(
-            &load_game(&game, &sets)?,
-            max,
-            json,
-            &Checkpointing { checkpoint, resume },
-        ),
+        } => period(&load_game(&game, &sets)?, max, json, &checkpointing),
         Command::Plot {
             game,
             to,
@@ -68,12 +61,6 @@ fn engine_options() -> EngineOptions {
 
 fn compute(game: &Game, to: u64) -> Result<SgTable, CliError> {
     Ok(engine::compute(game, to, &engine_options())?)
-}
-
-/// `--checkpoint` and `--resume`.
-struct Checkpointing {
-    checkpoint: Option<PathBuf>,
-    resume: Option<PathBuf>,
 }
 
 /// Set by the Ctrl-C handler, read by the engine's hook between chunks.

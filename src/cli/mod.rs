@@ -33,6 +33,20 @@ pub struct Cli {
     command: Command,
 }
 
+/// `--checkpoint` and `--resume`, shared by the subcommands that can run long.
+#[derive(Debug, clap::Args)]
+struct Checkpointing {
+    /// Save the computed values to FILE every two minutes and on Ctrl-C (exit code 130), so
+    /// that an interrupted run can go on with --resume FILE.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+    /// Start from the values saved in FILE by --checkpoint (same game and --set values);
+    /// FILE may be the --checkpoint file itself. A missing FILE is an error unless it is
+    /// also the --checkpoint file, so the same command both starts and resumes a run.
+    #[arg(long, value_name = "FILE")]
+    resume: Option<PathBuf>,
+}
+
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Print the SG values G(0..=N) as text, CSV or JSON.
@@ -54,15 +68,8 @@ enum Command {
         /// Colour P-positions in text output.
         #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
         color: ColorChoice,
-        /// Save the computed values to FILE every two minutes and on Ctrl-C (exit code 130), so
-        /// that an interrupted run can go on with --resume FILE.
-        #[arg(long, value_name = "FILE")]
-        checkpoint: Option<PathBuf>,
-        /// Start from the values saved in FILE by --checkpoint (same game and --set values);
-        /// FILE may be the --checkpoint file itself. A missing FILE is an error unless it is
-        /// also the --checkpoint file, so the same command both starts and resumes a run.
-        #[arg(long, value_name = "FILE")]
-        resume: Option<PathBuf>,
+        #[command(flatten)]
+        checkpointing: Checkpointing,
         /// Set a parameter of the rules file, e.g. --set k=5 (repeatable).
         #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
         sets: Vec<(String, i64)>,
@@ -80,15 +87,8 @@ enum Command {
         /// Print a JSON object instead of text.
         #[arg(long)]
         json: bool,
-        /// Save the computed values to FILE every two minutes and on Ctrl-C (exit code 130), so
-        /// that an interrupted run can go on with --resume FILE.
-        #[arg(long, value_name = "FILE")]
-        checkpoint: Option<PathBuf>,
-        /// Start from the values saved in FILE by --checkpoint (same game and --set values);
-        /// FILE may be the --checkpoint file itself. A missing FILE is an error unless it is
-        /// also the --checkpoint file, so the same command both starts and resumes a run.
-        #[arg(long, value_name = "FILE")]
-        resume: Option<PathBuf>,
+        #[command(flatten)]
+        checkpointing: Checkpointing,
         /// Set a parameter of the rules file, e.g. --set k=5 (repeatable).
         #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
         sets: Vec<(String, i64)>,
