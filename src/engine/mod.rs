@@ -12,6 +12,7 @@
 //! [`checkpoint`] saves a computed prefix so that a long run can be resumed, and
 //! [`extend_in_chunks`] gives its caller a chance to save one (or to stop) every second or so.
 
+pub mod boxtable;
 pub mod checkpoint;
 pub mod general;
 pub mod interp;

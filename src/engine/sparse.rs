@@ -239,13 +239,16 @@ struct Window {
 
 /// Which values are rare: `popcount(v & values) + parity·(x mod 2)` even at position `x`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Mask {
-    values: u32,
-    parity: bool,
+pub struct Mask {
+    /// The value bits `M`.
+    pub values: u32,
+    /// The heap's parity is a further bit.
+    pub parity: bool,
 }
 
 impl Mask {
-    fn is_rare(self, position: usize, value: u32) -> bool {
+    /// True when position `position` with value `value` is rare under this mask.
+    pub fn is_rare(self, position: usize, value: u32) -> bool {
         let bits = (value & self.values).count_ones() + u32::from(self.parity && position % 2 == 1);
         bits.is_multiple_of(2)
     }
@@ -254,7 +257,7 @@ impl Mask {
 /// Picks the mask with the fewest rare positions among `1..values.len()`
 /// (see the module docs), `largest` being the largest of them; `parity` allows the heap-parity
 /// bit.
-fn best_mask(values: impl Iterator<Item = u32>, largest: u32, parity: bool) -> Mask {
+pub fn best_mask(values: impl Iterator<Item = u32>, largest: u32, parity: bool) -> Mask {
     let bits = (32 - largest.leading_zeros()).clamp(1, MASK_BITS);
     let low = (1u32 << bits) - 1;
     let size = 1usize << (bits + u32::from(parity));

@@ -1,0 +1,159 @@
+//! SG values over a box of multi-coordinate positions (Wythoff's `(x, y)`, Fibonacci Nim's
+//! `(n, limit)`, a row of cells as one mask coordinate).
+//!
+//! The box is `0..=extents[0] × 0..=extents[1] × …`, stored row-major (the last coordinate
+//! varies fastest), so a 2-D table is a list of rows, one per value of the first coordinate.
+
+/// SG values `G(p)` for every position `p` of a box, with the coordinates' names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoxTable {
+    coordinates: Vec<String>,
+    extents: Vec<u64>,
+    values: Vec<u32>,
+}
+
+impl BoxTable {
+    /// A table from its values in row-major order.
+    ///
+    /// # Panics
+    /// If the names and extents differ in number, there are none, or `values` does not hold
+    /// exactly one value per position of the box.
+    pub fn new(coordinates: Vec<String>, extents: Vec<u64>, values: Vec<u32>) -> Self {
+        assert_eq!(
+            coordinates.len(),
+            extents.len(),
+            "one extent per coordinate"
+        );
+        assert!(!extents.is_empty(), "a box has at least one coordinate");
+        let table = BoxTable {
+            coordinates,
+            extents,
+            values,
+        };
+        assert_eq!(table.values.len(), table.size(), "one value per position");
+        table
+    }
+
+    /// The table of `value(p)` for every position `p` of the box, in row-major order.
+    pub fn from_fn(
+        coordinates: Vec<String>,
+        extents: Vec<u64>,
+        mut value: impl FnMut(&[u64]) -> u32,
+    ) -> Self {
+        let size = extents.iter().map(|&e| e as usize + 1).product();
+        let mut values = Vec::with_capacity(size);
+        let mut position = vec![0u64; extents.len()];
+        for _ in 0..size {
+            values.push(value(&position));
+            // Odometer step, last coordinate fastest.
+            for (c, extent) in position.iter_mut().zip(&extents).rev() {
+                if *c < *extent {
+                    *c += 1;
+                    break;
+                }
+                *c = 0;
+            }
+        }
+        BoxTable::new(coordinates, extents, values)
+    }
+
+    /// The coordinates' names, as in the rules file.
+    pub fn coordinates(&self) -> &[String] {
+        &self.coordinates
+    }
+
+    /// The largest value of each coordinate in the box.
+    pub fn extents(&self) -> &[u64] {
+        &self.extents
+    }
+
+    /// Number of coordinates.
+    pub fn dimension(&self) -> usize {
+        self.extents.len()
+    }
+
+    /// Number of positions in the box.
+    pub fn size(&self) -> usize {
+        self.extents.iter().map(|&e| e as usize + 1).product()
+    }
+
+    /// All values, row-major.
+    pub fn values(&self) -> &[u32] {
+        &self.values
+    }
+
+    /// The index of `position` in [`BoxTable::values`], or `None` outside the box.
+    pub fn index_of(&self, position: &[u64]) -> Option<usize> {
+        if position.len() != self.extents.len() {
+            return None;
+        }
+        let mut index = 0usize;
+        for (&c, &extent) in position.iter().zip(&self.extents) {
+            if c > extent {
+                return None;
+            }
+            index = index * (extent as usize + 1) + c as usize;
+        }
+        Some(index)
+    }
+
+    /// The position stored at `index` of [`BoxTable::values`].
+    pub fn position_of(&self, mut index: usize) -> Vec<u64> {
+        let mut position = vec![0; self.extents.len()];
+        for (c, &extent) in position.iter_mut().zip(&self.extents).rev() {
+            let side = extent as usize + 1;
+            *c = (index % side) as u64;
+            index /= side;
+        }
+        position
+    }
+
+    /// `G(position)`, or `None` outside the box.
+    pub fn get(&self, position: &[u64]) -> Option<u32> {
+        self.index_of(position).map(|i| self.values[i])
+    }
+
+    /// Every position with its value, row-major.
+    pub fn iter(&self) -> impl Iterator<Item = (Vec<u64>, u32)> + '_ {
+        (0..self.values.len()).map(|i| (self.position_of(i), self.values[i]))
+    }
+
+    /// The largest value in the box.
+    pub fn max_value(&self) -> u32 {
+        self.values.iter().copied().max().unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn row_major_indexing_round_trips() {
+        let table = BoxTable::from_fn(names(&["x", "y"]), vec![2, 3], |p| {
+            (p[0] * 10 + p[1]) as u32
+        });
+        assert_eq!(table.size(), 12);
+        assert_eq!(&table.values()[..5], &[0, 1, 2, 3, 10]);
+        for i in 0..table.size() {
+            assert_eq!(table.index_of(&table.position_of(i)), Some(i));
+        }
+        assert_eq!(table.get(&[2, 3]), Some(23));
+        assert_eq!(table.get(&[3, 0]), None);
+        assert_eq!(table.get(&[1]), None);
+        assert_eq!(table.max_value(), 23);
+    }
+
+    #[test]
+    fn nim_on_two_heaps_is_the_xor() {
+        // Two-heap Nim: G(x, y) = x ⊕ y (Bouton 1901), P-positions on the diagonal.
+        let table = BoxTable::from_fn(names(&["x", "y"]), vec![7, 7], |p| (p[0] ^ p[1]) as u32);
+        let p_positions: Vec<_> = table.iter().filter(|(_, v)| *v == 0).collect();
+        assert_eq!(p_positions.len(), 8);
+        assert!(p_positions.iter().all(|(p, _)| p[0] == p[1]));
+    }
+}
