@@ -8,6 +8,7 @@
 //!   or is evidently stable when no theorem applies, or the limit is reached;
 //!   [`report_for_table`] analyses a table that is already computed.
 
+pub mod patterns;
 pub mod period;
 pub mod proof;
 
