@@ -16,6 +16,7 @@ pub mod atomic;
 pub mod code;
 pub mod csv;
 pub mod grid;
+pub mod heatmap;
 pub mod json;
 pub mod plot;
 pub mod text;
