@@ -152,7 +152,7 @@ pub fn write_chart(path: &Path, table: &SgTable, spec: &ChartSpec) -> Result<(),
 }
 
 /// Registers the embedded DejaVu Sans as plotters' `sans-serif`, once per process.
-fn register_fonts() {
+pub(crate) fn register_fonts() {
     static REGISTER: Once = Once::new();
     REGISTER.call_once(|| {
         // The font is compiled in and valid; a failure would only mean plain text is missing,
@@ -229,7 +229,7 @@ fn rare_label(table: &SgTable, mask: Mask, coordinate: &str) -> String {
 }
 
 /// Shows integral tick values only (the axes are continuous, so ticks may fall between).
-fn integer_label(value: &f64) -> String {
+pub(crate) fn integer_label(value: &f64) -> String {
     if *value >= 0.0 && (value - value.round()).abs() < 1e-9 {
         format!("{value:.0}")
     } else {
