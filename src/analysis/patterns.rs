@@ -797,7 +797,7 @@ fn golden_value(name: &str) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::engine::mex::mex_of;
 
@@ -806,8 +806,9 @@ mod tests {
     }
 
     /// Wythoff's game by its definition: take any number from one heap, or the same number
-    /// from both (Wythoff 1907), with G by a naive mex over every move.
-    fn wythoff(side: u64) -> BoxTable {
+    /// from both (Wythoff 1907), with G by a naive mex over every move (shared with the
+    /// exporters' tests).
+    pub(crate) fn wythoff(side: u64) -> BoxTable {
         let n = side as usize + 1;
         let mut g = vec![vec![0u32; n]; n];
         for x in 0..n {
