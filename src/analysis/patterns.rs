@@ -241,10 +241,14 @@ impl OneDimPattern {
                 exceptions,
             } => {
                 let residues: Vec<String> = residues.iter().map(u64::to_string).collect();
-                let mut text = format!(
-                    "{index} ≡ {} (mod {modulus}) for {index} ≥ {from}",
-                    residues.join(" or ")
-                );
+                let mut text = if *modulus == 1 {
+                    format!("every {index} ≥ {from}")
+                } else {
+                    format!(
+                        "{index} ≡ {} (mod {modulus}) for {index} ≥ {from}",
+                        residues.join(" or ")
+                    )
+                };
                 if !exceptions.is_empty() {
                     text.push_str(&format!(", and {} before", list(exceptions)));
                 }
@@ -1017,7 +1021,7 @@ pub(crate) mod tests {
         // G(x, y) = x ⊕ y (Bouton 1901): P-positions (k, k), b_k − a_k = 0.
         let table = BoxTable::from_fn(names(), vec![63, 63], |p| (p[0] ^ p[1]) as u32);
         let report = analyse_box(&table).unwrap();
-        let pairs = report.p_pairs.unwrap();
+        let pairs = report.p_pairs.as_ref().unwrap();
         assert_eq!(pairs.pairs.len(), 64);
         assert_eq!(pairs.difference_fails_at, Some(1));
         assert!(!pairs.alpha.golden);
@@ -1031,6 +1035,20 @@ pub(crate) mod tests {
             &main.patterns[0],
             OneDimPattern::ResidueClasses { modulus: 1, .. }
         ));
+        assert!(report
+            .to_string()
+            .contains("x − y = 0: P-positions are every x ≥ 0 (checked for 0 ≤ x ≤ 63)"));
+        // The JSON report carries every line and the fits.
+        let json: serde_json::Value = serde_json::to_value(&report).unwrap();
+        assert_eq!(json["rows"]["kind"], "rows");
+        assert_eq!(json["rows"]["lines"].as_array().unwrap().len(), 64);
+        assert_eq!(json["rows"]["lines"][0]["periodicity"]["saltus"], 1);
+        assert_eq!(json["p_pairs"]["pairs"][5], serde_json::json!([5, 5]));
+        assert_eq!(json["p_pairs"]["alpha"]["golden"], false);
+        assert_eq!(
+            json["diagonal_p_positions"][3][1]["patterns"][0]["kind"],
+            "residue_classes"
+        );
     }
 
     #[test]

@@ -1176,15 +1176,20 @@ impl BoxModel {
         box_model
     }
 
-    /// `0 <= x <= 30, 0 <= y <= 30`: the box in words every language's strings can hold.
-    fn bounds(&self) -> String {
-        let bounds: Vec<String> = self
+    /// `each(parameter, extent)` for every coordinate, joined by `separator`.
+    fn joined(&self, separator: &str, each: impl Fn(&str, u64) -> String) -> String {
+        let parts: Vec<String> = self
             .parameters
             .iter()
             .zip(&self.extents)
-            .map(|(name, extent)| format!("0 <= {name} <= {extent}"))
+            .map(|(name, &extent)| each(name, extent))
             .collect();
-        bounds.join(", ")
+        parts.join(separator)
+    }
+
+    /// `0 <= x <= 30, 0 <= y <= 30`: the box in words every language's strings can hold.
+    fn bounds(&self) -> String {
+        self.joined(", ", |name, extent| format!("0 <= {name} <= {extent}"))
     }
 
     /// The row-major index by Horner's rule, e.g. `x * 31 + y`.
@@ -1202,30 +1207,24 @@ impl BoxModel {
 
     /// `x < 0 || x > 30 || y < 0 || y > 30`, for the C-like languages.
     fn outside_condition(&self) -> String {
-        let tests: Vec<String> = self
-            .parameters
-            .iter()
-            .zip(&self.extents)
-            .map(|(name, extent)| format!("{name} < 0 || {name} > {extent}"))
-            .collect();
-        tests.join(" || ")
+        self.joined(" || ", |name, extent| {
+            format!("{name} < 0 || {name} > {extent}")
+        })
     }
 
-    /// The parameters with a type, e.g. `std::int64_t x, std::int64_t y`.
-    fn typed_parameters(&self, typed: impl Fn(&str) -> String) -> String {
-        let typed: Vec<String> = self.parameters.iter().map(|p| typed(p)).collect();
-        typed.join(", ")
-    }
-
-    /// The pieces of `"sg: (" + x + ", " + y + ") is outside …"` in a language whose strings
-    /// join with `+` and whose numbers become text with `to_text`.
+    /// `"sg: (" + x + ", " + y + ") is outside …"` in a language whose strings join with `+`
+    /// and whose numbers become text with `to_text`.
     fn outside_message(&self, to_text: impl Fn(&str) -> String) -> String {
-        let shown: Vec<String> = self.parameters.iter().map(|p| to_text(p)).collect();
         format!(
             "\"sg: (\" + {} + \") is outside the box {}\"",
-            shown.join(" + \", \" + "),
+            self.joined(" + \", \" + ", |name, _| to_text(name)),
             self.bounds()
         )
+    }
+
+    /// `{x}, {y}`: the position inside a Python f-string or a Rust format string.
+    fn interpolated(&self) -> String {
+        self.joined(", ", |name, _| format!("{{{name}}}"))
     }
 }
 
@@ -1241,7 +1240,7 @@ fn cpp_box(out: &mut String, boxed: &BoxModel) {
     let _ = writeln!(
         out,
         "inline std::int64_t sg({}) {{",
-        boxed.typed_parameters(|p| format!("std::int64_t {p}"))
+        boxed.joined(", ", |p, _| format!("std::int64_t {p}"))
     );
     let _ = writeln!(
         out,
@@ -1254,7 +1253,7 @@ fn cpp_box(out: &mut String, boxed: &BoxModel) {
 
 fn python_box(out: &mut String, boxed: &BoxModel) {
     python_preamble(out, &boxed.model);
-    let parameters = boxed.typed_parameters(|p| format!("{p}: int"));
+    let parameters = boxed.joined(", ", |p, _| format!("{p}: int"));
     let _ = writeln!(out, "def sg({parameters}) -> int:");
     let _ = writeln!(
         out,
@@ -1263,22 +1262,11 @@ fn python_box(out: &mut String, boxed: &BoxModel) {
         boxed.model.game.replace(['"', '\\'], " "),
         boxed.bounds()
     );
-    let inside: Vec<String> = boxed
-        .parameters
-        .iter()
-        .zip(&boxed.extents)
-        .map(|(p, e)| format!("0 <= {p} <= {e}"))
-        .collect();
-    let shown: Vec<String> = boxed
-        .parameters
-        .iter()
-        .map(|p| format!("{{{p}}}"))
-        .collect();
     let _ = writeln!(
         out,
         "    if not ({}):\n        raise IndexError(f\"sg: ({}) is outside the box {}\")",
-        inside.join(" and "),
-        shown.join(", "),
+        boxed.joined(" and ", |p, e| format!("0 <= {p} <= {e}")),
+        boxed.interpolated(),
         boxed.bounds()
     );
     let _ = writeln!(out, "    return _SG_TABLE[{}]", boxed.index_expr());
@@ -1296,24 +1284,13 @@ fn rust_box(out: &mut String, boxed: &BoxModel) {
     let _ = writeln!(
         out,
         "pub fn sg({}) -> i64 {{",
-        boxed.typed_parameters(|p| format!("{p}: i64"))
+        boxed.joined(", ", |p, _| format!("{p}: i64"))
     );
-    let inside: Vec<String> = boxed
-        .parameters
-        .iter()
-        .zip(&boxed.extents)
-        .map(|(p, e)| format!("(0..={e}).contains(&{p})"))
-        .collect();
-    let shown: Vec<String> = boxed
-        .parameters
-        .iter()
-        .map(|p| format!("{{{p}}}"))
-        .collect();
     let _ = writeln!(
         out,
         "    assert!(\n        {},\n        \"sg: ({}) is outside the box {}\"\n    );",
-        inside.join(" && "),
-        shown.join(", "),
+        boxed.joined(" && ", |p, e| format!("(0..={e}).contains(&{p})")),
+        boxed.interpolated(),
         boxed.bounds()
     );
     let _ = writeln!(
@@ -1335,7 +1312,7 @@ fn java_box(out: &mut String, boxed: &BoxModel) {
     let _ = writeln!(
         out,
         "    static long sg({}) {{",
-        boxed.typed_parameters(|p| format!("long {p}"))
+        boxed.joined(", ", |p, _| format!("long {p}"))
     );
     let _ = writeln!(
         out,
