@@ -363,8 +363,9 @@ pub struct LinePeriodicity {
     /// How many values the line has in the box.
     pub length: usize,
     /// The periodicity along the line, its preperiod given as an index along the line (so a
-    /// diagonal's preperiod is an `x`); `None` when the detector found no period with enough
-    /// evidence.
+    /// diagonal's preperiod is an `x`); `None` when the detector of [`super::period`] found no
+    /// period with enough evidence, or fewer than [`MIN_PERIODS`] full periods (lines are short,
+    /// and a box has thousands of them, so chance agreements must be ruled out harder).
     pub periodicity: Option<Periodicity>,
 }
 
@@ -577,10 +578,12 @@ fn family(kind: LineKind, lines: impl Iterator<Item = (i64, u64, Vec<u32>)>) -> 
             line,
             first,
             length: values.len(),
-            periodicity: period::detect(&SgTable::from_values(&values)).map(|p| Periodicity {
-                preperiod: p.preperiod + first as usize,
-                ..p
-            }),
+            periodicity: period::detect(&SgTable::from_values(&values))
+                .filter(|p| periods_seen(p, values.len()) >= MIN_PERIODS)
+                .map(|p| Periodicity {
+                    preperiod: p.preperiod + first as usize,
+                    ..p
+                }),
         })
         .collect();
     LineFamily { kind, lines }
@@ -626,6 +629,14 @@ impl LineKind {
         }
     }
 
+    fn noun(self) -> &'static str {
+        match self {
+            LineKind::Rows => "row",
+            LineKind::Columns => "column",
+            LineKind::Diagonals => "diagonal",
+        }
+    }
+
     fn title(self) -> &'static str {
         match self {
             LineKind::Rows => "Rows",
@@ -651,7 +662,8 @@ impl LineFamily {
             let last = self.lines.last().map_or(from, |l| l.line);
             writeln!(
                 f,
-                "  every line {} up to {}: {}",
+                "  every {} {} up to {}: {}",
+                kind.noun(),
                 kind.name(coordinates, from).replace(" = ", " ≥ "),
                 last,
                 periodicity_words(period, saltus)
@@ -716,7 +728,7 @@ impl fmt::Display for BoxPatternReport {
         let [width, height] = self.extents;
         writeln!(
             f,
-            "Patterns in the box 0 ≤ {x} ≤ {width}, 0 ≤ {y} ≤ {height} (a period needs 2 full \
+            "Patterns in the box 0 ≤ {x} ≤ {width}, 0 ≤ {y} ≤ {height} (a period needs {MIN_PERIODS} full \
              periods and 16 matching pairs along a line):"
         )?;
         for family in [&self.rows, &self.columns, &self.diagonals] {
@@ -981,7 +993,7 @@ pub(crate) mod tests {
 
     #[test]
     fn wythoff_pairs_rows_and_golden_ratio() {
-        let table = wythoff(80);
+        let table = wythoff(120);
         let report = analyse_box(&table).unwrap();
         assert!(report.symmetric);
         let pairs = report.p_pairs.as_ref().unwrap();
@@ -1102,7 +1114,7 @@ pub(crate) mod tests {
         assert_eq!(report.rows.uniform_tail(), Some((0, 3, 0)));
         let text = report.to_string();
         assert!(
-            text.contains("every line x ≥ 0 up to 20: period 3"),
+            text.contains("every row x ≥ 0 up to 20: period 3"),
             "{text}"
         );
         assert!(text.contains("x = 0..20: period 3 from y ≥ 0"), "{text}");
