@@ -1122,6 +1122,22 @@ pub(crate) mod tests {
 
     proptest::proptest! {
         #[test]
+        fn any_small_box_is_analysed_and_reported(
+            width in 0u64..25,
+            height in 0u64..25,
+            seed in 0u64..1000,
+        ) {
+            let table = BoxTable::from_fn(names(), vec![width, height], |p| {
+                ((p[0] * 31 + p[1] * 17 + seed) % 5 % 3) as u32
+            });
+            let report = analyse_box(&table).unwrap();
+            proptest::prop_assert_eq!(report.rows.lines.len() as u64, width + 1);
+            proptest::prop_assert_eq!(report.columns.lines.len() as u64, height + 1);
+            proptest::prop_assert!(report.to_string().starts_with("Patterns in the box"));
+            proptest::prop_assert!(serde_json::to_string(&report).is_ok());
+        }
+
+        #[test]
         fn claimed_residue_classes_hold_on_the_whole_range(
             prefix in proptest::collection::vec(0u32..3, 0..20),
             cycle in proptest::collection::vec(0u32..3, 1..8),

@@ -411,6 +411,21 @@ mod tests {
     }
 
     #[test]
+    fn thin_and_single_cell_boxes_draw() {
+        for extents in [[0, 0], [0, 40], [40, 0], [1, 3000]] {
+            let table = BoxTable::from_fn(names(), extents.to_vec(), |p| (p[0] + p[1]) as u32 % 3);
+            for format in [ChartFormat::Png, ChartFormat::Svg] {
+                let spec = HeatmapSpec {
+                    width: 1,
+                    height: 1,
+                    ..HeatmapSpec::new("thin")
+                };
+                assert!(!render_heatmap(&table, &spec, format).unwrap().is_empty());
+            }
+        }
+    }
+
+    #[test]
     fn cells_cover_every_position_once() {
         let table = BoxTable::from_fn(names(), vec![4, 2], |p| (p[0] * 3 + p[1]) as u32);
         let cells = cells(&table, (2, 2));
