@@ -241,10 +241,14 @@ impl OneDimPattern {
                 exceptions,
             } => {
                 let residues: Vec<String> = residues.iter().map(u64::to_string).collect();
-                let mut text = format!(
-                    "{index} ≡ {} (mod {modulus}) for {index} ≥ {from}",
-                    residues.join(" or ")
-                );
+                let mut text = if *modulus == 1 {
+                    format!("every {index} ≥ {from}")
+                } else {
+                    format!(
+                        "{index} ≡ {} (mod {modulus}) for {index} ≥ {from}",
+                        residues.join(" or ")
+                    )
+                };
                 if !exceptions.is_empty() {
                     text.push_str(&format!(", and {} before", list(exceptions)));
                 }
@@ -359,8 +363,9 @@ pub struct LinePeriodicity {
     /// How many values the line has in the box.
     pub length: usize,
     /// The periodicity along the line, its preperiod given as an index along the line (so a
-    /// diagonal's preperiod is an `x`); `None` when the detector found no period with enough
-    /// evidence.
+    /// diagonal's preperiod is an `x`); `None` when the detector of [`super::period`] found no
+    /// period with enough evidence, or fewer than [`MIN_PERIODS`] full periods (lines are short,
+    /// and a box has thousands of them, so chance agreements must be ruled out harder).
     pub periodicity: Option<Periodicity>,
 }
 
@@ -573,10 +578,12 @@ fn family(kind: LineKind, lines: impl Iterator<Item = (i64, u64, Vec<u32>)>) -> 
             line,
             first,
             length: values.len(),
-            periodicity: period::detect(&SgTable::from_values(&values)).map(|p| Periodicity {
-                preperiod: p.preperiod + first as usize,
-                ..p
-            }),
+            periodicity: period::detect(&SgTable::from_values(&values))
+                .filter(|p| periods_seen(p, values.len()) >= MIN_PERIODS)
+                .map(|p| Periodicity {
+                    preperiod: p.preperiod + first as usize,
+                    ..p
+                }),
         })
         .collect();
     LineFamily { kind, lines }
@@ -622,6 +629,14 @@ impl LineKind {
         }
     }
 
+    fn noun(self) -> &'static str {
+        match self {
+            LineKind::Rows => "row",
+            LineKind::Columns => "column",
+            LineKind::Diagonals => "diagonal",
+        }
+    }
+
     fn title(self) -> &'static str {
         match self {
             LineKind::Rows => "Rows",
@@ -647,7 +662,8 @@ impl LineFamily {
             let last = self.lines.last().map_or(from, |l| l.line);
             writeln!(
                 f,
-                "  every line {} up to {}: {}",
+                "  every {} {} up to {}: {}",
+                kind.noun(),
                 kind.name(coordinates, from).replace(" = ", " ≥ "),
                 last,
                 periodicity_words(period, saltus)
@@ -712,7 +728,7 @@ impl fmt::Display for BoxPatternReport {
         let [width, height] = self.extents;
         writeln!(
             f,
-            "Patterns in the box 0 ≤ {x} ≤ {width}, 0 ≤ {y} ≤ {height} (a period needs 2 full \
+            "Patterns in the box 0 ≤ {x} ≤ {width}, 0 ≤ {y} ≤ {height} (a period needs {MIN_PERIODS} full \
              periods and 16 matching pairs along a line):"
         )?;
         for family in [&self.rows, &self.columns, &self.diagonals] {
@@ -797,7 +813,7 @@ fn golden_value(name: &str) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::engine::mex::mex_of;
 
@@ -806,8 +822,9 @@ mod tests {
     }
 
     /// Wythoff's game by its definition: take any number from one heap, or the same number
-    /// from both (Wythoff 1907), with G by a naive mex over every move.
-    fn wythoff(side: u64) -> BoxTable {
+    /// from both (Wythoff 1907), with G by a naive mex over every move (shared with the
+    /// exporters' tests).
+    pub(crate) fn wythoff(side: u64) -> BoxTable {
         let n = side as usize + 1;
         let mut g = vec![vec![0u32; n]; n];
         for x in 0..n {
@@ -976,7 +993,7 @@ mod tests {
 
     #[test]
     fn wythoff_pairs_rows_and_golden_ratio() {
-        let table = wythoff(80);
+        let table = wythoff(120);
         let report = analyse_box(&table).unwrap();
         assert!(report.symmetric);
         let pairs = report.p_pairs.as_ref().unwrap();
@@ -1016,7 +1033,7 @@ mod tests {
         // G(x, y) = x ⊕ y (Bouton 1901): P-positions (k, k), b_k − a_k = 0.
         let table = BoxTable::from_fn(names(), vec![63, 63], |p| (p[0] ^ p[1]) as u32);
         let report = analyse_box(&table).unwrap();
-        let pairs = report.p_pairs.unwrap();
+        let pairs = report.p_pairs.as_ref().unwrap();
         assert_eq!(pairs.pairs.len(), 64);
         assert_eq!(pairs.difference_fails_at, Some(1));
         assert!(!pairs.alpha.golden);
@@ -1030,6 +1047,20 @@ mod tests {
             &main.patterns[0],
             OneDimPattern::ResidueClasses { modulus: 1, .. }
         ));
+        assert!(report
+            .to_string()
+            .contains("x − y = 0: P-positions are every x ≥ 0 (checked for 0 ≤ x ≤ 63)"));
+        // The JSON report carries every line and the fits.
+        let json: serde_json::Value = serde_json::to_value(&report).unwrap();
+        assert_eq!(json["rows"]["kind"], "rows");
+        assert_eq!(json["rows"]["lines"].as_array().unwrap().len(), 64);
+        assert_eq!(json["rows"]["lines"][0]["periodicity"]["saltus"], 1);
+        assert_eq!(json["p_pairs"]["pairs"][5], serde_json::json!([5, 5]));
+        assert_eq!(json["p_pairs"]["alpha"]["golden"], false);
+        assert_eq!(
+            json["diagonal_p_positions"][3][1]["patterns"][0]["kind"],
+            "residue_classes"
+        );
     }
 
     #[test]
@@ -1083,13 +1114,29 @@ mod tests {
         assert_eq!(report.rows.uniform_tail(), Some((0, 3, 0)));
         let text = report.to_string();
         assert!(
-            text.contains("every line x ≥ 0 up to 20: period 3"),
+            text.contains("every row x ≥ 0 up to 20: period 3"),
             "{text}"
         );
         assert!(text.contains("x = 0..20: period 3 from y ≥ 0"), "{text}");
     }
 
     proptest::proptest! {
+        #[test]
+        fn any_small_box_is_analysed_and_reported(
+            width in 0u64..25,
+            height in 0u64..25,
+            seed in 0u64..1000,
+        ) {
+            let table = BoxTable::from_fn(names(), vec![width, height], |p| {
+                ((p[0] * 31 + p[1] * 17 + seed) % 5 % 3) as u32
+            });
+            let report = analyse_box(&table).unwrap();
+            proptest::prop_assert_eq!(report.rows.lines.len() as u64, width + 1);
+            proptest::prop_assert_eq!(report.columns.lines.len() as u64, height + 1);
+            proptest::prop_assert!(report.to_string().starts_with("Patterns in the box"));
+            proptest::prop_assert!(serde_json::to_string(&report).is_ok());
+        }
+
         #[test]
         fn claimed_residue_classes_hold_on_the_whole_range(
             prefix in proptest::collection::vec(0u32..3, 0..20),

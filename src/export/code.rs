@@ -21,6 +21,7 @@ use std::str::FromStr;
 
 use super::ExportError;
 use crate::analysis::Periodicity;
+use crate::engine::boxtable::BoxTable;
 use crate::engine::SgTable;
 
 /// Target language of [`generate`].
@@ -300,7 +301,8 @@ fn comment(out: &mut String, model: &Model, marker: &str) {
     }
 }
 
-fn cpp(out: &mut String, model: &Model) {
+/// The header comment, the includes and the table `SG_TABLE`.
+fn cpp_preamble(out: &mut String, model: &Model) {
     comment(out, model, "//");
     let len = model.len();
     let bits = model.bits();
@@ -308,6 +310,11 @@ fn cpp(out: &mut String, model: &Model) {
     let _ = writeln!(out, "static const std::uint{bits}_t SG_TABLE[{len}] = {{");
     wrapped(out, model.values.iter().map(u32::to_string), 4);
     out.push_str("};\n\n");
+}
+
+fn cpp(out: &mut String, model: &Model) {
+    cpp_preamble(out, model);
+    let len = model.len();
     let _ = writeln!(out, "// G(n) of {}.", model.game);
     out.push_str("inline std::int64_t sg(std::int64_t n) {\n");
     out.push_str(
@@ -354,12 +361,17 @@ fn cpp(out: &mut String, model: &Model) {
     out.push_str("}\n");
 }
 
-fn python(out: &mut String, model: &Model) {
+/// The header comment and the table `_SG_TABLE`.
+fn python_preamble(out: &mut String, model: &Model) {
     comment(out, model, "#");
-    let len = model.len();
     out.push_str("_SG_TABLE = (\n");
     wrapped(out, model.values.iter().map(u32::to_string), 4);
     out.push_str(")\n\n\n");
+}
+
+fn python(out: &mut String, model: &Model) {
+    python_preamble(out, model);
+    let len = model.len();
     out.push_str("def sg(n: int) -> int:\n");
     let _ = writeln!(
         out,
@@ -399,13 +411,19 @@ fn python(out: &mut String, model: &Model) {
     }
 }
 
-fn rust(out: &mut String, model: &Model) {
+/// The header comment and the table `SG_TABLE`.
+fn rust_preamble(out: &mut String, model: &Model) {
     comment(out, model, "//");
     let len = model.len();
     let bits = model.bits();
     let _ = writeln!(out, "static SG_TABLE: [u{bits}; {len}] = [");
     wrapped(out, model.values.iter().map(u32::to_string), 4);
     out.push_str("];\n\n");
+}
+
+fn rust(out: &mut String, model: &Model) {
+    rust_preamble(out, model);
+    let len = model.len();
     let _ = writeln!(out, "/// G(n) of {}.", model.game);
     out.push_str("pub fn sg(n: i64) -> i64 {\n");
     out.push_str("    assert!(n >= 0, \"sg: n = {n} is negative\");\n");
@@ -447,7 +465,8 @@ fn rust(out: &mut String, model: &Model) {
     out.push_str("}\n");
 }
 
-fn java(out: &mut String, model: &Model) {
+/// The header comment, the opening of `final class Sg` and its table `TABLE`.
+fn java_preamble(out: &mut String, model: &Model) {
     comment(out, model, "//");
     let len = model.len();
     // Java has no unsigned types: int holds values up to 2^31 - 1, long the rest.
@@ -486,6 +505,11 @@ fn java(out: &mut String, model: &Model) {
             );
         }
     }
+}
+
+fn java(out: &mut String, model: &Model) {
+    java_preamble(out, model);
+    let len = model.len();
     let _ = writeln!(
         out,
         "\n    /** G(n) of {}. */",
@@ -734,7 +758,7 @@ mod tests {
     }
 
     /// Compiles (where needed) and runs `source`; `None` if the toolchain is missing.
-    fn run(lang: Lang, dir: &Path, source: &str) -> Option<Output> {
+    pub(super) fn run(lang: Lang, dir: &Path, source: &str) -> Option<Output> {
         let file = dir.join(match lang {
             Lang::Java => "Main.java".to_string(),
             _ => format!("main.{}", lang.extension()),
@@ -955,5 +979,499 @@ mod tests {
             .parse::<Lang>()
             .unwrap_err()
             .contains("expected cpp"));
+    }
+}
+
+/// Lookup code for a table over a box of multi-coordinate positions: a function
+/// `sg(x, y, …)` with one 64-bit parameter per coordinate, named as in the rules file.
+///
+/// The snippet holds the values row-major (the last coordinate fastest), so for extents
+/// `E_0, …, E_{d−1}` the position `(c_0, …, c_{d−1})` is at index
+/// `(…(c_0·(E_1 + 1) + c_1)·(E_2 + 1) + …)·(E_{d−1} + 1) + c_{d−1}` (Horner's rule). Outside the
+/// box nothing is known, so the function fails loudly there, as its doc comment says: C++
+/// throws `std::out_of_range`, Python raises `IndexError`, Rust panics and Java throws
+/// `IndexOutOfBoundsException`, each naming the position and the box. Coordinate names that are
+/// not identifiers in every target language (or are keywords in one) become `c0`, `c1`, ….
+pub fn generate_box(lang: Lang, table: &BoxTable, game: &str) -> Result<String, ExportError> {
+    let model = BoxModel::new(table, game);
+    let mut code = String::new();
+    match lang {
+        Lang::Cpp => cpp_box(&mut code, &model),
+        Lang::Python => python_box(&mut code, &model),
+        Lang::Rust => rust_box(&mut code, &model),
+        Lang::Java => java_box(&mut code, &model),
+    }
+    Ok(code)
+}
+
+/// Words that cannot name a parameter in at least one target language (or would shadow a
+/// name the snippet uses).
+const RESERVED: &[&str] = &[
+    "False",
+    "None",
+    "SG_TABLE",
+    "TABLE",
+    "True",
+    "_SG_TABLE",
+    "abstract",
+    "and",
+    "as",
+    "assert",
+    "async",
+    "auto",
+    "await",
+    "bool",
+    "boolean",
+    "break",
+    "byte",
+    "case",
+    "catch",
+    "char",
+    "class",
+    "const",
+    "continue",
+    "crate",
+    "def",
+    "default",
+    "del",
+    "delete",
+    "do",
+    "double",
+    "dyn",
+    "elif",
+    "else",
+    "enum",
+    "except",
+    "extends",
+    "extern",
+    "false",
+    "final",
+    "finally",
+    "float",
+    "fn",
+    "for",
+    "from",
+    "global",
+    "goto",
+    "if",
+    "impl",
+    "import",
+    "in",
+    "inline",
+    "instanceof",
+    "int",
+    "interface",
+    "is",
+    "lambda",
+    "let",
+    "long",
+    "loop",
+    "match",
+    "mod",
+    "move",
+    "mut",
+    "native",
+    "new",
+    "nonlocal",
+    "not",
+    "null",
+    "or",
+    "package",
+    "pass",
+    "private",
+    "protected",
+    "pub",
+    "public",
+    "raise",
+    "ref",
+    "return",
+    "self",
+    "sg",
+    "short",
+    "signed",
+    "static",
+    "std",
+    "struct",
+    "super",
+    "switch",
+    "synchronized",
+    "this",
+    "throw",
+    "throws",
+    "trait",
+    "true",
+    "try",
+    "type",
+    "typedef",
+    "union",
+    "unsafe",
+    "unsigned",
+    "use",
+    "var",
+    "void",
+    "volatile",
+    "where",
+    "while",
+    "with",
+    "yield",
+];
+
+/// The box, its parameter names and the shared [`Model`] (header and values).
+struct BoxModel {
+    model: Model,
+    parameters: Vec<String>,
+    extents: Vec<u64>,
+}
+
+impl BoxModel {
+    fn new(table: &BoxTable, game: &str) -> Self {
+        let names = table.coordinates();
+        let usable = |name: &str| {
+            let mut chars = name.chars();
+            chars
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !RESERVED.contains(&name)
+        };
+        let distinct = names
+            .iter()
+            .enumerate()
+            .all(|(i, n)| !names[..i].contains(n));
+        let parameters: Vec<String> = if distinct && names.iter().all(|n| usable(n)) {
+            names.to_vec()
+        } else {
+            (0..names.len()).map(|i| format!("c{i}")).collect()
+        };
+        let game = match one_line(game) {
+            name if name.is_empty() => "this game".to_string(),
+            name => name,
+        };
+        let mut box_model = BoxModel {
+            model: Model {
+                values: table.values().to_vec(),
+                periodicity: None,
+                header: Vec::new(),
+                game,
+            },
+            parameters,
+            extents: table.extents().to_vec(),
+        };
+        box_model.model.header = vec![
+            format!(
+                "Sprague-Grundy values G({}) of {} for {}.",
+                box_model.parameters.join(", "),
+                box_model.model.game,
+                box_model.bounds()
+            ),
+            format!(
+                "The table holds them row-major: G({}) = T[{}].",
+                box_model.parameters.join(", "),
+                box_model.index_expr()
+            ),
+            "Outside the box nothing is known: sg fails with an error naming the position."
+                .to_string(),
+            "Generated by sgscope.".to_string(),
+        ];
+        box_model
+    }
+
+    /// `each(parameter, extent)` for every coordinate, joined by `separator`.
+    fn joined(&self, separator: &str, each: impl Fn(&str, u64) -> String) -> String {
+        let parts: Vec<String> = self
+            .parameters
+            .iter()
+            .zip(&self.extents)
+            .map(|(name, &extent)| each(name, extent))
+            .collect();
+        parts.join(separator)
+    }
+
+    /// `0 <= x <= 30, 0 <= y <= 30`: the box in words every language's strings can hold.
+    fn bounds(&self) -> String {
+        self.joined(", ", |name, extent| format!("0 <= {name} <= {extent}"))
+    }
+
+    /// The row-major index by Horner's rule, e.g. `x * 31 + y`.
+    fn index_expr(&self) -> String {
+        let mut expr = self.parameters[0].clone();
+        for (name, extent) in self.parameters.iter().zip(&self.extents).skip(1) {
+            expr = if expr.contains('+') {
+                format!("({expr}) * {} + {name}", extent + 1)
+            } else {
+                format!("{expr} * {} + {name}", extent + 1)
+            };
+        }
+        expr
+    }
+
+    /// `x < 0 || x > 30 || y < 0 || y > 30`, for the C-like languages.
+    fn outside_condition(&self) -> String {
+        self.joined(" || ", |name, extent| {
+            format!("{name} < 0 || {name} > {extent}")
+        })
+    }
+
+    /// `"sg: (" + x + ", " + y + ") is outside …"` in a language whose strings join with `+`
+    /// and whose numbers become text with `to_text`.
+    fn outside_message(&self, to_text: impl Fn(&str) -> String) -> String {
+        format!(
+            "\"sg: (\" + {} + \") is outside the box {}\"",
+            self.joined(" + \", \" + ", |name, _| to_text(name)),
+            self.bounds()
+        )
+    }
+
+    /// `{x}, {y}`: the position inside a Python f-string or a Rust format string.
+    fn interpolated(&self) -> String {
+        self.joined(", ", |name, _| format!("{{{name}}}"))
+    }
+}
+
+fn cpp_box(out: &mut String, boxed: &BoxModel) {
+    cpp_preamble(out, &boxed.model);
+    let _ = writeln!(
+        out,
+        "// G({}) of {}; throws std::out_of_range outside {}.",
+        boxed.parameters.join(", "),
+        boxed.model.game,
+        boxed.bounds()
+    );
+    let _ = writeln!(
+        out,
+        "inline std::int64_t sg({}) {{",
+        boxed.joined(", ", |p, _| format!("std::int64_t {p}"))
+    );
+    let _ = writeln!(
+        out,
+        "    if ({}) throw std::out_of_range({});",
+        boxed.outside_condition(),
+        boxed.outside_message(|p| format!("std::to_string({p})"))
+    );
+    let _ = writeln!(out, "    return SG_TABLE[{}];\n}}", boxed.index_expr());
+}
+
+fn python_box(out: &mut String, boxed: &BoxModel) {
+    python_preamble(out, &boxed.model);
+    let parameters = boxed.joined(", ", |p, _| format!("{p}: int"));
+    let _ = writeln!(out, "def sg({parameters}) -> int:");
+    let _ = writeln!(
+        out,
+        "    \"\"\"G({}) of {}; raises IndexError outside {}.\"\"\"",
+        boxed.parameters.join(", "),
+        boxed.model.game.replace(['"', '\\'], " "),
+        boxed.bounds()
+    );
+    let _ = writeln!(
+        out,
+        "    if not ({}):\n        raise IndexError(f\"sg: ({}) is outside the box {}\")",
+        boxed.joined(" and ", |p, e| format!("0 <= {p} <= {e}")),
+        boxed.interpolated(),
+        boxed.bounds()
+    );
+    let _ = writeln!(out, "    return _SG_TABLE[{}]", boxed.index_expr());
+}
+
+fn rust_box(out: &mut String, boxed: &BoxModel) {
+    rust_preamble(out, &boxed.model);
+    let _ = writeln!(
+        out,
+        "/// G({}) of {}.\n///\n/// # Panics\n/// Outside {}.",
+        boxed.parameters.join(", "),
+        boxed.model.game,
+        boxed.bounds()
+    );
+    let _ = writeln!(
+        out,
+        "pub fn sg({}) -> i64 {{",
+        boxed.joined(", ", |p, _| format!("{p}: i64"))
+    );
+    let _ = writeln!(
+        out,
+        "    assert!(\n        {},\n        \"sg: ({}) is outside the box {}\"\n    );",
+        boxed.joined(" && ", |p, e| format!("(0..={e}).contains(&{p})")),
+        boxed.interpolated(),
+        boxed.bounds()
+    );
+    let _ = writeln!(
+        out,
+        "    i64::from(SG_TABLE[({}) as usize])\n}}",
+        boxed.index_expr()
+    );
+}
+
+fn java_box(out: &mut String, boxed: &BoxModel) {
+    java_preamble(out, &boxed.model);
+    let _ = writeln!(
+        out,
+        "\n    /** G({}) of {}; throws IndexOutOfBoundsException outside {}. */",
+        boxed.parameters.join(", "),
+        boxed.model.game.replace("*/", "* /"),
+        boxed.bounds()
+    );
+    let _ = writeln!(
+        out,
+        "    static long sg({}) {{",
+        boxed.joined(", ", |p, _| format!("long {p}"))
+    );
+    let _ = writeln!(
+        out,
+        "        if ({}) throw new IndexOutOfBoundsException({});",
+        boxed.outside_condition(),
+        boxed.outside_message(str::to_string)
+    );
+    let _ = writeln!(
+        out,
+        "        return TABLE[(int) ({})];\n    }}\n}}",
+        boxed.index_expr()
+    );
+}
+
+#[cfg(test)]
+mod box_tests {
+    //! The generated box lookups are compiled and run: every position of the box must print
+    //! its value, and a position outside must fail with a message naming it.
+
+    use super::tests::run;
+    use super::*;
+    use crate::analysis::patterns::tests::wythoff;
+
+    /// Prints `sg(p)` for every position of `table` row-major, then calls `sg(outside)`.
+    fn harness(lang: Lang, table: &BoxTable, snippet: &str, outside: &[i64]) -> String {
+        let calls: Vec<String> = table
+            .iter()
+            .map(|(position, _)| {
+                let arguments: Vec<String> = position.iter().map(u64::to_string).collect();
+                arguments.join(", ")
+            })
+            .collect();
+        let outside: Vec<String> = outside.iter().map(i64::to_string).collect();
+        let outside = outside.join(", ");
+        let long = |list: &str, suffix: &str| {
+            list.split(", ")
+                .map(|a| format!("{a}{suffix}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match lang {
+            Lang::Cpp => format!(
+                "#include <cstdio>\n{snippet}\nint main() {{\n{}    std::fflush(stdout);\n    \
+                 sg({});\n    std::printf(\"no failure\\n\");\n}}\n",
+                calls
+                    .iter()
+                    .map(|c| format!("    std::printf(\"%lld\\n\", (long long) sg({}));\n", long(c, "LL")))
+                    .collect::<String>(),
+                long(&outside, "LL")
+            ),
+            Lang::Python => format!(
+                "{snippet}\nimport sys\nfor p in [{}]:\n    print(sg(*p))\nsys.stdout.flush()\nsg({outside})\nprint('no failure')\n",
+                calls.iter().map(|c| format!("({c},)")).collect::<Vec<_>>().join(", ")
+            ),
+            Lang::Rust => format!(
+                "{snippet}\nfn main() {{\n{}    sg({});\n    println!(\"no failure\");\n}}\n",
+                calls
+                    .iter()
+                    .map(|c| format!("    println!(\"{{}}\", sg({}));\n", long(c, "i64")))
+                    .collect::<String>(),
+                long(&outside, "i64")
+            ),
+            Lang::Java => format!(
+                "public class Main {{\n    public static void main(String[] args) {{\n        \
+                 StringBuilder out = new StringBuilder();\n{}        System.out.print(out);\n        \
+                 System.out.flush();\n        Sg.sg({});\n        System.out.println(\"no failure\");\n    }}\n}}\n\n{snippet}",
+                calls
+                    .iter()
+                    .map(|c| format!("        out.append(Sg.sg({})).append('\\n');\n", long(c, "L")))
+                    .collect::<String>(),
+                long(&outside, "L")
+            ),
+        }
+    }
+
+    fn check_language(lang: Lang) {
+        let dir = tempfile::tempdir().unwrap();
+        // Wythoff's game; three-heap Nim G = a ⊕ b ⊕ c (Bouton 1901) with coordinate names
+        // that are keywords, so the parameters become c0, c1, c2.
+        let three_heaps = BoxTable::from_fn(
+            vec!["in".to_string(), "type".to_string(), "x y".to_string()],
+            vec![3, 2, 4],
+            |p| (p[0] ^ p[1] ^ p[2]) as u32,
+        );
+        let cases = [
+            (
+                wythoff(12),
+                "Wythoff",
+                vec![3, 13],
+                "(3, 13) is outside the box 0 <= x <= 12, 0 <= y <= 12",
+            ),
+            (
+                three_heaps,
+                "Nim",
+                vec![-1, 0, 0],
+                "(-1, 0, 0) is outside the box 0 <= c0 <= 3",
+            ),
+        ];
+        for (table, game, outside, message) in cases {
+            let code = generate_box(lang, &table, game).unwrap();
+            assert!(
+                !code.contains("main"),
+                "{lang}: the snippet must not have a main"
+            );
+            let Some(output) = run(lang, dir.path(), &harness(lang, &table, &code, &outside))
+            else {
+                return;
+            };
+            let stdout = String::from_utf8_lossy(&output.stdout);
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            let printed: Vec<u32> = stdout.lines().map(|l| l.parse().unwrap()).collect();
+            assert_eq!(printed, table.values(), "{lang}/{game}: stderr:\n{stderr}");
+            assert!(
+                !output.status.success(),
+                "{lang}/{game}: sg outside must fail"
+            );
+            assert!(
+                stderr.contains(message),
+                "{lang}/{game}: stderr lacks `{message}`:\n{stderr}"
+            );
+        }
+    }
+
+    #[test]
+    fn generated_cpp_box_lookup_reproduces_the_table() {
+        check_language(Lang::Cpp);
+    }
+
+    #[test]
+    fn generated_python_box_lookup_reproduces_the_table() {
+        check_language(Lang::Python);
+    }
+
+    #[test]
+    fn generated_rust_box_lookup_reproduces_the_table() {
+        check_language(Lang::Rust);
+    }
+
+    #[test]
+    fn generated_java_box_lookup_reproduces_the_table() {
+        check_language(Lang::Java);
+    }
+
+    #[test]
+    fn header_and_index_name_the_coordinates() {
+        let table = BoxTable::from_fn(
+            vec!["n".to_string(), "limit".to_string(), "k".to_string()],
+            vec![4, 5, 6],
+            |p| p.iter().sum::<u64>() as u32,
+        );
+        let code = generate_box(Lang::Python, &table, "Fibonacci Nim").unwrap();
+        assert!(
+            code.starts_with(
+                "# Sprague-Grundy values G(n, limit, k) of Fibonacci Nim for 0 <= n <= 4, \
+                 0 <= limit <= 5, 0 <= k <= 6.\n# The table holds them row-major: \
+                 G(n, limit, k) = T[(n * 6 + limit) * 7 + k].\n"
+            ),
+            "{code}"
+        );
+        assert!(code.contains("def sg(n: int, limit: int, k: int) -> int:"));
     }
 }

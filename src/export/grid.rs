@@ -20,7 +20,7 @@
 //! * JSON: `{"game", "coordinates", "extents", "values", "max_value", "p_positions"}`, where
 //!   `values` nests one array level per coordinate (`values[x][y]` for two).
 
-use std::io::{self, Write};
+use std::io::{self, BufWriter, Write};
 
 use super::csv::{push_decimal, quote_field};
 use super::text::{write_text, TextOptions};
@@ -32,7 +32,7 @@ use crate::engine::SgTable;
 const HIGHLIGHT: &str = "\x1b[1;32m";
 /// Back to the terminal's default style.
 const RESET: &str = "\x1b[0m";
-/// Bytes collected before each call to the underlying writer.
+/// Bytes buffered before each call to the underlying writer.
 const BUFFER_BYTES: usize = 1 << 16;
 
 /// A format for a [`BoxTable`] (`table --format text|csv|matrix|json`).
@@ -231,27 +231,26 @@ fn decimal_width(value: u64) -> usize {
 
 /// Writes `table` as CSV: the coordinates' names and `sg`, then one row per position.
 pub fn write_box_csv(out: &mut dyn Write, table: &BoxTable) -> io::Result<()> {
-    let mut buffer = Vec::with_capacity(BUFFER_BYTES + 256);
+    let mut out = BufWriter::with_capacity(BUFFER_BYTES, out);
+    let mut line = Vec::new();
     for name in table.coordinates() {
-        buffer.extend_from_slice(quote_field(name).as_bytes());
-        buffer.push(b',');
+        line.extend_from_slice(quote_field(name).as_bytes());
+        line.push(b',');
     }
-    buffer.extend_from_slice(b"sg\n");
+    line.extend_from_slice(b"sg\n");
+    out.write_all(&line)?;
     let mut position = vec![0u64; table.dimension()];
     for &value in table.values() {
+        line.clear();
         for &c in &position {
-            push_decimal(&mut buffer, c);
-            buffer.push(b',');
+            push_decimal(&mut line, c);
+            line.push(b',');
         }
-        push_decimal(&mut buffer, u64::from(value));
-        buffer.push(b'\n');
-        if buffer.len() >= BUFFER_BYTES {
-            out.write_all(&buffer)?;
-            buffer.clear();
-        }
+        push_decimal(&mut line, u64::from(value));
+        line.push(b'\n');
+        out.write_all(&line)?;
         step(&mut position, table.extents());
     }
-    out.write_all(&buffer)?;
     out.flush()
 }
 
@@ -268,67 +267,62 @@ fn step(position: &mut [u64], extents: &[u64]) {
 
 /// Writes `table` as a plain CSV grid: one line per value of the leading coordinates.
 pub fn write_matrix(out: &mut dyn Write, table: &BoxTable) -> io::Result<()> {
-    let line = *table.extents().last().expect("a box has a coordinate") as usize + 1;
-    let mut buffer = Vec::with_capacity(BUFFER_BYTES + 16 * line);
-    for row in table.values().chunks(line) {
-        for (i, &value) in row.iter().enumerate() {
-            if i > 0 {
-                buffer.push(b',');
-            }
-            push_decimal(&mut buffer, u64::from(value));
+    let mut out = BufWriter::with_capacity(BUFFER_BYTES, out);
+    let length = *table.extents().last().expect("a box has a coordinate") as usize + 1;
+    let mut line = Vec::new();
+    for row in table.values().chunks(length) {
+        line.clear();
+        for &value in row {
+            push_decimal(&mut line, u64::from(value));
+            line.push(b',');
         }
-        buffer.push(b'\n');
-        if buffer.len() >= BUFFER_BYTES {
-            out.write_all(&buffer)?;
-            buffer.clear();
-        }
+        // The last comma becomes the line break.
+        line.pop();
+        line.push(b'\n');
+        out.write_all(&line)?;
     }
-    out.write_all(&buffer)?;
     out.flush()
 }
 
 /// Writes `table` as one JSON object with nested value arrays (see the module docs).
 pub fn write_box_json(out: &mut dyn Write, table: &BoxTable, game: &str) -> io::Result<()> {
-    let mut buffer = Vec::with_capacity(BUFFER_BYTES + 256);
-    buffer.extend_from_slice(b"{\"game\":");
-    serde_json::to_writer(&mut buffer, game)?;
-    buffer.extend_from_slice(b",\"coordinates\":");
-    serde_json::to_writer(&mut buffer, table.coordinates())?;
-    buffer.extend_from_slice(b",\"extents\":");
-    serde_json::to_writer(&mut buffer, table.extents())?;
-    buffer.extend_from_slice(b",\"values\":");
+    let mut out = BufWriter::with_capacity(BUFFER_BYTES, out);
+    out.write_all(b"{\"game\":")?;
+    serde_json::to_writer(&mut out, game)?;
+    out.write_all(b",\"coordinates\":")?;
+    serde_json::to_writer(&mut out, table.coordinates())?;
+    out.write_all(b",\"extents\":")?;
+    serde_json::to_writer(&mut out, table.extents())?;
+    out.write_all(b",\"values\":")?;
     let extents = table.extents();
     let mut position = vec![0u64; extents.len()];
+    let mut item = Vec::new();
     for (index, &value) in table.values().iter().enumerate() {
-        // Open one bracket per coordinate that is at 0 (from the first that is), write the
-        // value, and close one per coordinate at its extent after it.
-        let opening = position.iter().rev().take_while(|&&c| c == 0).count();
+        // Open one bracket per trailing coordinate at 0, and after the value close one per
+        // trailing coordinate at its extent.
+        item.clear();
         if index > 0 {
-            buffer.push(b',');
+            item.push(b',');
         }
-        buffer.extend(std::iter::repeat_n(b'[', opening));
-        push_decimal(&mut buffer, u64::from(value));
+        let opening = position.iter().rev().take_while(|&&c| c == 0).count();
+        item.extend(std::iter::repeat_n(b'[', opening));
+        push_decimal(&mut item, u64::from(value));
         let closing = position
             .iter()
             .zip(extents)
             .rev()
             .take_while(|(c, e)| c == e)
             .count();
-        buffer.extend(std::iter::repeat_n(b']', closing));
-        if buffer.len() >= BUFFER_BYTES {
-            out.write_all(&buffer)?;
-            buffer.clear();
-        }
+        item.extend(std::iter::repeat_n(b']', closing));
+        out.write_all(&item)?;
         step(&mut position, extents);
     }
     let p_positions = table.values().iter().filter(|&&v| v == 0).count();
-    // Writing to a Vec cannot fail.
-    let _ = writeln!(
-        buffer,
+    writeln!(
+        out,
         ",\"max_value\":{},\"p_positions\":{p_positions}}}",
         table.max_value()
-    );
-    out.write_all(&buffer)?;
+    )?;
     out.flush()
 }
 

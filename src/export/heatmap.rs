@@ -344,28 +344,10 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::mex::mex_of;
+    use crate::analysis::patterns::tests::wythoff;
 
     fn names() -> Vec<String> {
         vec!["x".to_string(), "y".to_string()]
-    }
-
-    /// Wythoff's game (Wythoff 1907) by a naive mex over every move.
-    fn wythoff(side: u64) -> BoxTable {
-        let n = side as usize + 1;
-        let mut g = vec![vec![0u32; n]; n];
-        for x in 0..n {
-            for y in 0..n {
-                let moves = (0..x)
-                    .map(|a| g[a][y])
-                    .chain((0..y).map(|b| g[x][b]))
-                    .chain((1..=x.min(y)).map(|t| g[x - t][y - t]));
-                g[x][y] = mex_of(moves);
-            }
-        }
-        BoxTable::from_fn(names(), vec![side, side], |p| {
-            g[p[0] as usize][p[1] as usize]
-        })
     }
 
     fn count(image: &image::RgbImage, colour: RGBColor) -> usize {
@@ -426,6 +408,21 @@ mod tests {
         let image = image::load_from_memory(&png).unwrap().to_rgb8();
         assert_eq!(image.dimensions(), (1000, 800));
         assert!(count(&image, P_DOT) > 1000);
+    }
+
+    #[test]
+    fn thin_and_single_cell_boxes_draw() {
+        for extents in [[0, 0], [0, 40], [40, 0], [1, 3000]] {
+            let table = BoxTable::from_fn(names(), extents.to_vec(), |p| (p[0] + p[1]) as u32 % 3);
+            for format in [ChartFormat::Png, ChartFormat::Svg] {
+                let spec = HeatmapSpec {
+                    width: 1,
+                    height: 1,
+                    ..HeatmapSpec::new("thin")
+                };
+                assert!(!render_heatmap(&table, &spec, format).unwrap().is_empty());
+            }
+        }
     }
 
     #[test]
