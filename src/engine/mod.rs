@@ -17,6 +17,7 @@ pub mod checkpoint;
 pub mod general;
 pub mod interp;
 pub mod mex;
+pub mod multi;
 pub mod naive;
 pub mod progress;
 pub mod sparse;
