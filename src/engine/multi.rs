@@ -237,25 +237,30 @@ impl<'g> Solver<'g> {
         )
     }
 
-    /// Calls `visit(rule, components)` for every move from `position` (lines expanded), for
-    /// `solve` to list the winning moves.
+    /// Calls `visit(rule, binders, components)` for every move from `position` (lines
+    /// expanded), for `solve` to list the winning moves.
     pub fn for_each_move(
         &mut self,
         position: &[u64],
-        visit: &mut dyn FnMut(usize, &[u64]),
+        visit: &mut dyn FnMut(usize, &[i64], &[u64]),
     ) -> Result<(), MultiError> {
         let mut point = Vec::new();
+        let mut line_binders = Vec::new();
         let result = self.program.for_each_option(
             position,
             &mut self.scratch,
             &mut u64::MAX.clone(),
-            &mut |rule, m| {
+            &mut |rule, binders, m| {
                 match m {
-                    Move::Sum(components) => visit(rule, components),
+                    Move::Sum(components) => visit(rule, binders, components),
                     Move::Line { first, step, count } => {
+                        line_binders.clear();
+                        line_binders.extend_from_slice(binders);
                         for t in 0..count {
                             line_point(first, step, t, &mut point);
-                            visit(rule, &point);
+                            visit(rule, &line_binders, &point);
+                            // The line's binder is the last one.
+                            *line_binders.last_mut().expect("a line has a binder") += 1;
                         }
                     }
                 }
@@ -466,7 +471,7 @@ impl<'g> Solver<'g> {
         let mut text = format!("  {}\n", show_position(&positions[0]));
         for pair in positions.windows(2) {
             let mut rule = None;
-            let _ = self.for_each_move(&pair[0], &mut |r, components| {
+            let _ = self.for_each_move(&pair[0], &mut |r, _, components| {
                 let arity = pair[1].len();
                 if rule.is_none() && components.chunks(arity).any(|c| c == pair[1].as_slice()) {
                     rule = Some(r);
@@ -563,49 +568,50 @@ fn direct_value(
         Some(i) => (values[i] < ON_STACK).then_some(values[i]),
         None => outside(p),
     };
-    let result = program.for_each_option(position, scratch, &mut u64::MAX.clone(), &mut |_, m| {
-        match m {
-            Move::Sum(components) => {
-                let mut xor = 0;
-                for c in components.chunks(arity) {
-                    let Some(v) = known(c) else {
-                        return ControlFlow::Break(());
-                    };
-                    xor ^= v;
-                }
-                mex.insert(xor);
-            }
-            Move::Line { first, step, count } => {
-                line_point(first, step, count - 1, point);
-                if let (Some(start), Some(_)) = (layout.index(first), layout.index(point)) {
-                    // Inside the box from end to end (a box is convex).
-                    let stride: isize = step
-                        .iter()
-                        .zip(&layout.strides)
-                        .map(|(&d, &s)| d as isize * s as isize)
-                        .sum();
-                    let mut index = start as isize;
-                    for _ in 0..count {
-                        let v = values[index as usize];
-                        if v >= ON_STACK {
-                            return ControlFlow::Break(());
-                        }
-                        mex.insert(v);
-                        index += stride;
-                    }
-                } else {
-                    for t in 0..count {
-                        line_point(first, step, t, point);
-                        let Some(v) = known(point) else {
+    let result =
+        program.for_each_option(position, scratch, &mut u64::MAX.clone(), &mut |_, _, m| {
+            match m {
+                Move::Sum(components) => {
+                    let mut xor = 0;
+                    for c in components.chunks(arity) {
+                        let Some(v) = known(c) else {
                             return ControlFlow::Break(());
                         };
-                        mex.insert(v);
+                        xor ^= v;
+                    }
+                    mex.insert(xor);
+                }
+                Move::Line { first, step, count } => {
+                    line_point(first, step, count - 1, point);
+                    if let (Some(start), Some(_)) = (layout.index(first), layout.index(point)) {
+                        // Inside the box from end to end (a box is convex).
+                        let stride: isize = step
+                            .iter()
+                            .zip(&layout.strides)
+                            .map(|(&d, &s)| d as isize * s as isize)
+                            .sum();
+                        let mut index = start as isize;
+                        for _ in 0..count {
+                            let v = values[index as usize];
+                            if v >= ON_STACK {
+                                return ControlFlow::Break(());
+                            }
+                            mex.insert(v);
+                            index += stride;
+                        }
+                    } else {
+                        for t in 0..count {
+                            line_point(first, step, t, point);
+                            let Some(v) = known(point) else {
+                                return ControlFlow::Break(());
+                            };
+                            mex.insert(v);
+                        }
                     }
                 }
             }
-        }
-        ControlFlow::Continue(())
-    });
+            ControlFlow::Continue(())
+        });
     match result {
         Ok(()) => Ok(Some(mex.mex())),
         Err(Stop::Break) => Ok(None),
@@ -657,24 +663,25 @@ fn list_moves(
             ControlFlow::Break(())
         }
     };
-    let result = program.for_each_option(position, scratch, &mut u64::MAX.clone(), &mut |_, m| {
-        match m {
-            Move::Sum(components) => {
-                for c in components.chunks(arity) {
-                    add(c, arena)?;
-                }
-                arena.push(END_OF_MOVE);
-            }
-            Move::Line { first, step, count } => {
-                for t in 0..count {
-                    line_point(first, step, t, &mut point);
-                    add(&point, arena)?;
+    let result =
+        program.for_each_option(position, scratch, &mut u64::MAX.clone(), &mut |_, _, m| {
+            match m {
+                Move::Sum(components) => {
+                    for c in components.chunks(arity) {
+                        add(c, arena)?;
+                    }
                     arena.push(END_OF_MOVE);
                 }
+                Move::Line { first, step, count } => {
+                    for t in 0..count {
+                        line_point(first, step, t, &mut point);
+                        add(&point, arena)?;
+                        arena.push(END_OF_MOVE);
+                    }
+                }
             }
-        }
-        ControlFlow::Continue(())
-    });
+            ControlFlow::Continue(())
+        });
     if let Some(e) = failure {
         return Err(ListError::Outside(e));
     }

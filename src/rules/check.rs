@@ -1381,7 +1381,7 @@ mod tests {
         // 0b001011: the piece at 0 jumps the empty cell 2, the piece at 1 moves to 2, the piece
         // at 3 moves to 4 (P2575's rule: to the first empty cell on the right).
         solver
-            .for_each_move(&[0b001011], &mut |_, c| moves.push(c[0]))
+            .for_each_move(&[0b001011], &mut |_, _, c| moves.push(c[0]))
             .unwrap();
         assert_eq!(moves, vec![0b001110, 0b001101, 0b010011]);
     }

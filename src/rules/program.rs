@@ -41,6 +41,7 @@ pub struct Program {
 #[derive(Clone)]
 struct CompiledMove {
     label: Option<String>,
+    binder_names: Vec<String>,
     span: Span,
     binders: Vec<CompiledBinder>,
     condition: Option<Eval>,
@@ -108,6 +109,7 @@ impl Program {
             .iter()
             .map(|m| CompiledMove {
                 label: m.label.clone(),
+                binder_names: m.binders.iter().map(|b| b.name.clone()).collect(),
                 span: m.span,
                 binders: m
                     .binders
@@ -146,6 +148,11 @@ impl Program {
     /// True for a `position (…)` game.
     pub fn is_position_game(&self) -> bool {
         self.position_game
+    }
+
+    /// The names of rule `rule`'s binders, in order.
+    pub fn binder_names(&self, rule: usize) -> &[String] {
+        &self.moves[rule].binder_names
     }
 
     /// How rule `rule` is called in messages: "`take`" for a labelled rule, else "the rule at
@@ -200,7 +207,7 @@ impl Program {
             ));
         }
         let mut heap = [0u64];
-        self.for_each_option(&[n], &mut Scratch::default(), budget, &mut |_, m| {
+        self.for_each_option(&[n], &mut Scratch::default(), budget, &mut |_, _, m| {
             match m {
                 Move::Sum(heaps) => visit(heaps),
                 Move::Line { first, step, count } => {
@@ -214,16 +221,17 @@ impl Program {
         })
     }
 
-    /// Calls `visit(rule, move)` for every move from `position` (one value per coordinate),
-    /// in rule order; `visit` may stop the enumeration ([`Stop::Break`]). Lines of moves are
-    /// reported as one [`Move::Line`] (module docs). `budget` is spent as by
+    /// Calls `visit(rule, binders, move)` for every move from `position` (one value per
+    /// coordinate), in rule order, with the rule's binder values (for a [`Move::Line`], those
+    /// of its first move); `visit` may stop the enumeration ([`Stop::Break`]). Lines of moves
+    /// are reported as one [`Move::Line`] (module docs). `budget` is spent as by
     /// [`Program::for_each_move_within`] (a line counts one per move).
     pub fn for_each_option(
         &self,
         position: &[u64],
         scratch: &mut Scratch,
         budget: &mut u64,
-        visit: &mut dyn FnMut(usize, Move<'_>) -> ControlFlow<()>,
+        visit: &mut dyn FnMut(usize, &[i64], Move<'_>) -> ControlFlow<()>,
     ) -> Result<(), Stop> {
         let place = Place {
             names: &self.coordinates,
@@ -276,7 +284,7 @@ impl From<Diagnostic> for Stop {
 /// What a move enumeration carries along.
 struct Env<'a, 'v> {
     scratch: &'a mut Scratch,
-    visit: &'a mut (dyn FnMut(usize, Move<'_>) -> ControlFlow<()> + 'v),
+    visit: &'a mut (dyn FnMut(usize, &[i64], Move<'_>) -> ControlFlow<()> + 'v),
     at: Place<'a>,
     budget: &'a mut u64,
     arity: usize,
@@ -347,7 +355,8 @@ impl CompiledMove {
                 components.push(env.checked(value, i, *span)?);
                 Ok::<(), Stop>(())
             });
-        let flow = result.map(|()| (env.visit)(env.rule, Move::Sum(&components)));
+        let binders = &env.scratch.slots[env.arity..env.arity + self.binders.len()];
+        let flow = result.map(|()| (env.visit)(env.rule, binders, Move::Sum(&components)));
         env.scratch.components = components;
         match flow? {
             ControlFlow::Continue(()) => Ok(()),
@@ -385,9 +394,12 @@ impl CompiledMove {
         let [first, end] = ends;
         let count = (hi - lo) as u64 + 1;
         let flow = if ok {
+            env.scratch.slots[slot] = lo;
             env.spend(count).map(|()| {
+                let binders = &env.scratch.slots[env.arity..=slot];
                 (env.visit)(
                     env.rule,
+                    binders,
                     Move::Line {
                         first: &first,
                         step,
