@@ -84,6 +84,9 @@ pub enum MultiError {
     TooManyOutside,
 }
 
+/// What [`Solver::for_each_move`] calls: `(rule, binder values, components)`.
+pub type MoveSink<'a> = dyn FnMut(usize, &[i64], &[u64]) + 'a;
+
 /// Which evaluation order to use (the values are the same; tests compare them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Order {
@@ -211,12 +214,43 @@ impl<'g> Solver<'g> {
         if order == Order::Waves || (order == Order::Auto && worth_it) {
             self.waves()?;
         }
-        for root in 0..self.layout.size {
+        // Searching from the end the moves lead away from finds the options already done.
+        let roots = 0..self.layout.size;
+        let roots: Box<dyn Iterator<Item = usize>> = if self.moves_raise_index()? {
+            Box::new(roots.rev())
+        } else {
+            Box::new(roots)
+        };
+        for root in roots {
             if self.values[root] == UNVISITED {
                 self.search(root)?;
             }
         }
         Ok(())
+    }
+
+    /// True when most moves from a sample of the box's positions lead to higher indices (as
+    /// in a game whose moves raise a mask): only the order of the search depends on it.
+    fn moves_raise_index(&mut self) -> Result<bool, MultiError> {
+        let (mut up, mut down) = (0u64, 0u64);
+        let samples = 64.min(self.layout.size);
+        let mut position = Vec::new();
+        for k in 0..samples {
+            let index = k * (self.layout.size / samples);
+            self.layout.write_position(index, &mut position);
+            let layout = self.layout.clone();
+            let arity = layout.extents.len();
+            self.for_each_move(&position, &mut |_, _, components| {
+                for c in components.chunks(arity) {
+                    match layout.index(c) {
+                        Some(i) if i > index => up += 1,
+                        Some(i) if i < index => down += 1,
+                        _ => {}
+                    }
+                }
+            })?;
+        }
+        Ok(up > down)
     }
 
     /// `G(position)`, computing what it needs.
@@ -242,7 +276,7 @@ impl<'g> Solver<'g> {
     pub fn for_each_move(
         &mut self,
         position: &[u64],
-        visit: &mut dyn FnMut(usize, &[i64], &[u64]),
+        visit: &mut MoveSink<'_>,
     ) -> Result<(), MultiError> {
         let mut point = Vec::new();
         let mut line_binders = Vec::new();

@@ -249,17 +249,24 @@ pub fn apply(op: BinaryOp, a: i64, b: i64) -> Result<i64, FaultKind> {
         BitAnd => a & b,
         BitOr => a | b,
         BitXor => a ^ b,
-        Shl => {
-            let shift = shift_amount(b)?;
-            // Bits shifted out (or into the sign) are an overflow, as for `*`.
-            let shifted = a << shift;
-            if shifted >> shift != a {
-                return Err(overflow);
-            }
-            shifted
-        }
-        Shr => a >> shift_amount(b)?,
+        Shl => shl(a, b)?,
+        Shr => shr(a, b)?,
     })
+}
+
+/// `a << b`; bits shifted out (or into the sign) are an overflow, as for `*`.
+pub fn shl(a: i64, b: i64) -> Result<i64, FaultKind> {
+    let shift = shift_amount(b)?;
+    let shifted = a << shift;
+    if shifted >> shift != a {
+        return Err(FaultKind::Overflow);
+    }
+    Ok(shifted)
+}
+
+/// `a >> b` (arithmetic: floor division by `2^b`).
+pub fn shr(a: i64, b: i64) -> Result<i64, FaultKind> {
+    Ok(a >> shift_amount(b)?)
 }
 
 /// A shift amount or bit index: `0..=63`.

@@ -21,7 +21,7 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use super::ast::BinaryOp;
-use super::check::{apply, bit, CExpr, CExprKind, CheckedMove, Fault, FaultKind, Place};
+use super::check::{apply, bit, shl, shr, CExpr, CExprKind, CheckedMove, Fault, FaultKind, Place};
 use super::{Diagnostic, Span};
 
 /// The largest number of values a binder's range may take at one position.
@@ -56,6 +56,8 @@ struct CompiledBinder {
     lo: Eval,
     hi: Eval,
     inclusive: bool,
+    /// `j = e`: `lo` and `hi` are the same expression, evaluated once.
+    single: bool,
     span: Span,
 }
 
@@ -74,6 +76,9 @@ pub enum Move<'a> {
         count: u64,
     },
 }
+
+/// What [`Program::for_each_option`] calls: `(rule, binder values, move)`.
+pub type MoveVisitor<'v> = dyn FnMut(usize, &[i64], Move<'_>) -> ControlFlow<()> + 'v;
 
 /// Reusable working memory for [`Program::for_each_option`] (one per thread).
 #[derive(Clone, Debug, Default)]
@@ -118,6 +123,8 @@ impl Program {
                         lo: compile(&b.lo),
                         hi: compile(&b.hi),
                         inclusive: b.inclusive,
+                        // The parser stores `j = e` as `e..=e`, both ends with e's span.
+                        single: b.inclusive && b.lo.span == b.hi.span && b.lo.span == b.span,
                         span: b.span,
                     })
                     .collect(),
@@ -231,7 +238,7 @@ impl Program {
         position: &[u64],
         scratch: &mut Scratch,
         budget: &mut u64,
-        visit: &mut dyn FnMut(usize, &[i64], Move<'_>) -> ControlFlow<()>,
+        visit: &mut MoveVisitor<'_>,
     ) -> Result<(), Stop> {
         let place = Place {
             names: &self.coordinates,
@@ -284,7 +291,7 @@ impl From<Diagnostic> for Stop {
 /// What a move enumeration carries along.
 struct Env<'a, 'v> {
     scratch: &'a mut Scratch,
-    visit: &'a mut (dyn FnMut(usize, &[i64], Move<'_>) -> ControlFlow<()> + 'v),
+    visit: &'a mut MoveVisitor<'v>,
     at: Place<'a>,
     budget: &'a mut u64,
     arity: usize,
@@ -321,7 +328,11 @@ impl CompiledMove {
         if let Some(binder) = self.binders.get(depth) {
             let slots = &env.scratch.slots;
             let lo = (binder.lo)(slots).map_err(env.fault())?;
-            let hi = (binder.hi)(slots).map_err(env.fault())?;
+            let hi = if binder.single {
+                lo
+            } else {
+                (binder.hi)(slots).map_err(env.fault())?
+            };
             let Some((lo, hi)) = range_bounds(lo, hi, binder.inclusive, binder.span, env.at)?
             else {
                 return Ok(());
@@ -560,10 +571,7 @@ fn compile(e: &CExpr) -> Eval {
             let x = compile(x);
             Arc::new(move |s| Ok(i64::from(x(s)?.trailing_zeros())))
         }
-        CExprKind::Bit(x, i) => {
-            let (x, i) = (compile(x), compile(i));
-            Arc::new(move |s| bit(x(s)?, i(s)?).map_err(fault))
-        }
+        CExprKind::Bit(x, i) => binary(x, i, fault, bit),
         CExprKind::Count(conditions) => {
             let conditions: Vec<Eval> = conditions.iter().map(compile).collect();
             Arc::new(move |s| {
@@ -583,19 +591,28 @@ fn compile(e: &CExpr) -> Eval {
             Arc::new(move |s| Ok(i64::from(a(s)? != 0 || b(s)? != 0)))
         }
         CExprKind::Binary(op, a, b) => {
-            let op = *op;
-            match (&a.kind, &b.kind) {
-                (CExprKind::Slot(i), CExprKind::Const(c)) => {
-                    let (i, c) = (*i, *c);
-                    Arc::new(move |s| apply(op, s[i], c).map_err(fault))
-                }
-                (CExprKind::Slot(i), CExprKind::Slot(j)) => {
-                    let (i, j) = (*i, *j);
-                    Arc::new(move |s| apply(op, s[i], s[j]).map_err(fault))
-                }
-                _ => {
-                    let (a, b) = (compile(a), compile(b));
-                    Arc::new(move |s| apply(op, a(s)?, b(s)?).map_err(fault))
+            // One closure per operator, so that the hot loop does not dispatch on it.
+            use BinaryOp::*;
+            match op {
+                Add => binary(a, b, fault, |x, y| {
+                    x.checked_add(y).ok_or(FaultKind::Overflow)
+                }),
+                Sub => binary(a, b, fault, |x, y| {
+                    x.checked_sub(y).ok_or(FaultKind::Overflow)
+                }),
+                Eq => binary(a, b, fault, |x, y| Ok(i64::from(x == y))),
+                Ne => binary(a, b, fault, |x, y| Ok(i64::from(x != y))),
+                Lt => binary(a, b, fault, |x, y| Ok(i64::from(x < y))),
+                Le => binary(a, b, fault, |x, y| Ok(i64::from(x <= y))),
+                Gt => binary(a, b, fault, |x, y| Ok(i64::from(x > y))),
+                Ge => binary(a, b, fault, |x, y| Ok(i64::from(x >= y))),
+                BitAnd => binary(a, b, fault, |x, y| Ok(x & y)),
+                BitXor => binary(a, b, fault, |x, y| Ok(x ^ y)),
+                Shl => binary(a, b, fault, shl),
+                Shr => binary(a, b, fault, shr),
+                op => {
+                    let op = *op;
+                    binary(a, b, fault, move |x, y| apply(op, x, y))
                 }
             }
         }
@@ -610,6 +627,36 @@ fn compile(e: &CExpr) -> Eval {
                 }
                 Ok(best)
             })
+        }
+    }
+}
+
+/// `f(a, b)` as a closure, specialised for a slot or constant operand.
+fn binary<F>(
+    a: &CExpr,
+    b: &CExpr,
+    fault: impl Fn(FaultKind) -> Fault + Copy + Send + Sync + 'static,
+    f: F,
+) -> Eval
+where
+    F: Fn(i64, i64) -> Result<i64, FaultKind> + Copy + Send + Sync + 'static,
+{
+    match (&a.kind, &b.kind) {
+        (CExprKind::Slot(i), CExprKind::Const(c)) => {
+            let (i, c) = (*i, *c);
+            Arc::new(move |s| f(s[i], c).map_err(fault))
+        }
+        (CExprKind::Slot(i), CExprKind::Slot(j)) => {
+            let (i, j) = (*i, *j);
+            Arc::new(move |s| f(s[i], s[j]).map_err(fault))
+        }
+        (_, CExprKind::Const(c)) => {
+            let (a, c) = (compile(a), *c);
+            Arc::new(move |s| f(a(s)?, c).map_err(fault))
+        }
+        _ => {
+            let (a, b) = (compile(a), compile(b));
+            Arc::new(move |s| f(a(s)?, b(s)?).map_err(fault))
         }
     }
 }
