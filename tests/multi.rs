@@ -83,7 +83,10 @@ fn fibonacci_nim_solve_gives_the_smallest_zeckendorf_term() {
 
 /// Moore 1910: P iff every binary digit's count of ones is divisible by k + 1.
 fn moore_criterion(heaps: &[u64], k: u64) -> bool {
-    (0..8).all(|bit| heaps.iter().filter(|&&h| h >> bit & 1 == 1).count() as u64 % (k + 1) == 0)
+    (0..8).all(|bit| {
+        let ones = heaps.iter().filter(|&&h| h >> bit & 1 == 1).count() as u64;
+        ones.is_multiple_of(k + 1)
+    })
 }
 
 #[test]
