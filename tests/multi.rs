@@ -282,3 +282,20 @@ fn bad_position_game_requests() {
     let err = fails(&["check", "position (x, y)\nmove => (x, y, 1)"], 1);
     assert!(err.contains("this position has 3 coordinates"), "{err}");
 }
+
+#[test]
+fn patterns_find_beatty_pairs_and_fibonacci_numbers() {
+    let out = ok(&["patterns", "rules/wythoff.sg", "--to", "120"]);
+    assert!(out.contains("b_k − a_k = k for every k"), "{out}");
+    assert!(out.contains("φ ≈ 1.618034 lies in it"), "{out}");
+    let out = ok(&["patterns", "rules/fibonacci-nim.sg", "--to", "60"]);
+    assert!(
+        out.contains("n − limit = 1: P-positions are the Fibonacci numbers"),
+        "{out}"
+    );
+    let json = ok(&["patterns", "rules/bash.sg", "--to", "100", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["p_positions"], 26, "{json}");
+    let err = fails(&["period", "rules/wythoff.sg"], 2);
+    assert!(err.contains("try `sgscope patterns`"), "{err}");
+}

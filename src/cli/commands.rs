@@ -43,7 +43,16 @@ pub(super) fn dispatch(command: Command) -> Result<(), CliError> {
             json,
             checkpointing,
             sets,
-        } => period(&load_game(&game, &sets)?, max, json, &checkpointing),
+        } => {
+            let game = load_game(&game, &sets)?;
+            if game.position_program().is_some() {
+                return Err(CliError::Usage(format!(
+                    "`period` analyses heap games; {} is a position game: try `sgscope patterns`",
+                    game.name
+                )));
+            }
+            period(&game, max, json, &checkpointing)
+        }
         Command::Plot {
             game,
             to,
@@ -66,6 +75,12 @@ pub(super) fn dispatch(command: Command) -> Result<(), CliError> {
             sets,
         } => code(&load_game(&game, &sets)?, lang, max, to, output.as_deref()),
         Command::Check { games, sets } => check(&games, &sets),
+        Command::Patterns {
+            game,
+            to,
+            json,
+            sets,
+        } => solve::patterns(&load_game(&game, &sets)?, &to, json),
         Command::Solve {
             game,
             position,

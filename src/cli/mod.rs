@@ -141,6 +141,24 @@ enum Command {
         #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
         sets: Vec<(String, i64)>,
     },
+    /// Patterns of the P-positions (residues, progressions, Fibonacci, Beatty pairs) and the
+    /// periods of the rows, columns and diagonals of a two-coordinate game.
+    #[command(
+        after_help = "Examples:\n  sgscope patterns rules/wythoff.sg --to 200\n  sgscope patterns rules/fibonacci-nim.sg --to 150 --json\n  sgscope patterns rules/bash.sg --to 500"
+    )]
+    Patterns {
+        #[arg(help = GAME_HELP)]
+        game: String,
+        /// The box analysed: 0..=N in every coordinate, or --to x=100,y=50.
+        #[arg(long, default_value = "100", value_name = "N")]
+        to: solve::BoxArg,
+        /// Print a JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Set a parameter of the rules file, e.g. --set k=5 (repeatable).
+        #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
+        sets: Vec<(String, i64)>,
+    },
     /// The SG value of a position (a sum of components), who wins, and every winning move.
     #[command(
         after_help = "Examples:\n  sgscope solve rules/nim.sg 3 5 7\n  sgscope solve rules/wythoff.sg '(3, 5)'\n  sgscope solve rules/wythoff.sg '(3, 4) + (5, 2)'\n  sgscope solve rules/fibonacci-nim.sg '(10, 9)'   # smallest winning first take"

@@ -5,6 +5,7 @@ use std::ops::ControlFlow;
 use std::path::Path;
 use std::str::FromStr;
 
+use crate::analysis::patterns;
 use crate::engine::multi::{self, show_position, MultiError, Solver};
 use crate::engine::{self, naive};
 use crate::export::grid::{self, GridFormat};
@@ -174,6 +175,43 @@ pub fn plot(game: &Game, to: &BoxArg, output: &str) -> Result<(), CliError> {
     heatmap::write_heatmap(Path::new(output), &table, &HeatmapSpec::new(&game.name))?;
     eprintln!("wrote {output}");
     Ok(())
+}
+
+/// `patterns`: where the P-positions lie, and the periods along the lines of a 2-D box.
+pub fn patterns(game: &Game, to: &BoxArg, json: bool) -> Result<(), CliError> {
+    let coordinates = game.coordinates();
+    let extents = to.extents(&coordinates)?;
+    let text = if game.position_program().is_none() || coordinates.len() == 1 {
+        let values = match game.position_program() {
+            Some(_) => multi::compute_box(game, &extents)?.values().to_vec(),
+            None => {
+                let table = engine::compute(game, extents[0], &engine::EngineOptions::default())?;
+                table.to_vec()
+            }
+        };
+        let report = patterns::p_position_patterns(&values);
+        if json {
+            to_json(&report)?
+        } else {
+            format!("{}\n", report.describe(&coordinates[0]))
+        }
+    } else {
+        let table = multi::compute_box(game, &extents)?;
+        let report = patterns::analyse_box(&table).map_err(|e| CliError::Usage(e.to_string()))?;
+        if json {
+            to_json(&report)?
+        } else {
+            report.to_string()
+        }
+    };
+    print!("{text}");
+    Ok(())
+}
+
+fn to_json(report: &impl serde::Serialize) -> Result<String, CliError> {
+    serde_json::to_string_pretty(report)
+        .map(|s| s + "\n")
+        .map_err(|e| CliError::Failed(e.to_string()))
 }
 
 /// A move of one component of a sum.
