@@ -299,3 +299,44 @@ fn patterns_find_beatty_pairs_and_fibonacci_numbers() {
     let err = fails(&["period", "rules/wythoff.sg"], 2);
     assert!(err.contains("try `sgscope patterns`"), "{err}");
 }
+
+#[test]
+fn code_emits_a_lookup_for_the_box() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("wythoff.py");
+    ok(&[
+        "code",
+        "rules/wythoff.sg",
+        "--lang",
+        "python",
+        "--to",
+        "x=12,y=9",
+        "-o",
+        path.to_str().unwrap(),
+    ]);
+    let code = std::fs::read_to_string(&path).unwrap();
+    assert!(code.contains("def sg(x, y) -> int:"), "{code}");
+    let table = table("rules/wythoff.sg", &[], &[12, 9]);
+    if std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        let script = format!(
+            "import sys; sys.path.insert(0, {:?}); import wythoff\nprint(' '.join(str(wythoff.sg(x, y)) for x in range(13) for y in range(10)))\ntry:\n    wythoff.sg(13, 0)\nexcept ValueError:\n    print('refused')",
+            dir.path().to_str().unwrap()
+        );
+        let out = std::process::Command::new("python3")
+            .args(["-c", &script])
+            .output()
+            .unwrap();
+        let out = String::from_utf8(out.stdout).unwrap();
+        let want: Vec<String> = table.values().iter().map(u32::to_string).collect();
+        assert_eq!(out, format!("{}\nrefused\n", want.join(" ")));
+    }
+    let err = fails(
+        &["code", "rules/wythoff.sg", "--lang", "java", "--to", "300"],
+        2,
+    );
+    assert!(err.contains("too large for a Java lookup table"), "{err}");
+}

@@ -73,7 +73,13 @@ pub(super) fn dispatch(command: Command) -> Result<(), CliError> {
             to,
             output,
             sets,
-        } => code(&load_game(&game, &sets)?, lang, max, to, output.as_deref()),
+        } => {
+            let game = load_game(&game, &sets)?;
+            if game.position_program().is_some() {
+                return solve::code(&game, lang, &to, output.as_deref());
+            }
+            code(&game, lang, max, to.heap_to(&game)?, output.as_deref())
+        }
         Command::Check { games, sets } => check(&games, &sets),
         Command::Patterns {
             game,

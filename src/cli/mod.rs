@@ -131,9 +131,10 @@ enum Command {
         /// Search for a period up to G(0..=N).
         #[arg(long, default_value_t = 65536, value_name = "N")]
         max: u64,
-        /// When no period is found, emit the table G(0..=N) with a guard beyond it.
-        #[arg(long, default_value_t = 1000, value_name = "N")]
-        to: u64,
+        /// When no period is found, emit the table G(0..=N) with a guard beyond it (a
+        /// position game: the box's table, e.g. --to 100 or --to x=100,y=50).
+        #[arg(long, default_value = "1000", value_name = "N")]
+        to: solve::BoxArg,
         /// Write to FILE (atomically) instead of stdout.
         #[arg(short, long, value_name = "FILE")]
         output: Option<String>,
