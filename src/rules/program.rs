@@ -757,13 +757,15 @@ mod properties {
     use crate::rules::{load, GameKind, SourceFile};
 
     /// Valid rule files, used as seeds for the token soups.
-    const SEEDS: [&str; 6] = [
+    const SEEDS: [&str; 8] = [
         "# Bash\nname \"Bash\"\nparam k = 3\nmove take: x in 1..=min(k, n) => n - x\n",
         "param L = 2\nmove len in L..=L+2, a in 0..=n-len => a, n - a - len\n",
         "move d in 1..n if n % d == 0 && !(d > 3 || d == 2) => n - d\nmove if n >= 1 => none\n",
         "subtraction all-but {2, 5}\n",
         "param m = 2*3 + 1\nsubtraction {1, m, -(-4)}\n",
         "heap h\nmove i in 0..=h-2 => i, h - 2 - i\n",
+        "position (x, y)\nmove t in 1..=x => (x - t, y)\nmove if x > 0 && y > 0 => (x - 1, 0) + (0, y - 1)\n",
+        "position (m)\nmove i in 0..5, j = i + 1 if bit(m, i) == 1 && m >> j & 1 == 0 && j < 6 => m ^ (1 << i) | (1 << j)\n",
     ];
 
     /// A random file from a small grammar of rules: subtraction-like, split-like, conditions,
@@ -853,6 +855,12 @@ mod properties {
             Just("&&"),
             Just("none"),
             Just("é"),
+            Just("position"),
+            Just("(x, y)"),
+            Just("<<"),
+            Just("&"),
+            Just("^"),
+            Just("+ (0, 1)"),
             Just("subtraction"),
             Just("all-but"),
         ];
@@ -883,7 +891,15 @@ mod properties {
         let Ok(game) = load(SourceFile::new("fuzz.sg", text), &[]) else {
             return;
         };
-        let _ = crate::engine::compute(&game, 24, &crate::engine::EngineOptions::default());
+        match game.position_program() {
+            Some(program) => {
+                let extents = vec![6; program.coordinates().len()];
+                let _ = crate::engine::multi::compute_box(&game, &extents);
+            }
+            None => {
+                let _ = crate::engine::compute(&game, 24, &crate::engine::EngineOptions::default());
+            }
+        }
     }
 
     proptest! {
