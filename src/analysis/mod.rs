@@ -620,6 +620,30 @@ mod tests {
     }
 
     #[test]
+    fn timing_rates_new_values_only() {
+        let timing = SearchTiming::new(3000, std::time::Duration::from_millis(1500));
+        assert_eq!((timing.seconds, timing.values_per_second), (1.5, 2000));
+        // Nothing measurable: no rate rather than an infinite one.
+        assert_eq!(
+            SearchTiming::new(10, std::time::Duration::ZERO).values_per_second,
+            0
+        );
+    }
+
+    #[test]
+    fn reports_give_the_largest_value_and_rare_statistics() {
+        // Kayles (0.77): G(27) = 8 is its first 8 (OEIS A002186), the largest value; under
+        // its best mask 9 positions are rare (see `rare`), none without a code.
+        let code = code_from_digits("77");
+        let table = naive_table(&code, 300);
+        let report = report_for_table("Kayles", Some(&code), &table);
+        assert_eq!((report.max_value, report.max_value_at), (8, 27));
+        assert_eq!(report.rare, Some(rare::rare_stats_for_code(&code, &table)));
+        assert_eq!(report.rare.map(|r| r.rare_count), Some(9));
+        assert_eq!(report_for_table("Kayles", None, &table).rare, None);
+    }
+
+    #[test]
     fn report_for_a_given_table() {
         let code = code_from_digits("07");
         // n0 = 53, p = 34: B = 142, the proof needs G(0..=175).

@@ -13,8 +13,9 @@
 //! while the file stays small and fast to draw for 10^6 values.
 //!
 //! With a rare mask ([`ChartSpec::rare`], see [`crate::analysis::rare`]) the rare positions
-//! are drawn distinctly: a green ring around each, or, binned, a green bar over the range of
-//! the rare values in each column that holds one; the legend gives the mask, how many rare
+//! are drawn distinctly: a green ring around each, or, binned, a green bar (three columns
+//! wide, so that a lone one shows) over the range of the rare values in each column that
+//! holds one; the legend gives the mask, how many rare
 //! positions there are and the last one.
 
 use std::error::Error;
@@ -350,13 +351,15 @@ where
             .label("column holds a P-position (G = 0)")
             .legend(|(x, y)| Rectangle::new([(x + 3, y - 2), (x + 15, y + 2)], P_COLOUR.filled()));
         if let Some(label) = rare_legend {
+            // One column wider on each side, so that a lone rare position stays visible.
+            let column = table.len() as f64 / bins.len() as f64;
             chart
                 .draw_series(bins.iter().filter_map(|bin| {
                     let (low, high) = bin.rare?;
                     Some(Rectangle::new(
                         [
-                            (bin.first as f64 - 0.5, low as f64 - 2.0 * half),
-                            (bin.end as f64 - 0.5, high as f64 + 2.0 * half),
+                            (bin.first as f64 - 0.5 - column, low as f64 - 2.0 * half),
+                            (bin.end as f64 - 0.5 + column, high as f64 + 2.0 * half),
                         ],
                         RARE_COLOUR.filled(),
                     ))
