@@ -279,6 +279,15 @@ fn bad_position_game_requests() {
         err.contains("error: at (x, y) = (0, 0), this move leaves x = -1"),
         "{err}"
     );
+    // A game that runs away from the box is stopped at a bound on the positions outside it.
+    let err = fails(
+        &["table", "position (x, y)\nmove => (x + 1, y)", "--to", "3"],
+        1,
+    );
+    assert!(
+        err.contains("positions outside the box were needed") && err.contains("help: enlarge"),
+        "{err}"
+    );
     let err = fails(&["check", "position (x, y)\nmove => (x, y, 1)"], 1);
     assert!(err.contains("this position has 3 coordinates"), "{err}");
 }
