@@ -279,6 +279,13 @@ fn bad_position_game_requests() {
         err.contains("error: at (x, y) = (0, 0), this move leaves x = -1"),
         "{err}"
     );
+    let err = fails(&["table", "rules/wythoff.sg", "--checkpoint", "w.ckpt"], 2);
+    assert!(
+        err.contains("--checkpoint and --resume save heap tables"),
+        "{err}"
+    );
+    let err = fails(&["solve", "takebreak 0.[F]", "1000"], 2);
+    assert!(err.contains("would take too long"), "{err}");
     // A game that runs away from the box is stopped at a bound on the positions outside it.
     let err = fails(
         &["table", "position (x, y)\nmove => (x + 1, y)", "--to", "3"],

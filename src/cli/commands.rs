@@ -26,6 +26,7 @@ pub(super) fn dispatch(command: Command) -> Result<(), CliError> {
         } => {
             let game = load_game(&game, &sets)?;
             if game.position_program().is_some() {
+                checkpointing.refuse_for_positions()?;
                 return solve::table(&game, &to, format, output.as_deref(), color);
             }
             table(
@@ -61,7 +62,7 @@ pub(super) fn dispatch(command: Command) -> Result<(), CliError> {
             sets,
         } => {
             let game = load_game(&game, &sets)?;
-            if game.position_program().is_some() {
+            if game.position_program().is_some() && !rare {
                 return solve::plot(&game, &to, &output);
             }
             plot(&game, to.heap_to(&game)?, rare, &output)

@@ -143,6 +143,18 @@ impl From<MultiError> for CliError {
     }
 }
 
+impl super::Checkpointing {
+    /// Refuses `--checkpoint`/`--resume` for a position game (they save heap tables).
+    pub fn refuse_for_positions(&self) -> Result<(), CliError> {
+        if self.checkpoint.is_some() || self.resume.is_some() {
+            return Err(CliError::Usage(
+                "--checkpoint and --resume save heap tables; a position game's box is computed in one run".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// `table` for a position game: the box's values as a grid, CSV, matrix or JSON.
 pub fn table(
     game: &Game,
@@ -389,6 +401,18 @@ fn heap_moves(game: &Game, heaps: &[Vec<u64>]) -> Result<Analysis, CliError> {
                 }
             }
             GameKind::Code { code, .. } => {
+                // The moves are listed one partition at a time: bound the heap by the work.
+                let largest = match code.max_heaps() {
+                    Some(0..=2) => 20_000,
+                    Some(3) => 400,
+                    _ => 60,
+                };
+                if n > largest {
+                    return Err(CliError::Usage(format!(
+                        "listing every move of a heap of {n} of {} would take too long (the moves of this code are listed for heaps up to {largest})",
+                        game.name
+                    )));
+                }
                 for result in naive::code_moves(code, n) {
                     let taken = n - result.iter().sum::<u64>();
                     candidates.push(Candidate {
