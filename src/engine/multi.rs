@@ -80,8 +80,11 @@ pub enum MultiError {
         positions: Vec<Vec<u64>>,
     },
     /// Too many positions outside the box were needed.
-    #[error("more than {MAX_OUTSIDE} positions outside the box were needed (about {} of memory)\n  help: enlarge the box with --to, or bound the moves", human_bytes(MAX_OUTSIDE as u64 * OUTSIDE_BYTES))]
-    TooManyOutside,
+    #[error("more than {limit} positions outside the box were needed (about {} of memory)\n  help: enlarge the box with --to, or bound the moves", human_bytes(*.limit as u64 * OUTSIDE_BYTES))]
+    TooManyOutside {
+        /// The limit that was reached.
+        limit: usize,
+    },
 }
 
 /// What [`Solver::for_each_move`] calls: `(rule, binder values, components)`.
@@ -159,10 +162,11 @@ impl Layout {
 }
 
 /// Positions outside the box, computed on demand; node ids `size + i`.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Outside {
     ids: HashMap<Vec<u64>, usize>,
     entries: Vec<(Vec<u64>, u32)>,
+    limit: usize,
 }
 
 /// A position game's values over a box, and on demand outside it.
@@ -201,11 +205,22 @@ impl<'g> Solver<'g> {
             program,
             values: vec![UNVISITED; layout.size],
             layout,
-            outside: Outside::default(),
+            outside: Outside {
+                ids: HashMap::new(),
+                entries: Vec::new(),
+                limit: MAX_OUTSIDE,
+            },
             scratch: Scratch::default(),
             mex: MexSet::with_capacity(256),
             point: Vec::new(),
         })
+    }
+
+    /// Lowers the number of positions outside the box that may be computed (at most
+    /// [`MAX_OUTSIDE`]), e.g. to keep a fuzz test fast.
+    pub fn with_outside_limit(mut self, limit: usize) -> Self {
+        self.outside.limit = limit.min(MAX_OUTSIDE);
+        self
     }
 
     /// Computes every position of the box.
@@ -660,8 +675,10 @@ fn node_of(layout: &Layout, outside: &mut Outside, position: &[u64]) -> Result<u
     if let Some(&id) = outside.ids.get(position) {
         return Ok(id);
     }
-    if outside.entries.len() >= MAX_OUTSIDE {
-        return Err(MultiError::TooManyOutside);
+    if outside.entries.len() >= outside.limit {
+        return Err(MultiError::TooManyOutside {
+            limit: outside.limit,
+        });
     }
     let id = layout.size + outside.entries.len();
     outside.entries.push((position.to_vec(), UNVISITED));

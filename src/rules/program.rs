@@ -893,8 +893,11 @@ mod properties {
         };
         match game.position_program() {
             Some(program) => {
+                use crate::engine::multi::{Order, Solver};
                 let extents = vec![6; program.coordinates().len()];
-                let _ = crate::engine::multi::compute_box(&game, &extents);
+                if let Ok(solver) = Solver::new(&game, &extents) {
+                    let _ = solver.with_outside_limit(10_000).fill_box(Order::Auto);
+                }
             }
             None => {
                 let _ = crate::engine::compute(&game, 24, &crate::engine::EngineOptions::default());
