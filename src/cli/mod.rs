@@ -27,7 +27,7 @@ const GAME_HELP: &str =
     name = "sgscope",
     version,
     about = "Sprague–Grundy tables, periods (with proofs) and lookup code for impartial games",
-    after_help = "Examples:\n  sgscope period rules/dawsons-kayles.sg\n  sgscope period 'octal 0.07' --json\n  sgscope table rules/bash.sg --set k=4 --to 30\n  sgscope plot rules/kayles.sg --to 200 -o out/kayles.png\n  sgscope code 'subtraction {1, 3, 4}' --lang cpp\n  sgscope check rules/*.sg"
+    after_help = "Examples:\n  sgscope period rules/dawsons-kayles.sg\n  sgscope period 'octal 0.07' --json\n  sgscope table rules/bash.sg --set k=4 --to 30\n  sgscope plot rules/kayles.sg --to 200 -o out/kayles.png\n  sgscope code 'subtraction {1, 3, 4}' --lang cpp\n  sgscope solve rules/wythoff.sg '(3, 4) + (5, 2)'\n  sgscope patterns rules/wythoff.sg --to 200\n  sgscope check rules/*.sg"
 )]
 pub struct Cli {
     /// Worker threads for the parallel kernels (default: one per core).
