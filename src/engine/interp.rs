@@ -60,7 +60,7 @@ fn walk(
     for (i, e) in rule.result.iter().enumerate() {
         let value = e.eval(slots).map_err(fault)?;
         components.push(if position_game {
-            check_coordinate(value, i % arity, e.span, at)?
+            check_coordinate(value, i % arity, e.span, at, rule.label.as_deref())?
         } else {
             check_heap(value, e.span, at)?
         });
@@ -81,6 +81,13 @@ pub fn values(
     let first = |mut errors: Vec<Diagnostic>| errors.swap_remove(0);
     let file = parser::parse(&source.text).map_err(first)?;
     let checked = check::check(&file, overrides).map_err(first)?;
+    if checked.position_game {
+        return Err(Diagnostic::new(
+            "a position game has no sequence G(0), G(1), …",
+            crate::rules::Span::new(0, 0),
+        )
+        .with_help("use `position_values` for a box of positions"));
+    }
     let mut values: Vec<u32> = Vec::with_capacity(len);
     for n in 0..len as u64 {
         let options: Vec<Vec<u64>> = match &checked.rules {

@@ -831,7 +831,9 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(
-            err.starts_with("error: at (x, y) = (0, 0), this move leaves x = -1\n --> t.sg:2:27"),
+            err.starts_with(
+                "error: at (x, y) = (0, 0), the move `take` leaves x = -1\n --> t.sg:2:27"
+            ),
             "{err}"
         );
         assert!(err.contains("a coordinate cannot be negative"), "{err}");

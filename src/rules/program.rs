@@ -312,11 +312,17 @@ impl Env<'_, '_> {
     }
 
     /// Checks coordinate `index` (of the flattened result) with value `value`.
-    fn checked(&self, value: i64, index: usize, span: Span) -> Result<u64, Diagnostic> {
+    fn checked(
+        &self,
+        value: i64,
+        index: usize,
+        span: Span,
+        label: Option<&str>,
+    ) -> Result<u64, Diagnostic> {
         if self.heap {
             check_heap(value, span, self.at)
         } else {
-            check_coordinate(value, index % self.arity, span, self.at)
+            check_coordinate(value, index % self.arity, span, self.at, label)
         }
     }
 }
@@ -363,7 +369,7 @@ impl CompiledMove {
             .enumerate()
             .try_for_each(|(i, (eval, span))| {
                 let value = eval(&env.scratch.slots).map_err(env.fault())?;
-                components.push(env.checked(value, i, *span)?);
+                components.push(env.checked(value, i, *span, self.label.as_deref())?);
                 Ok::<(), Stop>(())
             });
         let binders = &env.scratch.slots[env.arity..env.arity + self.binders.len()];
@@ -396,7 +402,9 @@ impl CompiledMove {
             env.scratch.slots[slot] = value;
             end.clear();
             for (i, (eval, span)) in self.result.iter().enumerate() {
-                match eval(&env.scratch.slots).map(|v| env.checked(v, i, *span)) {
+                match eval(&env.scratch.slots)
+                    .map(|v| env.checked(v, i, *span, self.label.as_deref()))
+                {
                     Ok(Ok(c)) => end.push(c),
                     _ => ok = false,
                 }
@@ -515,17 +523,19 @@ pub fn check_heap(h: i64, span: Span, at: Place) -> Result<u64, Diagnostic> {
     .with_help(help))
 }
 
-/// Checks that coordinate `index` of a position game's move is not negative. Shared with the
-/// tree-walking interpreter.
+/// Checks that coordinate `index` of a position game's move (by the rule labelled `label`, if
+/// any) is not negative. Shared with the tree-walking interpreter.
 pub fn check_coordinate(
     value: i64,
     index: usize,
     span: Span,
     at: Place,
+    label: Option<&str>,
 ) -> Result<u64, Diagnostic> {
     u64::try_from(value).map_err(|_| {
         let name = &at.names[index];
-        Diagnostic::new(format!("at {at}, this move leaves {name} = {value}"), span)
+        let rule = label.map_or("this move".to_string(), |l| format!("the move `{l}`"));
+        Diagnostic::new(format!("at {at}, {rule} leaves {name} = {value}"), span)
             .with_label("a coordinate cannot be negative")
             .with_help(format!(
                 "add a condition (`if t <= {name}`) or bound the range (`1..={name}`)"
