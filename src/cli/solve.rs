@@ -390,7 +390,7 @@ fn heap_moves(game: &Game, heaps: &[Vec<u64>]) -> Result<Analysis, CliError> {
                 let result = program.for_each_option(
                     &[n],
                     &mut Scratch::default(),
-                    &mut u64::MAX.clone(),
+                    &mut multi::UNLIMITED.clone(),
                     &mut visit,
                 );
                 if let Err(Stop::Error(diagnostic)) = result {

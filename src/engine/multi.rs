@@ -38,6 +38,9 @@ const OUTSIDE_BYTES: u64 = 96;
 /// Boxes smaller than this are searched sequentially (waves would cost more than they save).
 const MIN_WAVE_BOX: usize = 4096;
 
+/// The step budget of an enumeration that is not bounded (pass `&mut UNLIMITED.clone()`).
+pub const UNLIMITED: u64 = u64::MAX;
+
 const UNVISITED: u32 = u32::MAX;
 const ON_STACK: u32 = u32::MAX - 1;
 /// Ends a move's list of components in the search's arena.
@@ -298,7 +301,7 @@ impl<'g> Solver<'g> {
         let result = self.program.for_each_option(
             position,
             &mut self.scratch,
-            &mut u64::MAX.clone(),
+            &mut UNLIMITED.clone(),
             &mut |rule, binders, m| {
                 match m {
                     Move::Sum(components) => visit(rule, binders, components),
@@ -618,7 +621,7 @@ fn direct_value(
         None => outside(p),
     };
     let result =
-        program.for_each_option(position, scratch, &mut u64::MAX.clone(), &mut |_, _, m| {
+        program.for_each_option(position, scratch, &mut UNLIMITED.clone(), &mut |_, _, m| {
             match m {
                 Move::Sum(components) => {
                     let mut xor = 0;
@@ -715,7 +718,7 @@ fn list_moves(
         }
     };
     let result =
-        program.for_each_option(position, scratch, &mut u64::MAX.clone(), &mut |_, _, m| {
+        program.for_each_option(position, scratch, &mut UNLIMITED.clone(), &mut |_, _, m| {
             match m {
                 Move::Sum(components) => {
                     for c in components.chunks(arity) {
