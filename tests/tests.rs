@@ -7,5 +7,6 @@ mod codegen;
 mod errors;
 mod examples;
 mod known_values;
+mod multi;
 mod readme;
 mod support;

@@ -1,6 +1,5 @@
 //! One function per subcommand: validate, call the library, write the result.
 
-use std::io::IsTerminal;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -12,7 +11,7 @@ use crate::engine::{self, ChunkHook, EngineError, EngineOptions, SgTable};
 use crate::export::{self, ChartSpec, CodeSpec, Format, Lang};
 use crate::rules::Game;
 
-use super::{load_game, Checkpointing, CliError, ColorChoice, Command};
+use super::{load_game, solve, Checkpointing, CliError, ColorChoice, Command};
 
 pub(super) fn dispatch(command: Command) -> Result<(), CliError> {
     match command {
@@ -24,28 +23,50 @@ pub(super) fn dispatch(command: Command) -> Result<(), CliError> {
             color,
             checkpointing,
             sets,
-        } => table(
-            &load_game(&game, &sets)?,
-            to,
-            format,
-            output.as_deref(),
-            color,
-            &checkpointing,
-        ),
+        } => {
+            let game = load_game(&game, &sets)?;
+            if game.position_program().is_some() {
+                checkpointing.refuse_for_positions()?;
+                return solve::table(&game, &to, format, output.as_deref(), color);
+            }
+            table(
+                &game,
+                to.heap_to(&game)?,
+                solve::heap_format(format)?,
+                output.as_deref(),
+                color,
+                &checkpointing,
+            )
+        }
         Command::Period {
             game,
             max,
             json,
             checkpointing,
             sets,
-        } => period(&load_game(&game, &sets)?, max, json, &checkpointing),
+        } => {
+            let game = load_game(&game, &sets)?;
+            if game.position_program().is_some() {
+                return Err(CliError::Usage(format!(
+                    "`period` analyses heap games; {} is a position game: try `sgscope patterns`",
+                    game.name
+                )));
+            }
+            period(&game, max, json, &checkpointing)
+        }
         Command::Plot {
             game,
             to,
             rare,
             output,
             sets,
-        } => plot(&load_game(&game, &sets)?, to, rare, &output),
+        } => {
+            let game = load_game(&game, &sets)?;
+            if game.position_program().is_some() && !rare {
+                return solve::plot(&game, &to, &output);
+            }
+            plot(&game, to.heap_to(&game)?, rare, &output)
+        }
         Command::Code {
             game,
             lang,
@@ -53,8 +74,25 @@ pub(super) fn dispatch(command: Command) -> Result<(), CliError> {
             to,
             output,
             sets,
-        } => code(&load_game(&game, &sets)?, lang, max, to, output.as_deref()),
+        } => {
+            let game = load_game(&game, &sets)?;
+            if game.position_program().is_some() {
+                return solve::code(&game, lang, &to, output.as_deref());
+            }
+            code(&game, lang, max, to.heap_to(&game)?, output.as_deref())
+        }
         Command::Check { games, sets } => check(&games, &sets),
+        Command::Patterns {
+            game,
+            to,
+            json,
+            sets,
+        } => solve::patterns(&load_game(&game, &sets)?, &to, json),
+        Command::Solve {
+            game,
+            position,
+            sets,
+        } => solve::solve(&load_game(&game, &sets)?, &position),
     }
 }
 
@@ -176,11 +214,7 @@ fn table(
     checkpointing: &Checkpointing,
 ) -> Result<(), CliError> {
     let output = output.unwrap_or("-");
-    let color = match color {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => output == "-" && std::io::stdout().is_terminal(),
-    };
+    let color = color.enabled(output);
     let (mut table, ()) = checkpointing.run(game, |mut table, hook| {
         match hook {
             Some(hook) => engine::extend_in_chunks(game, &mut table, to, &engine_options(), hook)?,

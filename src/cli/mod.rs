@@ -3,6 +3,7 @@
 
 mod commands;
 mod game_arg;
+mod solve;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -12,7 +13,7 @@ use thiserror::Error;
 
 use crate::engine::checkpoint::CheckpointError;
 use crate::engine::EngineError;
-use crate::export::{ExportError, Format, Lang};
+use crate::export::{ExportError, Lang};
 use crate::rules::RulesError;
 
 pub use game_arg::{load_game, parse_set};
@@ -26,7 +27,7 @@ const GAME_HELP: &str =
     name = "sgscope",
     version,
     about = "Sprague–Grundy tables, periods (with proofs) and lookup code for impartial games",
-    after_help = "Examples:\n  sgscope period rules/dawsons-kayles.sg\n  sgscope period 'octal 0.07' --json\n  sgscope table rules/bash.sg --set k=4 --to 30\n  sgscope plot rules/kayles.sg --to 200 -o out/kayles.png\n  sgscope code 'subtraction {1, 3, 4}' --lang cpp\n  sgscope check rules/*.sg"
+    after_help = "Examples:\n  sgscope period rules/dawsons-kayles.sg\n  sgscope period 'octal 0.07' --json\n  sgscope table rules/bash.sg --set k=4 --to 30\n  sgscope plot rules/kayles.sg --to 200 -o out/kayles.png\n  sgscope code 'subtraction {1, 3, 4}' --lang cpp\n  sgscope solve rules/wythoff.sg '(3, 4) + (5, 2)'\n  sgscope patterns rules/wythoff.sg --to 200\n  sgscope check rules/*.sg"
 )]
 pub struct Cli {
     /// Worker threads for the parallel kernels (default: one per core).
@@ -59,12 +60,13 @@ enum Command {
     Table {
         #[arg(help = GAME_HELP)]
         game: String,
-        /// Last position (the table covers 0..=N).
-        #[arg(long, default_value_t = 100, value_name = "N")]
-        to: u64,
-        /// Output format: text, csv or json.
-        #[arg(long, default_value = "text", value_parser = parse_format)]
-        format: Format,
+        /// Last position (the table covers 0..=N); for a position game N bounds every
+        /// coordinate, or give one bound each: --to x=100,y=50.
+        #[arg(long, default_value = "100", value_name = "N")]
+        to: solve::BoxArg,
+        /// Output format: text, csv or json (matrix: a plain grid of a position game).
+        #[arg(long, default_value = "text", value_parser = solve::parse_grid_format)]
+        format: crate::export::grid::GridFormat,
         /// Write to FILE (atomically) instead of stdout; `-` is stdout.
         #[arg(short, long, value_name = "FILE")]
         output: Option<String>,
@@ -103,9 +105,9 @@ enum Command {
     Plot {
         #[arg(help = GAME_HELP)]
         game: String,
-        /// Last position drawn.
-        #[arg(long, default_value_t = 200, value_name = "N")]
-        to: u64,
+        /// Last position drawn (a position game: every coordinate, or --to x=100,y=50).
+        #[arg(long, default_value = "200", value_name = "N")]
+        to: solve::BoxArg,
         /// Mark the rare positions under the best mask (take-and-break games; see `period`).
         #[arg(long)]
         rare: bool,
@@ -129,12 +131,45 @@ enum Command {
         /// Search for a period up to G(0..=N).
         #[arg(long, default_value_t = 65536, value_name = "N")]
         max: u64,
-        /// When no period is found, emit the table G(0..=N) with a guard beyond it.
-        #[arg(long, default_value_t = 1000, value_name = "N")]
-        to: u64,
+        /// When no period is found, emit the table G(0..=N) with a guard beyond it (a
+        /// position game: the box's table, e.g. --to 100 or --to x=100,y=50).
+        #[arg(long, default_value = "1000", value_name = "N")]
+        to: solve::BoxArg,
         /// Write to FILE (atomically) instead of stdout.
         #[arg(short, long, value_name = "FILE")]
         output: Option<String>,
+        /// Set a parameter of the rules file, e.g. --set k=5 (repeatable).
+        #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
+        sets: Vec<(String, i64)>,
+    },
+    /// Patterns of the P-positions (residues, progressions, Fibonacci, Beatty pairs) and the
+    /// periods of the rows, columns and diagonals of a two-coordinate game.
+    #[command(
+        after_help = "Examples:\n  sgscope patterns rules/wythoff.sg --to 200\n  sgscope patterns rules/fibonacci-nim.sg --to 150 --json\n  sgscope patterns rules/bash.sg --to 500"
+    )]
+    Patterns {
+        #[arg(help = GAME_HELP)]
+        game: String,
+        /// The box analysed: 0..=N in every coordinate, or --to x=100,y=50.
+        #[arg(long, default_value = "100", value_name = "N")]
+        to: solve::BoxArg,
+        /// Print a JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Set a parameter of the rules file, e.g. --set k=5 (repeatable).
+        #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
+        sets: Vec<(String, i64)>,
+    },
+    /// The SG value of a position (a sum of components), who wins, and every winning move.
+    #[command(
+        after_help = "Examples:\n  sgscope solve rules/nim.sg 3 5 7\n  sgscope solve rules/wythoff.sg '(3, 5)'\n  sgscope solve rules/wythoff.sg '(3, 4) + (5, 2)'\n  sgscope solve rules/fibonacci-nim.sg '(10, 9)'   # smallest winning first take"
+    )]
+    Solve {
+        #[arg(help = GAME_HELP)]
+        game: String,
+        /// The position: heaps (`3 5 7`) or tuples joined by `+` (`(3, 4) + (5, 2)`).
+        #[arg(required = true, value_name = "POSITION")]
+        position: Vec<String>,
         /// Set a parameter of the rules file, e.g. --set k=5 (repeatable).
         #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
         sets: Vec<(String, i64)>,
@@ -168,10 +203,6 @@ fn with_error_prefix(message: String) -> String {
     } else {
         format!("error: {message}")
     }
-}
-
-fn parse_format(text: &str) -> Result<Format, String> {
-    text.parse()
 }
 
 fn parse_lang(text: &str) -> Result<Lang, String> {

@@ -5,17 +5,26 @@
 //! compare the compiled [`crate::rules::Program`] and the general engine against it.
 
 use crate::engine::mex::mex_of;
-use crate::rules::check::{CheckedFamily, CheckedMove, Rules};
-use crate::rules::program::{check_heap, range_bounds};
+use crate::rules::check::{CheckedFamily, CheckedMove, Place, Rules};
+use crate::rules::program::{check_coordinate, check_heap, range_bounds};
 use crate::rules::{check, parser, Diagnostic, SourceFile};
 
-/// All moves from `n` under `moves`, as lists of heaps, by walking the tree.
-pub fn moves(rules: &[CheckedMove], coordinate: &str, n: u64) -> Result<Vec<Vec<u64>>, Diagnostic> {
-    let at = (coordinate, n);
+/// All moves from `position` under `rules`, by walking the tree: for each move, its
+/// components' coordinates, flattened (one heap per component in a heap game).
+pub fn moves(
+    rules: &[CheckedMove],
+    coordinates: &[String],
+    position_game: bool,
+    position: &[u64],
+) -> Result<Vec<Vec<u64>>, Diagnostic> {
+    let at = Place {
+        names: coordinates,
+        values: position,
+    };
     let mut out = Vec::new();
     for rule in rules {
-        let mut slots = vec![n as i64];
-        walk(rule, &mut slots, at, &mut out)?;
+        let mut slots: Vec<i64> = position.iter().map(|&c| c as i64).collect();
+        walk(rule, &mut slots, at, position_game, &mut out)?;
     }
     Ok(out)
 }
@@ -23,18 +32,20 @@ pub fn moves(rules: &[CheckedMove], coordinate: &str, n: u64) -> Result<Vec<Vec<
 fn walk(
     rule: &CheckedMove,
     slots: &mut Vec<i64>,
-    at: (&str, u64),
+    at: Place,
+    position_game: bool,
     out: &mut Vec<Vec<u64>>,
 ) -> Result<(), Diagnostic> {
     let fault = |f: check::Fault| f.diagnostic(Some(at));
-    let depth = slots.len() - 1;
+    let arity = at.names.len();
+    let depth = slots.len() - arity;
     if let Some(binder) = rule.binders.get(depth) {
         let lo = binder.lo.eval(slots).map_err(fault)?;
         let hi = binder.hi.eval(slots).map_err(fault)?;
         if let Some((lo, hi)) = range_bounds(lo, hi, binder.inclusive, binder.span, at)? {
             for value in lo..=hi {
                 slots.push(value);
-                walk(rule, slots, at, out)?;
+                walk(rule, slots, at, position_game, out)?;
                 slots.pop();
             }
         }
@@ -45,11 +56,16 @@ fn walk(
             return Ok(());
         }
     }
-    let mut heaps = Vec::new();
-    for e in &rule.result {
-        heaps.push(check_heap(e.eval(slots).map_err(fault)?, e.span, at)?);
+    let mut components = Vec::new();
+    for (i, e) in rule.result.iter().enumerate() {
+        let value = e.eval(slots).map_err(fault)?;
+        components.push(if position_game {
+            check_coordinate(value, i % arity, e.span, at, rule.label.as_deref())?
+        } else {
+            check_heap(value, e.span, at)?
+        });
     }
-    out.push(heaps);
+    out.push(components);
     Ok(())
 }
 
@@ -65,10 +81,17 @@ pub fn values(
     let first = |mut errors: Vec<Diagnostic>| errors.swap_remove(0);
     let file = parser::parse(&source.text).map_err(first)?;
     let checked = check::check(&file, overrides).map_err(first)?;
+    if checked.position_game {
+        return Err(Diagnostic::new(
+            "a position game has no sequence G(0), G(1), …",
+            crate::rules::Span::new(0, 0),
+        )
+        .with_help("use `position_values` for a box of positions"));
+    }
     let mut values: Vec<u32> = Vec::with_capacity(len);
     for n in 0..len as u64 {
         let options: Vec<Vec<u64>> = match &checked.rules {
-            Rules::Moves(rules) => moves(rules, &checked.coordinate, n)?,
+            Rules::Moves(rules) => moves(rules, &checked.coordinates, false, &[n])?,
             Rules::Family {
                 family: CheckedFamily::Subtraction(set),
                 ..
@@ -100,6 +123,72 @@ pub fn values(
         values.push(g);
     }
     Ok(values)
+}
+
+/// `G(p)` for every position `p` of the box `0..=extents[i]` of a position game, by the naive
+/// method: a memoised recursion over the moves found by walking the tree (no cycle check: for
+/// rules whose moves decrease, in tests; a recursion deeper than 100 000 is an error).
+pub fn position_values(
+    source: &SourceFile,
+    overrides: &[(String, i64)],
+    extents: &[u64],
+) -> Result<Vec<u32>, Diagnostic> {
+    let first = |mut errors: Vec<Diagnostic>| errors.swap_remove(0);
+    let file = parser::parse(&source.text).map_err(first)?;
+    let checked = check::check(&file, overrides).map_err(first)?;
+    let Rules::Moves(rules) = &checked.rules else {
+        return Err(Diagnostic::new(
+            "not a position game",
+            crate::rules::Span::new(0, 0),
+        ));
+    };
+    let mut memo = std::collections::HashMap::new();
+    let mut out = Vec::new();
+    let mut position = vec![0u64; extents.len()];
+    loop {
+        out.push(value_of(
+            rules,
+            &checked.coordinates,
+            &position,
+            &mut memo,
+            0,
+        )?);
+        // Odometer, last coordinate fastest (row-major).
+        let Some(i) = (0..extents.len()).rev().find(|&i| position[i] < extents[i]) else {
+            return Ok(out);
+        };
+        position[i] += 1;
+        position[i + 1..].iter_mut().for_each(|c| *c = 0);
+    }
+}
+
+fn value_of(
+    rules: &[CheckedMove],
+    coordinates: &[String],
+    position: &[u64],
+    memo: &mut std::collections::HashMap<Vec<u64>, u32>,
+    depth: usize,
+) -> Result<u32, Diagnostic> {
+    if let Some(&v) = memo.get(position) {
+        return Ok(v);
+    }
+    if depth > 100_000 {
+        return Err(Diagnostic::new(
+            "recursion too deep",
+            crate::rules::Span::new(0, 0),
+        ));
+    }
+    let mut options = Vec::new();
+    for components in moves(rules, coordinates, true, position)? {
+        let mut xor = 0;
+        for c in components.chunks(coordinates.len()) {
+            xor ^= value_of(rules, coordinates, c, memo, depth + 1)?;
+        }
+        options.push(xor);
+    }
+    let g = mex_of(options);
+    memo.insert(position.to_vec(), g);
+    Ok(g)
 }
 
 #[cfg(test)]

@@ -5,6 +5,8 @@
 //! * [`sparse`]: the rare/common-values kernel that [`takebreak`] hands long tables of finite
 //!   octal codes to;
 //! * [`general`]: compiled general move rules;
+//! * [`multi`]: position games (`position (x, y)`) over a box, by waves or a cycle-checking
+//!   search;
 //! * [`naive`]: deliberately simple reference engines (explicit partitions, a tree-walking
 //!   interpreter) that the property tests compare the fast kernels against.
 //!
@@ -17,6 +19,7 @@ pub mod checkpoint;
 pub mod general;
 pub mod interp;
 pub mod mex;
+pub mod multi;
 pub mod naive;
 pub mod progress;
 pub mod sparse;

@@ -53,6 +53,13 @@ pub enum Item {
         /// The whole line.
         span: Span,
     },
+    /// `position (x, y)`: names the coordinates of a position game.
+    Position {
+        /// The coordinates' names, in order.
+        names: Vec<Ident>,
+        /// The whole line.
+        span: Span,
+    },
     /// A family line.
     Family(FamilyLine),
     /// A `move` rule.
@@ -108,7 +115,7 @@ pub struct RangeExpr {
     pub span: Span,
 }
 
-/// `move [label:] [binders] [if cond] => heaps`.
+/// `move [label:] [binders] [if cond] => result` (heaps, or positions of a position game).
 #[derive(Clone, Debug)]
 pub struct MoveRule {
     /// The optional `label:`.
@@ -117,7 +124,7 @@ pub struct MoveRule {
     pub binders: Vec<Binder>,
     /// The `if` condition.
     pub condition: Option<Expr>,
-    /// The heaps left (empty for `none`).
+    /// The heaps (or tuples, or `+`-sums of tuples) left, comma-separated; empty for `none`.
     pub result: Vec<Expr>,
     /// The span of `none` or of the result list.
     pub result_span: Span,
@@ -125,7 +132,7 @@ pub struct MoveRule {
     pub span: Span,
 }
 
-/// `x in a..=b`.
+/// `x in a..=b`, or `x = e` (stored as the one-value range `e..=e`).
 #[derive(Clone, Debug)]
 pub struct Binder {
     /// The bound name.
@@ -158,6 +165,8 @@ pub enum ExprKind {
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
     /// `f(a, b, …)`.
     Call(Ident, Vec<Expr>),
+    /// `(a, b, …)`: a position of a position game (only as a move's result).
+    Tuple(Vec<Expr>),
 }
 
 /// Prefix operators.
@@ -198,6 +207,16 @@ pub enum BinaryOp {
     And,
     /// `||`
     Or,
+    /// `&` (bitwise)
+    BitAnd,
+    /// `|` (bitwise)
+    BitOr,
+    /// `^` (bitwise)
+    BitXor,
+    /// `<<`
+    Shl,
+    /// `>>` (arithmetic: floor division by a power of two)
+    Shr,
 }
 
 impl BinaryOp {
@@ -218,6 +237,11 @@ impl BinaryOp {
             Ge => ">=",
             And => "&&",
             Or => "||",
+            BitAnd => "&",
+            BitOr => "|",
+            BitXor => "^",
+            Shl => "<<",
+            Shr => ">>",
         }
     }
 

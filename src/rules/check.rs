@@ -2,9 +2,12 @@
 //! [`Checked`] file whose expressions are resolved ([`CExpr`]).
 //!
 //! Parameters are evaluated here (with `--set` overrides), so a checked expression only refers
-//! to run-time values through slots: slot 0 is the coordinate `n`, slot `1 + i` is the move's
-//! binder `i`. [`CExpr::eval`] is the reference semantics of expressions; the compiled
-//! [`super::Program`] must agree with it.
+//! to run-time values through slots: slots `0..k` are the position's `k` coordinates (one, `n`,
+//! for a heap game), slot `k + i` is the move's binder `i`. [`CExpr::eval`] is the reference
+//! semantics of expressions; the compiled [`super::Program`] must agree with it.
+//!
+//! A move's result is checked into a flat list of coordinate expressions, `k` per component:
+//! for a heap game one per heap, for `position (x, y)` two per tuple of the sum.
 //!
 //! Arithmetic is on `i64`, checked: overflow and division by zero are errors, never wrapping.
 //! `/` is floor division and `%` the Euclidean remainder (`-7 / 2 == -4`, `-7 % 2 == 1`), so
@@ -21,7 +24,7 @@ pub const MAX_RESULT_HEAPS: usize = 64;
 /// The largest element of a subtraction set (the code needs one digit per value up to it).
 pub const MAX_SUBTRACTION: i64 = 1 << 20;
 /// Built-in functions.
-pub const FUNCTIONS: [&str; 3] = ["min", "max", "abs"];
+pub const FUNCTIONS: [&str; 7] = ["min", "max", "abs", "popcount", "ctz", "bit", "count"];
 
 /// A checked rules file.
 #[derive(Clone, Debug)]
@@ -30,8 +33,13 @@ pub struct Checked {
     pub name: Option<String>,
     /// The `description` line.
     pub description: Option<String>,
-    /// The coordinate's name (`n` unless `heap m`).
+    /// The first coordinate's name (`n` unless `heap m` or `position (…)`).
     pub coordinate: String,
+    /// Every coordinate's name: `[coordinate]` for a heap game.
+    pub coordinates: Vec<String>,
+    /// True for a `position (…)` game: moves lead to sums of tuples, which may be larger than
+    /// the position moved from; false for a heap game, whose heaps must be smaller.
+    pub position_game: bool,
     /// Parameter values after overrides, in declaration order.
     pub params: Vec<(String, i64)>,
     /// The moves.
@@ -75,11 +83,12 @@ pub enum CheckedFamily {
 pub struct CheckedMove {
     /// The label, if any.
     pub label: Option<String>,
-    /// Binders in order; binder `i` is slot `1 + i`.
+    /// Binders in order; binder `i` is slot `k + i` (`k` coordinates).
     pub binders: Vec<CheckedBinder>,
     /// The condition (a boolean expression).
     pub condition: Option<CExpr>,
-    /// The heaps left (integer expressions); empty for `none`.
+    /// The components left, `k` coordinate expressions each (one per heap in a heap game);
+    /// empty for `none`.
     pub result: Vec<CExpr>,
     /// The whole rule.
     pub span: Span,
@@ -114,8 +123,18 @@ pub struct CExpr {
 pub enum CExprKind {
     /// A constant (a literal or a parameter's value).
     Const(i64),
-    /// A run-time value: 0 is the coordinate, `1 + i` binder `i`.
+    /// A run-time value: `0..k` the coordinates, `k + i` binder `i`.
     Slot(usize),
+    /// `!e` on a number: bitwise not (two's complement, as Rust's `!`).
+    BitNot(Box<CExpr>),
+    /// `popcount(e)`: the number of one bits of `e` (two's complement, 64 bits).
+    Popcount(Box<CExpr>),
+    /// `ctz(e)`: the number of trailing zero bits of `e` (64 for 0).
+    Ctz(Box<CExpr>),
+    /// `bit(x, i)`: bit `i` (0..=63) of `x`, 0 or 1.
+    Bit(Box<CExpr>, Box<CExpr>),
+    /// `count(c1, c2, …)`: how many of the conditions hold.
+    Count(Vec<CExpr>),
     /// `-e`.
     Neg(Box<CExpr>),
     /// `!e`.
@@ -137,6 +156,8 @@ pub enum FaultKind {
     Overflow,
     /// `/` or `%` by zero.
     DivisionByZero,
+    /// A shift or bit index outside `0..=63`.
+    ShiftRange,
 }
 
 /// An evaluation failure and the expression it happened in.
@@ -148,10 +169,34 @@ pub struct Fault {
     pub span: Span,
 }
 
+/// A position, for messages: `n = 5`, or `(x, y) = (3, 4)`.
+#[derive(Clone, Copy, Debug)]
+pub struct Place<'a> {
+    /// The coordinates' names.
+    pub names: &'a [String],
+    /// Their values.
+    pub values: &'a [u64],
+}
+
+impl std::fmt::Display for Place<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let ([name], [value]) = (self.names, self.values) {
+            return write!(f, "{name} = {value}");
+        }
+        let list = |items: Vec<String>| items.join(", ");
+        write!(
+            f,
+            "({}) = ({})",
+            list(self.names.to_vec()),
+            list(self.values.iter().map(u64::to_string).collect())
+        )
+    }
+}
+
 impl Fault {
-    /// The diagnostic for this fault at position `n` (`None` for a constant expression).
-    pub fn diagnostic(&self, at: Option<(&str, u64)>) -> Diagnostic {
-        let place = at.map_or(String::new(), |(name, n)| format!(" at {name} = {n}"));
+    /// The diagnostic for this fault at a position (`None` for a constant expression).
+    pub fn diagnostic(&self, at: Option<Place>) -> Diagnostic {
+        let place = at.map_or(String::new(), |place| format!(" at {place}"));
         match self.kind {
             FaultKind::Overflow => {
                 Diagnostic::new(format!("arithmetic overflow{place}"), self.span)
@@ -162,6 +207,11 @@ impl Fault {
                 Diagnostic::new(format!("division by zero{place}"), self.span)
                     .with_label("the divisor is 0 here")
                     .with_help("add a condition such as `if d != 0`, or start the range at 1")
+            }
+            FaultKind::ShiftRange => {
+                Diagnostic::new(format!("shift or bit index out of range{place}"), self.span)
+                    .with_label("the shift amount or bit index is not in 0..=63 here")
+                    .with_help("bound it, e.g. with a binder `i in 0..20`")
             }
         }
     }
@@ -196,7 +246,40 @@ pub fn apply(op: BinaryOp, a: i64, b: i64) -> Result<i64, FaultKind> {
         Ge => i64::from(a >= b),
         And => i64::from(a != 0 && b != 0),
         Or => i64::from(a != 0 || b != 0),
+        BitAnd => a & b,
+        BitOr => a | b,
+        BitXor => a ^ b,
+        Shl => shl(a, b)?,
+        Shr => shr(a, b)?,
     })
+}
+
+/// `a << b`; bits shifted out (or into the sign) are an overflow, as for `*`.
+pub fn shl(a: i64, b: i64) -> Result<i64, FaultKind> {
+    let shift = shift_amount(b)?;
+    let shifted = a << shift;
+    if shifted >> shift != a {
+        return Err(FaultKind::Overflow);
+    }
+    Ok(shifted)
+}
+
+/// `a >> b` (arithmetic: floor division by `2^b`).
+pub fn shr(a: i64, b: i64) -> Result<i64, FaultKind> {
+    Ok(a >> shift_amount(b)?)
+}
+
+/// A shift amount or bit index: `0..=63`.
+fn shift_amount(b: i64) -> Result<u32, FaultKind> {
+    u32::try_from(b)
+        .ok()
+        .filter(|&s| s < 64)
+        .ok_or(FaultKind::ShiftRange)
+}
+
+/// `bit(x, i)`: bit `i` of `x` (two's complement), 0 or 1.
+pub fn bit(x: i64, i: i64) -> Result<i64, FaultKind> {
+    Ok((x >> shift_amount(i)?) & 1)
 }
 
 impl CExpr {
@@ -237,7 +320,41 @@ impl CExpr {
                 }
                 Ok(best)
             }
+            CExprKind::BitNot(e) => Ok(!e.eval(slots)?),
+            CExprKind::Popcount(e) => Ok(i64::from(e.eval(slots)?.count_ones())),
+            CExprKind::Ctz(e) => Ok(i64::from(e.eval(slots)?.trailing_zeros())),
+            CExprKind::Bit(x, i) => bit(x.eval(slots)?, i.eval(slots)?).map_err(fault),
+            CExprKind::Count(conditions) => {
+                let mut count = 0;
+                for c in conditions {
+                    count += i64::from(c.eval(slots)? != 0);
+                }
+                Ok(count)
+            }
         }
+    }
+
+    /// The direct sub-expressions.
+    pub fn children(&self) -> Vec<&CExpr> {
+        match &self.kind {
+            CExprKind::Const(_) | CExprKind::Slot(_) => Vec::new(),
+            CExprKind::Neg(x)
+            | CExprKind::Not(x)
+            | CExprKind::Abs(x)
+            | CExprKind::BitNot(x)
+            | CExprKind::Popcount(x)
+            | CExprKind::Ctz(x) => vec![x],
+            CExprKind::Binary(_, a, b) | CExprKind::Bit(a, b) => vec![a, b],
+            CExprKind::Min(args) | CExprKind::Max(args) | CExprKind::Count(args) => {
+                args.iter().collect()
+            }
+        }
+    }
+
+    /// True if slot `slot` occurs in the expression.
+    pub fn uses_slot(&self, slot: usize) -> bool {
+        matches!(self.kind, CExprKind::Slot(s) if s == slot)
+            || self.children().into_iter().any(|c| c.uses_slot(slot))
     }
 
     /// The constant value, if the expression is a constant.
@@ -267,7 +384,9 @@ impl Type {
 
 /// What names mean where an expression is checked.
 struct Scope<'a> {
-    coordinate: &'a str,
+    coordinates: &'a [String],
+    /// True in a `position (…)` game.
+    position_game: bool,
     /// False for constant contexts (parameter defaults, subtraction sets).
     runtime: bool,
     params: &'a [(String, i64)],
@@ -281,28 +400,56 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
     let mut errors = Vec::new();
     let mut name = None;
     let mut description = None;
-    let mut coordinate: Option<(String, Span)> = None;
+    // The coordinates: `heap m`, `position (x, y)`, or `n` by default.
+    let mut declared: Option<(Vec<String>, bool, &'static str)> = None;
     for item in &file.items {
-        match item {
-            Item::Name { value, span } => set_once(&mut name, value, *span, "name", &mut errors),
+        let (names, position_game, keyword, span) = match item {
+            Item::Name { value, span } => {
+                set_once(&mut name, value, *span, "name", &mut errors);
+                continue;
+            }
             Item::Description { value, span } => {
-                set_once(&mut description, value, *span, "description", &mut errors)
+                set_once(&mut description, value, *span, "description", &mut errors);
+                continue;
             }
-            Item::Heap { name: heap, span } => {
-                if coordinate.is_some() {
-                    errors.push(duplicate("heap", *span));
-                } else if let Err(e) =
-                    check_new_name(&heap.name, heap.span, "the coordinate", &Taken::default())
-                {
-                    errors.push(e);
-                } else {
-                    coordinate = Some((heap.name.clone(), heap.span));
-                }
+            Item::Heap { name: heap, span } => (std::slice::from_ref(heap), false, "heap", *span),
+            Item::Position { names, span } => (names.as_slice(), true, "position", *span),
+            _ => continue,
+        };
+        if let Some((_, _, first)) = &declared {
+            errors.push(if *first == keyword {
+                duplicate(keyword, span)
+            } else {
+                Diagnostic::new("a file has either a `heap` or a `position` line", span)
+                    .with_label(format!("conflicts with the `{first}` line above"))
+                    .with_help("`heap m` names the heap of a heap game; `position (x, y)` the coordinates of a position game")
+            });
+            continue;
+        }
+        let mut accepted: Vec<String> = Vec::new();
+        for ident in names {
+            let role = if position_game {
+                "a coordinate"
+            } else {
+                "the coordinate"
+            };
+            let taken = Taken {
+                coordinates: &accepted,
+                ..Taken::default()
+            };
+            match check_new_name(&ident.name, ident.span, role, &taken) {
+                Ok(()) => accepted.push(ident.name.clone()),
+                Err(e) => errors.push(e),
             }
-            _ => {}
+        }
+        if accepted.len() == names.len() {
+            declared = Some((accepted, position_game, keyword));
         }
     }
-    let coordinate = coordinate.map_or_else(|| "n".to_string(), |(c, _)| c);
+    let (coordinates, position_game) = declared
+        .map(|(names, position_game, _)| (names, position_game))
+        .unwrap_or_else(|| (vec!["n".to_string()], false));
+    let coordinate = coordinates[0].clone();
 
     // Parameters, in order; each default may use earlier ones.
     let mut params: Vec<(String, i64)> = Vec::new();
@@ -326,7 +473,7 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
             name.span,
             "a parameter",
             &Taken {
-                coordinate: Some(&coordinate),
+                coordinates: &coordinates,
                 ..Taken::default()
             },
         ) {
@@ -334,7 +481,8 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
             continue;
         }
         let scope = Scope {
-            coordinate: &coordinate,
+            coordinates: &coordinates,
+            position_game,
             runtime: false,
             params: &params,
             binders: &[],
@@ -386,7 +534,8 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
     let mut first_move: Option<Span> = None;
     let mut saw_family_line = false;
     let constant_scope = Scope {
-        coordinate: &coordinate,
+        coordinates: &coordinates,
+        position_game,
         runtime: false,
         params: &params,
         binders: &[],
@@ -421,7 +570,7 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
                     continue;
                 }
                 first_move.get_or_insert(rule.span);
-                match check_move(rule, &coordinate, &params) {
+                match check_move(rule, &coordinates, position_game, &params) {
                     Ok(m) => moves.push(m),
                     Err(e) => errors.push(e),
                 }
@@ -436,7 +585,8 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
             Item::Name { span, .. }
             | Item::Description { span, .. }
             | Item::Param { span, .. }
-            | Item::Heap { span, .. } => *span,
+            | Item::Heap { span, .. }
+            | Item::Position { span, .. } => *span,
             Item::Family(f) => f.span,
             Item::Move(m) => m.span,
         });
@@ -457,6 +607,8 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
             name,
             description,
             coordinate,
+            coordinates,
+            position_game,
             params,
             rules,
         })
@@ -495,7 +647,7 @@ fn mixed(span: Span) -> Diagnostic {
 /// The names already taken where a new name is declared.
 #[derive(Default)]
 struct Taken<'a> {
-    coordinate: Option<&'a str>,
+    coordinates: &'a [String],
     params: &'a [(String, i64)],
     binders: &'a [String],
 }
@@ -513,8 +665,12 @@ fn check_new_name(name: &str, span: Span, role: &str, taken: &Taken) -> Result<(
         Some("a keyword")
     } else if FUNCTIONS.contains(&name) {
         Some("a function")
-    } else if taken.coordinate == Some(name) {
-        Some("the coordinate")
+    } else if taken.coordinates.iter().any(|c| c == name) {
+        Some(if taken.coordinates.len() == 1 {
+            "the coordinate"
+        } else {
+            "a coordinate"
+        })
     } else if taken.binders.iter().any(|b| b == name) {
         Some("an earlier binder of this move")
     } else if taken.params.iter().any(|(p, _)| p == name) {
@@ -611,7 +767,8 @@ fn subtraction_set(set: &SetExpr, scope: &Scope) -> Result<Vec<u64>, Diagnostic>
 
 fn check_move(
     rule: &ast::MoveRule,
-    coordinate: &str,
+    coordinates: &[String],
+    position_game: bool,
     params: &[(String, i64)],
 ) -> Result<CheckedMove, Diagnostic> {
     let mut names: Vec<String> = Vec::new();
@@ -619,13 +776,14 @@ fn check_move(
     let all: Vec<String> = rule.binders.iter().map(|b| b.name.name.clone()).collect();
     for binder in &rule.binders {
         let taken = Taken {
-            coordinate: Some(coordinate),
+            coordinates,
             params,
             binders: &names,
         };
         check_new_name(&binder.name.name, binder.name.span, "a binder", &taken)?;
         let scope = Scope {
-            coordinate,
+            coordinates,
+            position_game,
             runtime: true,
             params,
             binders: &names,
@@ -643,7 +801,8 @@ fn check_move(
         names.push(binder.name.name.clone());
     }
     let scope = Scope {
-        coordinate,
+        coordinates,
+        position_game,
         runtime: true,
         params,
         binders: &names,
@@ -653,19 +812,20 @@ fn check_move(
         Some(c) => Some(typed(c, &scope, Type::Bool)?),
         None => None,
     };
-    if rule.result.len() > MAX_RESULT_HEAPS {
+    let mut result = Vec::new();
+    for e in &rule.result {
+        result_components(e, &scope, &mut result)?;
+    }
+    let components = result.len() / coordinates.len();
+    if components > MAX_RESULT_HEAPS {
+        let what = if position_game { "positions" } else { "heaps" };
         return Err(Diagnostic::new(
-            format!("this move leaves {} heaps", rule.result.len()),
+            format!("this move leaves {components} {what}"),
             rule.result_span,
         )
         .with_label(format!("at most {MAX_RESULT_HEAPS}"))
-        .with_help("a move may leave at most 64 heaps"));
+        .with_help(format!("a move may leave at most 64 {what}")));
     }
-    let result = rule
-        .result
-        .iter()
-        .map(|e| int_expr(e, &scope))
-        .collect::<Result<Vec<_>, _>>()?;
     Ok(CheckedMove {
         label: rule.label.as_ref().map(|l| l.name.clone()),
         binders,
@@ -673,6 +833,67 @@ fn check_move(
         result,
         span: rule.span,
     })
+}
+
+/// Checks one entry of a move's result list, appending its coordinate expressions to `out`:
+/// a heap (heap games and one-coordinate positions), a tuple `(a, b)` of the position's arity,
+/// or a `+`-sum of tuples.
+fn result_components(e: &Expr, scope: &Scope, out: &mut Vec<CExpr>) -> Result<(), Diagnostic> {
+    let arity = scope.coordinates.len();
+    let example = || format!("({})", scope.coordinates.join(", "));
+    match &e.kind {
+        ExprKind::Binary(BinaryOp::Add, a, b) if has_tuple(a) || has_tuple(b) => {
+            result_components(a, scope, out)?;
+            result_components(b, scope, out)
+        }
+        ExprKind::Tuple(_) if !scope.position_game => Err(Diagnostic::new(
+            "a heap game's move leaves heaps, not tuples",
+            e.span,
+        )
+        .with_label("a tuple")
+        .with_help("name the coordinates of a position game first, e.g. `position (x, y)`")),
+        ExprKind::Tuple(items) if items.len() != arity => Err(Diagnostic::new(
+            format!(
+                "this position has {} coordinates, but positions are {}",
+                items.len(),
+                example()
+            ),
+            e.span,
+        )
+        .with_label(format!("expected {arity}"))
+        .with_help(format!(
+            "write one value per coordinate, e.g. `{}`",
+            example()
+        ))),
+        ExprKind::Tuple(items) => {
+            for item in items {
+                out.push(int_expr(item, scope)?);
+            }
+            Ok(())
+        }
+        _ if arity == 1 => {
+            out.push(int_expr(e, scope)?);
+            Ok(())
+        }
+        _ => Err(Diagnostic::new(
+            format!("expected a position {}, found a number", example()),
+            e.span,
+        )
+        .with_label("not a tuple")
+        .with_help(format!(
+            "write the position the move leads to as a tuple, e.g. `{}`; join several with `+`",
+            example()
+        ))),
+    }
+}
+
+/// True if `e` is a tuple or a `+`-sum with a tuple in it.
+fn has_tuple(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Tuple(_) => true,
+        ExprKind::Binary(BinaryOp::Add, a, b) => has_tuple(a) || has_tuple(b),
+        _ => false,
+    }
 }
 
 fn int_expr(e: &Expr, scope: &Scope) -> Result<CExpr, Diagnostic> {
@@ -706,10 +927,22 @@ fn expr(e: &Expr, scope: &Scope) -> Result<(CExpr, Type), Diagnostic> {
             make(CExprKind::Neg(Box::new(typed(x, scope, Type::Int)?))),
             Type::Int,
         ),
-        ExprKind::Unary(UnaryOp::Not, x) => (
-            make(CExprKind::Not(Box::new(typed(x, scope, Type::Bool)?))),
-            Type::Bool,
-        ),
+        ExprKind::Unary(UnaryOp::Not, x) => {
+            // As in Rust: logical not of a condition, bitwise not of a number.
+            let (inner, ty) = expr(x, scope)?;
+            let kind = match ty {
+                Type::Bool => CExprKind::Not(Box::new(inner)),
+                Type::Int => CExprKind::BitNot(Box::new(inner)),
+            };
+            (make(kind), ty)
+        }
+        ExprKind::Tuple(_) => {
+            return Err(
+                Diagnostic::new("a tuple is only allowed as a move's result", span)
+                    .with_label("a tuple here")
+                    .with_help("use the coordinates one by one, e.g. `x + y`"),
+            )
+        }
         ExprKind::Binary(op, a, b) => {
             let (operand, result) = match op {
                 BinaryOp::And | BinaryOp::Or => (Type::Bool, Type::Bool),
@@ -724,21 +957,37 @@ fn expr(e: &Expr, scope: &Scope) -> Result<(CExpr, Type), Diagnostic> {
             )
         }
         ExprKind::Call(f, args) => {
+            // `count` counts conditions; every other function takes numbers.
+            let argument_type = if f.name == "count" {
+                Type::Bool
+            } else {
+                Type::Int
+            };
             let args = args
                 .iter()
-                .map(|a| int_expr(a, scope))
+                .map(|a| typed(a, scope, argument_type))
                 .collect::<Result<Vec<_>, _>>()?;
+            let given = args.len();
             let arity_error = |want: &str| {
                 Diagnostic::new(format!("`{}` takes {want}", f.name), span)
-                    .with_label(format!("{} given", args.len()))
+                    .with_label(format!("{given} given"))
                     .with_help(format!(
                         "e.g. `{}`",
-                        if f.name == "abs" {
-                            "abs(x - 3)"
-                        } else {
-                            "min(k, n)"
+                        match f.name.as_str() {
+                            "abs" => "abs(x - 3)",
+                            "popcount" => "popcount(m)",
+                            "ctz" => "ctz(m)",
+                            "bit" => "bit(m, i)",
+                            "count" => "count(a > 0, b > 0)",
+                            _ => "min(k, n)",
                         }
                     ))
+            };
+            let one = |args: Vec<CExpr>| -> Result<Box<CExpr>, Diagnostic> {
+                match <[CExpr; 1]>::try_from(args) {
+                    Ok([x]) => Ok(Box::new(x)),
+                    Err(_) => Err(arity_error("exactly one argument")),
+                }
             };
             let kind = match f.name.as_str() {
                 "min" | "max" if args.is_empty() => {
@@ -746,12 +995,22 @@ fn expr(e: &Expr, scope: &Scope) -> Result<(CExpr, Type), Diagnostic> {
                 }
                 "min" => CExprKind::Min(args),
                 "max" => CExprKind::Max(args),
-                "abs" if args.len() != 1 => return Err(arity_error("exactly one argument")),
-                "abs" => CExprKind::Abs(Box::new(args.into_iter().next().expect("one argument"))),
+                "abs" => CExprKind::Abs(one(args)?),
+                "popcount" => CExprKind::Popcount(one(args)?),
+                "ctz" => CExprKind::Ctz(one(args)?),
+                "bit" => match <[CExpr; 2]>::try_from(args) {
+                    Ok([x, i]) => CExprKind::Bit(Box::new(x), Box::new(i)),
+                    Err(_) => return Err(arity_error("two arguments")),
+                },
+                "count" if args.is_empty() => return Err(arity_error("at least one argument")),
+                "count" => CExprKind::Count(args),
                 other => {
                     let help = match suggest(other, FUNCTIONS) {
                         Some(s) => format!("did you mean `{s}`?"),
-                        None => "the functions are `min`, `max` and `abs`".to_string(),
+                        None => format!(
+                            "the functions are {}",
+                            FUNCTIONS.map(|f| format!("`{f}`")).join(", ")
+                        ),
                     };
                     return Err(
                         Diagnostic::new(format!("unknown function `{other}`"), f.span)
@@ -766,18 +1025,24 @@ fn expr(e: &Expr, scope: &Scope) -> Result<(CExpr, Type), Diagnostic> {
 }
 
 fn resolve(name: &str, span: Span, scope: &Scope) -> Result<CExprKind, Diagnostic> {
+    let arity = scope.coordinates.len();
     if let Some(i) = scope.binders.iter().rposition(|b| b == name) {
-        return Ok(CExprKind::Slot(1 + i));
+        return Ok(CExprKind::Slot(arity + i));
     }
     if let Some((_, v)) = scope.params.iter().find(|(p, _)| p == name) {
         return Ok(CExprKind::Const(*v));
     }
-    if name == scope.coordinate {
+    if let Some(i) = scope.coordinates.iter().position(|c| c == name) {
         if scope.runtime {
-            return Ok(CExprKind::Slot(0));
+            return Ok(CExprKind::Slot(i));
         }
+        let label = if scope.position_game {
+            "a coordinate is only known while playing"
+        } else {
+            "the heap size is only known while playing"
+        };
         return Err(Diagnostic::new(format!("`{name}` is not a constant"), span)
-            .with_label("the heap size is only known while playing")
+            .with_label(label)
             .with_help("parameter defaults and subtraction sets may only use integers and earlier parameters"));
     }
     if scope.all_binders.iter().any(|b| b == name) {
@@ -790,7 +1055,7 @@ fn resolve(name: &str, span: Span, scope: &Scope) -> Result<CExprKind, Diagnosti
     let mut candidates: Vec<&str> = scope.params.iter().map(|(p, _)| p.as_str()).collect();
     candidates.extend(scope.binders.iter().map(String::as_str));
     if scope.runtime {
-        candidates.push(scope.coordinate);
+        candidates.extend(scope.coordinates.iter().map(String::as_str));
     }
     candidates.extend(FUNCTIONS);
     let help = match suggest(name, candidates.iter().copied()) {
@@ -800,10 +1065,21 @@ fn resolve(name: &str, span: Span, scope: &Scope) -> Result<CExprKind, Diagnosti
         None if scope.runtime && suggest(name, ["none"]).is_some() => {
             "did you mean `none`? (`=> none` is a move that leaves no heap)".to_string()
         }
+        _ if name == "n" && scope.runtime && scope.position_game => {
+            format!(
+                "the coordinates are {} in this file (see its `position` line)",
+                scope
+                    .coordinates
+                    .iter()
+                    .map(|c| format!("`{c}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
         _ if name == "n" && scope.runtime => {
             format!(
                 "the heap size is called `{}` in this file (see its `heap` line)",
-                scope.coordinate
+                scope.coordinates[0]
             )
         }
         Some(s) => format!("did you mean `{s}`?"),
@@ -1014,6 +1290,107 @@ mod tests {
         assert!(
             error("move x in 1..=max => n - x", &[]).contains("help: `max` is a function: call it")
         );
+    }
+
+    #[test]
+    fn position_game_errors() {
+        let cases: [Case; 10] = [
+            (
+                "position (x, y)\nmove t in 1..=x => (x - t, y, 0)",
+                &[],
+                "this position has 3 coordinates, but positions are (x, y)",
+            ),
+            (
+                "position (x, y)\nmove t in 1..=x => x - t",
+                &[],
+                "expected a position (x, y), found a number",
+            ),
+            (
+                "position (x, y)\nmove t in 1..=x => (x - t, y) + 1",
+                &[],
+                "expected a position (x, y), found a number",
+            ),
+            (
+                "move t in 1..=n => (n - t, 0)",
+                &[],
+                "a heap game's move leaves heaps, not tuples",
+            ),
+            (
+                "position (x, y)\nmove t in 1..=z => (x - t, y)",
+                &[],
+                "unknown name `z`",
+            ),
+            (
+                "heap m\nposition (x, y)\nmove => none",
+                &[],
+                "a file has either a `heap` or a `position` line",
+            ),
+            (
+                "position (x, x)\nmove => none",
+                &[],
+                "`x` cannot name a coordinate: it is already",
+            ),
+            (
+                "position (x, y)\nmove if (x, y) == 0 => none",
+                &[],
+                "a tuple is only allowed as a move's result",
+            ),
+            (
+                "position (x, y)\nmove if count(x, y) > 0 => none",
+                &[],
+                "expected a condition, found a number",
+            ),
+            (
+                "move if bit(n) == 1 => none",
+                &[],
+                "`bit` takes two arguments",
+            ),
+        ];
+        for (text, overrides, want) in cases {
+            let got = error(text, overrides);
+            assert!(
+                got.starts_with(&format!("error: {want}")),
+                "{text}\ngot: {got}"
+            );
+        }
+        assert!(error("position (x, y)\nmove => (n, y)", &[])
+            .contains("help: the coordinates are `x`, `y` in this file"));
+    }
+
+    #[test]
+    fn bit_operations_follow_rust() {
+        use super::{apply, bit, BinaryOp::*, FaultKind};
+        assert_eq!(apply(BitAnd, 12, 10), Ok(8));
+        assert_eq!(apply(BitOr, 12, 10), Ok(14));
+        assert_eq!(apply(BitXor, 12, 10), Ok(6));
+        assert_eq!(apply(Shl, 3, 4), Ok(48));
+        assert_eq!(apply(Shr, -7, 1), Ok(-4));
+        assert_eq!(apply(Shl, 1, 64), Err(FaultKind::ShiftRange));
+        assert_eq!(apply(Shr, 1, -1), Err(FaultKind::ShiftRange));
+        assert_eq!(apply(Shl, 1 << 62, 1), Err(FaultKind::Overflow));
+        assert_eq!(bit(5, 2), Ok(1));
+        assert_eq!(bit(5, 1), Ok(0));
+        assert_eq!(bit(-1, 63), Ok(1));
+        let game = load(
+            SourceFile::new(
+                "t.sg",
+                "position (m)\nmove i in 0..6, j = i + 1 + ctz(!m >> (i + 1)) if bit(m, i) == 1 && j < 6 && count(popcount(m) > 0, i >= 0) == 2 => m - (1 << i) + (1 << j)",
+            ),
+            &[],
+        )
+        .unwrap();
+        let GameKind::General { program, .. } = &game.kind else {
+            panic!()
+        };
+        assert!(program.is_position_game());
+        let mut moves = Vec::new();
+        let mut solver = crate::engine::multi::Solver::new(&game, &[63]).unwrap();
+        // 0b001011: the piece at 0 jumps the empty cell 2, the piece at 1 moves to 2, the piece
+        // at 3 moves to 4 (P2575's rule: to the first empty cell on the right).
+        solver
+            .for_each_move(&[0b001011], &mut |_, _, c| moves.push(c[0]))
+            .unwrap();
+        assert_eq!(moves, vec![0b001110, 0b001101, 0b010011]);
     }
 
     #[test]

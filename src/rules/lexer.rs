@@ -169,12 +169,17 @@ impl Lexer<'_> {
             (b'=', _) => (Assign, 1),
             (b'!', b'=') => (NotEq, 2),
             (b'!', _) => (Bang, 1),
+            (b'<', b'<') => (Shl, 2),
             (b'<', b'=') => (Le, 2),
             (b'<', _) => (Lt, 1),
+            (b'>', b'>') => (Shr, 2),
             (b'>', b'=') => (Ge, 2),
             (b'>', _) => (Gt, 1),
             (b'&', b'&') => (AndAnd, 2),
             (b'|', b'|') => (OrOr, 2),
+            (b'&', _) => (Amp, 1),
+            (b'|', _) => (Pipe, 1),
+            (b'^', _) => (Caret, 1),
             (b'.', b'.') if self.peek(2) == b'=' => (DotDotEq, 3),
             (b'.', b'.') => (DotDot, 2),
             (b'.', _) => (Dot, 1),
@@ -194,8 +199,6 @@ impl Lexer<'_> {
                 let ch = self.src[start..].chars().next().unwrap_or('?');
                 self.pos += ch.len_utf8();
                 let help = match ch {
-                    '&' => "logical and is written `&&`",
-                    '|' => "logical or is written `||`",
                     '\'' => "strings use double quotes: \"...\"",
                     _ => "remove it, or start a comment with `#`",
                 };
@@ -259,6 +262,12 @@ mod tests {
             ("takebreak 4!.0", &[Ident, CodeText, Newline, Eof]),
             ("name \"a \\\"b\\\"\"", &[Ident, Str, Newline, Eof]),
             ("x.y", &[Ident, Dot, Ident, Newline, Eof]),
+            (
+                "a & b | c ^ d << 1 >> 2",
+                &[
+                    Ident, Amp, Ident, Pipe, Ident, Caret, Ident, Shl, Int, Shr, Int, Newline, Eof,
+                ],
+            ),
         ];
         for (src, want) in cases {
             assert_eq!(&kinds(src), want, "lexing {src:?}");

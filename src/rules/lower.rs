@@ -65,6 +65,8 @@ pub fn lower(checked: Checked, source: SourceFile) -> Result<Game, RulesError> {
         name,
         description,
         coordinate,
+        coordinates,
+        position_game,
         params,
         rules,
     } = checked;
@@ -105,8 +107,13 @@ pub fn lower(checked: Checked, source: SourceFile) -> Result<Game, RulesError> {
             (text, GameKind::Code { code, family })
         }
         Rules::Moves(moves) => {
-            let program = Program::new(&moves, &coordinate);
-            let lowered = lower_moves(&moves, &program);
+            let program = Program::new(&moves, &coordinates, position_game);
+            // A position game's moves are not heap moves: no code describes them.
+            let lowered = if position_game {
+                None
+            } else {
+                lower_moves(&moves, &program)
+            };
             (
                 default_general_name(&source),
                 GameKind::General { program, lowered },
@@ -212,66 +219,66 @@ fn expressions(m: &CheckedMove) -> impl Iterator<Item = &CExpr> {
 
 /// True if `e` has no run-time values in it.
 fn is_constant(e: &CExpr) -> bool {
-    match &e.kind {
-        CExprKind::Const(_) => true,
-        CExprKind::Slot(_) => false,
-        CExprKind::Neg(x) | CExprKind::Not(x) | CExprKind::Abs(x) => is_constant(x),
-        CExprKind::Binary(_, a, b) => is_constant(a) && is_constant(b),
-        CExprKind::Min(args) | CExprKind::Max(args) => args.iter().all(is_constant),
-    }
+    !matches!(e.kind, CExprKind::Slot(_)) && e.children().into_iter().all(is_constant)
 }
 
 /// The syntactic gate: affine in the slots (see the module documentation).
 pub fn is_affine(e: &CExpr) -> bool {
+    let affine_children = || e.children().into_iter().all(is_affine);
     match &e.kind {
         CExprKind::Const(_) | CExprKind::Slot(_) => true,
-        CExprKind::Neg(x) | CExprKind::Not(x) => is_affine(x),
-        CExprKind::Abs(_) => false,
-        CExprKind::Binary(BinaryOp::Div | BinaryOp::Rem, _, _) => false,
-        CExprKind::Binary(BinaryOp::Mul, a, b) => {
-            is_affine(a) && is_affine(b) && (is_constant(a) || is_constant(b))
+        CExprKind::Neg(_) | CExprKind::Not(_) | CExprKind::Min(_) | CExprKind::Max(_) => {
+            affine_children()
         }
-        CExprKind::Binary(_, a, b) => is_affine(a) && is_affine(b),
-        CExprKind::Min(args) | CExprKind::Max(args) => args.iter().all(is_affine),
+        CExprKind::Binary(BinaryOp::Mul, a, b) => {
+            affine_children() && (is_constant(a) || is_constant(b))
+        }
+        CExprKind::Binary(
+            BinaryOp::Div
+            | BinaryOp::Rem
+            | BinaryOp::BitAnd
+            | BinaryOp::BitOr
+            | BinaryOp::BitXor
+            | BinaryOp::Shl
+            | BinaryOp::Shr,
+            _,
+            _,
+        ) => false,
+        CExprKind::Binary(_, _, _) => affine_children(),
+        CExprKind::Abs(_)
+        | CExprKind::BitNot(_)
+        | CExprKind::Popcount(_)
+        | CExprKind::Ctz(_)
+        | CExprKind::Bit(_, _)
+        | CExprKind::Count(_) => false,
     }
 }
 
 /// Σ |constants| in `e` (saturating).
 fn constant_sum(e: &CExpr) -> u64 {
-    match &e.kind {
-        CExprKind::Const(v) => v.unsigned_abs(),
-        CExprKind::Slot(_) => 0,
-        CExprKind::Neg(x) | CExprKind::Not(x) | CExprKind::Abs(x) => constant_sum(x),
-        CExprKind::Binary(_, a, b) => constant_sum(a).saturating_add(constant_sum(b)),
-        CExprKind::Min(args) | CExprKind::Max(args) => args
-            .iter()
-            .fold(0, |s, a| s.saturating_add(constant_sum(a))),
-    }
+    let own = e.as_const().map_or(0, i64::unsigned_abs);
+    e.children()
+        .into_iter()
+        .fold(own, |s, c| s.saturating_add(constant_sum(c)))
 }
 
 /// Π |c| over the products `c * e` in `e` (saturating; a product that cannot be evaluated
 /// counts as unbounded).
 fn multiplier_product(e: &CExpr) -> u64 {
-    match &e.kind {
-        CExprKind::Const(_) | CExprKind::Slot(_) => 1,
-        CExprKind::Neg(x) | CExprKind::Not(x) | CExprKind::Abs(x) => multiplier_product(x),
-        CExprKind::Binary(op, a, b) => {
-            let inner = multiplier_product(a).saturating_mul(multiplier_product(b));
-            let factor = match op {
-                BinaryOp::Mul if is_constant(a) => {
-                    a.eval(&[]).map_or(u64::MAX, |v| v.unsigned_abs().max(1))
-                }
-                BinaryOp::Mul if is_constant(b) => {
-                    b.eval(&[]).map_or(u64::MAX, |v| v.unsigned_abs().max(1))
-                }
-                _ => 1,
-            };
-            inner.saturating_mul(factor)
+    let inner = e
+        .children()
+        .into_iter()
+        .fold(1u64, |p, c| p.saturating_mul(multiplier_product(c)));
+    let factor = match &e.kind {
+        CExprKind::Binary(BinaryOp::Mul, a, _) if is_constant(a) => {
+            a.eval(&[]).map_or(u64::MAX, |v| v.unsigned_abs().max(1))
         }
-        CExprKind::Min(args) | CExprKind::Max(args) => args
-            .iter()
-            .fold(1, |p, a| p.saturating_mul(multiplier_product(a))),
-    }
+        CExprKind::Binary(BinaryOp::Mul, _, b) if is_constant(b) => {
+            b.eval(&[]).map_or(u64::MAX, |v| v.unsigned_abs().max(1))
+        }
+        _ => 1,
+    };
+    inner.saturating_mul(factor)
 }
 
 type MoveSet = BTreeSet<Vec<u64>>;
@@ -557,7 +564,7 @@ mod tests {
             let file = parser::parse(&text).unwrap();
             let checked = check::check(&file, &[]).unwrap();
             let Rules::Moves(moves) = &checked.rules else { unreachable!() };
-            let program = Program::new(moves, "n");
+            let program = Program::new(moves, &["n".to_string()], false);
             if let Some(code) = lower_moves(moves, &program) {
                 let mut budget = usize::MAX / 2;
                 let rule_moves = observe(&program, 200, &mut budget).expect("lowering ran the rules without error");

@@ -83,6 +83,22 @@ impl Game {
         }
     }
 
+    /// The compiled rules of a `position (…)` game, `None` for a heap game.
+    pub fn position_program(&self) -> Option<&Program> {
+        match &self.kind {
+            GameKind::General { program, .. } if program.is_position_game() => Some(program),
+            _ => None,
+        }
+    }
+
+    /// The coordinates' names: those of the `position` line, or the heap's (`[n]`).
+    pub fn coordinates(&self) -> Vec<String> {
+        match self.position_program() {
+            Some(program) => program.coordinates().to_vec(),
+            None => vec![self.coordinate.clone()],
+        }
+    }
+
     /// The value of parameter `name`.
     pub fn param(&self, name: &str) -> Option<i64> {
         self.params.iter().find(|(n, _)| n == name).map(|&(_, v)| v)

@@ -5,8 +5,8 @@
 //! line and goes on, so one run reports one error per bad line. Expression nesting is bounded
 //! ([`MAX_DEPTH`]) so that later passes may recurse without risking the stack.
 //!
-//! Precedence, loosest first: `||`, `&&`, comparisons (non-associative), `+ -`, `* / %`,
-//! prefix `- !`.
+//! Precedence (Rust's), loosest first: `||`, `&&`, comparisons (non-associative), `|`, `^`,
+//! `&`, `<< >>`, `+ -`, `* / %`, prefix `- !`.
 
 use super::ast::{
     self, BinaryOp, Binder, Expr, ExprKind, FamilyForm, FamilyLine, Ident, Item, MoveRule,
@@ -22,11 +22,12 @@ use super::{Diagnostic, Span};
 pub const MAX_DEPTH: u32 = 128;
 
 /// Words that start a statement.
-pub const STATEMENT_KEYWORDS: [&str; 9] = [
+pub const STATEMENT_KEYWORDS: [&str; 10] = [
     "name",
     "description",
     "param",
     "heap",
+    "position",
     "move",
     "subtraction",
     "octal",
@@ -35,11 +36,12 @@ pub const STATEMENT_KEYWORDS: [&str; 9] = [
 ];
 
 /// Words with a fixed meaning inside rules, which cannot name a parameter, binder or coordinate.
-pub const RESERVED: [&str; 13] = [
+pub const RESERVED: [&str; 14] = [
     "name",
     "description",
     "param",
     "heap",
+    "position",
     "move",
     "subtraction",
     "octal",
@@ -277,6 +279,17 @@ impl Parser<'_> {
                 let span = first.span.to(self.end_of_statement()?);
                 Ok(Item::Heap { name, span })
             }
+            "position" => {
+                self.advance();
+                self.expect(TokenKind::LParen)?;
+                let mut names = vec![self.ident()?];
+                while self.eat(TokenKind::Comma) {
+                    names.push(self.ident()?);
+                }
+                self.expect(TokenKind::RParen)?;
+                let span = first.span.to(self.end_of_statement()?);
+                Ok(Item::Position { names, span })
+            }
             "subtraction" => {
                 self.advance();
                 let all_but = if self.at_word("all") {
@@ -406,8 +419,20 @@ impl Parser<'_> {
         if self.peek().kind == TokenKind::Ident && !self.at_word("if") {
             loop {
                 let name = self.ident()?;
-                self.expect_word("in")?;
-                let range = self.range()?;
+                let range = if self.at_word("in") {
+                    self.advance();
+                    self.range()?
+                } else {
+                    self.expect(TokenKind::Assign)?;
+                    // `j = e` binds one value: the range `e..=e`.
+                    let value = self.expr()?;
+                    RangeExpr {
+                        span: value.span,
+                        lo: value.clone(),
+                        hi: value,
+                        inclusive: true,
+                    }
+                };
                 binders.push(Binder { name, range });
                 if !self.eat(TokenKind::Comma) {
                     break;
@@ -474,26 +499,35 @@ impl Parser<'_> {
         })
     }
 
-    fn or(&mut self) -> PResult<Expr> {
-        let mut lhs = self.and()?;
-        while self.eat(TokenKind::OrOr) {
-            let rhs = self.and()?;
-            lhs = self.binary(BinaryOp::Or, lhs, rhs)?;
+    /// One left-associative precedence level: `next { op next }` for the operators `ops`.
+    fn left_assoc(
+        &mut self,
+        ops: &[(TokenKind, BinaryOp)],
+        next: fn(&mut Self) -> PResult<Expr>,
+    ) -> PResult<Expr> {
+        let mut lhs = next(self)?;
+        'operators: loop {
+            for &(kind, op) in ops {
+                if self.eat(kind) {
+                    let rhs = next(self)?;
+                    lhs = self.binary(op, lhs, rhs)?;
+                    continue 'operators;
+                }
+            }
+            return Ok(lhs);
         }
-        Ok(lhs)
+    }
+
+    fn or(&mut self) -> PResult<Expr> {
+        self.left_assoc(&[(TokenKind::OrOr, BinaryOp::Or)], Self::and)
     }
 
     fn and(&mut self) -> PResult<Expr> {
-        let mut lhs = self.comparison()?;
-        while self.eat(TokenKind::AndAnd) {
-            let rhs = self.comparison()?;
-            lhs = self.binary(BinaryOp::And, lhs, rhs)?;
-        }
-        Ok(lhs)
+        self.left_assoc(&[(TokenKind::AndAnd, BinaryOp::And)], Self::comparison)
     }
 
     fn comparison(&mut self) -> PResult<Expr> {
-        let lhs = self.sum()?;
+        let lhs = self.bit_or()?;
         let ops = [
             (TokenKind::EqEq, BinaryOp::Eq),
             (TokenKind::NotEq, BinaryOp::Ne),
@@ -504,43 +538,54 @@ impl Parser<'_> {
         ];
         for (kind, op) in ops {
             if self.eat(kind) {
-                let rhs = self.sum()?;
+                let rhs = self.bit_or()?;
                 return self.binary(op, lhs, rhs);
             }
         }
         Ok(lhs)
     }
 
+    fn bit_or(&mut self) -> PResult<Expr> {
+        self.left_assoc(&[(TokenKind::Pipe, BinaryOp::BitOr)], Self::bit_xor)
+    }
+
+    fn bit_xor(&mut self) -> PResult<Expr> {
+        self.left_assoc(&[(TokenKind::Caret, BinaryOp::BitXor)], Self::bit_and)
+    }
+
+    fn bit_and(&mut self) -> PResult<Expr> {
+        self.left_assoc(&[(TokenKind::Amp, BinaryOp::BitAnd)], Self::shift)
+    }
+
+    fn shift(&mut self) -> PResult<Expr> {
+        self.left_assoc(
+            &[
+                (TokenKind::Shl, BinaryOp::Shl),
+                (TokenKind::Shr, BinaryOp::Shr),
+            ],
+            Self::sum,
+        )
+    }
+
     fn sum(&mut self) -> PResult<Expr> {
-        let mut lhs = self.product()?;
-        loop {
-            let op = if self.eat(TokenKind::Plus) {
-                BinaryOp::Add
-            } else if self.eat(TokenKind::Minus) {
-                BinaryOp::Sub
-            } else {
-                return Ok(lhs);
-            };
-            let rhs = self.product()?;
-            lhs = self.binary(op, lhs, rhs)?;
-        }
+        self.left_assoc(
+            &[
+                (TokenKind::Plus, BinaryOp::Add),
+                (TokenKind::Minus, BinaryOp::Sub),
+            ],
+            Self::product,
+        )
     }
 
     fn product(&mut self) -> PResult<Expr> {
-        let mut lhs = self.unary()?;
-        loop {
-            let op = if self.eat(TokenKind::Star) {
-                BinaryOp::Mul
-            } else if self.eat(TokenKind::Slash) {
-                BinaryOp::Div
-            } else if self.eat(TokenKind::Percent) {
-                BinaryOp::Rem
-            } else {
-                return Ok(lhs);
-            };
-            let rhs = self.unary()?;
-            lhs = self.binary(op, lhs, rhs)?;
-        }
+        self.left_assoc(
+            &[
+                (TokenKind::Star, BinaryOp::Mul),
+                (TokenKind::Slash, BinaryOp::Div),
+                (TokenKind::Percent, BinaryOp::Rem),
+            ],
+            Self::unary,
+        )
     }
 
     fn unary(&mut self) -> PResult<Expr> {
@@ -618,10 +663,27 @@ impl Parser<'_> {
             TokenKind::LParen => {
                 let open = self.advance().span;
                 let inner = self.expr()?;
+                if !self.at(TokenKind::Comma) {
+                    let close = self.expect(TokenKind::RParen)?;
+                    return Ok(Expr {
+                        span: open.to(close.span),
+                        ..inner
+                    });
+                }
+                // `(a, b, …)`: a tuple.
+                let mut elements = vec![inner];
+                while self.eat(TokenKind::Comma) && !self.at(TokenKind::RParen) {
+                    elements.push(self.expr()?);
+                }
                 let close = self.expect(TokenKind::RParen)?;
+                let depth = elements.iter().map(|e| e.depth).max().unwrap_or(0) + 1;
+                if depth > MAX_DEPTH {
+                    return Err(self.too_deep(open));
+                }
                 Ok(Expr {
+                    kind: ExprKind::Tuple(elements),
                     span: open.to(close.span),
-                    ..inner
+                    depth,
                 })
             }
             _ => Err(self.unexpected()),
@@ -630,9 +692,9 @@ impl Parser<'_> {
 }
 
 /// Descriptions of the operator tokens (see [`Parser::unexpected`]).
-const OPERATORS: [&str; 15] = [
+const OPERATORS: [&str; 20] = [
     "`||`", "`&&`", "`==`", "`!=`", "`<`", "`<=`", "`>`", "`>=`", "`+`", "`-`", "`*`", "`/`",
-    "`%`", "`!`", "`(`",
+    "`%`", "`!`", "`(`", "`|`", "`^`", "`&`", "`<<`", "`>>`",
 ];
 
 /// `["a", "b", "c"]` → "a, b or c".
@@ -679,6 +741,10 @@ mod tests {
                 f.name,
                 args.iter().map(show).collect::<Vec<_>>().join(", ")
             ),
+            ExprKind::Tuple(items) => format!(
+                "<{}>",
+                items.iter().map(show).collect::<Vec<_>>().join(", ")
+            ),
         }
     }
 
@@ -702,6 +768,13 @@ mod tests {
             ("min(k, n - 1, 3)", "min(k, (n - 1), 3)"),
             ("max()", "max()"),
             ("n / 2 == 0", "((n / 2) == 0)"),
+            // Rust's precedence for the bit operators.
+            ("a | b ^ c & d", "(a | (b ^ (c & d)))"),
+            ("1 << n - 1", "(1 << (n - 1))"),
+            ("m >> i & 1 == 1", "(((m >> i) & 1) == 1)"),
+            ("x & y == 0 && z", "(((x & y) == 0) && z)"),
+            ("(x, y - 1) + (1, 2)", "(<x, (y - 1)> + <1, 2>)"),
+            ("(x)", "x"),
         ];
         for (text, want) in cases {
             assert_eq!(param_expr(text), want, "{text}");
@@ -723,6 +796,9 @@ mod tests {
             "move a in 0..=n, len in 2..=3 if a + len <= n => a, n - a - len",
             "move if n >= 1 => none",
             "move => none",
+            "position (x, y)\nmove t in 1..=x => (x - t, y)",
+            "position (m)\nmove i in 0..19, j = i + 1 if m >> i & 1 == 1 => m ^ (1 << i)",
+            "move => (x, y) + (y, x), (0, 0)",
         ];
         for text in ok {
             assert!(parse(text).is_ok(), "{text}: {:?}", parse(text).err());
@@ -736,7 +812,7 @@ mod tests {
                 "move x in 1..=3 n - x",
                 "expected `,`, `if` or `=>`, found `n`",
             ),
-            ("move x 1..3 => n", "expected `in`, found `1`"),
+            ("move x 1..3 => n", "expected `in` or `=`, found `1`"),
             ("param = 3", "expected a name, found `=`"),
             ("param k 3", "expected `=`, found `3`"),
             ("move x in 1.3 => n", "expected `..=` or `..`, found `.`"),

@@ -1,16 +1,27 @@
-//! Compiled general move rules.
+//! Compiled move rules, for heap games and position games alike.
 //!
 //! Each checked expression ([`CExpr`]) is compiled once into a closure over a slot array
-//! (slot 0 is `n`, slot `1 + i` the move's binder `i`), so enumerating moves does not re-walk
-//! the syntax tree or look up names. [`Program::for_each_move`] enumerates the binders' ranges
-//! as nested loops, tests the condition, evaluates the heaps and checks that each heap `h` is in
-//! `0..n` (a move to a heap `≥ n` could make the game loop, which the engines do not support).
+//! (slots `0..k` are the position's coordinates, slot `k + i` the move's binder `i`), so
+//! enumerating moves does not re-walk the syntax tree or look up names.
+//! [`Program::for_each_option`] enumerates the binders' ranges as nested loops, tests the
+//! condition, evaluates the components and checks them: in a heap game each heap `h` must be
+//! in `0..n` (a move to a heap `≥ n` could make the game loop), in a position game each
+//! coordinate must be `≥ 0` (cycles are the engine's to detect).
+//!
+//! **Lines.** When a rule's last binder `t` occurs neither in the condition nor anywhere but
+//! affinely (`+`, `-`, `*` by a constant) in a single-component result, the positions it
+//! reaches for `t = lo..=hi` lie on a line `p(lo) + (t − lo)·d`. Such a rule is reported as one
+//! [`Move::Line`], checked at both ends only: every sub-expression is affine in `t`, hence
+//! monotone, so the ends bound every value in between (no overflow, no negative coordinate, no
+//! heap out of range inside the line when there is none at its ends). The engine then reads
+//! the line's values directly from its table, without a closure call per move.
 
 use std::fmt;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use super::ast::BinaryOp;
-use super::check::{apply, CExpr, CExprKind, CheckedMove, Fault, FaultKind};
+use super::check::{apply, bit, shl, shr, CExpr, CExprKind, CheckedMove, Fault, FaultKind, Place};
 use super::{Diagnostic, Span};
 
 /// The largest number of values a binder's range may take at one position.
@@ -18,19 +29,26 @@ pub const MAX_RANGE_LEN: i128 = 1 << 32;
 
 type Eval = Arc<dyn Fn(&[i64]) -> Result<i64, Fault> + Send + Sync>;
 
-/// Compiled general move rules: clone it freely (the code is shared).
+/// Compiled move rules: clone it freely (the code is shared).
 #[derive(Clone)]
 pub struct Program {
-    coordinate: String,
+    coordinates: Vec<String>,
+    position_game: bool,
     moves: Vec<CompiledMove>,
     slots: usize,
 }
 
 #[derive(Clone)]
 struct CompiledMove {
+    label: Option<String>,
+    binder_names: Vec<String>,
+    span: Span,
     binders: Vec<CompiledBinder>,
     condition: Option<Eval>,
+    /// `arity` coordinate expressions per component.
     result: Vec<(Eval, Span)>,
+    /// `d(coordinate)/dt` for the last binder `t`, when the rule is a line (module docs).
+    line: Option<Vec<i64>>,
 }
 
 #[derive(Clone)]
@@ -38,13 +56,43 @@ struct CompiledBinder {
     lo: Eval,
     hi: Eval,
     inclusive: bool,
+    /// `j = e`: `lo` and `hi` are the same expression, evaluated once.
+    single: bool,
     span: Span,
+}
+
+/// One move (or a line of moves) found by [`Program::for_each_option`].
+#[derive(Clone, Copy, Debug)]
+pub enum Move<'a> {
+    /// The move leads to the sum of these components (`arity` coordinates each, flattened).
+    Sum(&'a [u64]),
+    /// `count ≥ 1` moves, each to one position: `first + t·step` for `t` in `0..count`.
+    Line {
+        /// The position for the first binder value.
+        first: &'a [u64],
+        /// The change per binder value.
+        step: &'a [i64],
+        /// How many moves.
+        count: u64,
+    },
+}
+
+/// What [`Program::for_each_option`] calls: `(rule, binder values, move)`.
+pub type MoveVisitor<'v> = dyn FnMut(usize, &[i64], Move<'_>) -> ControlFlow<()> + 'v;
+
+/// Reusable working memory for [`Program::for_each_option`] (one per thread).
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    slots: Vec<i64>,
+    components: Vec<u64>,
+    line_end: Vec<u64>,
 }
 
 impl fmt::Debug for Program {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Program")
-            .field("coordinate", &self.coordinate)
+            .field("coordinates", &self.coordinates)
+            .field("position_game", &self.position_game)
             .field("moves", &self.moves.len())
             .field(
                 "binders",
@@ -59,11 +107,15 @@ impl fmt::Debug for Program {
 }
 
 impl Program {
-    /// Compiles checked move rules; `coordinate` names `n` in run-time error messages.
-    pub fn new(moves: &[CheckedMove], coordinate: &str) -> Self {
+    /// Compiles checked move rules over the named coordinates (`[n]` for a heap game).
+    pub fn new(moves: &[CheckedMove], coordinates: &[String], position_game: bool) -> Self {
+        let arity = coordinates.len();
         let compiled = moves
             .iter()
             .map(|m| CompiledMove {
+                label: m.label.clone(),
+                binder_names: m.binders.iter().map(|b| b.name.clone()).collect(),
+                span: m.span,
                 binders: m
                     .binders
                     .iter()
@@ -71,16 +123,20 @@ impl Program {
                         lo: compile(&b.lo),
                         hi: compile(&b.hi),
                         inclusive: b.inclusive,
+                        // The parser stores `j = e` as `e..=e`, both ends with e's span.
+                        single: b.inclusive && b.lo.span == b.hi.span && b.lo.span == b.span,
                         span: b.span,
                     })
                     .collect(),
                 condition: m.condition.as_ref().map(compile),
                 result: m.result.iter().map(|e| (compile(e), e.span)).collect(),
+                line: line_steps(m, arity),
             })
             .collect();
-        let slots = 1 + moves.iter().map(|m| m.binders.len()).max().unwrap_or(0);
+        let slots = arity + moves.iter().map(|m| m.binders.len()).max().unwrap_or(0);
         Program {
-            coordinate: coordinate.to_string(),
+            coordinates: coordinates.to_vec(),
+            position_game,
             moves: compiled,
             slots,
         }
@@ -91,16 +147,47 @@ impl Program {
         self.moves.len()
     }
 
-    /// Calls `visit` with the heaps of every move from position `n` (heaps of size 0 included
-    /// as 0; `none` gives an empty slice). A move found by several rules, or by several binder
-    /// values, is visited each time.
+    /// The coordinates' names (`[n]` for a heap game).
+    pub fn coordinates(&self) -> &[String] {
+        &self.coordinates
+    }
+
+    /// True for a `position (…)` game.
+    pub fn is_position_game(&self) -> bool {
+        self.position_game
+    }
+
+    /// The names of rule `rule`'s binders, in order.
+    pub fn binder_names(&self, rule: usize) -> &[String] {
+        &self.moves[rule].binder_names
+    }
+
+    /// How rule `rule` is called in messages: "`take`" for a labelled rule, else "the rule at
+    /// line L" (the line is found in `source`).
+    pub fn rule_name(&self, rule: usize, source: &super::SourceFile) -> String {
+        let m = &self.moves[rule];
+        match &m.label {
+            Some(label) => format!("`{label}`"),
+            None => {
+                let line = source.text[..m.span.start.min(source.text.len())]
+                    .matches('\n')
+                    .count()
+                    + 1;
+                format!("the rule at line {line}")
+            }
+        }
+    }
+
+    /// Calls `visit` with the heaps of every move from heap `n` of a heap game (heaps of size
+    /// 0 included as 0; `none` gives an empty slice). A move found by several rules, or by
+    /// several binder values, is visited each time.
     ///
-    /// Errors: arithmetic overflow, division by zero, a range of more than 2^32 values, or a
-    /// heap outside `0..n`, each located at the expression and naming `n`.
+    /// Errors: arithmetic overflow, division by zero, a range of more than 2^32 values, a heap
+    /// outside `0..n`, or a position game, each located at the expression and naming `n`.
     pub fn for_each_move(&self, n: u64, visit: &mut dyn FnMut(&[u64])) -> Result<(), Diagnostic> {
         let mut unlimited = u64::MAX;
         match self.for_each_move_within(n, &mut unlimited, visit) {
-            Ok(()) | Err(Stop::OutOfBudget) => Ok(()),
+            Ok(()) | Err(Stop::OutOfBudget) | Err(Stop::Break) => Ok(()),
             Err(Stop::Error(d)) => Err(d),
         }
     }
@@ -114,35 +201,85 @@ impl Program {
         budget: &mut u64,
         visit: &mut dyn FnMut(&[u64]),
     ) -> Result<(), Stop> {
-        let Ok(n_signed) = i64::try_from(n) else {
-            return Err(Stop::Error(Diagnostic::new(
-                format!("position {n} is too large"),
-                Span::new(0, 0),
-            )));
+        if self.position_game {
+            return Err(Stop::Error(
+                Diagnostic::new(
+                    format!(
+                        "positions of this game are ({}), not heaps",
+                        self.coordinates.join(", ")
+                    ),
+                    Span::new(0, 0),
+                )
+                .with_help("use `table`, `plot`, `code` or `solve`, which compute position games"),
+            ));
+        }
+        let mut heap = [0u64];
+        self.for_each_option(&[n], &mut Scratch::default(), budget, &mut |_, _, m| {
+            match m {
+                Move::Sum(heaps) => visit(heaps),
+                Move::Line { first, step, count } => {
+                    for t in 0..count as i64 {
+                        heap[0] = (first[0] as i64 + t * step[0]) as u64;
+                        visit(&heap);
+                    }
+                }
+            }
+            ControlFlow::Continue(())
+        })
+    }
+
+    /// Calls `visit(rule, binders, move)` for every move from `position` (one value per
+    /// coordinate), in rule order, with the rule's binder values (for a [`Move::Line`], those
+    /// of its first move); `visit` may stop the enumeration ([`Stop::Break`]). Lines of moves
+    /// are reported as one [`Move::Line`] (module docs). `budget` is spent as by
+    /// [`Program::for_each_move_within`] (a line counts one per move).
+    pub fn for_each_option(
+        &self,
+        position: &[u64],
+        scratch: &mut Scratch,
+        budget: &mut u64,
+        visit: &mut MoveVisitor<'_>,
+    ) -> Result<(), Stop> {
+        let place = Place {
+            names: &self.coordinates,
+            values: position,
         };
-        let mut slots = vec![0i64; self.slots];
-        slots[0] = n_signed;
-        let mut heaps = Vec::with_capacity(8);
+        scratch.slots.clear();
+        scratch.slots.resize(self.slots, 0);
+        for (slot, &c) in scratch.slots.iter_mut().zip(position) {
+            *slot = i64::try_from(c).map_err(|_| {
+                Stop::Error(Diagnostic::new(
+                    format!("position {place} is too large"),
+                    Span::new(0, 0),
+                ))
+            })?;
+        }
         let mut env = Env {
-            heaps: &mut heaps,
+            scratch,
             visit,
-            at: (self.coordinate.as_str(), n),
+            at: place,
             budget,
+            arity: self.coordinates.len(),
+            heap: !self.position_game,
+            rule: 0,
         };
-        for m in &self.moves {
-            m.run(0, &mut slots, &mut env)?;
+        for (rule, m) in self.moves.iter().enumerate() {
+            env.rule = rule;
+            m.run(0, &mut env)?;
         }
         Ok(())
     }
 }
 
-/// Why [`Program::for_each_move_within`] stopped early.
+/// Why an enumeration stopped early.
 #[derive(Debug)]
 pub enum Stop {
     /// A run-time error in the rules.
     Error(Diagnostic),
     /// The iteration budget ran out.
     OutOfBudget,
+    /// The visitor asked to stop.
+    Break,
 }
 
 impl From<Diagnostic> for Stop {
@@ -153,41 +290,180 @@ impl From<Diagnostic> for Stop {
 
 /// What a move enumeration carries along.
 struct Env<'a, 'v> {
-    heaps: &'a mut Vec<u64>,
-    visit: &'a mut (dyn FnMut(&[u64]) + 'v),
-    at: (&'a str, u64),
+    scratch: &'a mut Scratch,
+    visit: &'a mut MoveVisitor<'v>,
+    at: Place<'a>,
     budget: &'a mut u64,
+    arity: usize,
+    /// Heap-game checks (`0 ≤ h < n`) instead of position-game ones (`≥ 0`).
+    heap: bool,
+    rule: usize,
+}
+
+impl Env<'_, '_> {
+    fn spend(&mut self, steps: u64) -> Result<(), Stop> {
+        *self.budget = self.budget.checked_sub(steps).ok_or(Stop::OutOfBudget)?;
+        Ok(())
+    }
+
+    fn fault(&self) -> impl Fn(Fault) -> Stop + '_ {
+        let at = self.at;
+        move |f: Fault| Stop::Error(f.diagnostic(Some(at)))
+    }
+
+    /// Checks coordinate `index` (of the flattened result) with value `value`.
+    fn checked(
+        &self,
+        value: i64,
+        index: usize,
+        span: Span,
+        label: Option<&str>,
+    ) -> Result<u64, Diagnostic> {
+        if self.heap {
+            check_heap(value, span, self.at)
+        } else {
+            check_coordinate(value, index % self.arity, span, self.at, label)
+        }
+    }
 }
 
 impl CompiledMove {
-    fn run(&self, depth: usize, slots: &mut [i64], env: &mut Env) -> Result<(), Stop> {
-        let at = env.at;
-        let fault = |f: Fault| Stop::Error(f.diagnostic(Some(at)));
-        *env.budget = env.budget.checked_sub(1).ok_or(Stop::OutOfBudget)?;
+    fn run(&self, depth: usize, env: &mut Env) -> Result<(), Stop> {
+        env.spend(1)?;
+        let slot = env.arity + depth;
         if let Some(binder) = self.binders.get(depth) {
-            let lo = (binder.lo)(slots).map_err(fault)?;
-            let hi = (binder.hi)(slots).map_err(fault)?;
-            let Some((lo, hi)) = range_bounds(lo, hi, binder.inclusive, binder.span, at)? else {
+            let slots = &env.scratch.slots;
+            let lo = (binder.lo)(slots).map_err(env.fault())?;
+            let hi = if binder.single {
+                lo
+            } else {
+                (binder.hi)(slots).map_err(env.fault())?
+            };
+            let Some((lo, hi)) = range_bounds(lo, hi, binder.inclusive, binder.span, env.at)?
+            else {
                 return Ok(());
             };
+            if depth + 1 == self.binders.len() {
+                if let Some(step) = &self.line {
+                    if self.run_line(lo, hi, step, env)? {
+                        return Ok(());
+                    }
+                }
+            }
             for value in lo..=hi {
-                slots[1 + depth] = value;
-                self.run(depth + 1, slots, env)?;
+                env.scratch.slots[slot] = value;
+                self.run(depth + 1, env)?;
             }
             return Ok(());
         }
         if let Some(condition) = &self.condition {
-            if condition(slots).map_err(fault)? == 0 {
+            if condition(&env.scratch.slots).map_err(env.fault())? == 0 {
                 return Ok(());
             }
         }
-        env.heaps.clear();
-        for (eval, span) in &self.result {
-            let h = eval(slots).map_err(fault)?;
-            env.heaps.push(check_heap(h, *span, at)?);
+        let mut components = std::mem::take(&mut env.scratch.components);
+        components.clear();
+        let result = self
+            .result
+            .iter()
+            .enumerate()
+            .try_for_each(|(i, (eval, span))| {
+                let value = eval(&env.scratch.slots).map_err(env.fault())?;
+                components.push(env.checked(value, i, *span, self.label.as_deref())?);
+                Ok::<(), Stop>(())
+            });
+        let binders = &env.scratch.slots[env.arity..env.arity + self.binders.len()];
+        let flow = result.map(|()| (env.visit)(env.rule, binders, Move::Sum(&components)));
+        env.scratch.components = components;
+        match flow? {
+            ControlFlow::Continue(()) => Ok(()),
+            ControlFlow::Break(()) => Err(Stop::Break),
         }
-        (env.visit)(env.heaps);
-        Ok(())
+    }
+
+    /// The last binder's values `lo..=hi` as one [`Move::Line`]. Returns false (nothing
+    /// visited) when an end faults or fails its check: the caller then enumerates the values
+    /// one by one, which reports the first failing one exactly as without lines.
+    fn run_line(&self, lo: i64, hi: i64, step: &[i64], env: &mut Env) -> Result<bool, Stop> {
+        let slot = env.arity + self.binders.len() - 1;
+        env.scratch.slots[slot] = lo;
+        if let Some(condition) = &self.condition {
+            // The condition does not use the last binder: one test covers the line.
+            if condition(&env.scratch.slots).map_err(env.fault())? == 0 {
+                return Ok(true);
+            }
+        }
+        let mut ends = [
+            std::mem::take(&mut env.scratch.components),
+            std::mem::take(&mut env.scratch.line_end),
+        ];
+        let mut ok = true;
+        for (end, value) in ends.iter_mut().zip([lo, hi]) {
+            env.scratch.slots[slot] = value;
+            end.clear();
+            for (i, (eval, span)) in self.result.iter().enumerate() {
+                match eval(&env.scratch.slots)
+                    .map(|v| env.checked(v, i, *span, self.label.as_deref()))
+                {
+                    Ok(Ok(c)) => end.push(c),
+                    _ => ok = false,
+                }
+            }
+        }
+        let [first, end] = ends;
+        let count = (hi - lo) as u64 + 1;
+        let flow = if ok {
+            env.scratch.slots[slot] = lo;
+            env.spend(count).map(|()| {
+                let binders = &env.scratch.slots[env.arity..=slot];
+                (env.visit)(
+                    env.rule,
+                    binders,
+                    Move::Line {
+                        first: &first,
+                        step,
+                        count,
+                    },
+                )
+            })
+        } else {
+            Ok(ControlFlow::Continue(()))
+        };
+        env.scratch.components = first;
+        env.scratch.line_end = end;
+        match flow? {
+            ControlFlow::Continue(()) => Ok(ok),
+            ControlFlow::Break(()) => Err(Stop::Break),
+        }
+    }
+}
+
+/// `d(coordinate)/dt` for each result coordinate, when `m` is a line in its last binder `t`
+/// (module docs).
+fn line_steps(m: &CheckedMove, arity: usize) -> Option<Vec<i64>> {
+    let last = arity + m.binders.len().checked_sub(1)?;
+    if m.result.len() != arity || m.condition.as_ref().is_some_and(|c| c.uses_slot(last)) {
+        return None;
+    }
+    m.result.iter().map(|e| slope(e, last)).collect()
+}
+
+/// The integer `c` with `e(t) = e(0) + c·t` for slot `t`, if `e` is affine in it.
+fn slope(e: &CExpr, t: usize) -> Option<i64> {
+    if !e.uses_slot(t) {
+        return Some(0);
+    }
+    match &e.kind {
+        CExprKind::Slot(_) => Some(1),
+        CExprKind::Neg(x) => slope(x, t)?.checked_neg(),
+        CExprKind::Binary(BinaryOp::Add, a, b) => slope(a, t)?.checked_add(slope(b, t)?),
+        CExprKind::Binary(BinaryOp::Sub, a, b) => slope(a, t)?.checked_sub(slope(b, t)?),
+        CExprKind::Binary(BinaryOp::Mul, a, b) => match (a.as_const(), b.as_const()) {
+            (Some(c), _) => slope(b, t)?.checked_mul(c),
+            (_, Some(c)) => slope(a, t)?.checked_mul(c),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
@@ -198,7 +474,7 @@ pub fn range_bounds(
     hi: i64,
     inclusive: bool,
     span: Span,
-    at: (&str, u64),
+    at: Place,
 ) -> Result<Option<(i64, i64)>, Diagnostic> {
     let hi = if inclusive {
         hi as i128
@@ -211,12 +487,7 @@ pub fn range_bounds(
     }
     if hi - lo + 1 > MAX_RANGE_LEN {
         return Err(Diagnostic::new(
-            format!(
-                "at {} = {}, this range has {} values",
-                at.0,
-                at.1,
-                hi - lo + 1
-            ),
+            format!("at {at}, this range has {} values", hi - lo + 1),
             span,
         )
         .with_label("more than 2^32 values")
@@ -225,9 +496,10 @@ pub fn range_bounds(
     Ok(Some((lo as i64, hi as i64)))
 }
 
-/// Checks that a move's heap `h` is in `0..n`. Shared with the tree-walking interpreter.
-pub fn check_heap(h: i64, span: Span, at: (&str, u64)) -> Result<u64, Diagnostic> {
-    let (name, n) = at;
+/// Checks that a heap game's move leaves a heap `h` in `0..n`. Shared with the tree-walking
+/// interpreter.
+pub fn check_heap(h: i64, span: Span, at: Place) -> Result<u64, Diagnostic> {
+    let (name, n) = (&at.names[0], at.values[0]);
     if h >= 0 && (h as u64) < n {
         return Ok(h as u64);
     }
@@ -249,6 +521,26 @@ pub fn check_heap(h: i64, span: Span, at: (&str, u64)) -> Result<u64, Diagnostic
     )
     .with_label(label)
     .with_help(help))
+}
+
+/// Checks that coordinate `index` of a position game's move (by the rule labelled `label`, if
+/// any) is not negative. Shared with the tree-walking interpreter.
+pub fn check_coordinate(
+    value: i64,
+    index: usize,
+    span: Span,
+    at: Place,
+    label: Option<&str>,
+) -> Result<u64, Diagnostic> {
+    u64::try_from(value).map_err(|_| {
+        let name = &at.names[index];
+        let rule = label.map_or("this move".to_string(), |l| format!("the move `{l}`"));
+        Diagnostic::new(format!("at {at}, {rule} leaves {name} = {value}"), span)
+            .with_label("a coordinate cannot be negative")
+            .with_help(format!(
+                "add a condition (`if t <= {name}`) or bound the range (`1..={name}`)"
+            ))
+    })
 }
 
 /// Compiles an expression to a closure, specialising the common shapes (a slot or constant
@@ -277,6 +569,29 @@ fn compile(e: &CExpr) -> Eval {
             let x = compile(x);
             Arc::new(move |s| Ok(i64::from(x(s)? == 0)))
         }
+        CExprKind::BitNot(x) => {
+            let x = compile(x);
+            Arc::new(move |s| Ok(!x(s)?))
+        }
+        CExprKind::Popcount(x) => {
+            let x = compile(x);
+            Arc::new(move |s| Ok(i64::from(x(s)?.count_ones())))
+        }
+        CExprKind::Ctz(x) => {
+            let x = compile(x);
+            Arc::new(move |s| Ok(i64::from(x(s)?.trailing_zeros())))
+        }
+        CExprKind::Bit(x, i) => binary(x, i, fault, bit),
+        CExprKind::Count(conditions) => {
+            let conditions: Vec<Eval> = conditions.iter().map(compile).collect();
+            Arc::new(move |s| {
+                let mut count = 0;
+                for c in &conditions {
+                    count += i64::from(c(s)? != 0);
+                }
+                Ok(count)
+            })
+        }
         CExprKind::Binary(BinaryOp::And, a, b) => {
             let (a, b) = (compile(a), compile(b));
             Arc::new(move |s| Ok(i64::from(a(s)? != 0 && b(s)? != 0)))
@@ -286,19 +601,28 @@ fn compile(e: &CExpr) -> Eval {
             Arc::new(move |s| Ok(i64::from(a(s)? != 0 || b(s)? != 0)))
         }
         CExprKind::Binary(op, a, b) => {
-            let op = *op;
-            match (&a.kind, &b.kind) {
-                (CExprKind::Slot(i), CExprKind::Const(c)) => {
-                    let (i, c) = (*i, *c);
-                    Arc::new(move |s| apply(op, s[i], c).map_err(fault))
-                }
-                (CExprKind::Slot(i), CExprKind::Slot(j)) => {
-                    let (i, j) = (*i, *j);
-                    Arc::new(move |s| apply(op, s[i], s[j]).map_err(fault))
-                }
-                _ => {
-                    let (a, b) = (compile(a), compile(b));
-                    Arc::new(move |s| apply(op, a(s)?, b(s)?).map_err(fault))
+            // One closure per operator, so that the hot loop does not dispatch on it.
+            use BinaryOp::*;
+            match op {
+                Add => binary(a, b, fault, |x, y| {
+                    x.checked_add(y).ok_or(FaultKind::Overflow)
+                }),
+                Sub => binary(a, b, fault, |x, y| {
+                    x.checked_sub(y).ok_or(FaultKind::Overflow)
+                }),
+                Eq => binary(a, b, fault, |x, y| Ok(i64::from(x == y))),
+                Ne => binary(a, b, fault, |x, y| Ok(i64::from(x != y))),
+                Lt => binary(a, b, fault, |x, y| Ok(i64::from(x < y))),
+                Le => binary(a, b, fault, |x, y| Ok(i64::from(x <= y))),
+                Gt => binary(a, b, fault, |x, y| Ok(i64::from(x > y))),
+                Ge => binary(a, b, fault, |x, y| Ok(i64::from(x >= y))),
+                BitAnd => binary(a, b, fault, |x, y| Ok(x & y)),
+                BitXor => binary(a, b, fault, |x, y| Ok(x ^ y)),
+                Shl => binary(a, b, fault, shl),
+                Shr => binary(a, b, fault, shr),
+                op => {
+                    let op = *op;
+                    binary(a, b, fault, move |x, y| apply(op, x, y))
                 }
             }
         }
@@ -313,6 +637,36 @@ fn compile(e: &CExpr) -> Eval {
                 }
                 Ok(best)
             })
+        }
+    }
+}
+
+/// `f(a, b)` as a closure, specialised for a slot or constant operand.
+fn binary<F>(
+    a: &CExpr,
+    b: &CExpr,
+    fault: impl Fn(FaultKind) -> Fault + Copy + Send + Sync + 'static,
+    f: F,
+) -> Eval
+where
+    F: Fn(i64, i64) -> Result<i64, FaultKind> + Copy + Send + Sync + 'static,
+{
+    match (&a.kind, &b.kind) {
+        (CExprKind::Slot(i), CExprKind::Const(c)) => {
+            let (i, c) = (*i, *c);
+            Arc::new(move |s| f(s[i], c).map_err(fault))
+        }
+        (CExprKind::Slot(i), CExprKind::Slot(j)) => {
+            let (i, j) = (*i, *j);
+            Arc::new(move |s| f(s[i], s[j]).map_err(fault))
+        }
+        (_, CExprKind::Const(c)) => {
+            let (a, c) = (compile(a), *c);
+            Arc::new(move |s| f(a(s)?, c).map_err(fault))
+        }
+        _ => {
+            let (a, b) = (compile(a), compile(b));
+            Arc::new(move |s| f(a(s)?, b(s)?).map_err(fault))
         }
     }
 }
@@ -413,13 +767,15 @@ mod properties {
     use crate::rules::{load, GameKind, SourceFile};
 
     /// Valid rule files, used as seeds for the token soups.
-    const SEEDS: [&str; 6] = [
+    const SEEDS: [&str; 8] = [
         "# Bash\nname \"Bash\"\nparam k = 3\nmove take: x in 1..=min(k, n) => n - x\n",
         "param L = 2\nmove len in L..=L+2, a in 0..=n-len => a, n - a - len\n",
         "move d in 1..n if n % d == 0 && !(d > 3 || d == 2) => n - d\nmove if n >= 1 => none\n",
         "subtraction all-but {2, 5}\n",
         "param m = 2*3 + 1\nsubtraction {1, m, -(-4)}\n",
         "heap h\nmove i in 0..=h-2 => i, h - 2 - i\n",
+        "position (x, y)\nmove t in 1..=x => (x - t, y)\nmove if x > 0 && y > 0 => (x - 1, 0) + (0, y - 1)\n",
+        "position (m)\nmove i in 0..5, j = i + 1 if bit(m, i) == 1 && m >> j & 1 == 0 && j < 6 => m ^ (1 << i) | (1 << j)\n",
     ];
 
     /// A random file from a small grammar of rules: subtraction-like, split-like, conditions,
@@ -509,6 +865,12 @@ mod properties {
             Just("&&"),
             Just("none"),
             Just("é"),
+            Just("position"),
+            Just("(x, y)"),
+            Just("<<"),
+            Just("&"),
+            Just("^"),
+            Just("+ (0, 1)"),
             Just("subtraction"),
             Just("all-but"),
         ];
@@ -539,7 +901,18 @@ mod properties {
         let Ok(game) = load(SourceFile::new("fuzz.sg", text), &[]) else {
             return;
         };
-        let _ = crate::engine::compute(&game, 24, &crate::engine::EngineOptions::default());
+        match game.position_program() {
+            Some(program) => {
+                use crate::engine::multi::{Order, Solver};
+                let extents = vec![6; program.coordinates().len()];
+                if let Ok(solver) = Solver::new(&game, &extents) {
+                    let _ = solver.with_outside_limit(10_000).fill_box(Order::Auto);
+                }
+            }
+            None => {
+                let _ = crate::engine::compute(&game, 24, &crate::engine::EngineOptions::default());
+            }
+        }
     }
 
     proptest! {

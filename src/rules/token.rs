@@ -59,6 +59,16 @@ pub enum TokenKind {
     OrOr,
     /// `!`
     Bang,
+    /// `&`
+    Amp,
+    /// `|`
+    Pipe,
+    /// `^`
+    Caret,
+    /// `<<`
+    Shl,
+    /// `>>`
+    Shr,
     /// `.` (used by no construct; lexed so that the parser can report it in context)
     Dot,
     /// `..`
@@ -102,6 +112,11 @@ impl TokenKind {
             AndAnd => "`&&`",
             OrOr => "`||`",
             Bang => "`!`",
+            Amp => "`&`",
+            Pipe => "`|`",
+            Caret => "`^`",
+            Shl => "`<<`",
+            Shr => "`>>`",
             Dot => "`.`",
             DotDot => "`..`",
             DotDotEq => "`..=`",

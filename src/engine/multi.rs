@@ -1,0 +1,913 @@
+//! The engine for position games (`position (x, y)`): SG values over a box of positions.
+//!
+//! `G(p) = mex { G(q1) ⊕ … ⊕ G(qj) : p → q1 + … + qj }`: a move leads to a sum of positions,
+//! whose value is the XOR of theirs (Sprague 1935, Grundy 1939).
+//!
+//! Values of the box `0..=e1 × 0..=e2 × …` are kept in a dense row-major array (as in
+//! [`BoxTable`]); positions a move reaches outside the box are computed on demand and kept in
+//! a hash map, up to [`MAX_OUTSIDE`] of them. Two orders of evaluation, with identical values:
+//!
+//! * **Waves.** When every move seen so far leads to positions of smaller coordinate sum, the
+//!   box is computed anti-diagonal by anti-diagonal (all positions of sum `s`, in parallel with
+//!   rayon), each position reading only earlier waves. A move that reaches a position not yet
+//!   computed (same or later wave, or outside the box) ends this mode; the rest is computed by
+//!   the search below.
+//! * **Search.** A depth-first search with an explicit stack (no recursion, so no stack
+//!   overflow however long the game) and a three-state mark (unvisited, on the stack, done).
+//!   A move to a position on the stack closes a cycle: the rules let the game go on forever,
+//!   and the error lists the cycle with the rules that produce it (SG values are defined for
+//!   games that always end; Smith's loopy generalisation is not computed here).
+//!
+//! Rules that are lines of moves ([`Move::Line`]) are read straight from the array.
+
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+
+use rayon::prelude::*;
+use thiserror::Error;
+
+use super::boxtable::BoxTable;
+use super::{available_memory, human_bytes, MexSet};
+use crate::rules::program::{Move, Scratch, Stop};
+use crate::rules::{Diagnostic, Game, Program, SourceFile};
+
+/// The most positions outside the box that may be computed on demand.
+pub const MAX_OUTSIDE: usize = 1 << 21;
+/// Bytes an outside position costs (key, value, hash-map slot), for the estimate.
+const OUTSIDE_BYTES: u64 = 96;
+/// Boxes smaller than this are searched sequentially (waves would cost more than they save).
+const MIN_WAVE_BOX: usize = 4096;
+
+/// The step budget of an enumeration that is not bounded (pass `&mut UNLIMITED.clone()`).
+pub const UNLIMITED: u64 = u64::MAX;
+
+const UNVISITED: u32 = u32::MAX;
+const ON_STACK: u32 = u32::MAX - 1;
+/// Ends a move's list of components in the search's arena.
+const END_OF_MOVE: usize = usize::MAX;
+
+/// Why a box could not be computed.
+#[derive(Debug, Error)]
+pub enum MultiError {
+    /// The box would not fit in memory; refused before allocating.
+    #[error(
+        "a box of {positions} positions needs about {} but only {} is available\n  help: ask for a smaller --to",
+        human_bytes(*.needed_bytes),
+        human_bytes(*.available_bytes)
+    )]
+    TooLarge {
+        /// Positions in the box.
+        positions: u128,
+        /// Estimated bytes.
+        needed_bytes: u64,
+        /// Bytes available.
+        available_bytes: u64,
+    },
+    /// The request does not fit the game.
+    #[error("{0}")]
+    Request(String),
+    /// A rule failed at run time (a negative coordinate, an overflow, …).
+    #[error("{}", .diagnostic.render(.file))]
+    Rule {
+        /// What went wrong, located in the rules text.
+        diagnostic: Box<Diagnostic>,
+        /// The rules text.
+        file: Box<SourceFile>,
+    },
+    /// The moves can repeat a position, so the game need not end.
+    #[error("the moves can cycle, so the game need not end:\n{cycle}  help: make every move decrease something, e.g. a coordinate or their sum")]
+    Cycle {
+        /// The cycle, one step per line: the position and the rule leading to the next.
+        cycle: String,
+        /// The positions of the cycle, starting and ending at the same one.
+        positions: Vec<Vec<u64>>,
+    },
+    /// Too many positions outside the box were needed.
+    #[error("more than {limit} positions outside the box were needed (about {} of memory)\n  help: enlarge the box with --to, or bound the moves", human_bytes(*.limit as u64 * OUTSIDE_BYTES))]
+    TooManyOutside {
+        /// The limit that was reached.
+        limit: usize,
+    },
+}
+
+/// What [`Solver::for_each_move`] calls: `(rule, binder values, components)`.
+pub type MoveSink<'a> = dyn FnMut(usize, &[i64], &[u64]) + 'a;
+
+/// Which evaluation order to use (the values are the same; tests compare them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// Waves when the moves allow (and the box has two or more coordinates and is not tiny),
+    /// the search otherwise.
+    Auto,
+    /// Waves whatever the box's size, then the search.
+    Waves,
+    /// The search only.
+    Search,
+}
+
+/// The SG values of every position of the box `0..=extents[i]` of a position game.
+pub fn compute_box(game: &Game, extents: &[u64]) -> Result<BoxTable, MultiError> {
+    compute_box_in_order(game, extents, Order::Auto)
+}
+
+/// [`compute_box`] with a chosen evaluation order.
+pub fn compute_box_in_order(
+    game: &Game,
+    extents: &[u64],
+    order: Order,
+) -> Result<BoxTable, MultiError> {
+    let mut solver = Solver::new(game, extents)?;
+    solver.fill_box(order)?;
+    Ok(solver.into_table())
+}
+
+/// The box's shape: row-major strides.
+#[derive(Clone, Debug)]
+struct Layout {
+    extents: Vec<u64>,
+    strides: Vec<usize>,
+    size: usize,
+}
+
+impl Layout {
+    fn new(extents: &[u64]) -> Self {
+        let mut strides = vec![1usize; extents.len()];
+        for i in (0..extents.len().saturating_sub(1)).rev() {
+            strides[i] = strides[i + 1] * (extents[i + 1] as usize + 1);
+        }
+        let size = extents.iter().map(|&e| e as usize + 1).product();
+        Layout {
+            extents: extents.to_vec(),
+            strides,
+            size,
+        }
+    }
+
+    #[inline]
+    fn index(&self, position: &[u64]) -> Option<usize> {
+        let mut index = 0;
+        for ((&c, &e), &stride) in position.iter().zip(&self.extents).zip(&self.strides) {
+            if c > e {
+                return None;
+            }
+            index += c as usize * stride;
+        }
+        Some(index)
+    }
+
+    fn write_position(&self, mut index: usize, out: &mut Vec<u64>) {
+        out.clear();
+        for &stride in &self.strides {
+            out.push((index / stride) as u64);
+            index %= stride;
+        }
+    }
+}
+
+/// Positions outside the box, computed on demand; node ids `size + i`.
+#[derive(Debug)]
+struct Outside {
+    ids: HashMap<Vec<u64>, usize>,
+    entries: Vec<(Vec<u64>, u32)>,
+    limit: usize,
+}
+
+/// A position game's values over a box, and on demand outside it.
+pub struct Solver<'g> {
+    game: &'g Game,
+    program: &'g Program,
+    layout: Layout,
+    values: Vec<u32>,
+    outside: Outside,
+    scratch: Scratch,
+    mex: MexSet,
+    point: Vec<u64>,
+}
+
+impl<'g> Solver<'g> {
+    /// A solver for the box `0..=extents[i]`, refusing a box that would not fit in memory
+    /// (before allocating it).
+    pub fn new(game: &'g Game, extents: &[u64]) -> Result<Self, MultiError> {
+        let Some(program) = game.position_program() else {
+            return Err(MultiError::Request(format!(
+                "{} is a heap game, not a position game",
+                game.name
+            )));
+        };
+        if extents.len() != program.coordinates().len() {
+            return Err(MultiError::Request(format!(
+                "the box has {} extents but positions are ({})",
+                extents.len(),
+                program.coordinates().join(", ")
+            )));
+        }
+        check_box_memory(extents)?;
+        let layout = Layout::new(extents);
+        Ok(Solver {
+            game,
+            program,
+            values: vec![UNVISITED; layout.size],
+            layout,
+            outside: Outside {
+                ids: HashMap::new(),
+                entries: Vec::new(),
+                limit: MAX_OUTSIDE,
+            },
+            scratch: Scratch::default(),
+            mex: MexSet::with_capacity(256),
+            point: Vec::new(),
+        })
+    }
+
+    /// Lowers the number of positions outside the box that may be computed (at most
+    /// [`MAX_OUTSIDE`]), e.g. to keep a fuzz test fast.
+    pub fn with_outside_limit(mut self, limit: usize) -> Self {
+        self.outside.limit = limit.min(MAX_OUTSIDE);
+        self
+    }
+
+    /// Computes every position of the box.
+    pub fn fill_box(&mut self, order: Order) -> Result<(), MultiError> {
+        let worth_it = self.layout.extents.len() >= 2 && self.layout.size >= MIN_WAVE_BOX;
+        if order == Order::Waves || (order == Order::Auto && worth_it) {
+            self.waves()?;
+        }
+        // Searching from the end the moves lead away from finds the options already done.
+        let roots = 0..self.layout.size;
+        let roots: Box<dyn Iterator<Item = usize>> = if self.moves_raise_index()? {
+            Box::new(roots.rev())
+        } else {
+            Box::new(roots)
+        };
+        for root in roots {
+            if self.values[root] == UNVISITED {
+                self.search(root)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// True when most moves from a sample of the box's positions lead to higher indices (as
+    /// in a game whose moves raise a mask): only the order of the search depends on it.
+    fn moves_raise_index(&mut self) -> Result<bool, MultiError> {
+        let (mut up, mut down) = (0u64, 0u64);
+        let samples = 64.min(self.layout.size);
+        let mut position = Vec::new();
+        for k in 0..samples {
+            let index = k * (self.layout.size / samples);
+            self.layout.write_position(index, &mut position);
+            let layout = self.layout.clone();
+            let arity = layout.extents.len();
+            self.for_each_move(&position, &mut |_, _, components| {
+                for c in components.chunks(arity) {
+                    match layout.index(c) {
+                        Some(i) if i > index => up += 1,
+                        Some(i) if i < index => down += 1,
+                        _ => {}
+                    }
+                }
+            })?;
+        }
+        Ok(up > down)
+    }
+
+    /// `G(position)`, computing what it needs.
+    pub fn value(&mut self, position: &[u64]) -> Result<u32, MultiError> {
+        let node = self.node_of(position)?;
+        if self.state(node) == UNVISITED {
+            self.search(node)?;
+        }
+        Ok(self.state(node))
+    }
+
+    /// The box's values (every position must have been computed by [`Solver::fill_box`]).
+    pub fn into_table(self) -> BoxTable {
+        BoxTable::new(
+            self.program.coordinates().to_vec(),
+            self.layout.extents,
+            self.values,
+        )
+    }
+
+    /// Calls `visit(rule, binders, components)` for every move from `position` (lines
+    /// expanded), for `solve` to list the winning moves.
+    pub fn for_each_move(
+        &mut self,
+        position: &[u64],
+        visit: &mut MoveSink<'_>,
+    ) -> Result<(), MultiError> {
+        let mut point = Vec::new();
+        let mut line_binders = Vec::new();
+        let result = self.program.for_each_option(
+            position,
+            &mut self.scratch,
+            &mut UNLIMITED.clone(),
+            &mut |rule, binders, m| {
+                match m {
+                    Move::Sum(components) => visit(rule, binders, components),
+                    Move::Line { first, step, count } => {
+                        line_binders.clear();
+                        line_binders.extend_from_slice(binders);
+                        for t in 0..count {
+                            line_point(first, step, t, &mut point);
+                            visit(rule, &line_binders, &point);
+                            // The line's binder is the last one.
+                            *line_binders.last_mut().expect("a line has a binder") += 1;
+                        }
+                    }
+                }
+                ControlFlow::Continue(())
+            },
+        );
+        self.rule_error(result)
+    }
+
+    fn rule_error(&self, result: Result<(), Stop>) -> Result<(), MultiError> {
+        match result {
+            Ok(()) | Err(Stop::Break) | Err(Stop::OutOfBudget) => Ok(()),
+            Err(Stop::Error(diagnostic)) => Err(MultiError::Rule {
+                diagnostic: Box::new(diagnostic),
+                file: Box::new(self.game.source.clone()),
+            }),
+        }
+    }
+
+    fn state(&self, node: usize) -> u32 {
+        match node.checked_sub(self.layout.size) {
+            None => self.values[node],
+            Some(i) => self.outside.entries[i].1,
+        }
+    }
+
+    fn set_state(&mut self, node: usize, value: u32) {
+        match node.checked_sub(self.layout.size) {
+            None => self.values[node] = value,
+            Some(i) => self.outside.entries[i].1 = value,
+        }
+    }
+
+    fn position(&self, node: usize) -> Vec<u64> {
+        match node.checked_sub(self.layout.size) {
+            None => {
+                let mut p = Vec::new();
+                self.layout.write_position(node, &mut p);
+                p
+            }
+            Some(i) => self.outside.entries[i].0.clone(),
+        }
+    }
+
+    fn node_of(&mut self, position: &[u64]) -> Result<usize, MultiError> {
+        node_of(&self.layout, &mut self.outside, position)
+    }
+
+    /// Anti-diagonal waves in parallel, until a move reaches a position not yet computed.
+    fn waves(&mut self) -> Result<(), MultiError> {
+        let layout = &self.layout;
+        let waves = positions_by_sum(layout);
+        let program = self.program;
+        for wave in waves {
+            let values = &self.values;
+            let computed: Result<Vec<Option<u32>>, Stop> = wave
+                .par_iter()
+                .map_init(
+                    || {
+                        (
+                            Scratch::default(),
+                            MexSet::with_capacity(256),
+                            Vec::new(),
+                            Vec::new(),
+                        )
+                    },
+                    |(scratch, mex, position, point), &index| {
+                        layout.write_position(index, position);
+                        direct_value(
+                            program,
+                            scratch,
+                            layout,
+                            values,
+                            &|_| None,
+                            position,
+                            mex,
+                            point,
+                        )
+                    },
+                )
+                .collect();
+            let computed = match computed {
+                Ok(c) => c,
+                Err(stop) => return self.rule_error(Err(stop)),
+            };
+            if computed.iter().any(Option::is_none) {
+                // Some move reaches a position not computed yet: the search does the rest.
+                return Ok(());
+            }
+            for (&index, value) in wave.iter().zip(computed) {
+                self.values[index] = value.expect("checked above");
+            }
+        }
+        Ok(())
+    }
+
+    /// The depth-first search from `root` (module docs).
+    fn search(&mut self, root: usize) -> Result<(), MultiError> {
+        struct Frame {
+            node: usize,
+            /// Where this node's moves start in the arena (they run to its end).
+            start: usize,
+            /// The next arena entry to look at.
+            next: usize,
+        }
+        let mut stack: Vec<Frame> = Vec::new();
+        let mut arena: Vec<usize> = Vec::new();
+        let mut position = Vec::new();
+        let mut entering = Some(root);
+        loop {
+            if let Some(node) = entering.take() {
+                position.clear();
+                position.extend(self.position(node));
+                self.set_state(node, ON_STACK);
+                let outside = &self.outside;
+                let size = self.layout.size;
+                let lookup = |p: &[u64]| {
+                    let v = outside.entries[*outside.ids.get(p)? - size].1;
+                    (v < ON_STACK).then_some(v)
+                };
+                let direct = direct_value(
+                    self.program,
+                    &mut self.scratch,
+                    &self.layout,
+                    &self.values,
+                    &lookup,
+                    &position,
+                    &mut self.mex,
+                    &mut self.point,
+                );
+                match direct {
+                    Ok(Some(value)) => self.set_state(node, value),
+                    Ok(None) => {
+                        let start = arena.len();
+                        let listed = list_moves(
+                            self.program,
+                            &mut self.scratch,
+                            &self.layout,
+                            &mut self.outside,
+                            &position,
+                            &mut arena,
+                        );
+                        match listed {
+                            Ok(()) => {}
+                            Err(ListError::Outside(e)) => return Err(e),
+                            Err(ListError::Stop(stop)) => self.rule_error(Err(stop))?,
+                        }
+                        stack.push(Frame {
+                            node,
+                            start,
+                            next: start,
+                        });
+                    }
+                    Err(stop) => self.rule_error(Err(stop))?,
+                }
+            }
+            let Some(top) = stack.last_mut() else {
+                return Ok(());
+            };
+            // The next child that is not done.
+            while top.next < arena.len() {
+                let child = arena[top.next];
+                if child != END_OF_MOVE {
+                    let state = self.state(child);
+                    if state == UNVISITED {
+                        entering = Some(child);
+                        break;
+                    }
+                    if state == ON_STACK {
+                        let from = stack
+                            .iter()
+                            .position(|f| f.node == child)
+                            .expect("a node on the stack has a frame");
+                        let nodes: Vec<usize> = stack[from..].iter().map(|f| f.node).collect();
+                        return Err(self.cycle(&nodes));
+                    }
+                }
+                top.next += 1;
+            }
+            if entering.is_some() {
+                continue;
+            }
+            // Every option is done: the mex of the moves' XORs.
+            let Frame { node, start, .. } = stack.pop().expect("a top frame");
+            self.mex.clear();
+            let mut xor = 0;
+            for &child in &arena[start..] {
+                if child == END_OF_MOVE {
+                    self.mex.insert(xor);
+                    xor = 0;
+                } else {
+                    xor ^= self.state(child);
+                }
+            }
+            let value = self.mex.mex();
+            self.set_state(node, value);
+            arena.truncate(start);
+        }
+    }
+
+    /// The error for a cycle through `nodes` (each moves to the next, the last to the first).
+    fn cycle(&mut self, nodes: &[usize]) -> MultiError {
+        let positions: Vec<Vec<u64>> = nodes
+            .iter()
+            .chain(&nodes[..1])
+            .map(|&n| self.position(n))
+            .collect();
+        let mut text = format!("  {}\n", show_position(&positions[0]));
+        for pair in positions.windows(2) {
+            let mut rule = None;
+            let _ = self.for_each_move(&pair[0], &mut |r, _, components| {
+                let arity = pair[1].len();
+                if rule.is_none() && components.chunks(arity).any(|c| c == pair[1].as_slice()) {
+                    rule = Some(r);
+                }
+            });
+            let by = rule.map_or_else(String::new, |r| {
+                format!("   by {}", self.program.rule_name(r, &self.game.source))
+            });
+            text += &format!("  → {}{by}\n", show_position(&pair[1]));
+        }
+        MultiError::Cycle {
+            cycle: text,
+            positions,
+        }
+    }
+}
+
+/// `(3, 4)`, or `5` for one coordinate.
+pub fn show_position(position: &[u64]) -> String {
+    match position {
+        [one] => one.to_string(),
+        _ => format!(
+            "({})",
+            position
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// Refuses a box whose values (and wave order) would not fit in memory.
+fn check_box_memory(extents: &[u64]) -> Result<(), MultiError> {
+    let positions: u128 = extents
+        .iter()
+        .map(|&e| u128::from(e) + 1)
+        .try_fold(1u128, |a, b| a.checked_mul(b))
+        .unwrap_or(u128::MAX);
+    // 4 bytes per value, 8 more for the wave order of a box of two or more coordinates.
+    let per_position = if extents.len() >= 2 { 12 } else { 4 };
+    let needed_bytes = u64::try_from(positions.saturating_mul(per_position)).unwrap_or(u64::MAX);
+    let available_bytes = available_memory();
+    if positions > usize::MAX as u128 / 16 || needed_bytes > available_bytes {
+        return Err(MultiError::TooLarge {
+            positions,
+            needed_bytes,
+            available_bytes,
+        });
+    }
+    Ok(())
+}
+
+/// The box's indices grouped by coordinate sum (a counting sort), in increasing sum.
+fn positions_by_sum(layout: &Layout) -> Vec<Vec<usize>> {
+    let max_sum: u64 = layout.extents.iter().sum();
+    let mut waves: Vec<Vec<usize>> = vec![Vec::new(); max_sum as usize + 1];
+    let mut position = Vec::new();
+    for index in 0..layout.size {
+        layout.write_position(index, &mut position);
+        waves[position.iter().sum::<u64>() as usize].push(index);
+    }
+    waves
+}
+
+/// `first + t·step` into `out`.
+#[inline]
+fn line_point(first: &[u64], step: &[i64], t: u64, out: &mut Vec<u64>) {
+    out.clear();
+    out.extend(
+        first
+            .iter()
+            .zip(step)
+            .map(|(&c, &d)| (c as i64 + t as i64 * d) as u64),
+    );
+}
+
+/// `G(position)` when every option is already known (in the box array or by `outside`),
+/// else `None`. Lines inside the box are read by index arithmetic.
+#[allow(clippy::too_many_arguments)]
+fn direct_value(
+    program: &Program,
+    scratch: &mut Scratch,
+    layout: &Layout,
+    values: &[u32],
+    outside: &dyn Fn(&[u64]) -> Option<u32>,
+    position: &[u64],
+    mex: &mut MexSet,
+    point: &mut Vec<u64>,
+) -> Result<Option<u32>, Stop> {
+    mex.clear();
+    let arity = layout.extents.len();
+    let known = |p: &[u64]| match layout.index(p) {
+        Some(i) => (values[i] < ON_STACK).then_some(values[i]),
+        None => outside(p),
+    };
+    let result =
+        program.for_each_option(position, scratch, &mut UNLIMITED.clone(), &mut |_, _, m| {
+            match m {
+                Move::Sum(components) => {
+                    let mut xor = 0;
+                    for c in components.chunks(arity) {
+                        let Some(v) = known(c) else {
+                            return ControlFlow::Break(());
+                        };
+                        xor ^= v;
+                    }
+                    mex.insert(xor);
+                }
+                Move::Line { first, step, count } => {
+                    line_point(first, step, count - 1, point);
+                    if let (Some(start), Some(_)) = (layout.index(first), layout.index(point)) {
+                        // Inside the box from end to end (a box is convex).
+                        let stride: isize = step
+                            .iter()
+                            .zip(&layout.strides)
+                            .map(|(&d, &s)| d as isize * s as isize)
+                            .sum();
+                        let mut index = start as isize;
+                        for _ in 0..count {
+                            let v = values[index as usize];
+                            if v >= ON_STACK {
+                                return ControlFlow::Break(());
+                            }
+                            mex.insert(v);
+                            index += stride;
+                        }
+                    } else {
+                        for t in 0..count {
+                            line_point(first, step, t, point);
+                            let Some(v) = known(point) else {
+                                return ControlFlow::Break(());
+                            };
+                            mex.insert(v);
+                        }
+                    }
+                }
+            }
+            ControlFlow::Continue(())
+        });
+    match result {
+        Ok(()) => Ok(Some(mex.mex())),
+        Err(Stop::Break) => Ok(None),
+        Err(stop) => Err(stop),
+    }
+}
+
+fn node_of(layout: &Layout, outside: &mut Outside, position: &[u64]) -> Result<usize, MultiError> {
+    if let Some(index) = layout.index(position) {
+        return Ok(index);
+    }
+    if let Some(&id) = outside.ids.get(position) {
+        return Ok(id);
+    }
+    if outside.entries.len() >= outside.limit {
+        return Err(MultiError::TooManyOutside {
+            limit: outside.limit,
+        });
+    }
+    let id = layout.size + outside.entries.len();
+    outside.entries.push((position.to_vec(), UNVISITED));
+    outside.ids.insert(position.to_vec(), id);
+    Ok(id)
+}
+
+enum ListError {
+    Stop(Stop),
+    Outside(MultiError),
+}
+
+/// Appends the node ids of every move's components to `arena`, each move ended by
+/// [`END_OF_MOVE`].
+fn list_moves(
+    program: &Program,
+    scratch: &mut Scratch,
+    layout: &Layout,
+    outside: &mut Outside,
+    position: &[u64],
+    arena: &mut Vec<usize>,
+) -> Result<(), ListError> {
+    let arity = layout.extents.len();
+    let mut point = Vec::new();
+    let mut failure = None;
+    let mut add = |p: &[u64], arena: &mut Vec<usize>| match node_of(layout, outside, p) {
+        Ok(id) => {
+            arena.push(id);
+            ControlFlow::Continue(())
+        }
+        Err(e) => {
+            failure = Some(e);
+            ControlFlow::Break(())
+        }
+    };
+    let result =
+        program.for_each_option(position, scratch, &mut UNLIMITED.clone(), &mut |_, _, m| {
+            match m {
+                Move::Sum(components) => {
+                    for c in components.chunks(arity) {
+                        add(c, arena)?;
+                    }
+                    arena.push(END_OF_MOVE);
+                }
+                Move::Line { first, step, count } => {
+                    for t in 0..count {
+                        line_point(first, step, t, &mut point);
+                        add(&point, arena)?;
+                        arena.push(END_OF_MOVE);
+                    }
+                }
+            }
+            ControlFlow::Continue(())
+        });
+    if let Some(e) = failure {
+        return Err(ListError::Outside(e));
+    }
+    result.map_err(ListError::Stop)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::interp;
+    use crate::rules::{load, SourceFile};
+
+    fn game(text: &str) -> Game {
+        load(SourceFile::new("t.sg", text), &[]).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    const WYTHOFF: &str = "position (x, y)\nmove t in 1..=x => (x - t, y)\nmove t in 1..=y => (x, y - t)\nmove t in 1..=min(x, y) => (x - t, y - t)\n";
+
+    #[test]
+    fn wythoff_p_positions_are_the_beatty_pairs() {
+        // Wythoff 1907: the P-positions are (⌊kφ⌋, ⌊kφ²⌋) = (a_k, a_k + k) and their mirrors.
+        let table = compute_box(&game(WYTHOFF), &[70, 70]).unwrap();
+        let phi = (1.0 + 5f64.sqrt()) / 2.0;
+        let mut want: Vec<Vec<u64>> = Vec::new();
+        for k in 0..=70u64 {
+            let (a, b) = ((k as f64 * phi) as u64, (k as f64 * phi * phi) as u64);
+            for p in [vec![a, b], vec![b, a]] {
+                if p[0] <= 70 && p[1] <= 70 && !want.contains(&p) {
+                    want.push(p);
+                }
+            }
+        }
+        want.sort();
+        let got: Vec<Vec<u64>> = table
+            .iter()
+            .filter(|(_, v)| *v == 0)
+            .map(|(p, _)| p)
+            .collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn waves_and_search_give_the_same_values() {
+        let game = game(WYTHOFF);
+        let waves = compute_box_in_order(&game, &[40, 70], Order::Waves).unwrap();
+        let search = compute_box_in_order(&game, &[40, 70], Order::Search).unwrap();
+        assert_eq!(waves, search);
+        let naive =
+            interp::position_values(&SourceFile::new("t.sg", WYTHOFF), &[], &[40, 70]).unwrap();
+        assert_eq!(waves.values(), naive.as_slice());
+    }
+
+    #[test]
+    fn positions_outside_the_box_are_computed_on_demand() {
+        // Moves raise y, so a small box needs positions above it.
+        let text =
+            "position (x, y)\nmove t in 1..=x => (x - t, y + t)\nmove if y >= 2 => (x, y - 2)\n";
+        let small = compute_box(&game(text), &[6, 2]).unwrap();
+        let large = compute_box(&game(text), &[6, 20]).unwrap();
+        for (p, v) in small.iter() {
+            assert_eq!(large.get(&p), Some(v), "{p:?}");
+        }
+        let naive = interp::position_values(&SourceFile::new("t.sg", text), &[], &[6, 2]).unwrap();
+        assert_eq!(small.values(), naive.as_slice());
+    }
+
+    #[test]
+    fn a_cycle_is_reported_with_its_rules() {
+        let err = compute_box(
+            &game("position (x, y)\nmove swap: if x != y => (y, x)\n"),
+            &[3, 3],
+        )
+        .unwrap_err();
+        let MultiError::Cycle { positions, .. } = &err else {
+            panic!("{err}")
+        };
+        assert_eq!(positions, &vec![vec![0, 1], vec![1, 0], vec![0, 1]]);
+        assert_eq!(
+            err.to_string(),
+            "the moves can cycle, so the game need not end:\n  (0, 1)\n  → (1, 0)   by `swap`\n  → (0, 1)   by `swap`\n  help: make every move decrease something, e.g. a coordinate or their sum"
+        );
+        let err = compute_box(&game("position (m)\nmove => m\n"), &[3]).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("  0\n  → 0   by the rule at line 2\n"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn negative_coordinates_are_located_errors() {
+        let err = compute_box(
+            &game("position (x, y)\nmove take: t in 1..=2 => (x - t, y)\n"),
+            &[3, 3],
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.starts_with(
+                "error: at (x, y) = (0, 0), the move `take` leaves x = -1\n --> t.sg:2:27"
+            ),
+            "{err}"
+        );
+        assert!(err.contains("a coordinate cannot be negative"), "{err}");
+    }
+
+    #[test]
+    fn huge_boxes_are_refused_before_allocating() {
+        let err = compute_box(&game(WYTHOFF), &[1 << 40, 1 << 40]).unwrap_err();
+        assert!(err.to_string().starts_with("a box of "), "{err}");
+        assert!(matches!(
+            compute_box(&game("move => none"), &[3]),
+            Err(MultiError::Request(_))
+        ));
+        assert!(matches!(
+            compute_box(&game(WYTHOFF), &[3]),
+            Err(MultiError::Request(_))
+        ));
+    }
+
+    #[test]
+    fn sums_of_positions_xor_their_values() {
+        // One-coordinate Nim written as a position game: G(h) = h; a move that splits into a
+        // sum of two heaps of Nim has value (a ⊕ b) (Bouton 1901).
+        let nim = "position (h)\nmove t in 1..=h => h - t\n";
+        let table = compute_box(&game(nim), &[20]).unwrap();
+        assert_eq!(table.values(), (0..=20).collect::<Vec<u32>>().as_slice());
+        let split = "position (x, y)\nmove t in 1..=x => (x - t, y)\nmove t in 1..=y => (x, y - t)\nmove if x > 0 && y > 0 => (x - 1, 0) + (0, y - 1)\n";
+        let values = compute_box(&game(split), &[12, 12]).unwrap();
+        let naive =
+            interp::position_values(&SourceFile::new("t.sg", split), &[], &[12, 12]).unwrap();
+        assert_eq!(values.values(), naive.as_slice());
+    }
+}
+
+#[cfg(test)]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::engine::interp;
+    use crate::rules::{load, SourceFile};
+
+    /// A random two-coordinate rule whose moves lower the coordinate sum: lines, conditions on
+    /// the binder, bit operations, sums of positions.
+    fn rule() -> impl Strategy<Value = String> {
+        prop_oneof![
+            (0..3i64, 0..3i64).prop_filter("moves", |(a, b)| a + b > 0).prop_map(|(a, b)| {
+                format!("move t in 1..=x + y if {a} * t <= x && {b} * t <= y => (x - {a} * t, y - {b} * t)")
+            }),
+            (1..3i64).prop_map(|a| format!("move t in 1..=x / {a} => (x - {a} * t, y)")),
+            (0..4i64).prop_map(|c| format!("move t in 1..=y if popcount(t) <= {c} => (x, y - t)")),
+            Just("move if x & 1 == 1 => (x ^ 1, y)".to_string()),
+            Just("move t in 1..x => (t, y) + (x - t, 0)".to_string()),
+            Just("move t in 0..y, u = y - 1 - t if t <= u => (x, t) + (0, u)".to_string()),
+            (0..3i64).prop_map(|s| format!("move if y >> {s} > 0 => (x, (y >> {s}) - 1)")),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(40))]
+
+        /// The compiled rules through the engine (both orders) equal the naive interpreter.
+        #[test]
+        fn engine_equals_interpreter(rules in prop::collection::vec(rule(), 1..4), ex in 0..9u64, ey in 0..9u64) {
+            let text = format!("position (x, y)\n{}\n", rules.join("\n"));
+            let game = load(SourceFile::new("r.sg", &text), &[]).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let naive = interp::position_values(&SourceFile::new("r.sg", &text), &[], &[ex, ey]).map_err(|e| TestCaseError::fail(e.message))?;
+            for order in [Order::Waves, Order::Search] {
+                let table = compute_box_in_order(&game, &[ex, ey], order).map_err(|e| TestCaseError::fail(e.to_string()))?;
+                prop_assert_eq!(table.values(), naive.as_slice(), "{:?}\n{}", order, text);
+            }
+        }
+    }
+}

@@ -1,0 +1,358 @@
+//! Position games (`position (x, y)`): known values from the literature, hand-written loops,
+//! and the command line (`table`, `plot`, `solve`) with its errors.
+
+use std::collections::HashMap;
+
+use sgscope::engine::boxtable::BoxTable;
+use sgscope::engine::multi::compute_box;
+use sgscope::rules::{load, SourceFile};
+
+use crate::support::{fails, ok, root};
+
+fn table(file: &str, sets: &[(&str, i64)], extents: &[u64]) -> BoxTable {
+    let text = std::fs::read_to_string(root().join(file)).unwrap();
+    let sets: Vec<(String, i64)> = sets.iter().map(|&(k, v)| (k.to_string(), v)).collect();
+    let game = load(SourceFile::new(file, text), &sets).unwrap();
+    compute_box(&game, extents).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+fn p_positions(table: &BoxTable) -> Vec<Vec<u64>> {
+    table
+        .iter()
+        .filter(|(_, v)| *v == 0)
+        .map(|(p, _)| p)
+        .collect()
+}
+
+#[test]
+fn wythoff_p_positions_are_beatty_pairs() {
+    // Wythoff 1907: (⌊kφ⌋, ⌊kφ²⌋) and mirrors, φ the golden ratio; ⌊kφ²⌋ = ⌊kφ⌋ + k.
+    let table = table("rules/wythoff.sg", &[], &[150, 150]);
+    let phi = (1.0 + 5f64.sqrt()) / 2.0;
+    let mut want = Vec::new();
+    for k in 0..=150u64 {
+        let a = (k as f64 * phi).floor() as u64;
+        for p in [vec![a, a + k], vec![a + k, a]] {
+            if p[0] <= 150 && p[1] <= 150 && !want.contains(&p) {
+                want.push(p);
+            }
+        }
+    }
+    want.sort();
+    assert_eq!(p_positions(&table), want);
+}
+
+#[test]
+fn fibonacci_nim_is_lost_exactly_at_fibonacci_numbers() {
+    // Whinihan 1963: the first player loses (n, n − 1) exactly when n is a Fibonacci number.
+    let table = table("rules/fibonacci-nim.sg", &[], &[120, 120]);
+    let fibonacci = [1u64, 2, 3, 5, 8, 13, 21, 34, 55, 89];
+    for n in 1..=120u64 {
+        let lost = table.get(&[n, n - 1]) == Some(0);
+        assert_eq!(lost, fibonacci.contains(&n), "n = {n}");
+    }
+}
+
+#[test]
+fn fibonacci_nim_solve_gives_the_smallest_zeckendorf_term() {
+    // The winning first takes of P6487 start with the smallest term of n's Zeckendorf sum.
+    let fibonacci = [1u64, 2, 3, 5, 8, 13, 21, 34, 55];
+    for n in [4u64, 6, 7, 10, 11, 12, 17, 30, 50] {
+        let mut rest = n;
+        let mut smallest = 0;
+        for &f in fibonacci.iter().rev() {
+            if f <= rest {
+                rest -= f;
+                smallest = f;
+            }
+        }
+        let out = ok(&[
+            "solve",
+            "rules/fibonacci-nim.sg",
+            &format!("({n}, {})", n - 1),
+        ]);
+        let first = out.lines().nth(3).unwrap_or_default();
+        assert!(
+            first.ends_with(&format!("t = {smallest}")),
+            "n = {n}: {out}"
+        );
+    }
+    let out = ok(&["solve", "rules/fibonacci-nim.sg", "(13, 12)"]);
+    assert!(out.contains("G = 0: the first player loses"), "{out}");
+}
+
+/// Moore 1910: P iff every binary digit's count of ones is divisible by k + 1.
+fn moore_criterion(heaps: &[u64], k: u64) -> bool {
+    (0..8).all(|bit| {
+        let ones = heaps.iter().filter(|&&h| h >> bit & 1 == 1).count() as u64;
+        ones.is_multiple_of(k + 1)
+    })
+}
+
+#[test]
+fn nim_k_follows_moores_criterion() {
+    for k in [1, 2, 3] {
+        let table = table("rules/nim-k.sg", &[("k", k)], &[5, 5, 5, 5]);
+        for (p, v) in table.iter() {
+            assert_eq!(v == 0, moore_criterion(&p, k as u64), "k = {k}, {p:?}");
+        }
+    }
+}
+
+#[test]
+fn staircase_nim_depends_on_the_odd_steps() {
+    // A position is P exactly when the Nim sum of the odd steps is 0.
+    let table = table("rules/staircase-nim.sg", &[], &[4, 4, 4, 4]);
+    for (p, v) in table.iter() {
+        assert_eq!(v == 0, p[0] ^ p[2] == 0, "{p:?}");
+    }
+}
+
+/// G of a P2575 row of `width` cells by a hand-written brute force (move each piece to the
+/// first empty cell to its right), memoised.
+fn p2575_by_hand(mask: u64, width: u32, memo: &mut HashMap<u64, u32>) -> u32 {
+    if let Some(&v) = memo.get(&mask) {
+        return v;
+    }
+    let mut options = Vec::new();
+    for i in 0..width {
+        if mask >> i & 1 == 0 {
+            continue;
+        }
+        if let Some(j) = (i + 1..width).find(|&j| mask >> j & 1 == 0) {
+            let next = mask & !(1 << i) | 1 << j;
+            options.push(p2575_by_hand(next, width, memo));
+        }
+    }
+    let value = (0..).find(|v| !options.contains(v)).unwrap();
+    memo.insert(mask, value);
+    value
+}
+
+#[test]
+fn p2575_row_matches_a_brute_force() {
+    for width in [6u32, 10] {
+        let table = table(
+            "rules/p2575-row.sg",
+            &[("width", width as i64)],
+            &[(1 << width) - 1],
+        );
+        let mut memo = HashMap::new();
+        for (p, v) in table.iter() {
+            assert_eq!(v, p2575_by_hand(p[0], width, &mut memo), "{p:?}");
+        }
+    }
+}
+
+#[test]
+fn knight_matches_a_hand_written_loop() {
+    // Moves (−2, +1), (−2, −1), (+1, −2), (−1, −2) that stay on the board all lower x + y, so a
+    // loop over x + y computes the values (the board is cut at 3·N, beyond any reachable cell).
+    const N: usize = 30;
+    let side = 3 * N;
+    let mut g = vec![vec![0u32; side]; side];
+    for sum in 0..side {
+        for x in 0..=sum {
+            let y = sum - x;
+            if x >= side || y >= side {
+                continue;
+            }
+            let mut options = Vec::new();
+            let moves = [(-2i64, 1i64), (-2, -1), (1, -2), (-1, -2)];
+            for (dx, dy) in moves {
+                let (nx, ny) = (x as i64 + dx, y as i64 + dy);
+                if nx >= 0 && ny >= 0 && (nx as usize) < side && (ny as usize) < side {
+                    options.push(g[nx as usize][ny as usize]);
+                }
+            }
+            g[x][y] = (0..).find(|v| !options.contains(v)).unwrap();
+        }
+    }
+    let table = table("rules/knight.sg", &[], &[N as u64, N as u64]);
+    for (p, v) in table.iter() {
+        assert_eq!(v, g[p[0] as usize][p[1] as usize], "{p:?}");
+    }
+}
+
+#[test]
+fn table_formats_for_two_coordinates() {
+    let csv = ok(&[
+        "table",
+        "rules/wythoff.sg",
+        "--to",
+        "x=2,y=1",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(csv, "x,y,sg\n0,0,0\n0,1,1\n1,0,1\n1,1,2\n2,0,2\n2,1,0\n");
+    let matrix = ok(&[
+        "table",
+        "rules/wythoff.sg",
+        "--to",
+        "2",
+        "--format",
+        "matrix",
+    ]);
+    assert_eq!(matrix.lines().count(), 3, "{matrix}");
+    assert!(matrix.starts_with("0,1,2"), "{matrix}");
+    let text = ok(&["table", "rules/wythoff.sg", "--to", "5", "--color", "never"]);
+    assert!(text.contains("0*"), "{text}");
+    let json = ok(&["table", "rules/wythoff.sg", "--to", "3", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert!(json.to_string().contains("\"x\""), "{json}");
+}
+
+#[test]
+fn plot_draws_a_heat_map() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("wythoff.svg");
+    let path = path.to_str().unwrap();
+    ok(&["plot", "rules/wythoff.sg", "--to", "30", "-o", path]);
+    let svg = std::fs::read_to_string(path).unwrap();
+    assert!(svg.starts_with("<svg"), "{}", &svg[..100.min(svg.len())]);
+    let err = fails(&["plot", "rules/staircase-nim.sg", "-o", path], 2);
+    assert!(err.contains("a heat map needs two coordinates"), "{err}");
+}
+
+#[test]
+fn solve_lists_every_winning_move() {
+    let out = ok(&["solve", "rules/wythoff.sg", "(3, 4) + (5, 2)"]);
+    assert_eq!(
+        out,
+        "position: (3, 4) + (5, 2)\nG = 6: the first player wins\nwinning moves (3):\n  component 1: (3, 4) → (0, 4)   by `take_x`, t = 3\n  component 1: (3, 4) → (3, 1)   by `take_y`, t = 3\n  component 2: (5, 2) → (0, 2)   by `take_x`, t = 5\n"
+    );
+    let out = ok(&["solve", "rules/wythoff.sg", "(3,5)"]);
+    assert!(out.contains("G = 0: the first player loses"), "{out}");
+    // Heap games: Nim 3 5 7 has value 1 (Bouton 1901); the winning moves take one token.
+    let out = ok(&["solve", "rules/nim.sg", "3", "5", "7"]);
+    assert!(out.starts_with("position: 3 + 5 + 7\nG = 1"), "{out}");
+    assert_eq!(out.matches(" → ").count(), 3, "{out}");
+    let out = ok(&["solve", "rules/bash.sg", "10"]);
+    assert!(
+        out.contains("10 → 8   by the code 0.333, take = 2"),
+        "{out}"
+    );
+    let out = ok(&["solve", "move take: x in 1..=min(3, n) => n - x", "10"]);
+    assert!(out.contains("10 → 8   by `take`, x = 2"), "{out}");
+}
+
+#[test]
+fn bad_position_game_requests() {
+    let err = fails(&["solve", "rules/wythoff.sg", "(3, 4, 5)"], 2);
+    assert!(err.contains("has 3 coordinates, not 2"), "{err}");
+    assert!(err.contains("help: write tuples"), "{err}");
+    let err = fails(&["solve", "rules/nim.sg", "3", "x"], 2);
+    assert!(err.contains("`x` is not a non-negative integer"), "{err}");
+    let err = fails(&["table", "rules/wythoff.sg", "--to", "z=3"], 2);
+    assert!(
+        err.contains("--to names `z`, but the coordinates are `x`, `y`"),
+        "{err}"
+    );
+    let err = fails(&["table", "rules/nim.sg", "--format", "matrix"], 2);
+    assert!(
+        err.contains("--format matrix is a grid of a position game"),
+        "{err}"
+    );
+    let err = fails(
+        &[
+            "table",
+            "position (x, y)\nmove swap: if x != y => (y, x)",
+            "--to",
+            "2",
+        ],
+        1,
+    );
+    assert!(
+        err.contains("the moves can cycle") && err.contains("→ (1, 0)   by `swap`"),
+        "{err}"
+    );
+    let err = fails(
+        &[
+            "table",
+            "position (x, y)\nmove t in 1..=2 => (x - t, y)",
+            "--to",
+            "2",
+        ],
+        1,
+    );
+    assert!(
+        err.contains("error: at (x, y) = (0, 0), this move leaves x = -1"),
+        "{err}"
+    );
+    let err = fails(&["table", "rules/wythoff.sg", "--checkpoint", "w.ckpt"], 2);
+    assert!(
+        err.contains("--checkpoint and --resume save heap tables"),
+        "{err}"
+    );
+    let err = fails(&["solve", "takebreak 0.[F]", "1000"], 2);
+    assert!(err.contains("would take too long"), "{err}");
+    // A game that runs away from the box is stopped at a bound on the positions outside it.
+    let err = fails(
+        &["table", "position (x, y)\nmove => (x + 1, y)", "--to", "3"],
+        1,
+    );
+    assert!(
+        err.contains("positions outside the box were needed") && err.contains("help: enlarge"),
+        "{err}"
+    );
+    let err = fails(&["check", "position (x, y)\nmove => (x, y, 1)"], 1);
+    assert!(err.contains("this position has 3 coordinates"), "{err}");
+}
+
+#[test]
+fn patterns_find_beatty_pairs_and_fibonacci_numbers() {
+    let out = ok(&["patterns", "rules/wythoff.sg", "--to", "120"]);
+    assert!(out.contains("b_k − a_k = k for every k"), "{out}");
+    assert!(out.contains("φ ≈ 1.618034 lies in it"), "{out}");
+    let out = ok(&["patterns", "rules/fibonacci-nim.sg", "--to", "60"]);
+    assert!(
+        out.contains("n − limit = 1: P-positions are the Fibonacci numbers"),
+        "{out}"
+    );
+    let json = ok(&["patterns", "rules/bash.sg", "--to", "100", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["p_positions"], 26, "{json}");
+    let err = fails(&["period", "rules/wythoff.sg"], 2);
+    assert!(err.contains("try `sgscope patterns`"), "{err}");
+}
+
+#[test]
+fn code_emits_a_lookup_for_the_box() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("wythoff.py");
+    ok(&[
+        "code",
+        "rules/wythoff.sg",
+        "--lang",
+        "python",
+        "--to",
+        "x=12,y=9",
+        "-o",
+        path.to_str().unwrap(),
+    ]);
+    let code = std::fs::read_to_string(&path).unwrap();
+    assert!(code.contains("def sg(x, y) -> int:"), "{code}");
+    let table = table("rules/wythoff.sg", &[], &[12, 9]);
+    if std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        let script = format!(
+            "import sys; sys.path.insert(0, {:?}); import wythoff\nprint(' '.join(str(wythoff.sg(x, y)) for x in range(13) for y in range(10)))\ntry:\n    wythoff.sg(13, 0)\nexcept ValueError:\n    print('refused')",
+            dir.path().to_str().unwrap()
+        );
+        let out = std::process::Command::new("python3")
+            .args(["-c", &script])
+            .output()
+            .unwrap();
+        let out = String::from_utf8(out.stdout).unwrap();
+        let want: Vec<String> = table.values().iter().map(u32::to_string).collect();
+        assert_eq!(out, format!("{}\nrefused\n", want.join(" ")));
+    }
+    let err = fails(
+        &["code", "rules/wythoff.sg", "--lang", "java", "--to", "300"],
+        2,
+    );
+    assert!(err.contains("too large for a Java lookup table"), "{err}");
+}
