@@ -577,6 +577,17 @@ mod tests {
     }
 
     #[test]
+    fn a_subtraction_game_search_does_not_crawl() {
+        // With h = 1 and t = 60 a candidate with m chance pairs would need only 60 − m more
+        // values; the search must still grow geometrically (by a quarter at least): from 4 to
+        // 100000 values that is at most log(25000) / log(1.25) < 46 sizes.
+        let code = TakeBreakCode::subtraction(&[1, 2, 60]);
+        let (_, report, sizes) = formula_search(Some(&code), 100_000, |n| scrambled(n) % 3);
+        assert_eq!(report.period, None);
+        assert!(sizes.len() < 46, "{} sizes: {sizes:?}", sizes.len());
+    }
+
+    #[test]
     fn naive_engine_matches_kayles() {
         // Kayles, 0.77: the first values (OEIS A002186; Winning Ways ch. 4).
         let kayles = [
