@@ -267,7 +267,7 @@ fn period_without_a_code_has_no_rare_statistics() {
 fn period_text_shows_rare_positions_and_time() {
     let out = ok(&["period", "rules/kayles.sg"]);
     assert!(
-        out.contains("rare:       mask 15: 9 rare positions in 1..=1023, the last at n = 70"),
+        out.contains("rare:       mask 15: 9 rare positions in 1..=167, the last at n = 70"),
         "{out}"
     );
     let time = out.lines().last().unwrap();

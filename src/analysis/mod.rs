@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use crate::engine::{self, ChunkHook, EngineError, EngineOptions, SgTable};
 use crate::rules::{Game, TakeBreakCode};
-use proof::Certificate;
+use proof::{Certificate, Theorem};
 use rare::RareStats;
 
 /// `G(n + period) = G(n) + saltus` for every `n ≥ preperiod` (in the range checked).
@@ -105,8 +105,15 @@ impl SearchTiming {
     }
 }
 
-/// Values computed before the first look for a period (fewer if the limit is smaller).
+/// Values computed before the first look for a period when no theorem can prove one (fewer if
+/// the limit is smaller); also the fewest values at which the search may stop early on a
+/// stable candidate (see [`STABLE_PERIODS`]).
 pub const FIRST_SEARCH_LEN: usize = 1024;
+
+/// Values computed before the first look for a period when the periodicity theorem applies to
+/// the code: no proof for moves leaving two or more heaps needs fewer (`B + p ≥ 2·1 + 1 + 0 + 1`),
+/// so the search can stop at the first length where one closes.
+pub const FIRST_PROOF_LEN: usize = 4;
 
 /// When no theorem applies, the search stops early once the same candidate is found at two
 /// successive sizes with at least this many full periods seen.
@@ -114,12 +121,21 @@ pub const STABLE_PERIODS: f64 = 10.0;
 
 /// Grows the table of `game` until its period is proved, or `G(0..=max)` is computed.
 ///
-/// Starts with [`FIRST_SEARCH_LEN`] values and doubles; when the periodicity theorem applies
-/// but needs more values, extends to exactly what the proof needs (if that is within `max`).
-/// When no theorem applies (general rules without a code, infinite codes such as Nim, codes
-/// with modifiers), stops early once the same candidate is found at two successive sizes with
-/// at least [`STABLE_PERIODS`] periods seen. A `max` whose table cannot fit in memory is refused
-/// before any work.
+/// When the periodicity theorem applies to the code, starts with [`FIRST_PROOF_LEN`] values and
+/// stops at the first table length where a proof closes: each next size is the doubled one, or
+/// sooner the length the [earliest provable](period::earliest_provable) candidate needs. For
+/// moves leaving two or more heaps (`h ≥ 2`) this is exact: a period `(n0, p)` not yet seen at
+/// length `L` (`n0 + p ≥ L`) needs `h·(n0 + p) + t ≥ 2L` values, so doubling never passes its
+/// proof, and once seen its length is scheduled (a candidate needing fewer values is checked
+/// first). For `h = 1` the bound `n0 + p + t` is so close that chance candidates would make the
+/// search crawl, so it grows by at least a quarter each time, and a proof that closes between
+/// two sizes is found at the next one.
+///
+/// Otherwise (general rules without a code, infinite codes such as Nim, codes with modifiers)
+/// starts with [`FIRST_SEARCH_LEN`] values and doubles, and stops early once the same
+/// candidate is found at two successive sizes of at least [`FIRST_SEARCH_LEN`] with at least
+/// [`STABLE_PERIODS`] periods seen. A `max` whose table cannot fit in memory is refused before
+/// any work.
 pub fn find_period(
     game: &Game,
     max: u64,
@@ -211,7 +227,13 @@ fn search(
     mut table: SgTable,
     mut extend: impl FnMut(&mut SgTable, u64) -> Result<(), EngineError>,
 ) -> Result<(SgTable, PeriodReport), EngineError> {
-    let mut to = max.min(FIRST_SEARCH_LEN as u64 - 1);
+    let theorem = code.and_then(|code| Theorem::for_code(code).ok());
+    let first_len = if theorem.is_some() {
+        FIRST_PROOF_LEN
+    } else {
+        FIRST_SEARCH_LEN
+    };
+    let mut to = max.min(first_len as u64 - 1);
     let mut previous: Option<(Periodicity, usize)> = None;
     loop {
         extend(&mut table, to)?;
@@ -236,8 +258,9 @@ fn search(
                 Some(report(game_name, code, view, &analysis, Stop::Analysed))
             }
             (Some(candidate), _) if !theorem_applies => {
-                let stable = previous.is_some_and(|(seen, _)| seen == *candidate)
-                    && period::periods_seen(candidate, len) >= STABLE_PERIODS;
+                let stable = previous.is_some_and(|(seen, previous_len)| {
+                    seen == *candidate && previous_len >= FIRST_SEARCH_LEN
+                }) && period::periods_seen(candidate, len) >= STABLE_PERIODS;
                 stable.then(|| {
                     let previous_len = previous.map_or(0, |(_, l)| l);
                     report(
@@ -260,11 +283,10 @@ fn search(
         }
         previous = analysis.candidate.map(|c| (c, len));
         let doubled = to.saturating_mul(2).saturating_add(1).min(max);
-        to = match analysis.certificate {
-            Some(Certificate::NeedValues { up_to, .. })
-                if up_to as u64 <= max && up_to as u64 > to =>
-            {
-                up_to as u64
+        to = match (analysis.soonest_proof, theorem) {
+            (Some(needed), Some(theorem)) if needed as u64 - 1 > to => {
+                let crawl_guard = if theorem.heaps == 1 { to + to / 4 } else { to };
+                (needed as u64 - 1).max(crawl_guard).min(doubled)
             }
             _ => doubled,
         };
@@ -276,18 +298,47 @@ struct Analysis {
     candidate: Option<Periodicity>,
     /// `None` when there is no candidate or no code.
     certificate: Option<Certificate>,
+    /// When no proof closed: the fewest values with which one might (see
+    /// [`period::earliest_provable`]); `None` when no theorem applies or no pair repeats.
+    soonest_proof: Option<usize>,
 }
 
+/// The [detected](period::detect) candidate and its certificate; when that is no proof, the
+/// [earliest provable](period::earliest_provable) candidate replaces it if the theorem proves
+/// it (a proof needs no evidence against chance), or else says how many values one needs.
 fn analyse(code: Option<&TakeBreakCode>, table: &SgTable) -> Analysis {
     let candidate = period::detect(table);
     let certificate = candidate
         .as_ref()
         .zip(code)
         .map(|(c, code)| proof::certify(code, table, c));
-    Analysis {
+    let mut analysis = Analysis {
         candidate,
         certificate,
+        soonest_proof: None,
+    };
+    if matches!(analysis.certificate, Some(Certificate::Proved { .. })) {
+        return analysis;
     }
+    let Some((code, theorem)) =
+        code.and_then(|code| Theorem::for_code(code).ok().map(|theorem| (code, theorem)))
+    else {
+        return analysis;
+    };
+    let Some((earliest, _)) = period::earliest_provable(table, |n0, p| theorem.needed_len(n0, p))
+    else {
+        return analysis;
+    };
+    match proof::certify(code, table, &earliest) {
+        proved @ Certificate::Proved { .. } => {
+            analysis.candidate = Some(earliest);
+            analysis.certificate = Some(proved);
+        }
+        Certificate::NeedValues { up_to, .. } => analysis.soonest_proof = Some(up_to + 1),
+        // Not reached: the candidate's pairs match from its preperiod on.
+        Certificate::Refuted { .. } | Certificate::NotApplicable { .. } => {}
+    }
+    analysis
 }
 
 /// Why the analysis ended, for the report's reason.
@@ -468,9 +519,10 @@ mod tests {
             );
             assert!(report.proved, "0.{digits}: {}", report.reason);
             assert_eq!(report.proof_bound, Some(bound), "0.{digits}");
-            // The first table (1024 values) is long enough for all three proofs.
-            assert_eq!(report.values_computed, FIRST_SEARCH_LEN);
-            assert_eq!(table.len(), FIRST_SEARCH_LEN);
+            // The search stops at the first length with which the theorem proves the period:
+            // G(n + p) = G(n) checked for n0 ≤ n < B reads G(0..B + p).
+            assert_eq!(report.values_computed, bound + p, "0.{digits}");
+            assert_eq!(table.len(), bound + p);
             assert!(
                 report
                     .reason
@@ -479,6 +531,60 @@ mod tests {
                 report.reason
             );
         }
+    }
+
+    #[test]
+    fn search_stops_at_the_first_length_with_a_proof() {
+        // For codes whose moves leave two or three heaps, no prefix shorter than the one the
+        // search stops at proves any period: every (n0, p) with n0 the definition's smallest
+        // preperiod is certified on every shorter prefix, independently of the search.
+        let mut proofs = 0;
+        for digits in [
+            "03", "05", "06", "07", "13", "15", "16", "17", "31", "33", "35", "37", "51", "53",
+            "73", "77", "137", "4", "F", "B3", "0F",
+        ] {
+            let code = code_from_digits(digits);
+            let heaps = Theorem::for_code(&code).expect("finite plain code").heaps;
+            let (table, report) = naive_search(&code, 2_000);
+            if !report.proved || heaps < 2 {
+                continue;
+            }
+            proofs += 1;
+            let values = table.to_vec();
+            for len in 1..table.len() {
+                let prefix = SgTable::from_values(&values[..len]);
+                for p in 1..len {
+                    let n0 = (0..len - p)
+                        .find(|&n0| (n0..len - p).all(|n| values[n + p] == values[n]))
+                        .unwrap_or(len - p);
+                    let candidate = Periodicity {
+                        preperiod: n0,
+                        period: p,
+                        saltus: 0,
+                    };
+                    assert!(
+                        !matches!(
+                            proof::certify(&code, &prefix, &candidate),
+                            Certificate::Proved { .. }
+                        ),
+                        "0.{digits}: {candidate:?} is proved with {len} values, the search took {}",
+                        table.len()
+                    );
+                }
+            }
+        }
+        assert!(proofs >= 10, "only {proofs} proofs closed");
+    }
+
+    #[test]
+    fn a_subtraction_game_search_does_not_crawl() {
+        // With h = 1 and t = 60 a candidate with m chance pairs would need only 60 − m more
+        // values; the search must still grow geometrically (by a quarter at least): from 4 to
+        // 100000 values that is at most log(25000) / log(1.25) < 46 sizes.
+        let code = TakeBreakCode::subtraction(&[1, 2, 60]);
+        let (_, report, sizes) = formula_search(Some(&code), 100_000, |n| scrambled(n) % 3);
+        assert_eq!(report.period, None);
+        assert!(sizes.len() < 46, "{} sizes: {sizes:?}", sizes.len());
     }
 
     #[test]
@@ -514,10 +620,9 @@ mod tests {
         assert_eq!(table.to_vec()[..7], [0, 1, 0, 1, 2, 3, 2]);
         assert_eq!((report.preperiod, report.period), (Some(0), Some(7)));
         assert!(report.proved, "{}", report.reason);
-        assert_eq!(
-            report.values_computed, 101,
-            "max 100 is below the first search size"
-        );
+        // h = 1, t = 4, n0 = 0 counted as 1: B = 1 + 4 = 5, so the proof reads G(0..5 + 7).
+        // Only 5 pairs repeat there, too few for the detector: the proof alone reports it.
+        assert_eq!(report.values_computed, 5 + 7);
     }
 
     #[test]
@@ -544,7 +649,17 @@ mod tests {
             }
         };
         let (table, report, sizes) = formula_search(Some(&code), 100_000, values);
-        assert_eq!(sizes, vec![1023, 1211]);
+        // Doubling from 4 values, then (at 1024) straight to the proof; a chance candidate
+        // may ask for a look a little before a doubled size, never later.
+        assert_eq!(sizes.last(), Some(&1211), "{sizes:?}");
+        assert!(
+            sizes
+                .windows(2)
+                .all(|w| w[0] < w[1] && w[1] <= 2 * w[0] + 1),
+            "{sizes:?}"
+        );
+        // The look before the proof already saw the period (one pair needs 600 + 5 + 1).
+        assert!(sizes[sizes.len() - 2] >= 605, "{sizes:?}");
         assert_eq!(table.len(), 1212);
         assert_eq!(
             (report.preperiod, report.period, report.proof_bound),
@@ -553,7 +668,7 @@ mod tests {
         assert!(report.proved);
         // With a limit below 1211 the search stops there, unproved, and says how far to go.
         let (_, report, sizes) = formula_search(Some(&code), 1100, values);
-        assert_eq!(sizes, vec![1023, 1100]);
+        assert_eq!(sizes.last(), Some(&1100), "{sizes:?}");
         assert!(!report.proved);
         assert!(
             report.reason.contains("raise --max to at least 1211"),
@@ -689,6 +804,24 @@ mod tests {
             (Some(53), Some(34), Some(142))
         );
         assert!(report.proved);
+    }
+
+    #[test]
+    fn find_period_stops_at_the_bound_for_a_long_preperiod() {
+        // 0.16: preperiod 105351, period 149459 (Gangolli and Plambeck 1989). With t = 2 the
+        // octal theorem reads G(0..2·105351 + 149459 + 2 + 149459): the search stops exactly
+        // there, although the detector cannot see two periods at the last doubled size 2^18.
+        let (n0, p) = (105_351, 149_459);
+        let bound = 2 * n0 + p + 2;
+        let game = octal_game("0.16", code_from_digits("16"));
+        let (table, report) = find_period(&game, 600_000, &EngineOptions::default()).expect("fits");
+        assert!(report.proved, "{}", report.reason);
+        assert_eq!(
+            (report.preperiod, report.period, report.proof_bound),
+            (Some(n0), Some(p), Some(bound))
+        );
+        assert_eq!(report.values_computed, bound + p);
+        assert_eq!(table.len(), bound + p);
     }
 
     #[test]

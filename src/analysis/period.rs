@@ -40,7 +40,8 @@ use crate::engine::SgTable;
 /// distinct values (often 2–8), so each chance agreement has probability around 1/2 or more
 /// for two-valued stretches; 16 agreements by chance then have probability about `2^-16` per
 /// candidate, while every real period in a table of a few hundred values or more clears the bar
-/// easily (the search in [`super::find_period`] starts at 1024 values).
+/// easily. (A proved period needs no such evidence: the search in [`super::find_period`] may
+/// prove one in a shorter table, see [`earliest_provable`].)
 pub const MIN_CHECKED_PAIRS: usize = 16;
 
 /// The periodicity of `table` (smallest pure period first, else smallest arithmetic period with
@@ -65,9 +66,10 @@ pub fn periods_seen(periodicity: &Periodicity, len: usize) -> f64 {
 /// The last condition matters because up to `len / 2` periods are tried: with hundreds of
 /// thousands of candidates, some short period agrees with the last few dozen values by chance
 /// (0.16 searched to n = 700000 reported "period 3 from n = 699979" instead of its real
-/// period 149459), and being the smallest it would win over the real period. It never delays a proof: the periodicity theorem needs values
-/// up to about `2·n0 + 2p`, where the periodic part is already half the table; a real period
-/// that starts late is found at the next, doubled table size.
+/// period 149459), and being the smallest it would win over the real period. It never delays a
+/// proof: the periodicity theorem needs values up to about `2·n0 + 2p`, where the periodic part
+/// is already half the table, and the search schedules its sizes with [`earliest_provable`],
+/// which needs no evidence.
 pub fn has_enough_evidence(preperiod: usize, period: usize, len: usize) -> bool {
     let after = len.saturating_sub(preperiod);
     after >= 2 * period && after - period >= MIN_CHECKED_PAIRS && 4 * after >= len
@@ -90,6 +92,72 @@ fn detect_in<T: SgValue>(values: &[T]) -> Option<Periodicity> {
             }
         })
     })
+}
+
+/// The pure candidate `(n0, p)` whose proof could close soonest, with the table length it
+/// needs: among all `p` with at least one matching pair `G(n + p) = G(n)` after their smallest
+/// preperiod `n0`, the one with the smallest `needed_len(n0, p)` (the smallest `p` on ties);
+/// `None` when no `p` matches a pair or every length overflows.
+///
+/// This is no evidence of a period (a single chance pair qualifies); it says how far a search
+/// must compute before a proof of any period it could still find is possible. `needed_len`
+/// must grow with both arguments, as the theorem's `h·max(n0, 1) + h·p + t` does.
+///
+/// Two facts keep the scan `O(len)` on typical tables: `needed_len(0, p)` bounds every
+/// candidate with period `p` or more from below, so the scan stops once it reaches the best
+/// length found; and a multiple `k·p ≤ m + p` of a period `p` matching `m` pairs has a preperiod
+/// at least `n0(p)` (if `G(n0 − 1 + k·p) = G(n0 − 1)`, then, both `n0 − 1 + k·p` and
+/// `n0 − 1 + p` lying in the `p`-periodic tail, `G(n0 − 1 + p) = G(n0 − 1)`, against the
+/// choice of `n0`), hence needs more values and is skipped: the long scans of a real period's
+/// multiples are never made.
+pub fn earliest_provable(
+    table: &SgTable,
+    needed_len: impl Fn(usize, usize) -> Option<usize>,
+) -> Option<(Periodicity, usize)> {
+    match table.storage() {
+        Storage::U8(values) => earliest_provable_in(values, &needed_len),
+        Storage::U16(values) => earliest_provable_in(values, &needed_len),
+        Storage::U32(values) => earliest_provable_in(values, &needed_len),
+    }
+}
+
+fn earliest_provable_in<T: SgValue>(
+    values: &[T],
+    needed_len: &impl Fn(usize, usize) -> Option<usize>,
+) -> Option<(Periodicity, usize)> {
+    let len = values.len();
+    let mut best: Option<(Periodicity, usize)> = None;
+    // Bit `p` set: `p` is a multiple of a smaller period that needs fewer values.
+    let mut dominated = vec![0u64; len / 64 + 1];
+    for period in 1..len {
+        let lower_bound = needed_len(0, period);
+        if best.is_some_and(|(_, best_len)| lower_bound.is_none_or(|l| l >= best_len)) {
+            break;
+        }
+        if dominated[period / 64] & (1 << (period % 64)) != 0 {
+            continue;
+        }
+        let preperiod = smallest_preperiod(values, period, 0);
+        let matched = len - period - preperiod;
+        if matched == 0 {
+            continue;
+        }
+        for multiple in (2 * period..=(matched + period).min(len - 1)).step_by(period) {
+            dominated[multiple / 64] |= 1 << (multiple % 64);
+        }
+        let Some(needed) = needed_len(preperiod, period) else {
+            continue;
+        };
+        if best.is_none_or(|(_, best_len)| needed < best_len) {
+            let candidate = Periodicity {
+                preperiod,
+                period,
+                saltus: 0,
+            };
+            best = Some((candidate, needed));
+        }
+    }
+    best
 }
 
 /// The candidate `(n0, p, s)` with the smallest `n0` for `p` and `s`, if it has enough evidence.
@@ -354,7 +422,70 @@ mod tests {
         })
     }
 
+    /// [`earliest_provable`] the slow way: every `p` with a matching pair, its preperiod by
+    /// the definition, the smallest length (then the smallest `p`).
+    fn earliest_by_definition(
+        values: &[u32],
+        needed_len: impl Fn(usize, usize) -> Option<usize>,
+    ) -> Option<(Periodicity, usize)> {
+        let len = values.len();
+        (1..len)
+            .filter_map(|p| {
+                let n0 =
+                    (0..len - p).find(|&n0| (n0..len - p).all(|n| values[n + p] == values[n]))?;
+                let candidate = Periodicity {
+                    preperiod: n0,
+                    period: p,
+                    saltus: 0,
+                };
+                Some((candidate, needed_len(n0, p)?))
+            })
+            .min_by_key(|&(candidate, needed)| (needed, candidate.period))
+    }
+
+    /// The octal theorem's length `2·max(n0, 1) + 2p + t` with `t = 2`, or a steeper one.
+    fn needed_len(heaps: usize) -> impl Fn(usize, usize) -> Option<usize> {
+        move |n0, p| Some(heaps * n0.max(1) + heaps * p + 2)
+    }
+
+    #[test]
+    fn earliest_provable_by_hand() {
+        // 5 5 4 | 0 1 2 0 3 | 0 1 2 0 3 | 0 1: period 5 from n0 = 3 with 7 pairs; the proof
+        // needs 2·3 + 2·5 + 2 = 18 values. Period 10 matches from 3 too but needs more.
+        let table = sequence(&[5, 5, 4], &[0, 1, 2, 0, 3], 0, 3);
+        let table = table.prefix(15);
+        let expected = Periodicity {
+            preperiod: 3,
+            period: 5,
+            saltus: 0,
+        };
+        assert_eq!(
+            earliest_provable(&table, needed_len(2)),
+            Some((expected, 18))
+        );
+        // No repeated pair at all: nothing to schedule.
+        assert_eq!(
+            earliest_provable(&SgTable::from_values(&[0, 1, 2, 3]), needed_len(2)),
+            None
+        );
+    }
+
     proptest::proptest! {
+        #[test]
+        fn earliest_provable_agrees_with_the_definition(
+            prefix in proptest::collection::vec(0u32..4, 0..40),
+            cycle in proptest::collection::vec(0u32..3, 1..20),
+            len in 0usize..120,
+            heaps in 1usize..4,
+        ) {
+            let values: Vec<u32> =
+                prefix.iter().chain(cycle.iter().cycle()).copied().take(len).collect();
+            proptest::prop_assert_eq!(
+                earliest_provable(&SgTable::from_values(&values), needed_len(heaps)),
+                earliest_by_definition(&values, needed_len(heaps))
+            );
+        }
+
         #[test]
         fn detect_agrees_with_the_definition(
             prefix in proptest::collection::vec(0u32..4, 0..40),

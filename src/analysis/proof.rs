@@ -83,6 +83,58 @@ pub enum Certificate {
     },
 }
 
+/// The theorem's parameters for a code it covers: at most `heaps` heaps are left by a move
+/// (`h`, at least 1) and the last non-zero digit is at `last_digit` (`t`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Theorem {
+    /// `h`: the most heaps a move leaves (codes that only remove heaps count as 1).
+    pub heaps: usize,
+    /// `t`: the position of the last non-zero digit.
+    pub last_digit: usize,
+}
+
+impl Theorem {
+    /// The theorem for `code`, or why it does not apply (as a phrase that can follow
+    /// "not proved: "). Only the code's conditions are checked here; the period must also be
+    /// pure (see [`certify`]).
+    pub fn for_code(code: &TakeBreakCode) -> Result<Theorem, String> {
+        if !code.is_finite() {
+            return Err(
+                "no theorem applies to infinite codes (a repeating tail lets a move take any number of tokens)"
+                    .into(),
+            );
+        }
+        if code.has_modifiers() {
+            return Err(
+                "no theorem applies to codes with a `!`, `=` or `?` modifier (resizing one heap can break the constraint on heap sizes)"
+                    .into(),
+            );
+        }
+        if code.digit(0).heaps.allows(1) {
+            return Err("the digit before the point allows a move from a heap to itself".into());
+        }
+        let Some(most_heaps) = code.max_heaps() else {
+            return Err("no theorem applies when a move may leave unboundedly many heaps".into());
+        };
+        Ok(Theorem {
+            heaps: (most_heaps as usize).max(1),
+            // A finite code with no non-zero digit has no moves: any t works, take 0.
+            last_digit: code.last_nonzero().unwrap_or(0),
+        })
+    }
+
+    /// The theorem's bound `B` for preperiod `n0` and period `p` (see [`theorem_bound`]).
+    pub fn bound(&self, preperiod: usize, period: usize) -> Option<usize> {
+        theorem_bound(self.heaps, preperiod, period, self.last_digit)
+    }
+
+    /// How many values `G(0..B + p)` a proof of `(n0, p)` needs: the relation is checked for
+    /// `n0 ≤ n < B`, which reads `G(B − 1 + p)`. `None` on overflow.
+    pub fn needed_len(&self, preperiod: usize, period: usize) -> Option<usize> {
+        self.bound(preperiod, period)?.checked_add(period)
+    }
+}
+
 /// Checks the periodicity `periodicity` of `table` (the values of `code`) against the
 /// periodicity theorem and its `h`-heap extension (see the module docs).
 pub fn certify(code: &TakeBreakCode, table: &SgTable, periodicity: &Periodicity) -> Certificate {
@@ -100,35 +152,15 @@ pub fn certify(code: &TakeBreakCode, table: &SgTable, periodicity: &Periodicity)
             "the periodicity theorem covers pure periodicity only, and this period has saltus {saltus}"
         ));
     }
-    if !code.is_finite() {
-        return not_applicable(
-            "no theorem applies to infinite codes (a repeating tail lets a move take any number of tokens)"
-                .into(),
-        );
-    }
-    if code.has_modifiers() {
-        return not_applicable(
-            "no theorem applies to codes with a `!`, `=` or `?` modifier (resizing one heap can break the constraint on heap sizes)"
-                .into(),
-        );
-    }
-    if code.digit(0).heaps.allows(1) {
-        return not_applicable(
-            "the digit before the point allows a move from a heap to itself".into(),
-        );
-    }
-    let Some(most_heaps) = code.max_heaps() else {
-        return not_applicable(
-            "no theorem applies when a move may leave unboundedly many heaps".into(),
-        );
+    let theorem = match Theorem::for_code(code) {
+        Ok(theorem) => theorem,
+        Err(why) => return not_applicable(why),
     };
-    // A finite code with no non-zero digit has no moves: any t works, take 0.
-    let t = code.last_nonzero().unwrap_or(0);
-    let h = (most_heaps as usize).max(1);
-    let Some(bound) = theorem_bound(h, n0, p, t) else {
-        return not_applicable(format!("the theorem's bound for {h} heaps overflows"));
-    };
-    let Some(needed_len) = bound.checked_add(p) else {
+    let Theorem {
+        heaps: h,
+        last_digit: t,
+    } = theorem;
+    let (Some(bound), Some(needed_len)) = (theorem.bound(n0, p), theorem.needed_len(n0, p)) else {
         return not_applicable(format!("the theorem's bound for {h} heaps overflows"));
     };
     // Check the relation ourselves rather than trust the caller's candidate.
