@@ -68,7 +68,7 @@
 //! under the best mask, so they stay with the dense kernel until their period is proved; Kayles (0.77) has 9 rare positions,
 //! 0.16 and 0.56 about 50 up to 10⁵.
 
-use super::mex::MexSet;
+use super::mex::FlagSet;
 use super::table::{SgValue, Storage};
 use super::{Progress, SgTable};
 use crate::rules::code::{Modifier, TakeBreakCode};
@@ -81,6 +81,9 @@ const MASK_BITS: u32 = 20;
 
 /// Heaps below this are never a reason to give up (the costs are too small to compare).
 const GIVE_UP_FROM: usize = 2048;
+
+/// Splits scanned per splitting `k` before the candidate is tested again.
+const SCAN_BLOCK: usize = 32;
 
 /// True when `code` is one the sparse kernel handles: finite, no move leaves more than two
 /// heaps (every finite octal code), and no modifier other than `!` (`?` on a digit of at most
@@ -170,10 +173,13 @@ fn extend_with(
             // better mask may have shown up since the last choice (Grundy's game: at 4096
             // heaps mask 126 leaves 10% of the positions rare, at 16384 mask 254 leaves 7%
             // and falling, 0.12% at 2^20), so choose again first, and give up only if more
-            // than an eighth of the positions are still rare.
+            // than an eighth of all positions and a sixth of the window's are still rare: a
+            // game whose rare positions thin out is kept (0.6: 16% of the first 8192 heaps
+            // are rare, 12% of heaps 4096..8192, and 1583 positions in all up to 2^19).
             if may_give_up && n >= GIVE_UP_FROM && window.sparse * 3 > window.dense {
                 kernel.choose_mask(table);
-                if kernel.rare.len() * 8 > n {
+                let recent = kernel.rare.len() - kernel.rare.partition_point(|&r| r < window.start);
+                if kernel.rare.len() * 8 > n && recent * 6 > n + 1 - window.start {
                     return false;
                 }
             }
@@ -306,7 +312,7 @@ struct Kernel {
     rare_values: Vec<u32>,
     /// Table length when the mask was last chosen.
     chosen_at: usize,
-    set: MexSet,
+    set: FlagSet,
 }
 
 impl Kernel {
@@ -340,7 +346,7 @@ impl Kernel {
             rare: Vec::new(),
             rare_values: Vec::new(),
             chosen_at: 0,
-            set: MexSet::with_capacity(256),
+            set: FlagSet::for_values_up_to(table.max_value()),
         };
         kernel.choose_mask(table);
         kernel
@@ -359,6 +365,7 @@ impl Kernel {
 
     /// Notes `G(x) = value`, adding `x` to the rare list if it is rare.
     fn record(&mut self, x: usize, value: u32) {
+        self.set.fit(value);
         if x >= 1 && self.mask.is_rare(x, value) {
             self.rare.push(x);
             self.rare_values.push(value);
@@ -403,45 +410,39 @@ impl Kernel {
                 set.insert(gr ^ g[m - r].to_u32());
             }
         }
-        // Resumable scan of every split, `a` by `a` across the splitting `k`s (a value missing
-        // from one `k`'s splits often comes early in another's): the next `a`, and the index of
-        // the next `k` for it.
+        // Scan every split, a block of `a`s at a time across the splitting `k`s (a value missing
+        // from one `k`'s splits often comes early in another's). Inserting a whole block and
+        // testing the candidate once is cheaper than testing after every insert, and the extra
+        // values are real options. `k` increasing means `m` decreasing, and so the last `a` of
+        // a `k` (`m/2`, or `(m − 1)/2` under `!`, which is still at least the next `k`'s `m/2`)
+        // is non-increasing: the `k`s with `a ≤ last` are a prefix.
         let count = splits.count();
-        let (mut a, mut index) = (1, 0);
-        'candidates: loop {
-            let c = set.mex();
+        let mut c = set.mex();
+        let mut from = 1;
+        loop {
             if !missable[((c & self.mask.values).count_ones() % 2) as usize] {
                 return c;
             }
-            // `k` increasing means `m` decreasing, and so the last `a` of a `k` (`m/2`, or
-            // `(m − 1)/2` under `!`, which is still at least the next `k`'s `m/2`) is
-            // non-increasing: the `k`s with `a ≤ last` are a prefix.
-            let mut live = count;
-            while live > 0 {
-                while index < live {
-                    let m = n - self.split_ks[index];
-                    let last = if self.split_unequal[index] {
-                        (m - 1) / 2
-                    } else {
-                        m / 2
-                    };
-                    index += 1;
-                    if a > last {
-                        live = index - 1;
-                        break;
-                    }
-                    let x = g[a].to_u32() ^ g[m - a].to_u32();
-                    window.sparse += 1;
-                    set.insert(x);
-                    if x == c {
-                        continue 'candidates;
-                    }
+            let mut scanned = false;
+            for (&k, &unequal) in self.split_ks[..count].iter().zip(&self.split_unequal) {
+                let m = n - k;
+                let last = if unequal { (m - 1) / 2 } else { m / 2 };
+                if from > last {
+                    break;
                 }
-                a += 1;
-                index = 0;
+                let to = (from + SCAN_BLOCK).min(last + 1);
+                set.insert_pairs(g, m, from, to);
+                window.sparse += (to - from) as u64;
+                scanned = true;
             }
-            // Every split has been seen: the set is complete.
-            return set.mex();
+            if !scanned {
+                // Every split has been seen: the set is complete and `c` is its mex.
+                return c;
+            }
+            from += SCAN_BLOCK;
+            if set.contains(c) {
+                c = set.mex();
+            }
         }
     }
 }
