@@ -87,11 +87,12 @@ impl FlagSet {
         set
     }
 
-    /// Makes room for values up to `largest` and their XORs (a no-op when they fit already).
+    /// Makes room for values up to `largest` and their XORs (a no-op when they fit already);
+    /// at least 256 values.
     #[inline]
     pub fn fit(&mut self, largest: u32) {
         if largest as usize >= self.flags.len() {
-            let capacity = (largest as usize + 1).next_power_of_two().max(64);
+            let capacity = (largest as usize + 1).next_power_of_two().max(256);
             self.flags.resize(capacity, 0);
         }
     }
@@ -116,12 +117,36 @@ impl FlagSet {
 
     /// Adds `G(a) ⊕ G(m − a)` for `from ≤ a < to` (`to ≤ m + 1 − from`, so that the pairs
     /// exist): the values of the splits of a heap of `m` into `a` and `m − a`.
+    ///
+    /// The XORs of a block are computed first (vector instructions, reversing the upper
+    /// parts) and stored after.
     #[inline]
     pub fn insert_pairs<T: SgValue>(&mut self, g: &[T], m: usize, from: usize, to: usize) {
+        const BLOCK: usize = 32;
         let low = &g[from..to];
         let high = &g[m + 1 - to..=m - from];
-        for (&x, &y) in low.iter().zip(high.iter().rev()) {
-            self.insert(x.to_u32() ^ y.to_u32());
+        for (lows, highs) in low.chunks(BLOCK).zip(high.rchunks(BLOCK)) {
+            let mut xors = [0u32; BLOCK];
+            let pairs = lows.iter().zip(highs.iter().rev());
+            for (xor, (&x, &y)) in xors.iter_mut().zip(pairs) {
+                *xor = x.to_u32() ^ y.to_u32();
+            }
+            self.insert_xors::<T>(xors[..lows.len()].iter().copied());
+        }
+    }
+
+    /// Adds every value of `xors`, each the XOR of two values of a table stored as `T`. For
+    /// `u8` tables they are below 256, so the stores go to a fixed 256-flag array without
+    /// bounds checks.
+    #[inline]
+    pub fn insert_xors<T: SgValue>(&mut self, xors: impl Iterator<Item = u32>) {
+        if T::MAX <= u8::MAX as u32 {
+            let flags: &mut [u8; 256] = (&mut self.flags[..256])
+                .try_into()
+                .expect("a set has at least 256 flags");
+            xors.for_each(|x| flags[x as u8 as usize] = 1);
+        } else {
+            xors.for_each(|x| self.insert(x));
         }
     }
 

@@ -398,17 +398,17 @@ impl Kernel {
             let m = n - k;
             window.dense += (m / 2) as u64;
             missable[usize::from(self.mask.parity && m % 2 == 1)] = true;
-            for (&r, &gr) in self.rare.iter().zip(&self.rare_values) {
-                if r >= m {
-                    break;
-                }
-                // `!`: not the split into two equal heaps.
-                if unequal && 2 * r == m {
-                    continue;
-                }
-                window.sparse += 1;
-                set.insert(gr ^ g[m - r].to_u32());
-            }
+            let below = self.rare.partition_point(|&r| r < m);
+            let (rare, values) = (&self.rare[..below], &self.rare_values[..below]);
+            // `!`: not the split into two equal heaps.
+            let equal = unequal && m.is_multiple_of(2);
+            let half = equal.then(|| rare.binary_search(&(m / 2)).ok()).flatten();
+            let rare_pairs = rare.iter().zip(values).enumerate();
+            let xors = rare_pairs
+                .filter(|&(i, _)| Some(i) != half)
+                .map(|(_, (&r, &v))| v ^ g[m - r].to_u32());
+            set.insert_xors::<T>(xors);
+            window.sparse += (below - usize::from(half.is_some())) as u64;
         }
         // Scan every split, a block of `a`s at a time across the splitting `k`s (a value missing
         // from one `k`'s splits often comes early in another's). Inserting a whole block and
