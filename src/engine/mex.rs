@@ -122,9 +122,15 @@ impl FlagSet {
     /// parts) and stored after.
     #[inline]
     pub fn insert_pairs<T: SgValue>(&mut self, g: &[T], m: usize, from: usize, to: usize) {
+        self.insert_zipped(&g[from..to], &g[m + 1 - to..=m - from]);
+    }
+
+    /// Adds `low[i] ⊕ high[high.len() − 1 − i]` for every `i` (`low` and `high` of equal length):
+    /// [`FlagSet::insert_pairs`] with the two parts of the splits given as separate slices.
+    #[inline]
+    pub fn insert_zipped<T: SgValue>(&mut self, low: &[T], high: &[T]) {
         const BLOCK: usize = 32;
-        let low = &g[from..to];
-        let high = &g[m + 1 - to..=m - from];
+        debug_assert_eq!(low.len(), high.len());
         for (lows, highs) in low.chunks(BLOCK).zip(high.rchunks(BLOCK)) {
             let mut xors = [0u32; BLOCK];
             let pairs = lows.iter().zip(highs.iter().rev());
@@ -133,6 +139,20 @@ impl FlagSet {
             }
             self.insert_xors::<T>(xors[..lows.len()].iter().copied());
         }
+    }
+
+    /// The flags, one byte per value below the capacity.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.flags
+    }
+
+    /// Makes the set hold exactly the values flagged in `flags` (from [`FlagSet::as_bytes`] of
+    /// a set whose capacity is at most this one's).
+    #[inline]
+    pub fn reset_to(&mut self, flags: &[u8]) {
+        let (head, tail) = self.flags.split_at_mut(flags.len());
+        head.copy_from_slice(flags);
+        tail.fill(0);
     }
 
     /// Adds every value of `xors`, each the XOR of two values of a table stored as `T`. For
