@@ -37,13 +37,14 @@
 //!
 //! **Two threads.** When the rayon pool has two threads, the heaps go in blocks of `B` (512)
 //! and a second thread computes, while the main thread finishes one block, the *far* splits of
-//! every heap of the next block: those with a rare part `r ≥ L = 2B` known when the block
-//! started, and the scanned splits `L ≤ a < L + S`. For heap `n` of the next block such a
+//! every heap of the next block: those with a rare part `L = 2B ≤ r < 2^22` known when the
+//! block started, and the scanned splits `L ≤ a < L + S`. For heap `n` of the next block such a
 //! split reads `G(n − k − r)` or `G(n − k − a)` with index at most `n − L`, below the first
 //! heap of the main thread's block, so it only needs values already in the table (the helper
 //! reads its own copies of the table's start and of the window its splits reach, so the main
 //! thread may append meanwhile). The main thread then starts each heap from those values and
-//! adds the near rare parts (`r < L`), the rare positions found since, and the scan outside
+//! adds the near rare parts (`r < L`), the rare positions found since (and any past `2^22`,
+//! whose pairs reach back too far for the helper's copy), and the scan outside
 //! `L..L + S`: the same set of options, so the same values whatever the thread count. When the
 //! mask changes, the helper's sets of that block are dropped. `S` follows the measured work of
 //! both threads so that they take about equal shares, and blocks cheaper than 1000 splits per
@@ -359,6 +360,10 @@ impl Run<'_> {
 /// Heaps per block of the two-thread pipeline; the far splits start at twice this.
 const PIPELINE_BLOCK: usize = 512;
 
+/// The second thread takes the rare parts below this, and its copy of the table holds about
+/// as many values (2^22: 8 MB for `u16` values, next to the 512 MB of a `u16` table of 2^28).
+const HELPER_REACH: usize = 1 << 22;
+
 /// Splits per heap below which the pipeline pays less than the hand-over between threads
 /// costs (measured: octal 0.354 evaluates about 330 splits per heap and runs slower on two
 /// threads, Grundy's game about 2500 and runs faster).
@@ -457,12 +462,19 @@ impl Helper {
             self.rare.clear();
             self.rare_until = 0;
         }
-        let new = kernel
+        // A rare part `r` pairs with `G(m − r)` as far back as `m − r` small: the helper takes
+        // the parts below `HELPER_REACH` only (the main thread the few others), so that its
+        // copy of the table stays small.
+        let until = len.min(HELPER_REACH);
+        let from = kernel
             .rare
             .partition_point(|&r| r < self.rare_until.max(self.near));
-        let new = kernel.rare[new..].iter().zip(&kernel.rare_values[new..]);
+        let to = kernel.rare.partition_point(|&r| r < until).max(from);
+        let new = kernel.rare[from..to]
+            .iter()
+            .zip(&kernel.rare_values[from..to]);
         self.rare.extend(new.map(|(&r, &v)| (r, v)));
-        self.rare_until = len;
+        self.rare_until = until;
         if self.low.len() < self.near + self.scan {
             self.low = table.prefix(self.near + self.scan);
         }
@@ -475,9 +487,9 @@ impl Helper {
             .max(self.near + self.scan);
         let lowest =
             (len + self.block).saturating_sub(self.split_ks.last().copied().unwrap_or(0) + largest);
-        // Copy at most a quarter of a large table (else the pipeline waits), and rebuild the
-        // copy once its stale part is longer than its live part.
-        self.ready = len - lowest.min(len) <= len / 4 || len < 1 << 18;
+        // Rebuild the copy once its stale part is longer than its live part; a long scan
+        // share could still make it too long, and then the pipeline waits.
+        self.ready = len - lowest.min(len) <= 2 * HELPER_REACH;
         if !self.ready || lowest < self.base || lowest - self.base > len - lowest {
             self.base = lowest;
             self.recent = SgTable::new();
@@ -488,9 +500,14 @@ impl Helper {
         for x in self.base + self.recent.len()..len {
             self.recent.push(table.get(x));
         }
-        let largest = self.low.max_value().max(self.recent.max_value());
-        self.low.widen_for(largest);
-        self.recent.widen_for(largest);
+        // Store both copies in the wider of their widths (a value that needs it).
+        let width = self
+            .low
+            .bytes_per_value()
+            .max(self.recent.bytes_per_value());
+        let needs_width = [0, 0, u32::from(u8::MAX) + 1, 0, u32::from(u16::MAX) + 1][width];
+        self.low.widen_for(needs_width);
+        self.recent.widen_for(needs_width);
     }
 
     /// The far sets of the block after the main thread's `..end`, if the pipeline may run:
