@@ -3,6 +3,8 @@
 //! `mex(S)` is the least non-negative integer not in `S`; the Sprague–Grundy value of a position
 //! is the mex of its options' values (Sprague 1935, Grundy 1939).
 
+use super::table::SgValue;
+
 /// A set of small non-negative integers as a bitset, cleared and reused between positions.
 #[derive(Clone, Debug, Default)]
 pub struct MexSet {
@@ -62,6 +64,130 @@ impl MexSet {
     }
 }
 
+/// A set of option values as one byte per value (1 = present), for kernels that insert many
+/// values per position and take the mex rarely (the [sparse](super::sparse) kernel).
+///
+/// An insert is one plain store, with no dependency on earlier inserts (a bitset's
+/// read-modify-write of a shared word serializes them), so blocks of inserts overlap in the
+/// pipeline. The capacity is a power of two: the XOR of values below `2^b` is below `2^b`, so
+/// a set sized for a table's largest value holds every XOR of two of its values.
+#[derive(Clone, Debug)]
+pub struct FlagSet {
+    flags: Vec<u8>,
+}
+
+/// Eight present flags, read as one word.
+const ALL_PRESENT: u64 = u64::from_ne_bytes([1; 8]);
+
+impl FlagSet {
+    /// An empty set holding values up to at least `largest`, and every XOR of two such values.
+    pub fn for_values_up_to(largest: u32) -> Self {
+        let mut set = FlagSet { flags: Vec::new() };
+        set.fit(largest);
+        set
+    }
+
+    /// Makes room for values up to `largest` and their XORs (a no-op when they fit already);
+    /// at least 256 values.
+    #[inline]
+    pub fn fit(&mut self, largest: u32) {
+        if largest as usize >= self.flags.len() {
+            let capacity = (largest as usize + 1).next_power_of_two().max(256);
+            self.flags.resize(capacity, 0);
+        }
+    }
+
+    /// Removes every value.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.flags.fill(0);
+    }
+
+    /// Adds `value`, which must fit (see [`FlagSet::fit`]).
+    #[inline(always)]
+    pub fn insert(&mut self, value: u32) {
+        self.flags[value as usize] = 1;
+    }
+
+    /// True if `value` is in the set.
+    #[inline]
+    pub fn contains(&self, value: u32) -> bool {
+        self.flags.get(value as usize) == Some(&1)
+    }
+
+    /// Adds `G(a) ⊕ G(m − a)` for `from ≤ a < to` (`to ≤ m + 1 − from`, so that the pairs
+    /// exist): the values of the splits of a heap of `m` into `a` and `m − a`.
+    ///
+    /// The XORs of a block are computed first (vector instructions, reversing the upper
+    /// parts) and stored after.
+    #[inline]
+    pub fn insert_pairs<T: SgValue>(&mut self, g: &[T], m: usize, from: usize, to: usize) {
+        self.insert_zipped(&g[from..to], &g[m + 1 - to..=m - from]);
+    }
+
+    /// Adds `low[i] ⊕ high[high.len() − 1 − i]` for every `i` (`low` and `high` of equal length):
+    /// [`FlagSet::insert_pairs`] with the two parts of the splits given as separate slices.
+    #[inline]
+    pub fn insert_zipped<T: SgValue>(&mut self, low: &[T], high: &[T]) {
+        const BLOCK: usize = 32;
+        debug_assert_eq!(low.len(), high.len());
+        for (lows, highs) in low.chunks(BLOCK).zip(high.rchunks(BLOCK)) {
+            let mut xors = [0u32; BLOCK];
+            let pairs = lows.iter().zip(highs.iter().rev());
+            for (xor, (&x, &y)) in xors.iter_mut().zip(pairs) {
+                *xor = x.to_u32() ^ y.to_u32();
+            }
+            self.insert_xors::<T>(xors[..lows.len()].iter().copied());
+        }
+    }
+
+    /// The flags, one byte per value below the capacity.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.flags
+    }
+
+    /// Makes the set hold exactly the values flagged in `flags` (from [`FlagSet::as_bytes`] of
+    /// a set whose capacity is at most this one's).
+    #[inline]
+    pub fn reset_to(&mut self, flags: &[u8]) {
+        let (head, tail) = self.flags.split_at_mut(flags.len());
+        head.copy_from_slice(flags);
+        tail.fill(0);
+    }
+
+    /// Adds every value of `xors`, each the XOR of two values of a table stored as `T`. For
+    /// `u8` tables they are below 256, so the stores go to a fixed 256-flag array without
+    /// bounds checks.
+    #[inline]
+    pub fn insert_xors<T: SgValue>(&mut self, xors: impl Iterator<Item = u32>) {
+        if T::MAX <= u8::MAX as u32 {
+            let flags: &mut [u8; 256] = (&mut self.flags[..256])
+                .try_into()
+                .expect("a set has at least 256 flags");
+            xors.for_each(|x| flags[x as u8 as usize] = 1);
+        } else {
+            xors.for_each(|x| self.insert(x));
+        }
+    }
+
+    /// The least value not in the set.
+    pub fn mex(&self) -> u32 {
+        let words = self
+            .flags
+            .chunks_exact(8)
+            .map(|chunk| u64::from_ne_bytes(chunk.try_into().expect("chunks of eight bytes")));
+        for (i, word) in words.enumerate() {
+            if word != ALL_PRESENT {
+                // The first byte that is not 1: bytes are 0 or 1, so `word ^ ALL_PRESENT`
+                // has a 1 exactly in the absent bytes.
+                let absent = (word ^ ALL_PRESENT).to_le();
+                return (8 * i) as u32 + absent.trailing_zeros() / 8;
+            }
+        }
+        self.flags.len() as u32
+    }
+}
+
 /// The mex of the values yielded by `values`; a convenience for simple engines and tests.
 pub fn mex_of(values: impl IntoIterator<Item = u32>) -> u32 {
     let mut set = MexSet::with_capacity(64);
@@ -96,5 +222,34 @@ mod tests {
         assert_eq!(a.mex(), 2);
         a.clear();
         assert_eq!(a.mex(), 0);
+    }
+
+    #[test]
+    fn flag_set_agrees_with_the_bitset() {
+        // Every mex position inside and across the eight-byte words, and a full set.
+        for missing in [0, 1, 7, 8, 63, 64, 100, 127, 128] {
+            let mut flags = FlagSet::for_values_up_to(100);
+            let values = (0..128).filter(|&v| v != missing);
+            values.clone().for_each(|v| flags.insert(v));
+            assert_eq!(flags.mex(), mex_of(values.clone()), "{missing}");
+            assert!(!flags.contains(missing));
+            flags.clear();
+            assert_eq!(flags.mex(), 0);
+        }
+        let mut small = FlagSet::for_values_up_to(3);
+        (0..64).for_each(|v| small.insert(v));
+        assert_eq!(small.mex(), 64);
+        small.fit(64);
+        assert_eq!(small.mex(), 64);
+    }
+
+    #[test]
+    fn flag_set_pairs_are_the_split_values() {
+        let g: [u8; 9] = [0, 1, 2, 0, 1, 2, 3, 1, 4];
+        let mut flags = FlagSet::for_values_up_to(4);
+        // Heap 8 into 2 + 6 and 3 + 5: G(2) ⊕ G(6) = 1, G(3) ⊕ G(5) = 2.
+        flags.insert_pairs(&g, 8, 2, 4);
+        assert!(flags.contains(1) && flags.contains(2));
+        assert_eq!(flags.mex(), 0);
     }
 }

@@ -24,10 +24,32 @@
 //!   missing.
 //! * Let `c` be the least value not found so far. If `c` is of the exact class, `G(n) = c`.
 //!   Otherwise `c` may still be an option through two common parts, so the kernel scans the
-//!   splits, inserting what it sees, until it meets `c` (then it takes the next `c`, resuming
-//!   the scan where it stopped) or runs out of splits (then `G(n) = c`). A missing value is
+//!   splits in blocks of 32 `a`s per splitting `k`, inserting every value it sees, until a
+//!   block brings `c` (then it takes the next `c`, resuming the scan where it stopped) or it
+//!   runs out of splits (then `G(n) = c`). Extra values are real options, so testing `c` once
+//!   per block instead of after every split changes nothing but the cost. A missing value is
 //!   usually met after a few splits; the whole `O(n)` scan is paid essentially only when
 //!   `G(n)` itself is rare, i.e. at rare positions.
+//!
+//! The option set is a [`FlagSet`] (one byte per value: an insert is one store, independent of
+//! the others; for `u8` tables a fixed 256-byte array without bounds checks), and the XORs of
+//! a block of splits are computed with vector instructions before they are stored.
+//!
+//! **Two threads.** When the rayon pool has two threads, the heaps go in blocks of `B` (512)
+//! and a second thread computes, while the main thread finishes one block, the *far* splits of
+//! every heap of the next block: those with a rare part `L = 2B ≤ r < 2^22` known when the
+//! block started, and the scanned splits `L ≤ a < L + S`. For heap `n` of the next block such a
+//! split reads `G(n − k − r)` or `G(n − k − a)` with index at most `n − L`, below the first
+//! heap of the main thread's block, so it only needs values already in the table (the helper
+//! reads its own copies of the table's start and of the window its splits reach, so the main
+//! thread may append meanwhile). The main thread then starts each heap from those values and
+//! adds the near rare parts (`r < L`), the rare positions found since (and any past `2^22`,
+//! whose pairs reach back too far for the helper's copy), and the scan outside
+//! `L..L + S`: the same set of options, so the same values whatever the thread count. When the
+//! mask changes, the helper's sets of that block are dropped. `S` follows the measured work of
+//! both threads so that they take about equal shares, and blocks cheaper than 1000 splits per
+//! heap stay on one thread (the hand-over would cost more than it saves). In a one-thread pool
+//! (`ThreadPoolBuilder::num_threads(1)`) the kernel is the single-thread one.
 //!
 //! The mask is chosen from the values already known: with `h` the histogram of
 //! `G(x) | (x mod 2) << B` over `x ≥ 1`, its Walsh–Hadamard transform `H(M) = Σ_v h(v)
@@ -68,7 +90,9 @@
 //! under the best mask, so they stay with the dense kernel until their period is proved; Kayles (0.77) has 9 rare positions,
 //! 0.16 and 0.56 about 50 up to 10⁵.
 
-use super::mex::MexSet;
+use std::ops::Range;
+
+use super::mex::FlagSet;
 use super::table::{SgValue, Storage};
 use super::{Progress, SgTable};
 use crate::rules::code::{Modifier, TakeBreakCode};
@@ -81,6 +105,9 @@ const MASK_BITS: u32 = 20;
 
 /// Heaps below this are never a reason to give up (the costs are too small to compare).
 const GIVE_UP_FROM: usize = 2048;
+
+/// Splits scanned per splitting `k` before the candidate is tested again.
+const SCAN_BLOCK: usize = 32;
 
 /// True when `code` is one the sparse kernel handles: finite, no move leaves more than two
 /// heaps (every finite octal code), and no modifier other than `!` (`?` on a digit of at most
@@ -109,82 +136,454 @@ pub fn extend(
     len: usize,
     progress: &mut Progress,
 ) -> bool {
-    extend_with(code, table, len, progress, true, true)
+    extend_with(code, table, len, progress, Policy::new(true, true)).0
 }
 
-/// [`extend`], optionally never giving up and never filling by a proven period (for tests of
-/// the sparse logic on any game).
+/// What an [`extend_with`] call may do besides computing every value.
+#[derive(Clone, Copy)]
+struct Policy {
+    /// Stop when the game does not look sparse (tests turn this off to check the sparse logic
+    /// on any game).
+    may_give_up: bool,
+    /// Fill the table by a period the periodicity theorem proves.
+    may_fill: bool,
+    /// Give the far splits to a second thread (see the module docs).
+    pipeline: Option<Pipeline>,
+}
+
+impl Policy {
+    /// The pipeline when the current rayon pool has two threads or more.
+    fn new(may_give_up: bool, may_fill: bool) -> Self {
+        let pipeline = (rayon::current_num_threads() >= 2).then_some(Pipeline {
+            block: PIPELINE_BLOCK,
+            min_work: PIPELINE_WORK,
+        });
+        Policy {
+            may_give_up,
+            may_fill,
+            pipeline,
+        }
+    }
+}
+
+/// The shape of the two-thread pipeline.
+#[derive(Clone, Copy)]
+struct Pipeline {
+    /// Heaps per block; the far splits start at twice this.
+    block: usize,
+    /// Splits per heap below which a block is computed by one thread.
+    min_work: u64,
+}
+
+/// [`extend`] under `policy`. Returns whether the table reached `len`, and how many blocks had
+/// their far splits computed by a second thread.
 fn extend_with(
     code: &TakeBreakCode,
     table: &mut SgTable,
     len: usize,
     progress: &mut Progress,
-    may_give_up: bool,
-    may_fill: bool,
-) -> bool {
+    policy: Policy,
+) -> (bool, usize) {
+    let Policy {
+        may_give_up,
+        may_fill,
+        pipeline,
+    } = policy;
     assert!(applies(code), "the sparse kernel needs a finite octal code");
     // The periodicity theorem's shrink map `(a, b) → (a, b − p)` may turn two unequal heaps
     // into equal ones (or equal into unequal), so it proves nothing for `!` and `=` codes.
     let may_fill = may_fill && !code.normalized().has_modifiers();
     let start = table.len();
     if start >= len {
-        return true;
+        return (true, 0);
     }
     let t = code.normalized().last_nonzero().unwrap_or(0);
     if may_fill && fill_proven_period(table, len, t) {
         progress.set(len as u64);
-        return true;
+        return (true, 0);
     }
-    let mut kernel = Kernel::new(code, table);
+    let kernel = Kernel::new(code, table);
     if may_give_up && start >= GIVE_UP_FROM && kernel.rare.len() * 4 > start {
-        return false;
+        return (false, 0);
     }
     table.reserve(len - start);
-    let mut window = Window {
+    let mut run = Run {
+        kernel,
+        table,
+        progress,
+        window: Window {
+            start,
+            ..Window::default()
+        },
         start,
-        ..Window::default()
+        len,
+        t,
+        may_give_up,
+        may_fill,
+        evaluated_before: 0,
+        helped_blocks: 0,
     };
-    for n in start..len {
-        let value = match table.storage() {
-            Storage::U8(g) => kernel.value(g, &mut window),
-            Storage::U16(g) => kernel.value(g, &mut window),
-            Storage::U32(g) => kernel.value(g, &mut window),
-        };
-        table.push(value);
-        kernel.record(n, value);
-        // Try the periodicity theorem each time the table has doubled in length.
-        let doubled = n + 1 >= 2 * start && (n + 1).is_power_of_two();
-        if may_fill && doubled && fill_proven_period(table, len, t) {
-            break;
-        }
-        if kernel.rare.len() * 100 > n && n >= 2 * kernel.chosen_at {
-            kernel.choose_mask(table);
-            if may_give_up && n >= GIVE_UP_FROM && kernel.rare.len() * 4 > n {
-                progress.set(n as u64 + 1);
-                return false;
+    // The pipeline runs inside the pool, so that each block's `join` only pushes the helper's
+    // job to a worker's queue.
+    let stop = match pipeline {
+        Some(pipeline) => rayon::scope(|_| run.pipelined(pipeline)),
+        None => run.heaps(start..len, None),
+    };
+    let finished = stop.unwrap_or_else(|| {
+        run.progress.set(len as u64);
+        true
+    });
+    (finished, run.helped_blocks)
+}
+
+/// The state of one [`extend_with`] call that the main thread updates heap by heap.
+struct Run<'a> {
+    kernel: Kernel,
+    table: &'a mut SgTable,
+    progress: &'a mut Progress,
+    window: Window,
+    /// The table length when the call started, and the length it extends to.
+    start: usize,
+    len: usize,
+    /// The index of the last non-zero digit (for the periodicity theorem).
+    t: usize,
+    may_give_up: bool,
+    may_fill: bool,
+    /// Splits evaluated in the windows before the current one.
+    evaluated_before: u64,
+    /// Blocks whose far splits a second thread computed.
+    helped_blocks: usize,
+}
+
+impl Run<'_> {
+    /// [`Run::heaps`] for the rest of the table, block by block, with the far splits of the
+    /// next block computed by a second thread meanwhile (see the module docs).
+    fn pipelined(&mut self, pipeline: Pipeline) -> Option<bool> {
+        let block = pipeline.block;
+        let mut helper = Helper::new(&self.kernel, block);
+        let mut far: Option<FarSets> = None;
+        // Splits evaluated per heap in the last block: blocks of cheap heaps are not worth a
+        // hand-over between threads.
+        let mut work_per_heap = 0;
+        let mut n = self.table.len();
+        while n < self.len {
+            let end = (n + block).min(self.len);
+            helper.catch_up(&self.kernel, self.table);
+            let before = self.evaluated();
+            let job = helper.job(end, self.len, self.table.len());
+            let Some(job) = job.filter(|_| work_per_heap >= pipeline.min_work) else {
+                if let Some(finished) = self.heaps(n..end, far.take().as_ref()) {
+                    return Some(finished);
+                }
+                work_per_heap = (self.evaluated() - before) / (end - n) as u64;
+                n = end;
+                continue;
+            };
+            let (stop, next) = rayon::join(|| self.heaps(n..end, far.as_ref()), || job.run());
+            if stop.is_some() {
+                return stop;
             }
+            helper.balance(self.evaluated() - before, next.work);
+            work_per_heap = (self.evaluated() - before + next.work) / (end - n) as u64;
+            self.window.sparse += next.work;
+            self.helped_blocks += 1;
+            far = Some(next);
+            n = end;
         }
-        if n + 1 - window.start >= PROGRESS_EVERY {
-            progress.set(n as u64 + 1);
-            // The scans and rare splits should stay well below the dense kernel's cost. A
-            // better mask may have shown up since the last choice (Grundy's game: at 4096
-            // heaps mask 126 leaves 10% of the positions rare, at 16384 mask 254 leaves 7%
-            // and falling, 0.12% at 2^20), so choose again first, and give up only if more
-            // than an eighth of the positions are still rare.
-            if may_give_up && n >= GIVE_UP_FROM && window.sparse * 3 > window.dense {
-                kernel.choose_mask(table);
-                if kernel.rare.len() * 8 > n {
-                    return false;
+        None
+    }
+
+    /// Splits evaluated so far.
+    fn evaluated(&self) -> u64 {
+        self.evaluated_before + self.window.sparse
+    }
+
+    /// Computes `G(n)` for the heaps `heaps` (starting at the table's length), with their far
+    /// splits from `far` when it covers them under the current mask. Returns `Some(finished)`
+    /// when the call should stop: the table was filled by a proven period (`true`) or the game
+    /// is not sparse (`false`).
+    fn heaps(&mut self, heaps: Range<usize>, far: Option<&FarSets>) -> Option<bool> {
+        let kernel = &mut self.kernel;
+        for n in heaps {
+            let part = far
+                .filter(|far| far.mask == kernel.mask)
+                .map(|far| far.part(n));
+            let window = &mut self.window;
+            let value = match self.table.storage() {
+                Storage::U8(g) => kernel.value(g, window, part),
+                Storage::U16(g) => kernel.value(g, window, part),
+                Storage::U32(g) => kernel.value(g, window, part),
+            };
+            self.table.push(value);
+            kernel.record(n, value);
+            // Try the periodicity theorem each time the table has doubled in length.
+            let doubled = n + 1 >= 2 * self.start && (n + 1).is_power_of_two();
+            if self.may_fill && doubled && fill_proven_period(self.table, self.len, self.t) {
+                self.progress.set(self.len as u64);
+                return Some(true);
+            }
+            if kernel.rare.len() * 100 > n && n >= 2 * kernel.chosen_at {
+                kernel.choose_mask(self.table);
+                if self.may_give_up && n >= GIVE_UP_FROM && kernel.rare.len() * 4 > n {
+                    self.progress.set(n as u64 + 1);
+                    return Some(false);
                 }
             }
-            window = Window {
-                start: n + 1,
-                ..Window::default()
-            };
+            if n + 1 - window.start >= PROGRESS_EVERY {
+                self.progress.set(n as u64 + 1);
+                // The scans and rare splits should stay well below the dense kernel's cost. A
+                // better mask may have shown up since the last choice (Grundy's game: at 4096
+                // heaps mask 126 leaves 10% of the positions rare, at 16384 mask 254 leaves 7%
+                // and falling, 0.12% at 2^20), so choose again first, and give up only if more
+                // than an eighth of all positions and a sixth of the window's are still rare: a
+                // game whose rare positions thin out is kept (0.6: 16% of the first 8192 heaps
+                // are rare, 12% of heaps 4096..8192, and 1583 positions in all up to 2^19).
+                if self.may_give_up && n >= GIVE_UP_FROM && window.sparse * 3 > window.dense {
+                    kernel.choose_mask(self.table);
+                    let recent =
+                        kernel.rare.len() - kernel.rare.partition_point(|&r| r < window.start);
+                    if kernel.rare.len() * 8 > n && recent * 6 > n + 1 - window.start {
+                        return Some(false);
+                    }
+                }
+                self.evaluated_before += window.sparse;
+                *window = Window {
+                    start: n + 1,
+                    ..Window::default()
+                };
+            }
+        }
+        None
+    }
+}
+
+/// Heaps per block of the two-thread pipeline; the far splits start at twice this.
+const PIPELINE_BLOCK: usize = 512;
+
+/// The second thread takes the rare parts below this, and its copy of the table holds about
+/// as many values (2^22: 8 MB for `u16` values, next to the 512 MB of a `u16` table of 2^28).
+const HELPER_REACH: usize = 1 << 22;
+
+/// Splits per heap below which the pipeline pays less than the hand-over between threads
+/// costs (measured: octal 0.354 evaluates about 330 splits per heap and runs slower on two
+/// threads, Grundy's game about 2500 and runs faster).
+const PIPELINE_WORK: u64 = 1000;
+
+/// The splits of each heap of a block that a second thread inserted: every split with a rare
+/// part `r` in `near ≤ r < rare_until`, and the scanned splits `near ≤ a < scan_to`.
+struct FarSets {
+    /// The first heap, and the flags of each heap (`width` bytes each).
+    first: usize,
+    width: usize,
+    flags: Vec<u8>,
+    /// The mask the rare parts were chosen by.
+    mask: Mask,
+    near: usize,
+    rare_until: usize,
+    scan_to: usize,
+    /// Splits evaluated.
+    work: u64,
+}
+
+impl FarSets {
+    /// The part of heap `n`.
+    fn part(&self, n: usize) -> FarPart<'_> {
+        let at = (n - self.first) * self.width;
+        FarPart {
+            flags: &self.flags[at..at + self.width],
+            near: self.near,
+            rare_until: self.rare_until,
+            scan_to: self.scan_to,
         }
     }
-    progress.set(len as u64);
-    true
+}
+
+/// One heap's part of [`FarSets`].
+#[derive(Clone, Copy)]
+struct FarPart<'a> {
+    flags: &'a [u8],
+    near: usize,
+    rare_until: usize,
+    scan_to: usize,
+}
+
+/// The second thread's copy of what it reads: its own copies, so that the main thread may
+/// append to the table meanwhile.
+struct Helper {
+    block: usize,
+    /// Rare parts from `near` are the helper's; scanned splits `near ≤ a < near + scan`.
+    near: usize,
+    scan: usize,
+    split_ks: Vec<usize>,
+    split_unequal: Vec<bool>,
+    /// The rare positions `near ≤ r < rare_until` and their values, under `mask`.
+    rare: Vec<(usize, u32)>,
+    rare_until: usize,
+    mask: Mask,
+    /// `G(0..low.len())`, and `G(base..base + recent.len())`.
+    low: SgTable,
+    recent: SgTable,
+    base: usize,
+    /// The copies are up to date (not when they would be too large).
+    ready: bool,
+}
+
+/// The work of the second thread for one block.
+struct Job<'a> {
+    helper: &'a Helper,
+    heaps: Range<usize>,
+    /// Width of the flag sets (a power of two above every value so far).
+    width: u32,
+}
+
+impl Helper {
+    fn new(kernel: &Kernel, block: usize) -> Self {
+        Helper {
+            block,
+            near: 2 * block,
+            scan: 0,
+            split_ks: kernel.split_ks.clone(),
+            split_unequal: kernel.split_unequal.clone(),
+            rare: Vec::new(),
+            rare_until: 0,
+            mask: kernel.mask,
+            low: SgTable::new(),
+            recent: SgTable::new(),
+            base: 0,
+            ready: false,
+        }
+    }
+
+    /// Brings the copies up to date with `table` and the kernel's rare list.
+    fn catch_up(&mut self, kernel: &Kernel, table: &SgTable) {
+        let len = table.len();
+        if self.mask != kernel.mask {
+            self.mask = kernel.mask;
+            self.rare.clear();
+            self.rare_until = 0;
+        }
+        // A rare part `r` pairs with `G(m − r)` as far back as `m − r` small: the helper takes
+        // the parts below `HELPER_REACH` only (the main thread the few others), so that its
+        // copy of the table stays small.
+        let until = len.min(HELPER_REACH);
+        let from = kernel
+            .rare
+            .partition_point(|&r| r < self.rare_until.max(self.near));
+        let to = kernel.rare.partition_point(|&r| r < until).max(from);
+        let new = kernel.rare[from..to]
+            .iter()
+            .zip(&kernel.rare_values[from..to]);
+        self.rare.extend(new.map(|(&r, &v)| (r, v)));
+        self.rare_until = until;
+        if self.low.len() < self.near + self.scan {
+            self.low = table.prefix(self.near + self.scan);
+        }
+        // The lowest position the next job reads: `m − r` for the largest rare part, or
+        // `m − a` for the last scanned split, with the smallest `m`.
+        let largest = self
+            .rare
+            .last()
+            .map_or(0, |&(r, _)| r)
+            .max(self.near + self.scan);
+        let lowest =
+            (len + self.block).saturating_sub(self.split_ks.last().copied().unwrap_or(0) + largest);
+        // Rebuild the copy once its stale part is longer than its live part; a long scan
+        // share could still make it too long, and then the pipeline waits.
+        self.ready = len - lowest.min(len) <= 2 * HELPER_REACH;
+        if !self.ready || lowest < self.base || lowest - self.base > len - lowest {
+            self.base = lowest;
+            self.recent = SgTable::new();
+        }
+        if !self.ready {
+            return;
+        }
+        for x in self.base + self.recent.len()..len {
+            self.recent.push(table.get(x));
+        }
+        // Store both copies in the wider of their widths (a value that needs it).
+        let width = self
+            .low
+            .bytes_per_value()
+            .max(self.recent.bytes_per_value());
+        let needs_width = [0, 0, u32::from(u8::MAX) + 1, 0, u32::from(u16::MAX) + 1][width];
+        self.low.widen_for(needs_width);
+        self.recent.widen_for(needs_width);
+    }
+
+    /// The far sets of the block after the main thread's `..end`, if the pipeline may run:
+    /// every split it reads is below `known` (the table's length), and its copy of the table
+    /// is at most half as long as the table (or the table is small).
+    fn job(&self, end: usize, len: usize, known: usize) -> Option<Job<'_>> {
+        let heaps = end..(end + self.block).min(len);
+        let fits = self.near >= 2 * self.block && self.near + self.scan + self.block <= known;
+        (self.ready && !heaps.is_empty() && fits).then(|| Job {
+            helper: self,
+            heaps,
+            width: (self.low.max_value().max(self.recent.max_value()) + 1).next_power_of_two(),
+        })
+    }
+
+    /// Moves the helper's share of the scan towards an even split of the work: `main` and
+    /// `helper` are the splits each evaluated over the last block.
+    fn balance(&mut self, main: u64, helper: u64) {
+        let per_heap = (main as i64 - helper as i64) / (2 * self.block as i64);
+        self.scan = (self.scan as i64 + per_heap).clamp(0, 1 << 16) as usize;
+    }
+}
+
+impl Job<'_> {
+    fn run(self) -> FarSets {
+        let helper = self.helper;
+        let mut set = FlagSet::for_values_up_to(self.width - 1);
+        let width = set.as_bytes().len();
+        let mut flags = Vec::with_capacity(width * self.heaps.len());
+        let mut work = 0;
+        for n in self.heaps.clone() {
+            set.clear();
+            work += match (helper.low.storage(), helper.recent.storage()) {
+                (Storage::U8(low), Storage::U8(recent)) => self.heap(n, low, recent, &mut set),
+                (Storage::U16(low), Storage::U16(recent)) => self.heap(n, low, recent, &mut set),
+                (Storage::U32(low), Storage::U32(recent)) => self.heap(n, low, recent, &mut set),
+                _ => unreachable!("`Helper::catch_up` gives both copies one width"),
+            };
+            flags.extend_from_slice(set.as_bytes());
+        }
+        FarSets {
+            first: self.heaps.start,
+            width,
+            flags,
+            mask: helper.mask,
+            near: helper.near,
+            rare_until: helper.rare_until,
+            scan_to: helper.near + helper.scan,
+            work,
+        }
+    }
+
+    /// Inserts the far splits of heap `n` into `set`; returns how many it evaluated.
+    fn heap<T: SgValue>(&self, n: usize, low: &[T], recent: &[T], set: &mut FlagSet) -> u64 {
+        let helper = self.helper;
+        let (near, base) = (helper.near, helper.base);
+        let scan_to = near + helper.scan;
+        let mut work = 0;
+        let splits = helper.split_ks.iter().zip(&helper.split_unequal);
+        for (&k, &unequal) in splits.take_while(|(&k, _)| k + 2 <= n) {
+            let m = n - k;
+            let below = helper.rare.partition_point(|&(r, _)| r < m);
+            let rare = helper.rare[..below].iter();
+            // `!`: not the split into two equal heaps.
+            let rare = rare.filter(|&&(r, _)| !(unequal && 2 * r == m));
+            set.insert_xors::<T>(rare.map(|&(r, v)| v ^ recent[m - r - base].to_u32()));
+            work += below as u64;
+            let last = if unequal { (m - 1) / 2 } else { m / 2 };
+            let to = scan_to.min(last + 1);
+            if to > near {
+                set.insert_zipped(&low[near..to], &recent[m + 1 - to - base..=m - near - base]);
+                work += (to - near) as u64;
+            }
+        }
+        work
+    }
 }
 
 /// If the periodicity theorem proves a period from `table` (see [`proven_period`]), extends
@@ -306,7 +705,7 @@ struct Kernel {
     rare_values: Vec<u32>,
     /// Table length when the mask was last chosen.
     chosen_at: usize,
-    set: MexSet,
+    set: FlagSet,
 }
 
 impl Kernel {
@@ -340,7 +739,7 @@ impl Kernel {
             rare: Vec::new(),
             rare_values: Vec::new(),
             chosen_at: 0,
-            set: MexSet::with_capacity(256),
+            set: FlagSet::for_values_up_to(table.max_value()),
         };
         kernel.choose_mask(table);
         kernel
@@ -359,6 +758,7 @@ impl Kernel {
 
     /// Notes `G(x) = value`, adding `x` to the rare list if it is rare.
     fn record(&mut self, x: usize, value: u32) {
+        self.set.fit(value);
         if x >= 1 && self.mask.is_rare(x, value) {
             self.rare.push(x);
             self.rare_values.push(value);
@@ -366,10 +766,13 @@ impl Kernel {
     }
 
     /// `G(n)` for `n = g.len()`, given `g = G(0..n)`.
-    fn value<T: SgValue>(&mut self, g: &[T], window: &mut Window) -> u32 {
+    fn value<T: SgValue>(&mut self, g: &[T], window: &mut Window, far: Option<FarPart>) -> u32 {
         let n = g.len();
         let set = &mut self.set;
-        set.clear();
+        match far {
+            Some(far) => set.reset_to(far.flags),
+            None => set.clear(),
+        }
         if self.zero_ks.contains(&n) {
             set.insert(0);
         }
@@ -384,6 +787,11 @@ impl Kernel {
         {
             set.insert(0);
         }
+        // The rare parts the second thread took (indices into the rare list), if any.
+        let far_rare = far.map_or(0..0, |far| {
+            let index = |x: usize| self.rare.partition_point(|&r| r < x);
+            index(far.near)..index(far.rare_until)
+        });
         // Splits with a rare part; and which value class common ⊕ common can produce.
         let splits = self.split_ks.iter().take_while(|&&k| k + 2 <= n);
         let mut missable = [false; 2];
@@ -391,57 +799,67 @@ impl Kernel {
             let m = n - k;
             window.dense += (m / 2) as u64;
             missable[usize::from(self.mask.parity && m % 2 == 1)] = true;
-            for (&r, &gr) in self.rare.iter().zip(&self.rare_values) {
-                if r >= m {
-                    break;
-                }
-                // `!`: not the split into two equal heaps.
-                if unequal && 2 * r == m {
-                    continue;
-                }
-                window.sparse += 1;
-                set.insert(gr ^ g[m - r].to_u32());
+            let below = self.rare.partition_point(|&r| r < m);
+            // `!`: not the split into two equal heaps.
+            let equal = unequal && m.is_multiple_of(2);
+            let half = equal
+                .then(|| self.rare[..below].binary_search(&(m / 2)).ok())
+                .flatten();
+            let mut cuts = [far_rare.clone(), half.map_or(0..0, |i| i..i + 1)];
+            cuts.sort_by_key(|cut| cut.start);
+            // Every rare index below `below` outside the cuts.
+            let mut from = 0;
+            for cut in cuts.into_iter().chain(std::iter::once(below..below)) {
+                let to = cut.start.clamp(from, below);
+                let rare = self.rare[from..to].iter().zip(&self.rare_values[from..to]);
+                set.insert_xors::<T>(rare.map(|(&r, &v)| v ^ g[m - r].to_u32()));
+                window.sparse += (to - from) as u64;
+                from = from.max(cut.end.min(below));
             }
         }
-        // Resumable scan of every split, `a` by `a` across the splitting `k`s (a value missing
-        // from one `k`'s splits often comes early in another's): the next `a`, and the index of
-        // the next `k` for it.
+        // Scan every split, a block of `a`s at a time across the splitting `k`s (a value missing
+        // from one `k`'s splits often comes early in another's). Inserting a whole block and
+        // testing the candidate once is cheaper than testing after every insert, and the extra
+        // values are real options. `k` increasing means `m` decreasing, and so the last `a` of
+        // a `k` (`m/2`, or `(m − 1)/2` under `!`, which is still at least the next `k`'s `m/2`)
+        // is non-increasing: the `k`s with `a ≤ last` are a prefix. The second thread's scanned
+        // splits `near ≤ a < scan_to` are skipped.
+        let (skip_from, skip_to) = far.map_or((usize::MAX, 0), |far| (far.near, far.scan_to));
         let count = splits.count();
-        let (mut a, mut index) = (1, 0);
-        'candidates: loop {
-            let c = set.mex();
+        let mut c = set.mex();
+        let mut from = 1;
+        loop {
             if !missable[((c & self.mask.values).count_ones() % 2) as usize] {
                 return c;
             }
-            // `k` increasing means `m` decreasing, and so the last `a` of a `k` (`m/2`, or
-            // `(m − 1)/2` under `!`, which is still at least the next `k`'s `m/2`) is
-            // non-increasing: the `k`s with `a ≤ last` are a prefix.
-            let mut live = count;
-            while live > 0 {
-                while index < live {
-                    let m = n - self.split_ks[index];
-                    let last = if self.split_unequal[index] {
-                        (m - 1) / 2
-                    } else {
-                        m / 2
-                    };
-                    index += 1;
-                    if a > last {
-                        live = index - 1;
-                        break;
-                    }
-                    let x = g[a].to_u32() ^ g[m - a].to_u32();
-                    window.sparse += 1;
-                    set.insert(x);
-                    if x == c {
-                        continue 'candidates;
-                    }
-                }
-                a += 1;
-                index = 0;
+            let mut step_end = from + SCAN_BLOCK;
+            if from < skip_from {
+                step_end = step_end.min(skip_from);
             }
-            // Every split has been seen: the set is complete.
-            return set.mex();
+            let mut scanned = false;
+            for (&k, &unequal) in self.split_ks[..count].iter().zip(&self.split_unequal) {
+                let m = n - k;
+                let last = if unequal { (m - 1) / 2 } else { m / 2 };
+                if from > last {
+                    break;
+                }
+                let to = step_end.min(last + 1);
+                set.insert_pairs(g, m, from, to);
+                window.sparse += (to - from) as u64;
+                scanned = true;
+            }
+            if !scanned {
+                // Every split has been seen: the set is complete and `c` is its mex.
+                return c;
+            }
+            from = if step_end == skip_from {
+                skip_to.max(skip_from)
+            } else {
+                step_end
+            };
+            if set.contains(c) {
+                c = set.mex();
+            }
         }
     }
 }
@@ -462,7 +880,8 @@ mod tests {
     /// filling by a proven period.
     fn sparse_values(code: &TakeBreakCode, len: usize) -> Vec<u32> {
         let mut table = SgTable::new();
-        let finished = extend_with(code, &mut table, len, &mut Progress::hidden(), false, false);
+        let policy = Policy::new(false, false);
+        let finished = extend_with(code, &mut table, len, &mut Progress::hidden(), policy).0;
         assert!(finished);
         table.to_vec()
     }
@@ -472,6 +891,63 @@ mod tests {
         let mut table = SgTable::new();
         takebreak::extend_dense(code, &mut table, len, &mut Progress::hidden());
         table.to_vec()
+    }
+
+    /// `G(0..len)` by the sparse kernel alone inside a pool of `threads` threads, the second
+    /// thread taking the far splits of blocks of `block` heaps however cheap they are; and how
+    /// many blocks it took.
+    fn pipelined_values(
+        code: &TakeBreakCode,
+        len: usize,
+        threads: usize,
+        block: usize,
+    ) -> (Vec<u32>, usize) {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut table = SgTable::new();
+            let policy = Policy {
+                may_give_up: false,
+                may_fill: false,
+                pipeline: Some(Pipeline { block, min_work: 0 }),
+            };
+            let run = extend_with(code, &mut table, len, &mut Progress::hidden(), policy);
+            assert!(run.0);
+            (table.to_vec(), run.1)
+        })
+    }
+
+    #[test]
+    fn two_threads_give_the_values_of_one() {
+        // Grundy's game (`!`, one splitting k), 0.354 (two splitting k's) and 0.6 (values pass
+        // 255, so the helper's copies widen); the masks change on the way, which discards the
+        // helper's sets of that block.
+        for (text, len) in [("4!.0", 20_000), ("0.354", 20_000), ("0.6", 20_000)] {
+            let code = code(text);
+            let values = dense_values(&code, len);
+            for block in [8, 32] {
+                let (two, helped) = pipelined_values(&code, len, 2, block);
+                assert_eq!(two, values, "{text}, blocks of {block}");
+                // The second thread took the far splits of most blocks.
+                assert!(
+                    2 * helped * block > len,
+                    "{text}: {helped} blocks of {block}"
+                );
+                assert_eq!(pipelined_values(&code, len, 1, block).0, values, "{text}");
+            }
+        }
+        // Through `extend` in a two-thread pool (blocks of PIPELINE_BLOCK heaps, only where
+        // they pay).
+        let code = code("4!.0");
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let len = 1 << 16;
+        let two = pool.install(|| sparse_values(&code, len));
+        assert_eq!(two, dense_values(&code, len));
     }
 
     #[test]
@@ -636,7 +1112,14 @@ mod tests {
         let code = code("0.07");
         let mut table = SgTable::from_values(&dense_values(&code, 4_096));
         let give_up_only = |table: &mut SgTable, len| {
-            extend_with(&code, table, len, &mut Progress::hidden(), true, false)
+            extend_with(
+                &code,
+                table,
+                len,
+                &mut Progress::hidden(),
+                Policy::new(true, false),
+            )
+            .0
         };
         assert!(!give_up_only(&mut table, 6_000));
         assert_eq!(table.len(), 4_096);
@@ -650,14 +1133,16 @@ mod tests {
         // Kayles keeps nine rare positions.
         let code = self::code("0.77");
         let mut table = SgTable::from_values(&dense_values(&code, 4_096));
-        assert!(extend_with(
-            &code,
-            &mut table,
-            6_000,
-            &mut Progress::hidden(),
-            true,
-            false
-        ));
+        assert!(
+            extend_with(
+                &code,
+                &mut table,
+                6_000,
+                &mut Progress::hidden(),
+                Policy::new(true, false)
+            )
+            .0
+        );
         assert_eq!(table.to_vec(), dense_values(&code, 6_000));
     }
 
@@ -700,14 +1185,16 @@ mod tests {
         // but the kernel still refuses the theorem and computes every value.
         let code = code("0.34=");
         let mut table = SgTable::new();
-        assert!(extend_with(
-            &code,
-            &mut table,
-            5_000,
-            &mut Progress::hidden(),
-            true,
-            true
-        ));
+        assert!(
+            extend_with(
+                &code,
+                &mut table,
+                5_000,
+                &mut Progress::hidden(),
+                Policy::new(true, true)
+            )
+            .0
+        );
         assert_eq!(table.to_vec(), dense_values(&code, 5_000));
     }
 
@@ -803,6 +1290,16 @@ mod tests {
             prop_assert!(applies(&code), "{}", code);
             prop_assert_eq!(sparse_values(&code, len), naive::code_values(&code, len), "{}", code);
             prop_assert_eq!(sparse_values(&code, long), dense_values(&code, long), "{}", code);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(60))]
+
+        #[test]
+        fn two_threads_match_dense(code in prop_oneof![octal_strategy(), modified_strategy()], len in 100usize..3_000, block in 1usize..16) {
+            let (values, _) = pipelined_values(&code, len, 2, block);
+            prop_assert_eq!(values, dense_values(&code, len), "{}", code);
         }
     }
 
