@@ -59,6 +59,17 @@ struct Row {
     goal: Goal,
     /// Time the naive C++ program at the full size even beyond the budget.
     baseline_at_full_size: bool,
+    /// The goal issue 3 sets for this row, if any.
+    target: Option<Target>,
+}
+
+/// A goal for the engine as the commands run it (the sparse 2-thread column: all cores).
+#[derive(Clone, Copy)]
+enum Target {
+    /// At most this many seconds (median).
+    Seconds(f64),
+    /// At least this many times faster than the naive C++ program timed at the same size.
+    FasterThanNaiveCpp(f64),
 }
 
 const fn table_row(rules: &'static str, naive_cpp_code: &'static str, to: u64) -> Row {
@@ -67,6 +78,7 @@ const fn table_row(rules: &'static str, naive_cpp_code: &'static str, to: u64) -
         naive_cpp_code,
         goal: Goal::Table(to),
         baseline_at_full_size: false,
+        target: None,
     }
 }
 
@@ -83,12 +95,22 @@ const fn proof_row(
             expected,
         },
         baseline_at_full_size: false,
+        target: None,
     }
 }
 
-const fn headline(row: Row) -> Row {
+/// `row` with the naive C++ program timed at its full size and `target` to meet.
+const fn headline(row: Row, target: Target) -> Row {
     Row {
         baseline_at_full_size: true,
+        target: Some(target),
+        ..row
+    }
+}
+
+const fn with_target(row: Row, target: Target) -> Row {
+    Row {
+        target: Some(target),
         ..row
     }
 }
@@ -96,25 +118,37 @@ const fn headline(row: Row) -> Row {
 /// Gangolli & Plambeck, "A note on periodicity in some octal games", Int. J. Game Theory 18
 /// (1989): the preperiods and periods of 0.16 and 0.56 (also in tests/examples.rs).
 const GANGOLLI_PLAMBECK: &str = "Gangolli & Plambeck 1989";
-/// Flammenkamp's table of octal games (wwwhomes.uni-bielefeld.de/achim/octal.html).
-const FLAMMENKAMP: &str = "Flammenkamp's octal table";
+/// The same paper for 0.127, as OEIS A071464 quotes it ("last exception at n = 46577").
+const GANGOLLI_PLAMBECK_A071464: &str = "Gangolli & Plambeck 1989 (OEIS A071464)";
 
-/// The full run: issue 3's list.
+const PROVED_0_16: Option<(usize, usize, &str)> = Some((105_351, 149_459, GANGOLLI_PLAMBECK));
+const PROVED_0_56: Option<(usize, usize, &str)> = Some((326_640, 144, GANGOLLI_PLAMBECK));
+const PROVED_0_127: Option<(usize, usize, &str)> = Some((46_578, 4, GANGOLLI_PLAMBECK_A071464));
+
+/// The full run: issue 3's list and its targets.
 fn full_rows() -> Vec<Row> {
     vec![
-        headline(table_row("octal 0.07", "07", 1_000_000)),
-        headline(table_row("octal 0.77", "77", 1_000_000)),
-        proof_row(
-            "octal 0.16",
-            "16",
-            Some((105_351, 149_459, GANGOLLI_PLAMBECK)),
+        headline(
+            table_row("octal 0.07", "07", 1_000_000),
+            Target::FasterThanNaiveCpp(1000.0),
         ),
-        proof_row("octal 0.56", "56", Some((326_640, 144, GANGOLLI_PLAMBECK))),
-        proof_row("octal 0.127", "127", None),
-        proof_row("octal 0.376", "376", Some((2_268_248, 4, FLAMMENKAMP))),
-        proof_row("octal 0.354", "354", Some((10_061_916, 1180, FLAMMENKAMP))),
+        table_row("octal 0.77", "77", 1_000_000),
+        with_target(
+            proof_row("octal 0.16", "16", PROVED_0_16),
+            Target::Seconds(0.3),
+        ),
+        with_target(
+            proof_row("octal 0.56", "56", PROVED_0_56),
+            Target::Seconds(0.3),
+        ),
+        proof_row("octal 0.127", "127", PROVED_0_127),
+        with_target(proof_row("octal 0.376", "376", None), Target::Seconds(15.0)),
+        with_target(proof_row("octal 0.354", "354", None), Target::Seconds(8.0)),
         table_row("takebreak 4!.0", "grundy", 1 << 22),
-        table_row("takebreak 4!.0", "grundy", 1 << 24),
+        with_target(
+            table_row("takebreak 4!.0", "grundy", 1 << 24),
+            Target::Seconds(45.0),
+        ),
         table_row("octal 0.6", "6", 1 << 22),
         table_row("octal 0.6", "6", 1 << 24),
         // Issue 4 (multi-coordinate games) adds a row here: Wythoff to 1000×1000 from the rules
@@ -125,12 +159,14 @@ fn full_rows() -> Vec<Row> {
 /// The quick run: every engine and both kinds of row at small sizes, to check the script.
 fn quick_rows() -> Vec<Row> {
     vec![
-        headline(table_row("octal 0.07", "07", 100_000)),
-        proof_row("octal 0.127", "127", None),
-        proof_row(
-            "octal 0.16",
-            "16",
-            Some((105_351, 149_459, GANGOLLI_PLAMBECK)),
+        headline(
+            table_row("octal 0.07", "07", 100_000),
+            Target::FasterThanNaiveCpp(100.0),
+        ),
+        proof_row("octal 0.127", "127", PROVED_0_127),
+        with_target(
+            proof_row("octal 0.16", "16", PROVED_0_16),
+            Target::Seconds(1.0),
         ),
         table_row("takebreak 4!.0", "grundy", 1 << 16),
         table_row("octal 0.6", "6", 1 << 16),
@@ -472,6 +508,7 @@ fn ratio_text(ratio: f64) -> String {
 }
 
 /// A capped engine's time at `n`: measured when it ran to `n`, else estimated from its run.
+#[derive(Clone, Copy)]
 struct AtFullSize {
     seconds: f64,
     estimated: bool,
@@ -508,13 +545,55 @@ fn game_text(rules: &str) -> &str {
     rules.split_once(' ').map_or(rules, |(_, code)| code)
 }
 
-/// Measures one row; returns its cells and whether every check passed.
+/// What one row gave: its cells, whether every check passed, and its target's line.
+struct RowOutcome {
+    cells: Vec<String>,
+    ok: bool,
+    target: Option<[String; 3]>,
+}
+
+/// The target's line: what was asked, what was measured, whether it was met.
+fn target_line(
+    row: &Row,
+    size: &str,
+    sparse: &Timing,
+    naive_cpp: Option<(Measured, AtFullSize)>,
+) -> Option<[String; 3]> {
+    let game = game_text(row.rules);
+    Some(match row.target? {
+        Target::Seconds(limit) => [
+            format!("{game} to {size} in ≤ {}", seconds_text(limit)),
+            seconds_text(sparse.median),
+            yes_no(sparse.median <= limit).to_string(),
+        ],
+        Target::FasterThanNaiveCpp(times) => {
+            let asked = format!("{game} to {size} ≥ {times:.0}× faster than naive C++");
+            match naive_cpp {
+                Some((measured, full)) if !full.estimated => {
+                    let ratio = measured.timing.median / sparse.median;
+                    [asked, ratio_text(ratio), yes_no(ratio >= times).to_string()]
+                }
+                _ => [asked, "naive C++ not timed at this size".into(), "—".into()],
+            }
+        }
+    })
+}
+
+fn yes_no(met: bool) -> &'static str {
+    if met {
+        "yes"
+    } else {
+        "**no**"
+    }
+}
+
+/// Measures one row.
 fn bench_row(
     row: &Row,
     settings: &Settings,
     capped: &mut CappedBench<'_>,
     pools: &[rayon::ThreadPool; 2],
-) -> (Vec<String>, bool) {
+) -> RowOutcome {
     let game = rules::load(SourceFile::new("<bench>", row.rules), &[])
         .unwrap_or_else(|e| panic!("{}: {e}", row.rules));
     let two = run_sparse(&pools[1], settings, &game, row.goal);
@@ -567,8 +646,8 @@ fn bench_row(
     if !ok {
         values = format!("**MISMATCH**: {}", problems.join("; "));
     }
-    let ratio = naive_cpp.map_or("—".to_string(), |m| {
-        let full = at_full_size(Capped::NaiveCpp, &m, n);
+    let naive_cpp = naive_cpp.map(|m| (m, at_full_size(Capped::NaiveCpp, &m, n)));
+    let ratio = naive_cpp.map_or("—".to_string(), |(_, full)| {
         let ratio = ratio_text(full.seconds / two.timing.median);
         if full.estimated {
             format!("est. ≈ {ratio}")
@@ -576,6 +655,7 @@ fn bench_row(
             ratio
         }
     });
+    let target = target_line(row, &size_text(n), &two.timing, naive_cpp);
     let size = match row.goal {
         Goal::Table(_) => size_text(n),
         Goal::Proof { .. } => format!("{n} (proof)"),
@@ -589,7 +669,7 @@ fn bench_row(
         ratio_text(one.timing.median / two.timing.median),
         values,
     ]);
-    (cells, ok)
+    RowOutcome { cells, ok, target }
 }
 
 fn main() -> ExitCode {
@@ -627,6 +707,7 @@ fn main() -> ExitCode {
         calibrated: HashMap::new(),
     };
     let mut all_ok = true;
+    let mut targets = Vec::new();
     for row in &rows {
         if settings
             .only
@@ -635,11 +716,20 @@ fn main() -> ExitCode {
         {
             continue;
         }
-        let (cells, ok) = bench_row(row, &settings, &mut capped, &pools);
-        println!("| {} |", cells.join(" | "));
-        all_ok &= ok;
+        let outcome = bench_row(row, &settings, &mut capped, &pools);
+        println!("| {} |", outcome.cells.join(" | "));
+        all_ok &= outcome.ok;
+        targets.extend(outcome.target);
     }
     println!();
+    if !targets.is_empty() {
+        println!("| target (sparse, 2 threads) | measured | met |");
+        println!("|---|---|---|");
+        for line in targets {
+            println!("| {} |", line.join(" | "));
+        }
+        println!();
+    }
     println!("total {}", seconds_text(started.elapsed().as_secs_f64()));
     if all_ok {
         ExitCode::SUCCESS
