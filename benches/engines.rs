@@ -13,14 +13,13 @@
 //!
 //! The first three would take hours or years at the larger sizes, so they are *capped*: each
 //! is calibrated on tables of 256, 512, … until one takes a twentieth of the time budget
-//! (`--budget`), then timed at the row's size `N` if its cost `t ∝ n^e` predicts at most
-//! twice the budget there, else at the largest size of the form 1, 2 or 5 × 10^k predicted to
-//! fit in the budget (`e = 2` for the naive C++ loop and the dense kernel; `e = 3` for the naive Rust
-//! engine, which lists 2-part partitions by trying every first and second part). A time at the
-//! row's size `N` derived from a smaller size is printed as an estimate, `t(n)·(N/n)^e`, and
-//! never as a measurement. Rows marked
-//! `baseline_at_full_size` time the naive C++ program at `N` whatever it costs, because the
-//! target compares against that measurement.
+//! (`--budget`), then timed at the row's size `N` if its cost `t ∝ n^e` predicts at most twice
+//! the budget there, else at the largest size of the form 1, 2 or 5 × 10^k predicted to fit in
+//! the budget (`e = 2` for the naive C++ loop and the dense kernel; `e = 3` for the naive Rust
+//! engine, which lists 2-part partitions by trying every first and second part). A time at `N`
+//! derived from a smaller size is printed as an estimate, `t(n)·(N/n)^e`, never as a
+//! measurement. Rows marked `baseline_at_full_size` time the naive C++ program at `N` whatever
+//! it costs, because their target compares against that measurement.
 //!
 //! Every engine's table is checked against the sparse 2-thread table: a 64-bit FNV-1a hash of
 //! `G(0..=n)` for the size `n` the engine ran to (the naive C++ program prints the same hash),
@@ -361,7 +360,7 @@ impl CappedBench<'_> {
     }
 
     /// The size to time `engine` at for a row of size `n`: `n` itself when its calibration
-    /// predicts that `n` fits the budget, else the largest 1-2-5 size that is predicted to.
+    /// predicts at most twice the budget there, else the largest 1-2-5 size predicted to fit.
     fn size_for(&mut self, engine: Capped, row: &Row, game: &Game, n: u64) -> Option<u64> {
         if engine == Capped::NaiveCpp && row.baseline_at_full_size {
             return Some(n);
@@ -371,7 +370,6 @@ impl CappedBench<'_> {
         let fits = calibration.checksum.to as f64
             * (budget / calibration.timing.median.max(1e-6))
                 .powf(1.0 / f64::from(engine.cost_exponent()));
-        // Within twice the budget is close enough to time the row's own size.
         Some(
             if fits * 2f64.powf(1.0 / f64::from(engine.cost_exponent())) >= n as f64 {
                 n
