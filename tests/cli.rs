@@ -201,3 +201,117 @@ fn usage_errors_exit_2() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("NAME=VALUE"));
     assert!(root().join("rules").is_dir());
 }
+
+/// Positions `x ≥ 1` of `values` that are rare under `mask` (and the heap parity when
+/// `parity`): an even number of 1 bits in `G(x) & mask`, plus one when `x` is odd.
+fn rare_positions(values: &[u32], mask: u32, parity: bool) -> Vec<usize> {
+    (1..values.len())
+        .filter(|&x| {
+            let ones = (values[x] & mask).count_ones() as usize + usize::from(parity) * (x % 2);
+            ones.is_multiple_of(2)
+        })
+        .collect()
+}
+
+#[test]
+fn period_json_reports_the_researchers_statistics() {
+    for (game, known_rare) in [
+        ("rules/kayles.sg", Some(9)),
+        ("rules/grundys-game.sg", None),
+    ] {
+        let out = ok(&["period", game, "--max", "5000", "--json"]);
+        let report: Value = serde_json::from_str(&out).unwrap();
+        let len = report["values_computed"].as_u64().unwrap();
+        let to = (len - 1).to_string();
+        let values = csv_values(&ok(&["table", game, "--to", &to, "--format", "csv"]));
+        // The largest value and where it first occurs, from the table itself.
+        let largest = *values.iter().max().unwrap();
+        assert_eq!(report["max_value"], largest, "{game}");
+        let first = values.iter().position(|&v| v == largest).unwrap();
+        assert_eq!(report["max_value_at"], first, "{game}");
+        // The rare positions under the reported mask, counted here.
+        let mask = report["rare_mask"].as_u64().unwrap() as u32;
+        let parity = report["rare_parity_bit"].as_bool().unwrap();
+        let rare = rare_positions(&values, mask, parity);
+        assert_eq!(report["rare_count"], rare.len(), "{game}: {report}");
+        assert_eq!(report["last_rare"], *rare.last().unwrap(), "{game}");
+        let largest_rare = rare.iter().map(|&x| values[x]).max().unwrap();
+        assert_eq!(report["largest_rare_value"], largest_rare, "{game}");
+        if let Some(known) = known_rare {
+            // Kayles (0.77) has 9 rare positions, the last G(70) (Winning Ways ch. 4's
+            // last exceptional value).
+            assert_eq!(rare.len(), known, "{game}");
+            assert_eq!(report["last_rare"], 70);
+        }
+        // Timings differ per run: only check that they are there and positive.
+        assert!(report["seconds"].as_f64().unwrap() > 0.0, "{report}");
+        assert!(
+            report["values_per_second"].as_u64().unwrap() > 0,
+            "{report}"
+        );
+    }
+}
+
+#[test]
+fn period_without_a_code_has_no_rare_statistics() {
+    let out = ok(&["period", "rules/divisor-game.sg", "--max", "300", "--json"]);
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert!(report.get("rare_mask").is_none(), "{report}");
+    assert!(report["max_value_at"].is_u64(), "{report}");
+    let text = ok(&["period", "rules/divisor-game.sg", "--max", "300"]);
+    assert!(!text.contains("rare:"), "{text}");
+    assert!(text.contains("largest value"), "{text}");
+}
+
+#[test]
+fn period_text_shows_rare_positions_and_time() {
+    let out = ok(&["period", "rules/kayles.sg"]);
+    assert!(
+        out.contains("rare:       mask 15: 9 rare positions in 1..=1023, the last at n = 70"),
+        "{out}"
+    );
+    let time = out.lines().last().unwrap();
+    let seconds = time
+        .strip_prefix("time:       ")
+        .and_then(|t| t.split(' ').next())
+        .and_then(|s| s.parse::<f64>().ok());
+    assert!(seconds.is_some_and(|s| s >= 0.0), "{out}");
+}
+
+#[test]
+fn plot_rare_marks_the_rare_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let plot_rare = |game: &str, to: &str, file: &str| {
+        let path = dir.path().join(file);
+        let path = path.to_str().unwrap();
+        ok(&["plot", game, "--to", to, "--rare", "-o", path]);
+        std::fs::read(path).unwrap()
+    };
+    let svg = String::from_utf8(plot_rare("rules/kayles.sg", "150", "kayles.svg")).unwrap();
+    assert!(
+        svg.contains("rare positions (mask 15): 9, the last at n = 70"),
+        "no rare legend"
+    );
+    // Binned (more positions than pixel columns), PNG.
+    let png = plot_rare("rules/grundys-game.sg", "5000", "grundy.png");
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    // General rules without a code have no rare positions: a usage error, before any work.
+    let err = fails(
+        &["plot", "rules/divisor-game.sg", "--rare", "-o", "out/x.png"],
+        2,
+    );
+    assert!(err.contains("--rare needs a take-and-break game"), "{err}");
+}
+
+#[test]
+fn threads_sets_the_pool_size_and_refuses_zero() {
+    // Treblecross is computed by the dense kernel, whose long heaps run on the pool. The
+    // option is global: before or after the subcommand.
+    let table = ["table", "octal 0.007", "--to", "20000", "--format", "csv"];
+    let one = ok(&[&["--threads", "1"][..], &table].concat());
+    let all = ok(&[&table[..], &["--threads", "2"]].concat());
+    assert_eq!(one, all);
+    let err = fails(&["--threads", "0", "check", "rules/bash.sg"], 2);
+    assert!(err.contains("--threads"), "{err}");
+    assert!(ok(&["--help"]).contains("--threads"));
+}

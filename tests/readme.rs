@@ -24,6 +24,9 @@
 //!   output starts with `error:`; it must then fail (an error example).
 //! * Comparison ignores trailing whitespace on each line and trailing blank lines. A mismatch
 //!   shows the README line, the command and a line diff (`-` expected, `+` actual).
+//! * `<number>` in an expected line stands for one decimal number (digits, an optional
+//!   fraction and exponent), for what differs from run to run: timings such as
+//!   `time:       <number> s, <number> values/s`. The rest of the line is compared exactly.
 //!
 //! In `sh` blocks (shown, not run), each line starting with `sgscope ` must name an existing
 //! subcommand.
@@ -153,6 +156,51 @@ fn normalize<S: AsRef<str>>(lines: impl IntoIterator<Item = S>) -> Vec<String> {
     out
 }
 
+/// Stands for one number in an expected line (see the module docs).
+const NUMBER: &str = "<number>";
+
+/// True when `expected` contains [`NUMBER`] and `actual` is `expected` with a decimal number
+/// in place of each.
+fn matches_placeholders(expected: &str, actual: &str) -> bool {
+    let mut parts = expected.split(NUMBER);
+    let first = parts.next().unwrap_or("");
+    let Some(mut rest) = actual.strip_prefix(first) else {
+        return false;
+    };
+    let mut any = false;
+    for literal in parts {
+        any = true;
+        let Some(after) = skip_number(rest) else {
+            return false;
+        };
+        let Some(after) = after.strip_prefix(literal) else {
+            return false;
+        };
+        rest = after;
+    }
+    any && rest.is_empty()
+}
+
+/// `text` after the decimal number it starts with (`12`, `0.25`, `1.5e-7`), if it starts with one.
+fn skip_number(text: &str) -> Option<&str> {
+    let digits = |s: &str| s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let whole = digits(text);
+    if whole == 0 {
+        return None;
+    }
+    let mut rest = &text[whole..];
+    if let Some(fraction) = rest.strip_prefix('.').filter(|f| digits(f) > 0) {
+        rest = &fraction[digits(fraction)..];
+    }
+    if let Some(exponent) = rest.strip_prefix(['e', 'E']) {
+        let exponent = exponent.strip_prefix(['-', '+']).unwrap_or(exponent);
+        if digits(exponent) > 0 {
+            rest = &exponent[digits(exponent)..];
+        }
+    }
+    Some(rest)
+}
+
 /// A line diff (longest common subsequence): ` ` common, `-` expected only, `+` actual only.
 fn diff(expected: &[String], actual: &[String]) -> String {
     let (n, m) = (expected.len(), actual.len());
@@ -224,7 +272,13 @@ fn check(ex: &Example) -> Result<(), String> {
     if ex.merge_stderr {
         output.push_str(&stderr);
     }
-    let actual = normalize(output.lines());
+    let mut actual = normalize(output.lines());
+    // A line that matches its placeholders is taken as equal to the expected one.
+    for (actual, expected) in actual.iter_mut().zip(&expected) {
+        if matches_placeholders(expected, actual) {
+            actual.clone_from(expected);
+        }
+    }
     let mut problems = Vec::new();
     if expect_error && success {
         problems.push("expected failure (an `error:` example), but it succeeded".to_string());
@@ -392,6 +446,45 @@ fn wrong_output_is_reported_with_a_diff() {
         err.contains("README line 15: `$ cat rules/bash.sg`"),
         "{err}"
     );
+}
+
+#[test]
+fn placeholders_match_numbers_only() {
+    let line = "time:       <number> s, <number> values/s";
+    assert!(matches_placeholders(
+        line,
+        "time:       0.004 s, 250000 values/s"
+    ));
+    assert!(matches_placeholders(
+        "\"seconds\": <number>,",
+        "\"seconds\": 1.5e-7,"
+    ));
+    assert!(!matches_placeholders(
+        line,
+        "time:       fast s, 250000 values/s"
+    ));
+    assert!(!matches_placeholders(
+        line,
+        "time:       0.004 s, 250000 values/s!"
+    ));
+    assert!(!matches_placeholders(
+        line,
+        "time: 0.004 s, 250000 values/s"
+    ));
+    assert!(!matches_placeholders("no placeholder", "no placeholder"));
+    // In a document: the placeholder line passes, a changed literal fails.
+    let doc = "```console\n$ sgscope period 'octal 0.07'\n";
+    let out = Command::new(env!("CARGO_BIN_EXE_sgscope"))
+        .args(["period", "octal 0.07"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let time = stdout.lines().last().unwrap();
+    assert!(time.starts_with("time:"), "{stdout}");
+    let body = stdout.replace(time, line);
+    assert_eq!(check_doc(&format!("{doc}{body}```\n")), Ok(1));
+    let wrong = stdout.replace(time, "time:       <number> s, <number> values per second");
+    assert!(check_doc(&format!("{doc}{wrong}```\n")).is_err());
 }
 
 #[test]

@@ -6,16 +6,20 @@
 //!   more values it needs;
 //! * [`find_period`] is the `period` command's loop: grow the table until the period is proved,
 //!   or is evidently stable when no theorem applies, or the limit is reached;
-//!   [`report_for_table`] analyses a table that is already computed.
+//!   [`report_for_table`] analyses a table that is already computed;
+//! * [`rare`] gives the rare/common statistics of a take-and-break table (the sparse space).
 
+pub mod patterns;
 pub mod period;
 pub mod proof;
+pub mod rare;
 
 use serde::Serialize;
 
 use crate::engine::{self, ChunkHook, EngineError, EngineOptions, SgTable};
 use crate::rules::{Game, TakeBreakCode};
 use proof::Certificate;
+use rare::RareStats;
 
 /// `G(n + period) = G(n) + saltus` for every `n ≥ preperiod` (in the range checked).
 /// `saltus == 0` is ordinary periodicity; otherwise the sequence is arithmetic-periodic.
@@ -61,12 +65,44 @@ pub struct PeriodReport {
     pub values_computed: usize,
     /// The largest value among them.
     pub max_value: u32,
+    /// The first position where the largest value occurs (0 for an empty table).
+    pub max_value_at: usize,
+    /// For a take-and-break game, the rare/common statistics of the table (see [`rare`]).
+    #[serde(flatten)]
+    pub rare: Option<RareStats>,
     /// Full periods seen after the preperiod.
     pub periods_seen: Option<f64>,
     /// For a proof: the theorem's bound (values `n0 ≤ n < bound` were checked).
     pub proof_bound: Option<usize>,
     /// A sentence a person can read: the theorem used, or the evidence, or why nothing was found.
     pub reason: String,
+}
+
+/// How long a search took: wall-clock seconds (computing and analysing) and the rate at which
+/// it computed values. Kept apart from [`PeriodReport`], which is the same on every run.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct SearchTiming {
+    /// Seconds the search took.
+    pub seconds: f64,
+    /// Values computed by this search (not those resumed from a checkpoint) per second.
+    pub values_per_second: u64,
+}
+
+impl SearchTiming {
+    /// The timing of a search that computed `new_values` values in `elapsed`; the rate is 0
+    /// when no time could be measured.
+    pub fn new(new_values: usize, elapsed: std::time::Duration) -> Self {
+        let seconds = elapsed.as_secs_f64();
+        let values_per_second = if seconds > 0.0 {
+            (new_values as f64 / seconds).round() as u64
+        } else {
+            0
+        };
+        SearchTiming {
+            seconds,
+            values_per_second,
+        }
+    }
 }
 
 /// Values computed before the first look for a period (fewer if the limit is smaller).
@@ -157,7 +193,13 @@ pub fn report_for_table(
     code: Option<&TakeBreakCode>,
     table: &SgTable,
 ) -> PeriodReport {
-    report(game_name, table, &analyse(code, table), Stop::Analysed)
+    report(
+        game_name,
+        code,
+        table,
+        &analyse(code, table),
+        Stop::Analysed,
+    )
 }
 
 /// The loop of [`find_period`], with the engine as a parameter so that it can be tested with
@@ -191,20 +233,27 @@ fn search(
         );
         let done = match (&analysis.candidate, &analysis.certificate) {
             (_, Some(Certificate::Proved { .. })) => {
-                Some(report(game_name, view, &analysis, Stop::Analysed))
+                Some(report(game_name, code, view, &analysis, Stop::Analysed))
             }
             (Some(candidate), _) if !theorem_applies => {
                 let stable = previous.is_some_and(|(seen, _)| seen == *candidate)
                     && period::periods_seen(candidate, len) >= STABLE_PERIODS;
                 stable.then(|| {
                     let previous_len = previous.map_or(0, |(_, l)| l);
-                    report(game_name, view, &analysis, Stop::Stable { previous_len })
+                    report(
+                        game_name,
+                        code,
+                        view,
+                        &analysis,
+                        Stop::Stable { previous_len },
+                    )
                 })
             }
             _ => None,
         };
-        let done = done
-            .or_else(|| (to >= max).then(|| report(game_name, view, &analysis, Stop::MaxReached)));
+        let done = done.or_else(|| {
+            (to >= max).then(|| report(game_name, code, view, &analysis, Stop::MaxReached))
+        });
         if let Some(report) = done {
             table.truncate(wanted);
             return Ok((table, report));
@@ -252,9 +301,16 @@ enum Stop {
     Stable { previous_len: usize },
 }
 
-fn report(game_name: &str, table: &SgTable, analysis: &Analysis, stop: Stop) -> PeriodReport {
+fn report(
+    game_name: &str,
+    code: Option<&TakeBreakCode>,
+    table: &SgTable,
+    analysis: &Analysis,
+    stop: Stop,
+) -> PeriodReport {
     let len = table.len();
     let last = len.saturating_sub(1);
+    let max_value = table.max_value();
     let mut report = PeriodReport {
         game: game_name.to_string(),
         preperiod: None,
@@ -262,7 +318,9 @@ fn report(game_name: &str, table: &SgTable, analysis: &Analysis, stop: Stop) -> 
         saltus: None,
         proved: false,
         values_computed: len,
-        max_value: table.max_value(),
+        max_value,
+        max_value_at: table.iter().position(|v| v == max_value).unwrap_or(0),
+        rare: code.map(|code| rare::rare_stats_for_code(code, table)),
         periods_seen: None,
         proof_bound: None,
         reason: String::new(),
@@ -559,6 +617,30 @@ mod tests {
             "{}",
             report.reason
         );
+    }
+
+    #[test]
+    fn timing_rates_new_values_only() {
+        let timing = SearchTiming::new(3000, std::time::Duration::from_millis(1500));
+        assert_eq!((timing.seconds, timing.values_per_second), (1.5, 2000));
+        // Nothing measurable: no rate rather than an infinite one.
+        assert_eq!(
+            SearchTiming::new(10, std::time::Duration::ZERO).values_per_second,
+            0
+        );
+    }
+
+    #[test]
+    fn reports_give_the_largest_value_and_rare_statistics() {
+        // Kayles (0.77): G(27) = 8 is its first 8 (OEIS A002186), the largest value; under
+        // its best mask 9 positions are rare (see `rare`), none without a code.
+        let code = code_from_digits("77");
+        let table = naive_table(&code, 300);
+        let report = report_for_table("Kayles", Some(&code), &table);
+        assert_eq!((report.max_value, report.max_value_at), (8, 27));
+        assert_eq!(report.rare, Some(rare::rare_stats_for_code(&code, &table)));
+        assert_eq!(report.rare.map(|r| r.rare_count), Some(9));
+        assert_eq!(report_for_table("Kayles", None, &table).rare, None);
     }
 
     #[test]

@@ -3,8 +3,10 @@
 use std::io::IsTerminal;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
-use crate::analysis::{self, PeriodReport, Periodicity};
+use crate::analysis::rare::RareStats;
+use crate::analysis::{self, PeriodReport, Periodicity, SearchTiming};
 use crate::engine::checkpoint::{self, Fingerprint, Saver};
 use crate::engine::{self, ChunkHook, EngineError, EngineOptions, SgTable};
 use crate::export::{self, ChartSpec, CodeSpec, Format, Lang};
@@ -40,9 +42,10 @@ pub(super) fn dispatch(command: Command) -> Result<(), CliError> {
         Command::Plot {
             game,
             to,
+            rare,
             output,
             sets,
-        } => plot(&load_game(&game, &sets)?, to, &output),
+        } => plot(&load_game(&game, &sets)?, to, rare, &output),
         Command::Code {
             game,
             lang,
@@ -199,29 +202,49 @@ fn period(
     json: bool,
     checkpointing: &Checkpointing,
 ) -> Result<(), CliError> {
-    let (table, report) = checkpointing.run(game, |table, hook| match hook {
-        Some(hook) => analysis::find_period_with_hook(game, max, &engine_options(), table, hook),
-        None => analysis::find_period_from(game, max, &engine_options(), table),
+    // Timed from the table the search starts with (after loading a checkpoint).
+    let mut started = (Instant::now(), 0);
+    let (table, report) = checkpointing.run(game, |table, hook| {
+        started = (Instant::now(), table.len());
+        match hook {
+            Some(hook) => {
+                analysis::find_period_with_hook(game, max, &engine_options(), table, hook)
+            }
+            None => analysis::find_period_from(game, max, &engine_options(), table),
+        }
     })?;
+    let (start, resumed) = started;
+    let timing = SearchTiming::new(
+        report.values_computed.saturating_sub(resumed),
+        start.elapsed(),
+    );
     export::write_output("-", |out| {
         if json {
-            export::write_report_json(out, &report)
+            export::write_report_json(out, &report, Some(&timing))
         } else {
-            out.write_all(report_text(game, &report, &table).as_bytes())
+            out.write_all(report_text(game, &report, &table, &timing).as_bytes())
         }
     })?;
     Ok(())
 }
 
 /// The human form of a period report, with the values of the preperiod and of one period.
-fn report_text(game: &Game, report: &PeriodReport, table: &SgTable) -> String {
+fn report_text(
+    game: &Game,
+    report: &PeriodReport,
+    table: &SgTable,
+    timing: &SearchTiming,
+) -> String {
+    let last = report.values_computed.saturating_sub(1);
     let mut s = String::new();
     s += &format!("game:       {}\n", game_title(game));
     s += &format!(
-        "computed:   G(0..={}), largest value {}\n",
-        report.values_computed.saturating_sub(1),
-        report.max_value
+        "computed:   G(0..={last}), largest value {} (first at {} = {})\n",
+        report.max_value, game.coordinate, report.max_value_at
     );
+    if let Some(rare) = &report.rare {
+        s += &format!("rare:       {}\n", rare_text(rare, last, &game.coordinate));
+    }
     match periodicity(report) {
         Some(Periodicity {
             preperiod,
@@ -245,6 +268,29 @@ fn report_text(game: &Game, report: &PeriodReport, table: &SgTable) -> String {
         None => s += "period:     none found\n",
     }
     s += &format!("reason:     {}\n", report.reason);
+    s += &format!(
+        "time:       {:.3} s, {} values/s\n",
+        timing.seconds, timing.values_per_second
+    );
+    s
+}
+
+/// "mask 254: 1273 rare positions in 1..=1048575, the last at n = 96862, largest rare value 9".
+fn rare_text(rare: &RareStats, last: usize, coordinate: &str) -> String {
+    let parity = if rare.rare_parity_bit {
+        " + heap parity"
+    } else {
+        ""
+    };
+    let mut s = format!(
+        "mask {}{parity}: {} rare position{} in 1..={last}",
+        rare.rare_mask,
+        rare.rare_count,
+        if rare.rare_count == 1 { "" } else { "s" }
+    );
+    if let (Some(at), Some(value)) = (rare.last_rare, rare.largest_rare_value) {
+        s += &format!(", the last at {coordinate} = {at}, largest rare value {value}");
+    }
     s
 }
 
@@ -288,13 +334,20 @@ fn game_title(game: &Game) -> String {
     }
 }
 
-fn plot(game: &Game, to: u64, output: &str) -> Result<(), CliError> {
-    // Refuse a bad extension before computing anything.
+fn plot(game: &Game, to: u64, rare: bool, output: &str) -> Result<(), CliError> {
+    // Refuse a bad extension or a meaningless --rare before computing anything.
     export::ChartFormat::from_path(Path::new(output))?;
+    if rare && game.code().is_none() {
+        return Err(CliError::Usage(format!(
+            "--rare needs a take-and-break game: {} has general rules without an equivalent code",
+            game.name
+        )));
+    }
     let table = compute(game, to)?;
     let report = analysis::report_for_table(&game.name, game.code(), &table);
     let spec = ChartSpec {
         periodicity: periodicity(&report),
+        rare: report.rare.filter(|_| rare).map(|stats| stats.mask()),
         ..ChartSpec::new(&game.name, &game.coordinate)
     };
     export::write_chart(Path::new(output), &table, &spec)?;

@@ -29,6 +29,9 @@ const GAME_HELP: &str =
     after_help = "Examples:\n  sgscope period rules/dawsons-kayles.sg\n  sgscope period 'octal 0.07' --json\n  sgscope table rules/bash.sg --set k=4 --to 30\n  sgscope plot rules/kayles.sg --to 200 -o out/kayles.png\n  sgscope code 'subtraction {1, 3, 4}' --lang cpp\n  sgscope check rules/*.sg"
 )]
 pub struct Cli {
+    /// Worker threads for the parallel kernels (default: one per core).
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
     #[command(subcommand)]
     command: Command,
 }
@@ -95,7 +98,7 @@ enum Command {
     },
     /// Draw G(n) against n (PNG or SVG), with P-positions, preperiod and period marked.
     #[command(
-        after_help = "Examples:\n  sgscope plot rules/kayles.sg -o out/kayles.png\n  sgscope plot 'octal 0.07' --to 300 -o out/dawson.svg"
+        after_help = "Examples:\n  sgscope plot rules/kayles.sg -o out/kayles.png\n  sgscope plot 'octal 0.07' --to 300 -o out/dawson.svg\n  sgscope plot rules/grundys-game.sg --to 200000 --rare -o out/grundy-rare.png"
     )]
     Plot {
         #[arg(help = GAME_HELP)]
@@ -103,6 +106,9 @@ enum Command {
         /// Last position drawn.
         #[arg(long, default_value_t = 200, value_name = "N")]
         to: u64,
+        /// Mark the rare positions under the best mask (take-and-break games; see `period`).
+        #[arg(long)]
+        rare: bool,
         /// The chart file: .png or .svg.
         #[arg(short, long, value_name = "FILE")]
         output: String,
@@ -246,6 +252,15 @@ pub fn run() -> i32 {
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
+    if let Some(threads) = cli.threads {
+        // Only fails when a pool exists already, which nothing builds before this point.
+        if let Err(e) = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.into())
+            .build_global()
+        {
+            eprintln!("warning: --threads {threads} ignored: {e}");
+        }
+    }
     match commands::dispatch(cli.command) {
         Ok(()) => 0,
         // `sgscope table … | head` closes the pipe early: that is success, not an error.

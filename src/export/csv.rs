@@ -30,7 +30,7 @@ pub fn write_csv(out: &mut dyn Write, table: &SgTable, coordinate: &str) -> io::
 }
 
 /// Quotes a header field if it holds a comma, quote or line break (RFC 4180, section 2).
-fn quote_field(field: &str) -> String {
+pub(super) fn quote_field(field: &str) -> String {
     if field.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", field.replace('"', "\"\""))
     } else {

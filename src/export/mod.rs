@@ -15,6 +15,8 @@
 pub mod atomic;
 pub mod code;
 pub mod csv;
+pub mod grid;
+pub mod heatmap;
 pub mod json;
 pub mod plot;
 pub mod text;

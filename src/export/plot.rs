@@ -11,6 +11,12 @@
 //! bar from the smallest to the largest value among the positions it covers (with a red mark
 //! when one of them is a P-position), which shows the same envelope as every point would,
 //! while the file stays small and fast to draw for 10^6 values.
+//!
+//! With a rare mask ([`ChartSpec::rare`], see [`crate::analysis::rare`]) the rare positions
+//! are drawn distinctly: a green ring around each, or, binned, a green bar (three columns
+//! wide, so that a lone one shows) over the range of the rare values in each column that
+//! holds one; the legend gives the mask, how many rare
+//! positions there are and the last one.
 
 use std::error::Error;
 
@@ -24,6 +30,7 @@ use plotters::style::{register_font, FontStyle};
 
 use super::{write_atomically, ExportError};
 use crate::analysis::Periodicity;
+use crate::engine::sparse::Mask;
 use crate::engine::SgTable;
 
 /// Colour of ordinary values (not P-positions).
@@ -34,6 +41,8 @@ const P_COLOUR: RGBColor = RGBColor(214, 39, 40);
 const PERIOD_COLOUR: RGBColor = RGBColor(255, 127, 14);
 /// Colour of the preperiod line.
 const PREPERIOD_COLOUR: RGBColor = RGBColor(80, 80, 80);
+/// Colour of rare positions.
+const RARE_COLOUR: RGBColor = RGBColor(44, 160, 44);
 
 /// The image format of a chart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +81,8 @@ pub struct ChartSpec<'a> {
     pub periodicity: Option<Periodicity>,
     /// Connects consecutive points with a thin line (ignored when binned).
     pub line: bool,
+    /// Marks the rare positions `x ≥ 1` under this mask when given.
+    pub rare: Option<Mask>,
     /// Image width in pixels (at least 200 are used).
     pub width: u32,
     /// Image height in pixels (at least 150 are used).
@@ -86,6 +97,7 @@ impl<'a> ChartSpec<'a> {
             coordinate,
             periodicity: None,
             line: false,
+            rare: None,
             width: 1200,
             height: 600,
         }
@@ -141,7 +153,7 @@ pub fn write_chart(path: &Path, table: &SgTable, spec: &ChartSpec) -> Result<(),
 }
 
 /// Registers the embedded DejaVu Sans as plotters' `sans-serif`, once per process.
-fn register_fonts() {
+pub(crate) fn register_fonts() {
     static REGISTER: Once = Once::new();
     REGISTER.call_once(|| {
         // The font is compiled in and valid; a failure would only mean plain text is missing,
@@ -151,7 +163,8 @@ fn register_fonts() {
     });
 }
 
-/// The smallest and largest value among some positions, and whether any is a P-position.
+/// The smallest and largest value among some positions, whether any is a P-position, and
+/// the smallest and largest value at a rare position among them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Bin {
     first: usize,
@@ -159,10 +172,12 @@ struct Bin {
     min: u32,
     max: u32,
     has_zero: bool,
+    rare: Option<(u32, u32)>,
 }
 
-/// Splits `0..table.len()` into `columns` consecutive bins of nearly equal size.
-fn bins(table: &SgTable, columns: usize) -> Vec<Bin> {
+/// Splits `0..table.len()` into `columns` consecutive bins of nearly equal size; rare values
+/// are those of positions `x ≥ 1` rare under `rare`.
+fn bins(table: &SgTable, columns: usize, rare: Option<Mask>) -> Vec<Bin> {
     let len = table.len();
     let columns = columns.clamp(1, len);
     (0..columns)
@@ -170,10 +185,15 @@ fn bins(table: &SgTable, columns: usize) -> Vec<Bin> {
             let first = c * len / columns;
             let end = (c + 1) * len / columns;
             let (mut min, mut max) = (u32::MAX, 0);
+            let mut rare_range: Option<(u32, u32)> = None;
             for n in first..end {
                 let value = table.get(n);
                 min = min.min(value);
                 max = max.max(value);
+                if is_rare(rare, n, value) {
+                    let (low, high) = rare_range.unwrap_or((value, value));
+                    rare_range = Some((low.min(value), high.max(value)));
+                }
             }
             Bin {
                 first,
@@ -181,13 +201,36 @@ fn bins(table: &SgTable, columns: usize) -> Vec<Bin> {
                 min,
                 max,
                 has_zero: min == 0,
+                rare: rare_range,
             }
         })
         .collect()
 }
 
+/// True when position `n ≥ 1` is rare under `mask` (never without a mask).
+fn is_rare(mask: Option<Mask>, n: usize, value: u32) -> bool {
+    mask.is_some_and(|mask| n >= 1 && mask.is_rare(n, value))
+}
+
+/// The legend entry of the rare positions: the mask, their number and the last one.
+fn rare_label(table: &SgTable, mask: Mask, coordinate: &str) -> String {
+    let rare: Vec<usize> = (1..table.len())
+        .filter(|&n| mask.is_rare(n, table.get(n)))
+        .collect();
+    let parity = if mask.parity { " + heap parity" } else { "" };
+    let mut label = format!(
+        "rare positions (mask {}{parity}): {}",
+        mask.values,
+        rare.len()
+    );
+    if let Some(last) = rare.last() {
+        label.push_str(&format!(", the last at {coordinate} = {last}"));
+    }
+    label
+}
+
 /// Shows integral tick values only (the axes are continuous, so ticks may fall between).
-fn integer_label(value: &f64) -> String {
+pub(crate) fn integer_label(value: &f64) -> String {
     if *value >= 0.0 && (value - value.round()).abs() < 1e-9 {
         format!("{value:.0}")
     } else {
@@ -275,8 +318,9 @@ where
     }
 
     let columns = chart.plotting_area().dim_in_pixel().0 as usize;
+    let rare_legend = spec.rare.map(|mask| rare_label(table, mask, coordinate));
     if table.len() > columns {
-        let bins = bins(table, columns);
+        let bins = bins(table, columns, spec.rare);
         // Flat bins are stretched a little so that they stay visible.
         let half = (y_top - y_bottom) * 0.003;
         chart
@@ -306,6 +350,25 @@ where
             }))?
             .label("column holds a P-position (G = 0)")
             .legend(|(x, y)| Rectangle::new([(x + 3, y - 2), (x + 15, y + 2)], P_COLOUR.filled()));
+        if let Some(label) = rare_legend {
+            // One column wider on each side, so that a lone rare position stays visible.
+            let column = table.len() as f64 / bins.len() as f64;
+            chart
+                .draw_series(bins.iter().filter_map(|bin| {
+                    let (low, high) = bin.rare?;
+                    Some(Rectangle::new(
+                        [
+                            (bin.first as f64 - 0.5 - column, low as f64 - 2.0 * half),
+                            (bin.end as f64 - 0.5 + column, high as f64 + 2.0 * half),
+                        ],
+                        RARE_COLOUR.filled(),
+                    ))
+                }))?
+                .label(label)
+                .legend(|(x, y)| {
+                    Rectangle::new([(x + 7, y - 6), (x + 11, y + 6)], RARE_COLOUR.filled())
+                });
+        }
     } else {
         let size = if table.len() <= 150 { 4 } else { 2 };
         if spec.line {
@@ -336,6 +399,20 @@ where
             )?
             .label("P-position (G = 0)")
             .legend(|(x, y)| TriangleMarker::new((x + 9, y), 5, P_COLOUR.filled()));
+        if let Some(label) = rare_legend {
+            chart
+                .draw_series(
+                    table
+                        .iter()
+                        .enumerate()
+                        .filter(|&(n, v)| is_rare(spec.rare, n, v))
+                        .map(|(n, v)| {
+                            Circle::new((n as f64, v as f64), size + 3, RARE_COLOUR.stroke_width(2))
+                        }),
+                )?
+                .label(label)
+                .legend(|(x, y)| Circle::new((x + 9, y), 6, RARE_COLOUR.stroke_width(2)));
+        }
     }
 
     chart
@@ -491,12 +568,81 @@ mod tests {
     #[test]
     fn bins_cover_every_position_once_with_their_extremes() {
         let table = SgTable::from_values(&[3, 0, 5, 2, 2, 9, 1]);
-        let bins = bins(&table, 3);
+        let bins = bins(&table, 3, None);
         assert_eq!(bins.first().unwrap().first, 0);
         assert_eq!(bins.last().unwrap().end, 7);
         assert!(bins.windows(2).all(|w| w[0].end == w[1].first));
         assert_eq!((bins[0].min, bins[0].max, bins[0].has_zero), (0, 3, true));
         assert_eq!((bins[2].min, bins[2].max, bins[2].has_zero), (1, 9, false));
+        assert!(bins.iter().all(|bin| bin.rare.is_none()));
+        // Mask 1: even values are rare.
+        let mask = Some(Mask {
+            values: 1,
+            parity: false,
+        });
+        let rare: Vec<_> = super::bins(&table, 3, mask)
+            .iter()
+            .map(|b| b.rare)
+            .collect();
+        assert_eq!(rare, [Some((0, 0)), Some((2, 2)), Some((2, 2))]);
+    }
+
+    #[test]
+    fn rare_positions_are_marked_with_the_mask_in_the_legend() {
+        // Dawson's Kayles under mask 6 + heap parity (its best mask, see analysis::rare).
+        let mask = Mask {
+            values: 6,
+            parity: true,
+        };
+        let table = dawsons_kayles(200);
+        let rare = (1..200)
+            .filter(|&n| mask.is_rare(n, table.get(n)))
+            .collect::<Vec<_>>();
+        let spec = ChartSpec {
+            rare: Some(mask),
+            ..spec(None)
+        };
+        let svg =
+            String::from_utf8(render_chart(&table, &spec, ChartFormat::Svg).unwrap()).unwrap();
+        let legend = format!(
+            "rare positions (mask 6 + heap parity): {}, the last at n = {}",
+            rare.len(),
+            rare.last().unwrap()
+        );
+        assert!(svg.contains(&legend), "no `{legend}`");
+        let png = render_chart(&table, &spec, ChartFormat::Png).unwrap();
+        let image = image::load_from_memory(&png).unwrap().to_rgb8();
+        let green = |image: &image::RgbImage| {
+            image
+                .pixels()
+                .filter(|p| p.0 == [RARE_COLOUR.0, RARE_COLOUR.1, RARE_COLOUR.2])
+                .count()
+        };
+        assert!(green(&image) > 100, "{} rare pixels", green(&image));
+        // Binned: a column's rare bar spans its rare values only.
+        let values: Vec<u32> = (0..100_000u32)
+            .map(|n| if n % 1000 == 0 { 0 } else { 1 + n % 2 })
+            .collect();
+        let table = SgTable::from_values(&values);
+        let one = Mask {
+            values: 1,
+            parity: false,
+        };
+        let binned = bins(&table, 100, Some(one));
+        // Position 0 (value 0) is never counted as rare.
+        assert_eq!(binned[0].rare, Some((2, 2)));
+        assert!(
+            binned[1..].iter().all(|bin| bin.rare == Some((0, 2))),
+            "{:?}",
+            binned[1]
+        );
+        let spec = ChartSpec {
+            rare: Some(one),
+            ..spec
+        };
+        let png = render_chart(&table, &spec, ChartFormat::Png).unwrap();
+        let image = image::load_from_memory(&png).unwrap().to_rgb8();
+        assert!(green(&image) > 1000, "{} rare pixels", green(&image));
     }
 
     #[test]
