@@ -1,7 +1,10 @@
 // The naive O(n^2) table loop every contestant writes, as the baseline of bench/run.
 // Usage: naive CODE N   (CODE: octal digits after the point, e.g. 07 for 0.07, or `grundy` for
 // Grundy's game 4!.0: split one heap into two unequal heaps)
-// Prints G(N) and the XOR of G(0..=N) so the run cannot be optimised away and can be compared.
+// Prints G(N) and a hash of G(0..=N), so that the run cannot be optimised away and the whole
+// table can be compared with sgscope's: h = (h ^ G(n)) * 1099511628211 over n = 0..=N from
+// h = 14695981039346656037 (64-bit FNV-1a on whole values; benches/engines.rs computes the same).
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,8 +21,11 @@ int main(int argc, char** argv) {
     const int t = grundy ? 0 : static_cast<int>(std::strlen(code));  // digits d1..dt
     std::vector<int> g(n_max + 1, 0);
     std::vector<char> seen;
+    // Every value so far is below `width` (a power of two), hence so is every XOR of two of
+    // them, and the mex is at most `width`.
+    int width = 1;
     for (long n = 0; n <= n_max; ++n) {
-        seen.assign(1024, 0);
+        seen.assign(width + 1, 0);
         if (grundy)
             for (long a = 1; a < n - a; ++a) seen[g[a] ^ g[n - a]] = 1;
         for (int k = 1; k <= t && k <= n; ++k) {
@@ -33,9 +39,10 @@ int main(int argc, char** argv) {
         int v = 0;
         while (seen[v]) ++v;
         g[n] = v;
+        while (v >= width) width *= 2;
     }
-    int x = 0;
-    for (long n = 0; n <= n_max; ++n) x ^= g[n];
-    std::printf("G(%ld) = %d, xor = %d\n", n_max, g[n_max], x);
+    std::uint64_t hash = 14695981039346656037ull;
+    for (long n = 0; n <= n_max; ++n) hash = (hash ^ static_cast<std::uint64_t>(g[n])) * 1099511628211ull;
+    std::printf("G(%ld) = %d, hash = %llu\n", n_max, g[n_max], static_cast<unsigned long long>(hash));
     return 0;
 }
