@@ -339,9 +339,17 @@ impl CappedBench<'_> {
                 let values = naive::code_values(code, to as usize + 1);
                 Some(Checksum::of_prefix(&SgTable::from_values(&values), to))
             }
-            // The dense kernel alone (`takebreak::extend_dense`) is crate-private: past 4096
-            // heaps the public `takebreak::extend` hands octal codes to the sparse kernel.
-            Capped::Dense => None,
+            // The dense kernel alone: every split of every heap, no sparse hand-over, no fill.
+            Capped::Dense => {
+                let mut table = SgTable::new();
+                engine::takebreak::extend_dense(
+                    code,
+                    &mut table,
+                    to as usize + 1,
+                    &mut engine::Progress::hidden(),
+                );
+                Some(Checksum::of_prefix(&table, to))
+            }
         }
     }
 

@@ -10,7 +10,7 @@ use crate::engine::multi::{self, show_position, MultiError, Solver};
 use crate::engine::{self, naive};
 use crate::export::grid::{self, GridFormat};
 use crate::export::heatmap::{self, HeatmapSpec};
-use crate::export::{self, boxcode, Format, Lang};
+use crate::export::{self, Format, Lang};
 use crate::rules::program::{Move, Scratch, Stop};
 use crate::rules::{Game, GameKind};
 
@@ -229,7 +229,7 @@ fn to_json(report: &impl serde::Serialize) -> Result<String, CliError> {
 /// `code` for a position game: a lookup function for the box.
 pub fn code(game: &Game, lang: Lang, to: &BoxArg, output: Option<&str>) -> Result<(), CliError> {
     let table = multi::compute_box(game, &to.extents(&game.coordinates())?)?;
-    let snippet = boxcode::generate_box(lang, &table, &game.name).map_err(CliError::Usage)?;
+    let snippet = export::code::generate_box(lang, &table, &game.name)?;
     export::write_output(output.unwrap_or("-"), |out| {
         out.write_all(snippet.as_bytes())
     })?;

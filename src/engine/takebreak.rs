@@ -63,7 +63,7 @@ pub fn extend(code: &TakeBreakCode, table: &mut SgTable, len: usize, progress: &
 }
 
 /// [`extend`] by the dense kernel only.
-pub(crate) fn extend_dense(
+pub fn extend_dense(
     code: &TakeBreakCode,
     table: &mut SgTable,
     len: usize,

@@ -13,7 +13,6 @@
 //! Sprague–Grundy theorem; every exporter that marks positions marks exactly these.
 
 pub mod atomic;
-pub mod boxcode;
 pub mod code;
 pub mod csv;
 pub mod grid;
