@@ -15,11 +15,10 @@
 use std::error::Error;
 use std::path::Path;
 
-use image::ImageEncoder;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::plot::{integer_label, register_fonts};
+use super::plot::{integer_label, render_image, Painter};
 use super::{write_atomically, ChartFormat, ExportError};
 use crate::engine::boxtable::BoxTable;
 
@@ -91,18 +90,6 @@ pub fn write_heatmap(path: &Path, table: &BoxTable, spec: &HeatmapSpec) -> Resul
     write_atomically(path, |out| out.write_all(&bytes))
 }
 
-/// Something that draws on a plotters area of any backend, for [`render_image`] (a closure
-/// cannot be generic over the backend).
-pub(crate) trait Painter {
-    /// Draws on `root`.
-    fn paint<DB: DrawingBackend>(
-        &self,
-        root: &DrawingArea<DB, Shift>,
-    ) -> Result<(), Box<dyn Error>>
-    where
-        DB::ErrorType: 'static;
-}
-
 /// A heat map waiting to be drawn.
 struct Heatmap<'a> {
     table: &'a BoxTable,
@@ -116,43 +103,6 @@ impl Painter for Heatmap<'_> {
         DB::ErrorType: 'static,
     {
         draw(root, self.table, self.spec, self.format)
-    }
-}
-
-/// Encodes what `painter` draws as an SVG document or a PNG image of `(width, height)` pixels.
-pub(crate) fn render_image(
-    format: ChartFormat,
-    (width, height): (u32, u32),
-    painter: &impl Painter,
-) -> Result<Vec<u8>, ExportError> {
-    register_fonts();
-    let chart_error = |e: Box<dyn Error>| ExportError::Chart {
-        message: e.to_string(),
-    };
-    match format {
-        ChartFormat::Svg => {
-            let mut svg = String::new();
-            {
-                let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
-                painter.paint(&root).map_err(chart_error)?;
-                root.present().map_err(|e| chart_error(e.into()))?;
-            }
-            Ok(svg.into_bytes())
-        }
-        ChartFormat::Png => {
-            let mut rgb = vec![0u8; width as usize * height as usize * 3];
-            {
-                let root =
-                    BitMapBackend::with_buffer(&mut rgb, (width, height)).into_drawing_area();
-                painter.paint(&root).map_err(chart_error)?;
-                root.present().map_err(|e| chart_error(e.into()))?;
-            }
-            let mut png = Vec::new();
-            image::codecs::png::PngEncoder::new(&mut png)
-                .write_image(&rgb, width, height, image::ColorType::Rgb8)
-                .map_err(|e| chart_error(e.into()))?;
-            Ok(png)
-        }
     }
 }
 

@@ -113,8 +113,44 @@ pub fn render_chart(
     if table.is_empty() {
         return Err(ExportError::EmptyTable);
     }
+    let size = (spec.width.max(200), spec.height.max(150));
+    render_image(format, size, &Chart { table, spec })
+}
+
+/// A chart of a 1-D table waiting to be drawn.
+struct Chart<'a> {
+    table: &'a SgTable,
+    spec: &'a ChartSpec<'a>,
+}
+
+impl Painter for Chart<'_> {
+    fn paint<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), Box<dyn Error>>
+    where
+        DB::ErrorType: 'static,
+    {
+        draw(root, self.table, self.spec)
+    }
+}
+
+/// Something that draws on a plotters area of any backend, for [`render_image`] (a closure
+/// cannot be generic over the backend).
+pub(crate) trait Painter {
+    /// Draws on `root`.
+    fn paint<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+    ) -> Result<(), Box<dyn Error>>
+    where
+        DB::ErrorType: 'static;
+}
+
+/// Encodes what `painter` draws as an SVG document or a PNG image of `(width, height)` pixels.
+pub(crate) fn render_image(
+    format: ChartFormat,
+    (width, height): (u32, u32),
+    painter: &impl Painter,
+) -> Result<Vec<u8>, ExportError> {
     register_fonts();
-    let (width, height) = (spec.width.max(200), spec.height.max(150));
     let chart_error = |e: Box<dyn Error>| ExportError::Chart {
         message: e.to_string(),
     };
@@ -123,7 +159,7 @@ pub fn render_chart(
             let mut svg = String::new();
             {
                 let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
-                draw(&root, table, spec).map_err(chart_error)?;
+                painter.paint(&root).map_err(chart_error)?;
                 root.present().map_err(|e| chart_error(e.into()))?;
             }
             Ok(svg.into_bytes())
@@ -133,7 +169,7 @@ pub fn render_chart(
             {
                 let root =
                     BitMapBackend::with_buffer(&mut rgb, (width, height)).into_drawing_area();
-                draw(&root, table, spec).map_err(chart_error)?;
+                painter.paint(&root).map_err(chart_error)?;
                 root.present().map_err(|e| chart_error(e.into()))?;
             }
             let mut png = Vec::new();
