@@ -4,7 +4,10 @@
 //! new one; on an error, or if the writer is dropped without [`AtomicFile::commit`], the
 //! temporary file is removed and the target is untouched.
 //!
-//! The path `-` means standard output (see [`write_output`]).
+//! The path `-` means standard output (see [`write_output`]). A target that exists and is not a
+//! regular file (`/dev/null`, a named pipe, a terminal) is written in place: renaming over it
+//! would replace the device with a plain file. A symbolic link is followed, so the file it
+//! points to is replaced and the link stays.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
@@ -16,12 +19,21 @@ use super::ExportError;
 /// Distinguishes temporary files created by one process.
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
+#[derive(Debug)]
+struct Replacement {
+    temp_path: PathBuf,
+    destination: PathBuf,
+}
+
 /// A file being written: a buffered temporary file that replaces `target` on
 /// [`commit`](AtomicFile::commit).
 #[derive(Debug)]
 pub struct AtomicFile {
     target: PathBuf,
-    temp_path: PathBuf,
+    /// The temporary file and the path it is renamed to on commit (`target`, or the file a
+    /// symbolic link at `target` points to); `None` when the target is a device or pipe
+    /// written in place.
+    replace: Option<Replacement>,
     /// `None` once committed (so `Drop` knows not to clean up).
     writer: Option<BufWriter<File>>,
 }
@@ -42,10 +54,31 @@ impl AtomicFile {
                 "the path does not name a file",
             ))
         })?;
-        let folder = match target.parent() {
+        if let Ok(metadata) = fs::metadata(&target) {
+            if !metadata.is_file() && !metadata.is_dir() {
+                let file = OpenOptions::new()
+                    .write(true)
+                    .open(&target)
+                    .map_err(error)?;
+                return Ok(AtomicFile {
+                    target,
+                    replace: None,
+                    writer: Some(BufWriter::with_capacity(1 << 16, file)),
+                });
+            }
+        }
+        // Replace what a symbolic link points to, not the link.
+        let real_target = match fs::symlink_metadata(&target) {
+            Ok(metadata) if metadata.file_type().is_symlink() => {
+                fs::canonicalize(&target).unwrap_or_else(|_| target.clone())
+            }
+            _ => target.clone(),
+        };
+        let folder = match real_target.parent() {
             Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
             _ => PathBuf::from("."),
         };
+        let file_name = real_target.file_name().unwrap_or(file_name);
         loop {
             let unique = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
             let mut temp_name = std::ffi::OsString::from(".");
@@ -60,7 +93,10 @@ impl AtomicFile {
                 Ok(file) => {
                     return Ok(AtomicFile {
                         target,
-                        temp_path,
+                        replace: Some(Replacement {
+                            temp_path,
+                            destination: real_target,
+                        }),
                         writer: Some(BufWriter::with_capacity(1 << 16, file)),
                     })
                 }
@@ -81,9 +117,22 @@ impl AtomicFile {
         let Some(writer) = self.writer.take() else {
             return Ok(());
         };
-        let result = finish_file(writer).and_then(|()| fs::rename(&self.temp_path, &self.target));
+        let Some(Replacement {
+            temp_path,
+            destination,
+        }) = self.replace.take()
+        else {
+            // A device or pipe: flush only (fsync is meaningless there and fails on some).
+            let mut writer = writer;
+            return writer.flush().map_err(|source| ExportError::Io {
+                action: "write",
+                path: self.target.clone(),
+                source,
+            });
+        };
+        let result = finish_file(writer).and_then(|()| fs::rename(&temp_path, &destination));
         if let Err(source) = result {
-            let _ = fs::remove_file(&self.temp_path);
+            let _ = fs::remove_file(&temp_path);
             return Err(ExportError::Io {
                 action: "write",
                 path: self.target.clone(),
@@ -91,7 +140,7 @@ impl AtomicFile {
             });
         }
         // Make the rename itself durable; not every platform can open a folder, so best effort.
-        if let Some(folder) = self.target.parent().filter(|p| !p.as_os_str().is_empty()) {
+        if let Some(folder) = destination.parent().filter(|p| !p.as_os_str().is_empty()) {
             if let Ok(dir) = File::open(folder) {
                 let _ = dir.sync_all();
             }
@@ -132,7 +181,9 @@ impl Drop for AtomicFile {
         if let Some(writer) = self.writer.take() {
             // Not committed: throw the partial data away, leaving the target untouched.
             drop(writer);
-            let _ = fs::remove_file(&self.temp_path);
+            if let Some(replacement) = &self.replace {
+                let _ = fs::remove_file(&replacement.temp_path);
+            }
         }
     }
 }
@@ -308,6 +359,45 @@ mod tests {
         write_output(&target, |w| w.write_all(b"again")).unwrap();
         assert_eq!(fs::read_to_string(&target).unwrap(), "again");
         assert_eq!(Output::open("-").unwrap().path(), Path::new("-"));
+    }
+
+    /// Renaming over `/dev/null` (as root) would turn it into a plain file that every later
+    /// program reads garbage from; devices and pipes are written in place.
+    #[test]
+    fn a_named_pipe_is_written_in_place_not_replaced() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let pipe = dir.path().join("pipe");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&pipe)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let reader = {
+            let pipe = pipe.clone();
+            std::thread::spawn(move || fs::read_to_string(pipe).unwrap())
+        };
+        write_atomically(&pipe, |w| w.write_all(b"through the pipe")).unwrap();
+        // Checked before joining: a replaced pipe would leave the reader blocked forever.
+        assert!(fs::symlink_metadata(&pipe).unwrap().file_type().is_fifo());
+        assert_eq!(reader.join().unwrap(), "through the pipe");
+        assert_eq!(entries(dir.path()), vec!["pipe"]);
+    }
+
+    #[test]
+    fn writing_through_a_symbolic_link_keeps_the_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.csv");
+        let link = dir.path().join("link.csv");
+        fs::write(&real, "old").unwrap();
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        write_atomically(&link, |w| w.write_all(b"new")).unwrap();
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(fs::read_to_string(&real).unwrap(), "new");
+        assert_eq!(entries(dir.path()), vec!["link.csv", "real.csv"]);
     }
 
     #[test]
