@@ -155,19 +155,34 @@ impl FlagSet {
         tail.fill(0);
     }
 
-    /// Adds every value of `xors`, each the XOR of two values of a table stored as `T`. For
-    /// `u8` tables they are below 256, so the stores go to a fixed 256-flag array without
-    /// bounds checks.
+    /// Adds every value of `xors`, each the XOR of two values of a table stored as `T`. The
+    /// values of a `u8` table and their XORs are below 256, and those of a set of capacity
+    /// `2^b` below `2^b` (see [`FlagSet::fit`]), so the common sizes store into a fixed array
+    /// without bounds checks.
     #[inline]
     pub fn insert_xors<T: SgValue>(&mut self, xors: impl Iterator<Item = u32>) {
         if T::MAX <= u8::MAX as u32 {
-            let flags: &mut [u8; 256] = (&mut self.flags[..256])
-                .try_into()
-                .expect("a set has at least 256 flags");
-            xors.for_each(|x| flags[x as u8 as usize] = 1);
+            self.insert_below::<256>(xors);
         } else {
-            xors.for_each(|x| self.insert(x));
+            match self.flags.len() {
+                512 => self.insert_below::<512>(xors),
+                1024 => self.insert_below::<1024>(xors),
+                _ => xors.for_each(|x| self.insert(x)),
+            }
         }
+    }
+
+    /// Adds `xors`, every one below `N` (a power of two at most the capacity).
+    #[inline(always)]
+    fn insert_below<const N: usize>(&mut self, xors: impl Iterator<Item = u32>) {
+        let flags: &mut [u8; N] = (&mut self.flags[..N])
+            .try_into()
+            .expect("the set has at least N flags");
+        xors.for_each(|x| {
+            debug_assert!((x as usize) < N, "{x} does not fit a set of {N}");
+            // A no-op mask for values that fit; it lets the compiler drop the bounds check.
+            flags[x as usize & (N - 1)] = 1;
+        });
     }
 
     /// The least value not in the set.
