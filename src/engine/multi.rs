@@ -27,7 +27,7 @@ use rayon::prelude::*;
 use thiserror::Error;
 
 use super::boxtable::BoxTable;
-use super::{available_memory, human_bytes, MexSet};
+use super::{available_memory, human_bytes, MexSet, Progress};
 use crate::rules::program::{Move, Scratch, Stop};
 use crate::rules::{Diagnostic, Game, Program, SourceFile};
 
@@ -37,6 +37,8 @@ pub const MAX_OUTSIDE: usize = 1 << 21;
 const OUTSIDE_BYTES: u64 = 96;
 /// Boxes smaller than this are searched sequentially (waves would cost more than they save).
 const MIN_WAVE_BOX: usize = 4096;
+/// The search's roots between two updates of the progress bar.
+const ROOTS_PER_PROGRESS: usize = 4096;
 
 /// The step budget of an enumeration that is not bounded (pass `&mut UNLIMITED.clone()`).
 pub const UNLIMITED: u64 = u64::MAX;
@@ -105,7 +107,8 @@ pub enum Order {
     Search,
 }
 
-/// The SG values of every position of the box `0..=extents[i]` of a position game.
+/// The SG values of every position of the box `0..=extents[i]` of a position game, with a
+/// progress bar on stderr when it is a terminal and the box takes more than a second.
 pub fn compute_box(game: &Game, extents: &[u64]) -> Result<BoxTable, MultiError> {
     compute_box_in_order(game, extents, Order::Auto)
 }
@@ -116,7 +119,7 @@ pub fn compute_box_in_order(
     extents: &[u64],
     order: Order,
 ) -> Result<BoxTable, MultiError> {
-    let mut solver = Solver::new(game, extents)?;
+    let mut solver = Solver::new(game, extents)?.with_progress(true);
     solver.fill_box(order)?;
     Ok(solver.into_table())
 }
@@ -182,6 +185,7 @@ pub struct Solver<'g> {
     scratch: Scratch,
     mex: MexSet,
     point: Vec<u64>,
+    show_progress: bool,
 }
 
 impl<'g> Solver<'g> {
@@ -216,6 +220,7 @@ impl<'g> Solver<'g> {
             scratch: Scratch::default(),
             mex: MexSet::with_capacity(256),
             point: Vec::new(),
+            show_progress: false,
         })
     }
 
@@ -226,11 +231,31 @@ impl<'g> Solver<'g> {
         self
     }
 
+    /// Shows a progress bar on stderr while [`Solver::fill_box`] runs (only on a terminal, and
+    /// only once it has taken a second).
+    pub fn with_progress(mut self, show: bool) -> Self {
+        self.show_progress = show;
+        self
+    }
+
     /// Computes every position of the box.
     pub fn fill_box(&mut self, order: Order) -> Result<(), MultiError> {
+        let mut progress = Progress::new(0, self.layout.size as u64, self.show_progress);
+        let filled = self.fill_box_reporting(order, &mut progress);
+        progress.finish();
+        filled
+    }
+
+    /// [`Solver::fill_box`], counting the waves' positions and then the search's roots as done.
+    fn fill_box_reporting(
+        &mut self,
+        order: Order,
+        progress: &mut Progress,
+    ) -> Result<(), MultiError> {
         let worth_it = self.layout.extents.len() >= 2 && self.layout.size >= MIN_WAVE_BOX;
+        let mut waves_done = 0;
         if order == Order::Waves || (order == Order::Auto && worth_it) {
-            self.waves()?;
+            waves_done = self.waves(progress)?;
         }
         // Searching from the end the moves lead away from finds the options already done.
         let roots = 0..self.layout.size;
@@ -239,7 +264,10 @@ impl<'g> Solver<'g> {
         } else {
             Box::new(roots)
         };
-        for root in roots {
+        for (scanned, root) in roots.enumerate() {
+            if scanned % ROOTS_PER_PROGRESS == 0 {
+                progress.set(waves_done.max(scanned) as u64);
+            }
             if self.values[root] == UNVISITED {
                 self.search(root)?;
             }
@@ -361,8 +389,10 @@ impl<'g> Solver<'g> {
         node_of(&self.layout, &mut self.outside, position)
     }
 
-    /// Anti-diagonal waves in parallel, until a move reaches a position not yet computed.
-    fn waves(&mut self) -> Result<(), MultiError> {
+    /// Anti-diagonal waves in parallel, until a move reaches a position not yet computed; the
+    /// number of positions they computed.
+    fn waves(&mut self, progress: &mut Progress) -> Result<usize, MultiError> {
+        let mut done = 0;
         let layout = &self.layout;
         let waves = positions_by_sum(layout);
         let program = self.program;
@@ -396,17 +426,19 @@ impl<'g> Solver<'g> {
                 .collect();
             let computed = match computed {
                 Ok(c) => c,
-                Err(stop) => return self.rule_error(Err(stop)),
+                Err(stop) => return self.rule_error(Err(stop)).map(|()| done),
             };
             if computed.iter().any(Option::is_none) {
                 // Some move reaches a position not computed yet: the search does the rest.
-                return Ok(());
+                return Ok(done);
             }
             for (&index, value) in wave.iter().zip(computed) {
                 self.values[index] = value.expect("checked above");
             }
+            done += wave.len();
+            progress.set(done as u64);
         }
-        Ok(())
+        Ok(done)
     }
 
     /// The depth-first search from `root` (module docs).

@@ -1,5 +1,4 @@
-//! Side-by-side benchmark of sgscope's engines (issue 3): one run on one machine prints one
-//! markdown table, so that the ratios compare runs under the same load.
+//! Heap games (issue 3): sgscope's engines against a naive C++ loop, one markdown table.
 //!
 //! Engines, per game and size:
 //! * **naive C++**: `bench/naive.cpp`, the O(n²) loop every contestant writes (`g++ -O2`; its
@@ -24,17 +23,15 @@
 //! Every engine's table is checked against the sparse 2-thread table: a 64-bit FNV-1a hash of
 //! `G(0..=n)` for the size `n` the engine ran to (the naive C++ program prints the same hash),
 //! and for proof rows the proved preperiod and period against the published ones.
-//!
-//! Usage: `cargo bench --bench engines -- [--quick] [--reps R] [--budget S] [--only TEXT]
-//! [--naive-cpp PATH]`; `bench/run` is the entry point.
-
 use std::collections::HashMap;
-use std::process::{Command, ExitCode};
-use std::time::Instant;
+use std::process::Command;
 
 use sgscope::analysis::{self, PeriodReport};
 use sgscope::engine::{self, naive, EngineOptions, SgTable};
 use sgscope::rules::{self, Game, SourceFile};
+
+use crate::measure::{ratio_text, seconds_text, size_text, time_runs, timing_text, yes_no, Timing};
+use crate::{Report, Settings};
 
 /// What a row measures.
 #[derive(Clone, Copy)]
@@ -50,9 +47,9 @@ enum Goal {
 }
 
 /// One line of the table.
-struct Row {
+pub struct Row {
     /// The rules text, as on the command line.
-    rules: &'static str,
+    pub rules: &'static str,
     /// The same game for `bench/naive.cpp`: the octal digits after the point, or `grundy`.
     naive_cpp_code: &'static str,
     goal: Goal,
@@ -124,6 +121,15 @@ const PROVED_0_16: Option<(usize, usize, &str)> = Some((105_351, 149_459, GANGOL
 const PROVED_0_56: Option<(usize, usize, &str)> = Some((326_640, 144, GANGOLLI_PLAMBECK));
 const PROVED_0_127: Option<(usize, usize, &str)> = Some((46_578, 4, GANGOLLI_PLAMBECK_A071464));
 
+/// The rows of the full run or, with `quick`, of the quick one.
+pub fn rows(quick: bool) -> Vec<Row> {
+    if quick {
+        quick_rows()
+    } else {
+        full_rows()
+    }
+}
+
 /// The full run: issue 3's list and its targets.
 fn full_rows() -> Vec<Row> {
     vec![
@@ -150,8 +156,6 @@ fn full_rows() -> Vec<Row> {
         ),
         table_row("octal 0.6", "6", 1 << 22),
         table_row("octal 0.6", "6", 1 << 24),
-        // Issue 4 (multi-coordinate games) adds a row here: Wythoff to 1000×1000 from the rules
-        // file against a hand-written Rust loop, the rules engine within 3× of it.
     ]
 }
 
@@ -220,87 +224,6 @@ impl Checksum {
             last: table.get(to as usize),
         }
     }
-}
-
-/// Wall-clock seconds of one or more runs.
-#[derive(Clone, Copy, Debug)]
-struct Timing {
-    median: f64,
-    min: f64,
-    max: f64,
-    runs: usize,
-}
-
-/// Runs `run` `reps` times, or once when the first run takes `repeat_below` seconds or more,
-/// and returns the timing and the last run's result.
-fn time_runs<T>(reps: usize, repeat_below: f64, mut run: impl FnMut() -> T) -> (Timing, T) {
-    let mut times = Vec::new();
-    let mut result;
-    loop {
-        let started = Instant::now();
-        result = run();
-        times.push(started.elapsed().as_secs_f64());
-        if times.len() >= reps || times[0] >= repeat_below {
-            break;
-        }
-    }
-    times.sort_by(f64::total_cmp);
-    let timing = Timing {
-        median: times[times.len() / 2],
-        min: times[0],
-        max: times[times.len() - 1],
-        runs: times.len(),
-    };
-    (timing, result)
-}
-
-struct Settings {
-    reps: usize,
-    /// Seconds a capped engine's measurement should take at most (from its calibration).
-    budget: f64,
-    /// Runs that take at least this long are not repeated.
-    repeat_below: f64,
-    naive_cpp: Option<String>,
-    only: Option<String>,
-    quick: bool,
-}
-
-impl Settings {
-    fn from_args() -> Result<Self, String> {
-        let mut settings = Settings {
-            reps: 3,
-            budget: 12.0,
-            repeat_below: 10.0,
-            naive_cpp: None,
-            only: None,
-            quick: false,
-        };
-        let mut args = std::env::args().skip(1);
-        while let Some(arg) = args.next() {
-            let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
-            match arg.as_str() {
-                "--quick" => {
-                    settings.quick = true;
-                    settings.reps = 1;
-                    settings.budget = 1.0;
-                }
-                "--reps" => settings.reps = parse(&value("--reps")?)?,
-                "--budget" => settings.budget = parse(&value("--budget")?)?,
-                "--naive-cpp" => settings.naive_cpp = Some(value("--naive-cpp")?),
-                "--only" => settings.only = Some(value("--only")?),
-                // `cargo bench` passes `--bench` to every bench target.
-                "--bench" => {}
-                other => return Err(format!("unknown argument `{other}`")),
-            }
-        }
-        settings.reps = settings.reps.max(1);
-        Ok(settings)
-    }
-}
-
-fn parse<T: std::str::FromStr>(text: &str) -> Result<T, String> {
-    text.parse()
-        .map_err(|_| format!("`{text}` is not a number"))
 }
 
 /// A timed run of one engine to one size.
@@ -468,51 +391,6 @@ fn run_sparse(pool: &rayon::ThreadPool, settings: &Settings, game: &Game, goal: 
     }
 }
 
-/// `2^22`, `10^6`, or the number.
-fn size_text(n: u64) -> String {
-    if n >= 1024 && n.is_power_of_two() {
-        format!("2^{}", n.trailing_zeros())
-    } else if n >= 1000 && 10u64.pow(n.ilog10()) == n {
-        format!("10^{}", n.ilog10())
-    } else {
-        n.to_string()
-    }
-}
-
-fn seconds_text(t: f64) -> String {
-    match t {
-        t if t < 1.0 => format!("{t:.3} s"),
-        t if t < 100.0 => format!("{t:.2} s"),
-        t if t < 3600.0 => format!("{t:.0} s"),
-        t if t < 86400.0 => format!("{:.1} h", t / 3600.0),
-        t if t < 3e7 => format!("{:.1} days", t / 86400.0),
-        t if t < 3e10 => format!("{:.0} years", t / 3.15e7),
-        t => format!("{:.0e} years", t / 3.15e7),
-    }
-}
-
-fn timing_text(timing: &Timing) -> String {
-    if timing.runs == 1 {
-        format!("{} (1 run)", seconds_text(timing.median))
-    } else {
-        format!(
-            "{} [{}..{}]",
-            seconds_text(timing.median),
-            seconds_text(timing.min),
-            seconds_text(timing.max)
-        )
-    }
-}
-
-/// `1234×`, `12×`, `1.2×`.
-fn ratio_text(ratio: f64) -> String {
-    if ratio < 10.0 {
-        format!("{ratio:.2}×")
-    } else {
-        format!("{ratio:.0}×")
-    }
-}
-
 /// A capped engine's time at `n`: measured when it ran to `n`, else estimated from its run.
 #[derive(Clone, Copy)]
 struct AtFullSize {
@@ -583,14 +461,6 @@ fn target_line(
             }
         }
     })
-}
-
-fn yes_no(met: bool) -> &'static str {
-    if met {
-        "yes"
-    } else {
-        "**no**"
-    }
 }
 
 /// Measures one row.
@@ -678,69 +548,21 @@ fn bench_row(
     RowOutcome { cells, ok, target }
 }
 
-fn main() -> ExitCode {
-    let settings = match Settings::from_args() {
-        Ok(settings) => settings,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return ExitCode::from(2);
-        }
-    };
-    let pools = [1, 2].map(|threads| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("a rayon pool")
-    });
-    let rows = if settings.quick {
-        quick_rows()
-    } else {
-        full_rows()
-    };
-    println!(
-        "median of {} runs [min..max] (runs of {} or more once); capped engines within about {} each",
-        settings.reps,
-        seconds_text(settings.repeat_below),
-        seconds_text(settings.budget)
-    );
-    println!();
+/// Measures `rows` and prints their table.
+pub fn run(rows: &[Row], settings: &Settings, pools: &[rayon::ThreadPool; 2]) -> Report {
     println!("| game | N | naive C++ | naive (Rust) | dense | sparse, 1 thread | sparse, 2 threads | naive C++ ÷ sparse 2 threads | 1 ÷ 2 threads | values |");
     println!("|---|---|---|---|---|---|---|---|---|---|");
-    let started = Instant::now();
     let mut capped = CappedBench {
-        settings: &settings,
+        settings,
         measured: HashMap::new(),
         calibrated: HashMap::new(),
     };
-    let mut all_ok = true;
-    let mut targets = Vec::new();
-    for row in &rows {
-        if settings
-            .only
-            .as_ref()
-            .is_some_and(|only| !row.rules.contains(only.as_str()))
-        {
-            continue;
-        }
-        let outcome = bench_row(row, &settings, &mut capped, &pools);
+    let mut report = Report::default();
+    for row in rows {
+        let outcome = bench_row(row, settings, &mut capped, pools);
         println!("| {} |", outcome.cells.join(" | "));
-        all_ok &= outcome.ok;
-        targets.extend(outcome.target);
+        report.add(outcome.ok, outcome.target);
     }
     println!();
-    if !targets.is_empty() {
-        println!("| target (sparse, 2 threads) | measured | met |");
-        println!("|---|---|---|");
-        for line in targets {
-            println!("| {} |", line.join(" | "));
-        }
-        println!();
-    }
-    println!("total {}", seconds_text(started.elapsed().as_secs_f64()));
-    if all_ok {
-        ExitCode::SUCCESS
-    } else {
-        eprintln!("error: some engines disagree (rows marked MISMATCH)");
-        ExitCode::FAILURE
-    }
+    report
 }
