@@ -201,7 +201,7 @@ impl Capped {
 const CALIBRATION_FROM: u64 = 256;
 
 /// 64-bit FNV-1a over whole values, as `bench/naive.cpp` prints it.
-fn table_hash(values: impl Iterator<Item = u32>) -> u64 {
+pub fn table_hash(values: impl Iterator<Item = u32>) -> u64 {
     values.fold(0xcbf2_9ce4_8422_2325, |h, v| {
         (h ^ u64::from(v)).wrapping_mul(0x0100_0000_01b3)
     })

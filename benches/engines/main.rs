@@ -3,14 +3,17 @@
 //!
 //! * [`heaps`] (issue 3): heap games, sgscope's engines against a naive C++ loop;
 //! * [`positions`] (issue 4): position games from their rules files against hand-written Rust
-//!   loops for the same tables.
+//!   loops for the same tables;
+//! * [`frontier`] (issue 3, only with `--frontier`): Grundy's game and octal 0.6 to `2^28`, one
+//!   run each in a child process, with its peak memory.
 //!
 //! Every row checks its tables against an independent computation, and the run exits with
 //! status 1 when one differs. Issues' targets are printed as met or not met at the end.
 //!
 //! Usage: `cargo bench --bench engines -- [--quick] [--reps R] [--budget S] [--only TEXT]
-//! [--naive-cpp PATH]`; `bench/run` is the entry point.
+//! [--naive-cpp PATH] [--frontier [--frontier-log2 K]]`; `bench/run` is the entry point.
 
+mod frontier;
 mod heaps;
 mod measure;
 mod positions;
@@ -31,6 +34,8 @@ struct Settings {
     /// Only the rows whose rules text (heap games) or rules file (position games) contains it.
     only: Option<String>,
     quick: bool,
+    /// Run the frontier rows (to `2^k`) instead of the others.
+    frontier: Option<u32>,
 }
 
 impl Settings {
@@ -42,6 +47,7 @@ impl Settings {
             naive_cpp: None,
             only: None,
             quick: false,
+            frontier: None,
         };
         let mut args = std::env::args().skip(1);
         while let Some(arg) = args.next() {
@@ -56,6 +62,8 @@ impl Settings {
                 "--budget" => settings.budget = parse(&value("--budget")?)?,
                 "--naive-cpp" => settings.naive_cpp = Some(value("--naive-cpp")?),
                 "--only" => settings.only = Some(value("--only")?),
+                "--frontier" => settings.frontier = settings.frontier.or(Some(28)),
+                "--frontier-log2" => settings.frontier = Some(parse(&value("--frontier-log2")?)?),
                 // `cargo bench` passes `--bench` to every bench target.
                 "--bench" => {}
                 other => return Err(format!("unknown argument `{other}`")),
@@ -96,6 +104,18 @@ impl Report {
 }
 
 fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    if let [_, flag, code, to] = &args[..] {
+        if flag == "--frontier-child" {
+            return match frontier::child(code, to) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(message) => {
+                    eprintln!("error: {message}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
+    }
     let settings = match Settings::from_args() {
         Ok(settings) => settings,
         Err(message) => {
@@ -126,10 +146,12 @@ fn main() -> ExitCode {
     println!();
     let started = Instant::now();
     let mut report = Report::default();
-    if !heap_rows.is_empty() {
+    if let Some(log2_to) = settings.frontier {
+        report.merge(frontier::run(log2_to, |code| settings.selects(code)));
+    } else if !heap_rows.is_empty() {
         report.merge(heaps::run(&heap_rows, &settings, &pools));
     }
-    if !position_rows.is_empty() {
+    if settings.frontier.is_none() && !position_rows.is_empty() {
         report.merge(positions::run(&position_rows, &settings, &pools));
     }
     if !report.targets.is_empty() {
