@@ -317,6 +317,57 @@ fn patterns_find_beatty_pairs_and_fibonacci_numbers() {
 }
 
 #[test]
+fn patterns_report_criteria_for_every_rules_file() {
+    // Moore 1910 (k = 1 is Nim, Bouton 1902); staircase Nim: the odd steps (P3480).
+    for (k, criterion) in [
+        (1, "the XOR a ⊕ b ⊕ c ⊕ d is 0"),
+        (2, "divisible by 3 (Moore's Nim_2)"),
+        (3, "divisible by 4 (Moore's Nim_3)"),
+    ] {
+        let out = ok(&[
+            "patterns",
+            "rules/nim-k.sg",
+            "--set",
+            &format!("k={k}"),
+            "--to",
+            "5",
+        ]);
+        assert!(out.contains(criterion), "k = {k}: {out}");
+        assert_eq!(out.lines().count(), 1, "k = {k}: {out}");
+        assert!(out.contains("(1296 positions,"), "{out}");
+        assert!(out.contains("not proved beyond"), "{out}");
+    }
+    let out = ok(&["patterns", "rules/staircase-nim.sg", "--to", "6"]);
+    assert!(
+        out.starts_with(
+            "P-positions: the XOR s1 ⊕ s3 is 0 on every position of 0 ≤ s1 ≤ 6, 0 ≤ s2 ≤ 6,"
+        ),
+        "{out}"
+    );
+    let json = ok(&["patterns", "rules/staircase-nim.sg", "--to", "4", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["criteria"][0]["kind"], "xor", "{json}");
+    assert_eq!(
+        json["criteria"][0]["coordinates"],
+        serde_json::json!([0, 2])
+    );
+    // Two coordinates: the line analysis, then the criteria.
+    let out = ok(&["patterns", "rules/wythoff.sg", "--to", "60"]);
+    assert!(
+        out.contains("{x, y} = {⌊kφ⌋, ⌊kφ²⌋} for some k ≥ 0 (Wythoff's pairs) on every position"),
+        "{out}"
+    );
+    let out = ok(&["patterns", "rules/fibonacci-nim.sg", "--to", "60", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        json["criteria"]["criteria"][0]["threshold"]["kind"], "smallest_zeckendorf_term",
+        "{json}"
+    );
+    let out = ok(&["patterns", "rules/knight.sg", "--to", "40"]);
+    assert!(out.contains("none of the criteria"), "{out}");
+}
+
+#[test]
 fn code_emits_a_lookup_for_the_box() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("wythoff.py");

@@ -173,7 +173,7 @@ impl PCriterion {
             }
             PCriterion::Xor { coordinates } => {
                 let terms: Vec<&str> = coordinates.iter().map(|&i| names[i].as_str()).collect();
-                format!("{} = 0 (the XOR is 0)", terms.join(" ⊕ "))
+                format!("the XOR {} is 0", terms.join(" ⊕ "))
             }
             PCriterion::Moore { modulus } => format!(
                 "for every binary digit, the number of {} with a 1 there is divisible by \
@@ -440,7 +440,7 @@ mod tests {
         );
         assert_eq!(
             found[0].describe(table.coordinates()),
-            "s1 ⊕ s3 = 0 (the XOR is 0)"
+            "the XOR s1 ⊕ s3 is 0"
         );
     }
 

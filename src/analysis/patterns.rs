@@ -32,6 +32,9 @@
 //! The diagonals `x − y = c` for small `|c|` also get the one-coordinate P-pattern, indexed by
 //! `x`: Fibonacci Nim as `(n, limit)` starts from `(n, n − 1)`, and those P-positions are the
 //! Fibonacci numbers.
+//!
+//! The 2-D report ends with the closed-form criteria of [`super::criteria`], which are also
+//! what a box of any other number of coordinates is reported with.
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -39,6 +42,7 @@ use std::fmt;
 use serde::Serialize;
 use thiserror::Error;
 
+use super::criteria::CriteriaReport;
 use super::period::{self, periods_seen};
 use super::Periodicity;
 use crate::engine::boxtable::BoxTable;
@@ -537,6 +541,8 @@ pub struct BoxPatternReport {
     pub p_pairs: Option<PPairs>,
     /// The P-positions along the diagonals `x − y = c`, `|c| ≤` [`PATTERN_DIAGONALS`], by `x`.
     pub diagonal_p_positions: Vec<(i64, PPositionReport)>,
+    /// The closed-form P-position criteria that hold on the whole box.
+    pub criteria: CriteriaReport,
 }
 
 /// Analyses the rows, columns, diagonals and P-positions of a 2-D table (see the module docs).
@@ -598,6 +604,7 @@ pub fn analyse_box(table: &BoxTable) -> Result<BoxPatternReport, PatternError> {
         symmetric,
         p_pairs,
         diagonal_p_positions,
+        criteria: CriteriaReport::of(table),
     })
 }
 
@@ -794,7 +801,7 @@ impl fmt::Display for BoxPatternReport {
         for (c, report) in &self.diagonal_p_positions {
             writeln!(f, "  {x} − {y} = {c}: {}", report.describe(x))?;
         }
-        Ok(())
+        write!(f, "{}", self.criteria)
     }
 }
 

@@ -5,6 +5,7 @@ use std::ops::ControlFlow;
 use std::path::Path;
 use std::str::FromStr;
 
+use crate::analysis::criteria::CriteriaReport;
 use crate::analysis::patterns;
 use crate::engine::multi::{self, show_position, MultiError, Solver};
 use crate::engine::{self, naive};
@@ -189,7 +190,8 @@ pub fn plot(game: &Game, to: &BoxArg, output: &str) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `patterns`: where the P-positions lie, and the periods along the lines of a 2-D box.
+/// `patterns`: where the P-positions lie (closed-form criteria for any number of
+/// coordinates), and the periods along the lines of a 2-D box.
 pub fn patterns(game: &Game, to: &BoxArg, json: bool) -> Result<(), CliError> {
     let coordinates = game.coordinates();
     let extents = to.extents(&coordinates)?;
@@ -207,9 +209,17 @@ pub fn patterns(game: &Game, to: &BoxArg, json: bool) -> Result<(), CliError> {
         } else {
             format!("{}\n", report.describe(&coordinates[0]))
         }
-    } else {
+    } else if coordinates.len() == 2 {
         let table = multi::compute_box(game, &extents)?;
         let report = patterns::analyse_box(&table).map_err(|e| CliError::Usage(e.to_string()))?;
+        if json {
+            to_json(&report)?
+        } else {
+            report.to_string()
+        }
+    } else {
+        // Rows and diagonals are 2-D ideas; any number of coordinates has criteria.
+        let report = CriteriaReport::of(&multi::compute_box(game, &extents)?);
         if json {
             to_json(&report)?
         } else {
