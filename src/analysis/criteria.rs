@@ -84,14 +84,8 @@ impl Threshold {
 /// non-consecutive Fibonacci numbers 1, 2, 3, 5, …; Zeckendorf 1972), `None` for 0. Greedy:
 /// subtract the largest Fibonacci number that fits until nothing is left.
 pub fn smallest_zeckendorf_term(mut n: u64) -> Option<u64> {
-    let mut fibonacci = vec![1u64, 2];
-    while let Some(next) =
-        fibonacci[fibonacci.len() - 2].checked_add(fibonacci[fibonacci.len() - 1])
-    {
-        fibonacci.push(next);
-    }
     let mut smallest = None;
-    for &f in fibonacci.iter().rev() {
+    for &f in FIBONACCI.iter().rev() {
         if f <= n {
             n -= f;
             smallest = Some(f);
@@ -99,6 +93,18 @@ pub fn smallest_zeckendorf_term(mut n: u64) -> Option<u64> {
     }
     smallest
 }
+
+/// The Fibonacci numbers 1, 2, 3, 5, … below 2^64 (there are 92).
+const FIBONACCI: [u64; 92] = {
+    let mut f = [1u64; 92];
+    f[1] = 2;
+    let mut i = 2;
+    while i < f.len() {
+        f[i] = f[i - 1] + f[i - 2];
+        i += 1;
+    }
+    f
+};
 
 /// `⌊kφ⌋` exactly, for any `k < 2^64` (module docs).
 pub fn floor_k_phi(k: u64) -> u128 {
