@@ -464,6 +464,12 @@ fn solve_beyond_the_box_refuses_what_no_pattern_decides() {
     );
     assert!(err.contains("help: ask about smaller positions"), "{err}");
     assert!(!err.contains("--to"), "{err}");
+    let err = fails(&["solve", "rules/nim.sg", "1000000000000000"], 1);
+    assert!(
+        err.contains("help: solve computes every heap up to the largest"),
+        "{err}"
+    );
+    assert!(!err.contains("--to"), "{err}");
 }
 
 #[test]
@@ -515,6 +521,16 @@ fn patterns_report_criteria_for_every_rules_file() {
     );
     let out = ok(&["patterns", "rules/knight.sg", "--to", "40"]);
     assert!(out.contains("none of the criteria"), "{out}");
+    // One coordinate: the sequence patterns, and none fits a P2575 row.
+    let out = ok(&[
+        "patterns",
+        "rules/p2575-row.sg",
+        "--set",
+        "width=8",
+        "--to",
+        "255",
+    ]);
+    assert!(out.contains("no simple pattern"), "{out}");
 }
 
 #[test]

@@ -608,24 +608,33 @@ mod tests {
         #[test]
         fn a_criterion_found_holds_on_every_position(
             extents in proptest::collection::vec(0u64..6, 1..4),
-            seed in 0u64..1000,
-            zeros in 1u64..4,
+            mask in 1usize..8,
+            noise in 0u64..1000,
+            exact in proptest::bool::ANY,
         ) {
-            // Random tables with many P-positions, some of them XOR-like.
+            // P iff the XOR of a subset is 0, with some positions flipped unless `exact`.
             let arity = extents.len();
+            let subset: Vec<usize> = (0..arity).filter(|&i| mask >> i & 1 == 1).collect();
+            let subset = if subset.is_empty() { vec![0] } else { subset };
+            let xor = PCriterion::Xor { coordinates: subset };
             let table = BoxTable::from_fn(
                 (0..arity).map(|i| format!("c{i}")).collect(),
                 extents,
                 |p| {
-                    let x = p.iter().fold(0, |a, &c| a ^ c);
-                    let h = p.iter().fold(seed, |a, &c| a.wrapping_mul(31).wrapping_add(c));
-                    u32::from(x != 0 && h % (zeros + 1) != 0)
+                    let h = p.iter().fold(noise, |a, &c| a.wrapping_mul(31).wrapping_add(c));
+                    let flipped = !exact && h % 7 == 0;
+                    u32::from(xor.is_p(p) == flipped)
                 },
             );
-            for criterion in find_criteria(&table) {
+            let found = find_criteria(&table);
+            for criterion in &found {
                 for (p, v) in table.iter() {
                     proptest::prop_assert_eq!(criterion.is_p(&p), v == 0, "{:?} at {:?}", criterion, p);
                 }
+            }
+            let p_positions = table.values().iter().filter(|&&v| v == 0).count();
+            if exact && p_positions >= MIN_P_POSITIONS {
+                proptest::prop_assert!(found.contains(&xor), "{:?} not in {:?}", xor, found);
             }
         }
     }

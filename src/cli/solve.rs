@@ -608,7 +608,20 @@ fn position_moves(
 
 fn heap_moves(game: &Game, heaps: &[Vec<u64>]) -> Result<Analysis, CliError> {
     let largest = heaps.iter().map(|h| h[0]).max().unwrap_or(0);
-    let table = engine::compute(game, largest, &engine::EngineOptions::default())?;
+    let table = engine::compute(game, largest, &engine::EngineOptions::default()).map_err(|e| {
+        use engine::EngineError::{RulesTooSlow, TooLarge, TooSlow};
+        match e {
+            // Their help is about --to/--max, which solve has not.
+            TooLarge { .. } | TooSlow { .. } | RulesTooSlow { .. } => {
+                let message = e.to_string();
+                let what = message.split("\n  help:").next().unwrap_or_default();
+                CliError::Failed(format!(
+                    "{what}\n  help: solve computes every heap up to the largest one asked about: ask about smaller heaps"
+                ))
+            }
+            other => other.into(),
+        }
+    })?;
     let mut candidates = Vec::new();
     for (i, heap) in heaps.iter().enumerate() {
         let n = heap[0];
