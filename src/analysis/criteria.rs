@@ -205,7 +205,7 @@ impl PCriterion {
             }
             PCriterion::OneDim { pattern } => match pattern {
                 OneDimPattern::ResidueClasses { .. } => pattern.describe(&names[0]),
-                _ => format!("{} is {}", names[0], pattern.describe(&names[0])),
+                _ => format!("{} is one of {}", names[0], pattern.describe(&names[0])),
             },
         }
     }

@@ -1,5 +1,7 @@
 //! Position games on the command line: `--to` for a box, `table`/`plot` of a box, and
-//! `solve GAME POSITION…` for heap and position games alike.
+//! `solve GAME POSITION…` for heap and position games alike. A position game's position too
+//! large for its exact box is decided by a P-position criterion of [`crate::analysis::criteria`]
+//! found on a smaller box, and the answer says so.
 
 use std::ops::ControlFlow;
 use std::path::Path;
