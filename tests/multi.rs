@@ -66,11 +66,7 @@ fn fibonacci_nim_solve_gives_the_smallest_zeckendorf_term() {
                 smallest = f;
             }
         }
-        let out = ok(&[
-            "solve",
-            "rules/fibonacci-nim.sg",
-            &format!("({n}, {})", n - 1),
-        ]);
+        let out = solve_fibonacci_nim(n);
         let first = out.lines().nth(3).unwrap_or_default();
         assert!(
             first.ends_with(&format!("t = {smallest}")),
@@ -83,7 +79,7 @@ fn fibonacci_nim_solve_gives_the_smallest_zeckendorf_term() {
 
 /// Moore 1910: P iff every binary digit's count of ones is divisible by k + 1.
 fn moore_criterion(heaps: &[u64], k: u64) -> bool {
-    (0..8).all(|bit| {
+    (0..64).all(|bit| {
         let ones = heaps.iter().filter(|&&h| h >> bit & 1 == 1).count() as u64;
         ones.is_multiple_of(k + 1)
     })
@@ -314,6 +310,227 @@ fn patterns_find_beatty_pairs_and_fibonacci_numbers() {
     assert_eq!(json["p_positions"], 26, "{json}");
     let err = fails(&["period", "rules/wythoff.sg"], 2);
     assert!(err.contains("try `sgscope patterns`"), "{err}");
+}
+
+/// The smallest term of `n`'s Zeckendorf sum, greedily from the Fibonacci numbers below `n`.
+fn smallest_zeckendorf_term(n: u64) -> u64 {
+    let mut fibonacci = vec![1u64, 2];
+    while fibonacci[fibonacci.len() - 1] <= n {
+        fibonacci.push(fibonacci[fibonacci.len() - 1] + fibonacci[fibonacci.len() - 2]);
+    }
+    let (mut rest, mut smallest) = (n, 0);
+    for &f in fibonacci.iter().rev() {
+        if f <= rest {
+            rest -= f;
+            smallest = f;
+        }
+    }
+    smallest
+}
+
+/// The positions after ` → ` in `solve`'s list of moves.
+fn move_results(out: &str) -> Vec<Vec<u64>> {
+    out.lines()
+        .filter_map(|line| line.split_once(" → ("))
+        .map(|(_, rest)| {
+            let inner = &rest[..rest.find(')').unwrap()];
+            inner.split(", ").map(|c| c.parse().unwrap()).collect()
+        })
+        .collect()
+}
+
+/// `solve` for the start `(n, n − 1)` of Fibonacci Nim.
+fn solve_fibonacci_nim(n: u64) -> String {
+    ok(&[
+        "solve",
+        "rules/fibonacci-nim.sg",
+        &format!("({n}, {})", n - 1),
+    ])
+}
+
+#[test]
+fn p6487_fibonacci_nim_beyond_the_box() {
+    // Luogu P6487, n ≤ 10^15: the first player loses (n, n − 1) iff n is a Fibonacci number,
+    // and otherwise the smallest winning first take is the smallest term of n's Zeckendorf
+    // sum (Whinihan 1963).
+    for n in [
+        1_000_000_000_000_000u64,
+        999_999_999_999_999,
+        123_456_789_012_345,
+        4_000_000_000_000_000_000,
+    ] {
+        let smallest = smallest_zeckendorf_term(n);
+        assert!(
+            smallest < 1000,
+            "n = {n}: pick n whose first take is within the cap"
+        );
+        let out = solve_fibonacci_nim(n);
+        assert!(
+            out.contains("by the pattern: limit < the smallest term of n's Zeckendorf sum"),
+            "{out}"
+        );
+        assert!(out.contains("not proved beyond"), "{out}");
+        assert!(out.contains("the first player wins"), "{out}");
+        let first = out.lines().nth(4).unwrap_or_default();
+        assert!(
+            first.ends_with(&format!("t = {smallest}")),
+            "n = {n}: {out}"
+        );
+    }
+    // F_73 = 1304969544928657 (counting 1, 2, 3, 5, … from F_2) and F_88: losses.
+    for n in [1_304_969_544_928_657u64, 1_779_979_416_004_714_189] {
+        assert_eq!(smallest_zeckendorf_term(n), n, "{n} is a Fibonacci number");
+        let out = solve_fibonacci_nim(n);
+        assert!(
+            out.contains("the first player loses: a P-position by the pattern"),
+            "{out}"
+        );
+    }
+}
+
+/// Whether `(a, b)` is a Wythoff pair `(⌊kφ⌋, ⌊kφ⌋ + k)` in either order, by exact integer
+/// comparisons: `m = ⌊kφ⌋` iff `2m − k ≤ k√5 < 2m + 2 − k` (as `kφ = (k + k√5)/2`).
+fn wythoff_p(x: u64, y: u64) -> bool {
+    let (m, k) = (i128::from(x.min(y)), i128::from(x.max(y) - x.min(y)));
+    let five_k2 = 5 * k * k;
+    let low = 2 * m - k;
+    let high = 2 * m + 2 - k;
+    (low < 0 || low * low <= five_k2) && high > 0 && high * high > five_k2
+}
+
+#[test]
+fn p2252_wythoff_beyond_the_box() {
+    // Luogu P2252, a, b ≤ 10^9: lose iff (a, b) is a Wythoff pair (Wythoff 1907).
+    let phi = (1.0 + 5f64.sqrt()) / 2.0;
+    let mut positions = Vec::new();
+    for k in [123_456_789u64, 600_000_001] {
+        // The pair near k·φ, by floating point then the exact test.
+        let m = (k as f64 * phi) as u64;
+        let m = (m - 2..=m + 2).find(|&m| wythoff_p(m, m + k)).unwrap();
+        positions.extend([(m, m + k), (m + k, m), (m + 1, m + k)]);
+    }
+    positions.push((1_000_000_000, 1_000_000_000));
+    for (a, b) in positions {
+        let out = ok(&["solve", "rules/wythoff.sg", &format!("({a}, {b})")]);
+        assert!(
+            out.contains("(Wythoff's pairs), which holds on every position"),
+            "{out}"
+        );
+        let lost = out.contains("the first player loses");
+        assert_eq!(lost, wythoff_p(a, b), "({a}, {b}): {out}");
+        for result in move_results(&out) {
+            assert!(wythoff_p(result[0], result[1]), "({a}, {b}): {out}");
+        }
+    }
+}
+
+#[test]
+fn nim_k_with_big_heaps_by_moores_criterion() {
+    // Heaps whose binary digits each have a 1 in no heap or in exactly 3: P for k = 2.
+    let mut heaps = [0u64; 4];
+    for bit in 0..40 {
+        match bit % 5 {
+            0 => {}
+            skip => (0..4)
+                .filter(|&h| h != skip - 1)
+                .for_each(|h| heaps[h] |= 1 << bit),
+        }
+    }
+    assert!(moore_criterion(&heaps, 2) && !moore_criterion(&heaps, 1));
+    let show = |h: &[u64]| format!("({}, {}, {}, {})", h[0], h[1], h[2], h[3]);
+    let out = ok(&["solve", "rules/nim-k.sg", "--set", "k=2", &show(&heaps)]);
+    assert!(out.contains("divisible by 3 (Moore's Nim_2)"), "{out}");
+    assert!(out.contains("the first player loses"), "{out}");
+    // One token more on the last heap: a win, and the moves found lead to P-positions.
+    heaps[3] += 1;
+    let out = ok(&["solve", "rules/nim-k.sg", "--set", "k=2", &show(&heaps)]);
+    assert!(out.contains("the first player wins"), "{out}");
+    let results = move_results(&out);
+    assert!(!results.is_empty(), "{out}");
+    assert!(results.iter().all(|r| moore_criterion(r, 2)), "{out}");
+}
+
+#[test]
+fn solve_beyond_the_box_refuses_what_no_pattern_decides() {
+    let err = fails(
+        &["solve", "rules/wythoff.sg", "(1000000000000, 1) + (2, 3)"],
+        1,
+    );
+    assert!(err.contains("a sum of 2 needs their SG values"), "{err}");
+    let err = fails(&["solve", "rules/knight.sg", "(100000000000, 5)"], 1);
+    assert!(
+        err.contains("no P-position pattern holds on every position of 0 ≤ x ≤"),
+        "{err}"
+    );
+    assert!(err.contains("help: ask about smaller positions"), "{err}");
+    assert!(!err.contains("--to"), "{err}");
+    let err = fails(&["solve", "rules/nim.sg", "1000000000000000"], 1);
+    assert!(
+        err.contains("help: solve computes every heap up to the largest"),
+        "{err}"
+    );
+    assert!(!err.contains("--to"), "{err}");
+}
+
+#[test]
+fn patterns_report_criteria_for_every_rules_file() {
+    // Moore 1910 (k = 1 is Nim, Bouton 1902); staircase Nim: the odd steps (P3480).
+    for (k, criterion) in [
+        (1, "the XOR a ⊕ b ⊕ c ⊕ d is 0"),
+        (2, "divisible by 3 (Moore's Nim_2)"),
+        (3, "divisible by 4 (Moore's Nim_3)"),
+    ] {
+        let out = ok(&[
+            "patterns",
+            "rules/nim-k.sg",
+            "--set",
+            &format!("k={k}"),
+            "--to",
+            "5",
+        ]);
+        assert!(out.contains(criterion), "k = {k}: {out}");
+        assert_eq!(out.lines().count(), 1, "k = {k}: {out}");
+        assert!(out.contains("(1296 positions,"), "{out}");
+        assert!(out.contains("not proved beyond"), "{out}");
+    }
+    let out = ok(&["patterns", "rules/staircase-nim.sg", "--to", "6"]);
+    assert!(
+        out.starts_with(
+            "P-positions: the XOR s1 ⊕ s3 is 0 on every position of 0 ≤ s1 ≤ 6, 0 ≤ s2 ≤ 6,"
+        ),
+        "{out}"
+    );
+    let json = ok(&["patterns", "rules/staircase-nim.sg", "--to", "4", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["criteria"][0]["kind"], "xor", "{json}");
+    assert_eq!(
+        json["criteria"][0]["coordinates"],
+        serde_json::json!([0, 2])
+    );
+    // Two coordinates: the line analysis, then the criteria.
+    let out = ok(&["patterns", "rules/wythoff.sg", "--to", "60"]);
+    assert!(
+        out.contains("{x, y} = {⌊kφ⌋, ⌊kφ²⌋} for some k ≥ 0 (Wythoff's pairs) on every position"),
+        "{out}"
+    );
+    let out = ok(&["patterns", "rules/fibonacci-nim.sg", "--to", "60", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        json["criteria"]["criteria"][0]["threshold"]["kind"], "smallest_zeckendorf_term",
+        "{json}"
+    );
+    let out = ok(&["patterns", "rules/knight.sg", "--to", "40"]);
+    assert!(out.contains("none of the criteria"), "{out}");
+    // One coordinate: the sequence patterns, and none fits a P2575 row.
+    let out = ok(&[
+        "patterns",
+        "rules/p2575-row.sg",
+        "--set",
+        "width=8",
+        "--to",
+        "255",
+    ]);
+    assert!(out.contains("no simple pattern"), "{out}");
 }
 
 #[test]

@@ -9,6 +9,7 @@
 //!   [`report_for_table`] analyses a table that is already computed;
 //! * [`rare`] gives the rare/common statistics of a take-and-break table (the sparse space).
 
+pub mod criteria;
 pub mod patterns;
 pub mod period;
 pub mod proof;

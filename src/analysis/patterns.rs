@@ -32,6 +32,9 @@
 //! The diagonals `x − y = c` for small `|c|` also get the one-coordinate P-pattern, indexed by
 //! `x`: Fibonacci Nim as `(n, limit)` starts from `(n, n − 1)`, and those P-positions are the
 //! Fibonacci numbers.
+//!
+//! The 2-D report ends with the closed-form criteria of [`super::criteria`], which are also
+//! what a box of any other number of coordinates is reported with.
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -39,6 +42,7 @@ use std::fmt;
 use serde::Serialize;
 use thiserror::Error;
 
+use super::criteria::CriteriaReport;
 use super::period::{self, periods_seen};
 use super::Periodicity;
 use crate::engine::boxtable::BoxTable;
@@ -231,6 +235,37 @@ fn is_fibonacci(n: u64) -> bool {
 }
 
 impl OneDimPattern {
+    /// Whether the pattern names `n` as a P-position (0 counts for the Fibonacci numbers and
+    /// the powers of two, which allow it besides their members).
+    pub fn contains(&self, n: u64) -> bool {
+        match self {
+            OneDimPattern::ResidueClasses {
+                modulus,
+                residues,
+                from,
+                exceptions,
+            } => {
+                if n >= *from {
+                    residues.contains(&(n % modulus))
+                } else {
+                    exceptions.contains(&n)
+                }
+            }
+            OneDimPattern::ArithmeticProgression {
+                start,
+                difference,
+                exceptions,
+            } => {
+                exceptions.contains(&n) || (n >= *start && (n - start).is_multiple_of(*difference))
+            }
+            OneDimPattern::Fibonacci => n == 0 || is_fibonacci(n),
+            OneDimPattern::PowersOfTwo => n == 0 || n.is_power_of_two(),
+            OneDimPattern::PowersOfTwoMinusOne => {
+                n.checked_add(1).is_some_and(u64::is_power_of_two)
+            }
+        }
+    }
+
     /// The pattern in words, with `index` as the name of the position (e.g. `n`).
     pub fn describe(&self, index: &str) -> String {
         match self {
@@ -506,6 +541,8 @@ pub struct BoxPatternReport {
     pub p_pairs: Option<PPairs>,
     /// The P-positions along the diagonals `x − y = c`, `|c| ≤` [`PATTERN_DIAGONALS`], by `x`.
     pub diagonal_p_positions: Vec<(i64, PPositionReport)>,
+    /// The closed-form P-position criteria that hold on the whole box.
+    pub criteria: CriteriaReport,
 }
 
 /// Analyses the rows, columns, diagonals and P-positions of a 2-D table (see the module docs).
@@ -546,9 +583,8 @@ pub fn analyse_box(table: &BoxTable) -> Result<BoxPatternReport, PatternError> {
             .map(diagonal)
             .filter(|(_, _, values)| values.len() >= MIN_LINE_LENGTH),
     );
-    let side = width.min(height);
-    let symmetric = (0..=side).all(|x| (0..x).all(|y| value(x, y) == value(y, x)));
-    let p_pairs = symmetric.then(|| p_pairs(side, value));
+    let p_pairs = symmetric_p_pairs(table);
+    let symmetric = p_pairs.is_some();
     let diagonal_p_positions = (-PATTERN_DIAGONALS..=PATTERN_DIAGONALS)
         .filter(|&c| c <= width as i64 && -c <= height as i64)
         .map(|c| {
@@ -568,6 +604,7 @@ pub fn analyse_box(table: &BoxTable) -> Result<BoxPatternReport, PatternError> {
         symmetric,
         p_pairs,
         diagonal_p_positions,
+        criteria: CriteriaReport::of(table),
     })
 }
 
@@ -587,6 +624,25 @@ fn family(kind: LineKind, lines: impl Iterator<Item = (i64, u64, Vec<u32>)>) -> 
         })
         .collect();
     LineFamily { kind, lines }
+}
+
+/// Whether a 2-D table is symmetric and its P-pairs fit Wythoff's description: `b_k − a_k = k`
+/// and Beatty fits `a_k = ⌊kα⌋`, `b_k = ⌊kβ⌋` whose intervals contain `φ` and `φ²`.
+pub fn golden_pairs(table: &BoxTable) -> bool {
+    symmetric_p_pairs(table).is_some_and(|pairs| {
+        pairs.difference_fails_at.is_none() && pairs.alpha.golden && pairs.beta.golden
+    })
+}
+
+/// The P-pairs of a 2-D table when `G(x, y) = G(y, x)` throughout the square part of its box.
+fn symmetric_p_pairs(table: &BoxTable) -> Option<PPairs> {
+    let &[width, height] = table.extents() else {
+        return None;
+    };
+    let value = |x: u64, y: u64| table.values()[(x * (height + 1) + y) as usize];
+    let side = width.min(height);
+    let symmetric = (0..=side).all(|x| (0..x).all(|y| value(x, y) == value(y, x)));
+    symmetric.then(|| p_pairs(side, value))
 }
 
 /// The P-positions `(a, b)`, `a ≤ b ≤ side`, ordered, with the Wythoff and Beatty checks.
@@ -745,7 +801,7 @@ impl fmt::Display for BoxPatternReport {
         for (c, report) in &self.diagonal_p_positions {
             writeln!(f, "  {x} − {y} = {c}: {}", report.describe(x))?;
         }
-        Ok(())
+        write!(f, "{}", self.criteria)
     }
 }
 
@@ -1146,18 +1202,10 @@ pub(crate) mod tests {
             let values: Vec<u32> = prefix.iter().copied().chain(cycle.iter().copied().cycle()).take(len).collect();
             let report = p_position_patterns(&values);
             for pattern in &report.patterns {
-                // Each claim, checked against the definition at every n.
-                let claims = |n: u64| match pattern {
-                    OneDimPattern::ResidueClasses { modulus, residues, from, exceptions } => {
-                        if n >= *from { residues.contains(&(n % modulus)) } else { exceptions.contains(&n) }
-                    }
-                    OneDimPattern::ArithmeticProgression { start, difference, exceptions } => {
-                        exceptions.contains(&n) || (n >= *start && (n - start).is_multiple_of(*difference))
-                    }
-                    OneDimPattern::Fibonacci => n == 0 && values[0] == 0 || is_fibonacci(n),
-                    OneDimPattern::PowersOfTwo => n == 0 && values[0] == 0 || n.is_power_of_two(),
-                    OneDimPattern::PowersOfTwoMinusOne => (n + 1).is_power_of_two(),
-                };
+                // Each claim at every n; 0 is a P-position besides the Fibonacci numbers and
+                // the powers of two only when the table says so.
+                let allows_zero = matches!(pattern, OneDimPattern::Fibonacci | OneDimPattern::PowersOfTwo);
+                let claims = |n: u64| if n == 0 && allows_zero { values[0] == 0 } else { pattern.contains(n) };
                 for (n, &v) in values.iter().enumerate() {
                     proptest::prop_assert_eq!(claims(n as u64), v == 0, "{} at n = {}", pattern, n);
                 }

@@ -240,6 +240,49 @@ impl Program {
         budget: &mut u64,
         visit: &mut MoveVisitor<'_>,
     ) -> Result<(), Stop> {
+        self.run_rules(0..self.moves.len(), position, scratch, budget, visit, false)
+    }
+
+    /// The first moves of a position too large to enumerate in full (`solve` beyond a box),
+    /// for each rule in turn: a rule stops after `cap` steps (binder values and moves, counted
+    /// as by the budget of [`Program::for_each_option`]), lines are visited one move at a time
+    /// as [`Move::Sum`], and a binder's range may have more than [`MAX_RANGE_LEN`] values (the
+    /// cap bounds the work). Returns the rules the cap cut short.
+    pub fn for_each_option_capped(
+        &self,
+        position: &[u64],
+        cap: u64,
+        visit: &mut MoveVisitor<'_>,
+    ) -> Result<Vec<usize>, Stop> {
+        let mut scratch = Scratch::default();
+        let mut cut = Vec::new();
+        for rule in 0..self.moves.len() {
+            match self.run_rules(
+                rule..rule + 1,
+                position,
+                &mut scratch,
+                &mut cap.clone(),
+                visit,
+                true,
+            ) {
+                Ok(()) => {}
+                Err(Stop::OutOfBudget) => cut.push(rule),
+                Err(stop) => return Err(stop),
+            }
+        }
+        Ok(cut)
+    }
+
+    /// Runs the `rules` from `position`; `capped` as in [`Program::for_each_option_capped`].
+    fn run_rules(
+        &self,
+        rules: std::ops::Range<usize>,
+        position: &[u64],
+        scratch: &mut Scratch,
+        budget: &mut u64,
+        visit: &mut MoveVisitor<'_>,
+        capped: bool,
+    ) -> Result<(), Stop> {
         let place = Place {
             names: &self.coordinates,
             values: position,
@@ -262,10 +305,11 @@ impl Program {
             arity: self.coordinates.len(),
             heap: !self.position_game,
             rule: 0,
+            capped,
         };
-        for (rule, m) in self.moves.iter().enumerate() {
+        for rule in rules {
             env.rule = rule;
-            m.run(0, &mut env)?;
+            self.moves[rule].run(0, &mut env)?;
         }
         Ok(())
     }
@@ -298,6 +342,8 @@ struct Env<'a, 'v> {
     /// Heap-game checks (`0 ≤ h < n`) instead of position-game ones (`≥ 0`).
     heap: bool,
     rule: usize,
+    /// No lines and no range limit ([`Program::for_each_option_capped`]).
+    capped: bool,
 }
 
 impl Env<'_, '_> {
@@ -339,11 +385,13 @@ impl CompiledMove {
             } else {
                 (binder.hi)(slots).map_err(env.fault())?
             };
-            let Some((lo, hi)) = range_bounds(lo, hi, binder.inclusive, binder.span, env.at)?
+            let max_len = if env.capped { i128::MAX } else { MAX_RANGE_LEN };
+            let Some((lo, hi)) =
+                range_bounds_up_to(lo, hi, binder.inclusive, binder.span, env.at, max_len)?
             else {
                 return Ok(());
             };
-            if depth + 1 == self.binders.len() {
+            if depth + 1 == self.binders.len() && !env.capped {
                 if let Some(step) = &self.line {
                     if self.run_line(lo, hi, step, env)? {
                         return Ok(());
@@ -476,6 +524,18 @@ pub fn range_bounds(
     span: Span,
     at: Place,
 ) -> Result<Option<(i64, i64)>, Diagnostic> {
+    range_bounds_up_to(lo, hi, inclusive, span, at, MAX_RANGE_LEN)
+}
+
+/// [`range_bounds`] with another limit on the number of values.
+fn range_bounds_up_to(
+    lo: i64,
+    hi: i64,
+    inclusive: bool,
+    span: Span,
+    at: Place,
+    max_len: i128,
+) -> Result<Option<(i64, i64)>, Diagnostic> {
     let hi = if inclusive {
         hi as i128
     } else {
@@ -485,7 +545,7 @@ pub fn range_bounds(
     if lo > hi {
         return Ok(None);
     }
-    if hi - lo + 1 > MAX_RANGE_LEN {
+    if hi - lo + 1 > max_len {
         return Err(Diagnostic::new(
             format!("at {at}, this range has {} values", hi - lo + 1),
             span,

@@ -1,0 +1,641 @@
+//! Closed-form tests "this position is a P-position", found on a computed box and usable far
+//! beyond it (`solve` on contest-size positions).
+//!
+//! [`find_criteria`] tries a few families of criteria known from the literature and keeps every
+//! one that agrees with the table on *every* position of the box (checked exhaustively, and only
+//! with at least [`MIN_P_POSITIONS`] P-positions in the box). A criterion that holds on a box is
+//! evidence, not a proof: the reports say "not proved beyond".
+//!
+//! * **XOR of a subset of the coordinates is 0.** Nim: the XOR of every heap (Bouton, *Nim, a
+//!   game with a complete mathematical theory*, Ann. Math. 3, 1902); staircase Nim: the XOR of
+//!   the odd steps (moves on even steps can be reversed). Every non-empty subset is tried for up
+//!   to [`MAX_SUBSET_ARITY`] coordinates, the whole set beyond.
+//! * **Moore's Nim_k.** For every binary digit, the number of coordinates with a 1 there is
+//!   divisible by `m = k + 1` (Moore, *A generalization of the game called Nim*, Ann. Math. 11,
+//!   1910). `m = 2` is the XOR of every coordinate, so only the smallest `m ≥ 3` that fits is
+//!   reported, and only when the XOR criterion does not fit.
+//! * **Wythoff's pairs** (two coordinates): `{x, y} = {⌊kφ⌋, ⌊kφ²⌋}` for some `k ≥ 0`
+//!   (Wythoff 1907), with `⌊kφ²⌋ = ⌊kφ⌋ + k` (Beatty 1926). It is computed exactly for any
+//!   `u64` coordinates: `⌊kφ⌋ = ⌊(k + √(5k²))/2⌋ = (k + isqrt(5k²)) div 2`, since `k` is an
+//!   integer and `√(5k²)` is irrational for `k > 0`. Claimed only when the exact Beatty fit of
+//!   [`super::patterns`] contains `φ`.
+//! * **Thresholds** (two coordinates): for every `x` the P-positions `(x, y)` are exactly
+//!   `y < t(x)`, with `t` one of [`Threshold`]: the smallest term of `x`'s Zeckendorf sum
+//!   (Fibonacci Nim as `(n, limit)`: P iff `limit <` that term; Whinihan, *Fibonacci Nim*,
+//!   Fibonacci Quarterly 1, 1963), the lowest set bit of `x` (take at most what the opponent
+//!   just took), or a constant.
+//! * **One coordinate:** the patterns of [`super::patterns::p_position_patterns`] (residue
+//!   classes, arithmetic progressions, Fibonacci numbers, powers of two).
+
+use std::fmt;
+
+use serde::Serialize;
+
+use super::patterns::{self, OneDimPattern, MIN_P_POSITIONS};
+use crate::engine::boxtable::BoxTable;
+
+/// Every non-empty subset of the coordinates is tried as an XOR criterion up to this arity.
+pub const MAX_SUBSET_ARITY: usize = 8;
+
+/// The function `t` of a [`PCriterion::Threshold`]; `None` means "no bound" (every `y`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", content = "value", rename_all = "snake_case")]
+pub enum Threshold {
+    /// The smallest term of the Zeckendorf sum of `x` (no bound at `x = 0`).
+    SmallestZeckendorfTerm,
+    /// The lowest set bit of `x`, `x & −x` (no bound at `x = 0`).
+    LowestSetBit,
+    /// The same bound for every `x`.
+    Constant(u64),
+}
+
+/// The recognised thresholds other than constants, with their names (a table, not branches).
+const THRESHOLDS: [(Threshold, &str); 2] = [
+    (
+        Threshold::SmallestZeckendorfTerm,
+        "the smallest term of {x}'s Zeckendorf sum",
+    ),
+    (Threshold::LowestSetBit, "the lowest set bit of {x}"),
+];
+
+impl Threshold {
+    /// `t(x)`, or `None` when every `y` is below it.
+    pub fn at(self, x: u64) -> Option<u64> {
+        match self {
+            Threshold::SmallestZeckendorfTerm => smallest_zeckendorf_term(x),
+            Threshold::LowestSetBit => (x != 0).then(|| x & x.wrapping_neg()),
+            Threshold::Constant(c) => Some(c),
+        }
+    }
+
+    fn describe(self, x: &str) -> String {
+        match self {
+            Threshold::Constant(c) => c.to_string(),
+            other => THRESHOLDS
+                .iter()
+                .find(|(t, _)| *t == other)
+                .map(|(_, name)| name.replace("{x}", x))
+                .expect("every non-constant threshold is in the table"),
+        }
+    }
+}
+
+/// The smallest term of the Zeckendorf sum of `n` (its representation as a sum of
+/// non-consecutive Fibonacci numbers 1, 2, 3, 5, …; Zeckendorf 1972), `None` for 0. Greedy:
+/// subtract the largest Fibonacci number that fits until nothing is left.
+pub fn smallest_zeckendorf_term(mut n: u64) -> Option<u64> {
+    let mut smallest = None;
+    for &f in FIBONACCI.iter().rev() {
+        if f <= n {
+            n -= f;
+            smallest = Some(f);
+        }
+    }
+    smallest
+}
+
+/// The Fibonacci numbers 1, 2, 3, 5, … below 2^64 (there are 92).
+const FIBONACCI: [u64; 92] = {
+    let mut f = [1u64; 92];
+    f[1] = 2;
+    let mut i = 2;
+    while i < f.len() {
+        f[i] = f[i - 1] + f[i - 2];
+        i += 1;
+    }
+    f
+};
+
+/// `⌊kφ⌋` exactly, for any `k < 2^64` (module docs).
+pub fn floor_k_phi(k: u64) -> u128 {
+    let k = u128::from(k);
+    (k + (5 * k * k).isqrt()) / 2
+}
+
+/// A closed-form test "the position is a P-position".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PCriterion {
+    /// The XOR of the coordinates at these indices is 0.
+    Xor {
+        /// Indices of the coordinates, increasing.
+        coordinates: Vec<usize>,
+    },
+    /// For every binary digit, the number of coordinates with a 1 there is divisible by
+    /// `modulus` (Moore's Nim_k with `k = modulus − 1`).
+    Moore {
+        /// `m ≥ 3`.
+        modulus: u32,
+    },
+    /// `{x, y} = {⌊kφ⌋, ⌊kφ²⌋}` for some `k ≥ 0`.
+    Wythoff,
+    /// `position[limit] < t(position[value])`.
+    Threshold {
+        /// The coordinate `t` is applied to.
+        value: usize,
+        /// The coordinate compared with the bound.
+        limit: usize,
+        /// The bound.
+        threshold: Threshold,
+    },
+    /// One coordinate: a P-position pattern.
+    OneDim {
+        /// The pattern.
+        pattern: OneDimPattern,
+    },
+}
+
+impl PCriterion {
+    /// Whether the criterion calls `position` a P-position.
+    pub fn is_p(&self, position: &[u64]) -> bool {
+        match self {
+            PCriterion::Xor { coordinates } => {
+                coordinates.iter().fold(0, |a, &i| a ^ position[i]) == 0
+            }
+            PCriterion::Moore { modulus } => (0..64).all(|bit| {
+                let ones = position.iter().filter(|&&c| c >> bit & 1 == 1).count();
+                (ones as u32).is_multiple_of(*modulus)
+            }),
+            PCriterion::Wythoff => {
+                let (a, b) = (position[0].min(position[1]), position[0].max(position[1]));
+                floor_k_phi(b - a) == u128::from(a)
+            }
+            PCriterion::Threshold {
+                value,
+                limit,
+                threshold,
+            } => threshold
+                .at(position[*value])
+                .is_none_or(|t| position[*limit] < t),
+            PCriterion::OneDim { pattern } => pattern.contains(position[0]),
+        }
+    }
+
+    /// The criterion in words, with the coordinates' names.
+    pub fn describe(&self, names: &[String]) -> String {
+        match self {
+            PCriterion::Xor { coordinates } if coordinates.len() == 1 => {
+                format!("{} = 0", names[coordinates[0]])
+            }
+            PCriterion::Xor { coordinates } => {
+                let terms: Vec<&str> = coordinates.iter().map(|&i| names[i].as_str()).collect();
+                format!("the XOR {} is 0", terms.join(" ⊕ "))
+            }
+            PCriterion::Moore { modulus } => format!(
+                "for every binary digit, the number of {} with a 1 there is divisible by \
+                 {modulus} (Moore's Nim_{})",
+                names.join(", "),
+                modulus - 1
+            ),
+            PCriterion::Wythoff => format!(
+                "{{{}, {}}} = {{⌊kφ⌋, ⌊kφ²⌋}} for some k ≥ 0 (Wythoff's pairs)",
+                names[0], names[1]
+            ),
+            PCriterion::Threshold {
+                value,
+                limit,
+                threshold,
+            } => {
+                let (x, y) = (&names[*value], &names[*limit]);
+                let mut text = format!("{y} < {}", threshold.describe(x));
+                if threshold.at(0).is_none() {
+                    text.push_str(&format!(" (every {y} when {x} = 0)"));
+                }
+                text
+            }
+            PCriterion::OneDim { pattern } => match pattern {
+                OneDimPattern::ResidueClasses { .. } => pattern.describe(&names[0]),
+                _ => format!("{} is one of {}", names[0], pattern.describe(&names[0])),
+            },
+        }
+    }
+}
+
+/// Every criterion of the families in the module docs that agrees with `table` on every
+/// position of its box; empty when the box has fewer than [`MIN_P_POSITIONS`] P-positions.
+pub fn find_criteria(table: &BoxTable) -> Vec<PCriterion> {
+    let p_positions = table.values().iter().filter(|&&v| v == 0).count();
+    if p_positions < MIN_P_POSITIONS {
+        return Vec::new();
+    }
+    let arity = table.dimension();
+    let holds = |c: &PCriterion| holds_on_box(table, c);
+    let mut found: Vec<PCriterion> = xor_subsets(arity)
+        .map(|coordinates| PCriterion::Xor { coordinates })
+        .filter(holds)
+        .collect();
+    let nim = PCriterion::Xor {
+        coordinates: (0..arity).collect(),
+    };
+    if arity >= 2 && !found.contains(&nim) {
+        found.extend(
+            (3..=arity as u32 + 1)
+                .map(|modulus| PCriterion::Moore { modulus })
+                .find(holds),
+        );
+    }
+    if arity == 2 {
+        if patterns::golden_pairs(table) && holds(&PCriterion::Wythoff) {
+            found.push(PCriterion::Wythoff);
+        }
+        found.extend(threshold_candidates(table).into_iter().filter(holds));
+    }
+    if arity == 1 {
+        let report = patterns::p_position_patterns(table.values());
+        found.extend(
+            report
+                .patterns
+                .into_iter()
+                .map(|pattern| PCriterion::OneDim { pattern })
+                .filter(holds),
+        );
+    }
+    found
+}
+
+/// The subsets tried by the XOR family, as increasing index lists.
+fn xor_subsets(arity: usize) -> Box<dyn Iterator<Item = Vec<usize>>> {
+    if arity > MAX_SUBSET_ARITY {
+        return Box::new(std::iter::once((0..arity).collect()));
+    }
+    Box::new(
+        (1u32..1 << arity).map(move |mask| (0..arity).filter(|&i| mask >> i & 1 == 1).collect()),
+    )
+}
+
+/// The threshold criteria worth checking on a 2-D table, in both orientations: the table's
+/// recognisers, and the constant read off the line `x = 0`.
+fn threshold_candidates(table: &BoxTable) -> Vec<PCriterion> {
+    let mut candidates = Vec::new();
+    for (value, limit) in [(0, 1), (1, 0)] {
+        let mut first_line = (0..=table.extents()[limit]).map(|y| {
+            let mut p = [0u64; 2];
+            p[limit] = y;
+            table.get(&p) == Some(0)
+        });
+        let constant = first_line.position(|is_p| !is_p).map(|c| c as u64);
+        let thresholds = THRESHOLDS
+            .iter()
+            .map(|&(t, _)| t)
+            .chain(constant.map(Threshold::Constant));
+        candidates.extend(thresholds.map(|threshold| PCriterion::Threshold {
+            value,
+            limit,
+            threshold,
+        }));
+    }
+    candidates
+}
+
+/// True when `criterion` calls exactly the P-positions of `table` P (every position checked).
+pub fn holds_on_box(table: &BoxTable, criterion: &PCriterion) -> bool {
+    let extents = table.extents();
+    let mut position = vec![0u64; extents.len()];
+    for &value in table.values() {
+        if criterion.is_p(&position) != (value == 0) {
+            return false;
+        }
+        // Odometer step in row-major order, the last coordinate fastest.
+        for (c, extent) in position.iter_mut().zip(extents).rev() {
+            if *c < *extent {
+                *c += 1;
+                break;
+            }
+            *c = 0;
+        }
+    }
+    true
+}
+
+/// The criteria of a box, with what they were checked on: the `patterns` report.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CriteriaReport {
+    /// The coordinates' names.
+    pub coordinates: Vec<String>,
+    /// The largest value of each coordinate in the box.
+    pub extents: Vec<u64>,
+    /// Positions in the box.
+    pub positions: usize,
+    /// P-positions in the box.
+    pub p_positions: usize,
+    /// Every criterion that holds on the whole box (empty when none does).
+    pub criteria: Vec<PCriterion>,
+}
+
+impl CriteriaReport {
+    /// The criteria of `table`.
+    pub fn of(table: &BoxTable) -> Self {
+        CriteriaReport {
+            coordinates: table.coordinates().to_vec(),
+            extents: table.extents().to_vec(),
+            positions: table.size(),
+            p_positions: table.values().iter().filter(|&&v| v == 0).count(),
+            criteria: find_criteria(table),
+        }
+    }
+
+    /// `0 ≤ x ≤ 10, 0 ≤ y ≤ 20`.
+    pub fn box_text(&self) -> String {
+        self.coordinates
+            .iter()
+            .zip(&self.extents)
+            .map(|(name, e)| format!("0 ≤ {name} ≤ {e}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+impl fmt::Display for CriteriaReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let counted = format!(
+            "{} positions, {} P-positions",
+            self.positions, self.p_positions
+        );
+        let range = self.box_text();
+        if self.criteria.is_empty() {
+            let why = if self.p_positions < MIN_P_POSITIONS {
+                "too few P-positions for a criterion".to_string()
+            } else {
+                "none of the criteria (XOR of coordinates, Moore's Nim_k, Wythoff's pairs, \
+                 thresholds, one-coordinate patterns) fits"
+                    .to_string()
+            };
+            return writeln!(f, "P-position criteria on {range} ({counted}): {why}");
+        }
+        for criterion in &self.criteria {
+            writeln!(
+                f,
+                "P-positions: {} on every position of {range} ({counted}; not proved beyond)",
+                criterion.describe(&self.coordinates)
+            )?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::mex::mex_of;
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// Moore's Nim_k on `heaps` coordinates up to `side`, by a naive mex over every move (take
+    /// from 1..=k heaps, any positive amounts).
+    fn nim_k(k: usize, heaps: usize, side: u64) -> BoxTable {
+        let coordinates: Vec<String> = (1..=heaps).map(|i| format!("h{i}")).collect();
+        let extents = vec![side; heaps];
+        let mut values: Vec<u32> = Vec::new();
+        let layout = BoxTable::from_fn(coordinates.clone(), extents.clone(), |_| 0);
+        for index in 0..layout.size() {
+            let p = layout.position_of(index);
+            // Every position below p, coordinate-wise, with 1..=k coordinates changed.
+            let below = BoxTable::from_fn(coordinates.clone(), p.clone(), |_| 0);
+            let options = (0..below.size()).filter_map(|j| {
+                let q = below.position_of(j);
+                let changed = q.iter().zip(&p).filter(|(a, b)| a != b).count();
+                (1..=k)
+                    .contains(&changed)
+                    .then(|| values[layout.index_of(&q).unwrap()])
+            });
+            let v = mex_of(options);
+            values.push(v);
+        }
+        BoxTable::new(coordinates, extents, values)
+    }
+
+    #[test]
+    fn moores_nim_k_is_found_with_m_equal_to_k_plus_one() {
+        // Moore 1910: P iff every binary digit's count of ones is divisible by k + 1.
+        let table = nim_k(1, 3, 7);
+        assert_eq!(
+            find_criteria(&table),
+            vec![PCriterion::Xor {
+                coordinates: vec![0, 1, 2]
+            }]
+        );
+        for k in 2..=3 {
+            let table = nim_k(k, 4, 5);
+            assert_eq!(
+                find_criteria(&table),
+                vec![PCriterion::Moore {
+                    modulus: k as u32 + 1
+                }],
+                "k = {k}"
+            );
+        }
+        let text = PCriterion::Moore { modulus: 3 }.describe(&names(&["a", "b", "c", "d"]));
+        assert!(text.contains("divisible by 3 (Moore's Nim_2)"), "{text}");
+    }
+
+    #[test]
+    fn staircase_nim_is_the_xor_of_the_odd_steps() {
+        // Staircase Nim: P iff the Nim sum of the odd steps is 0 (by definition here, checked
+        // against the engine in tests/multi.rs).
+        let table = BoxTable::from_fn(names(&["s1", "s2", "s3", "s4"]), vec![5; 4], |p| {
+            (p[0] ^ p[2]) as u32
+        });
+        let found = find_criteria(&table);
+        assert_eq!(
+            found,
+            vec![PCriterion::Xor {
+                coordinates: vec![0, 2]
+            }]
+        );
+        assert_eq!(
+            found[0].describe(table.coordinates()),
+            "the XOR s1 ⊕ s3 is 0"
+        );
+    }
+
+    #[test]
+    fn wythoff_is_recognised_and_exact_far_beyond_the_box() {
+        let table = patterns::tests::wythoff(80);
+        let found = find_criteria(&table);
+        assert_eq!(found, vec![PCriterion::Wythoff]);
+        // The pairs by their definition (Wythoff 1907): a_k is the smallest number not yet
+        // used, b_k = a_k + k; this generates them greedily, independently of φ.
+        let mut used = std::collections::BTreeSet::new();
+        let mut a = 0u64;
+        for k in 0..2000u64 {
+            while used.contains(&a) {
+                a += 1;
+            }
+            used.insert(a);
+            used.insert(a + k);
+            assert_eq!(floor_k_phi(k), u128::from(a), "k = {k}");
+            assert!(PCriterion::Wythoff.is_p(&[a, a + k]) && PCriterion::Wythoff.is_p(&[a + k, a]));
+            assert!(!PCriterion::Wythoff.is_p(&[a + 1, a + k]));
+        }
+    }
+
+    /// `⌊k·φ⌋` with φ to 60 decimal digits in u128 fixed point with 10^30 scale, for
+    /// k < 10^8 (so k·φ·10^30 < 2^128), compared with the isqrt formula at big k too.
+    #[test]
+    fn floor_k_phi_agrees_with_a_fixed_point_golden_ratio() {
+        // φ = 1.618033988749894848204586834365638117720309179805762862135…
+        const PHI_E30: u128 = 1_618_033_988_749_894_848_204_586_834_365;
+        const SCALE: u128 = 1_000_000_000_000_000_000_000_000_000_000;
+        for k in [1u64, 7, 12_345, 99_999_989, 31_415_926, 2_718_281] {
+            assert_eq!(floor_k_phi(k), u128::from(k) * PHI_E30 / SCALE, "k = {k}");
+        }
+        // For large k, ⌊kφ⌋ is the a with a² + ak − k² < 0 < (a+1)² + (a+1)k − k² when
+        // k ≥ 1 (the roots of a² + ak − k² are k(−1 ± √5)/2, and kφ − k = k(√5 − 1)/2).
+        for k in [
+            10u64.pow(9),
+            1_618_033_988,
+            10u64.pow(15),
+            10u64.pow(18),
+            u64::MAX / 3,
+        ] {
+            let a = floor_k_phi(k) - u128::from(k);
+            let k = u128::from(k);
+            let f = |a: u128| (a * a + a * k) as i128 - (k * k) as i128;
+            assert!(f(a) < 0 && f(a + 1) > 0, "k = {k}");
+        }
+    }
+
+    #[test]
+    fn zeckendorf_terms() {
+        // 100 = 89 + 8 + 3, 10^15's smallest term is 3 (computed greedily by hand).
+        assert_eq!(smallest_zeckendorf_term(100), Some(3));
+        assert_eq!(smallest_zeckendorf_term(0), None);
+        assert_eq!(smallest_zeckendorf_term(89), Some(89));
+        assert_eq!(
+            smallest_zeckendorf_term(u64::MAX).map(|t| t > 0),
+            Some(true)
+        );
+    }
+
+    /// Fibonacci Nim as (n, limit): take 1..=min(limit, n), the next limit is min(2t, n − t).
+    fn fibonacci_nim(side: u64) -> BoxTable {
+        let s = side as usize;
+        let mut g = vec![vec![0u32; s + 1]; s + 1];
+        for n in 0..=s {
+            for limit in 0..=s {
+                g[n][limit] = mex_of((1..=limit.min(n)).map(|t| g[n - t][(2 * t).min(n - t)]));
+            }
+        }
+        BoxTable::from_fn(names(&["n", "limit"]), vec![side, side], |p| {
+            g[p[0] as usize][p[1] as usize]
+        })
+    }
+
+    #[test]
+    fn fibonacci_nim_is_the_zeckendorf_threshold() {
+        let table = fibonacci_nim(60);
+        let found = find_criteria(&table);
+        let zeckendorf = PCriterion::Threshold {
+            value: 0,
+            limit: 1,
+            threshold: Threshold::SmallestZeckendorfTerm,
+        };
+        assert_eq!(found, vec![zeckendorf.clone()]);
+        assert_eq!(
+            zeckendorf.describe(table.coordinates()),
+            "limit < the smallest term of n's Zeckendorf sum (every limit when n = 0)"
+        );
+    }
+
+    #[test]
+    fn lowest_bit_and_constant_thresholds() {
+        // "Take at most what the opponent just took" as (n, limit): P iff limit < lowbit(n).
+        let s = 40usize;
+        let mut g = vec![vec![0u32; s + 1]; s + 1];
+        for n in 0..=s {
+            for limit in 0..=s {
+                g[n][limit] = mex_of((1..=limit.min(n)).map(|t| g[n - t][t.min(n - t)]));
+            }
+        }
+        let table = BoxTable::from_fn(names(&["n", "limit"]), vec![40, 40], |p| {
+            g[p[0] as usize][p[1] as usize]
+        });
+        assert_eq!(
+            find_criteria(&table),
+            vec![PCriterion::Threshold {
+                value: 0,
+                limit: 1,
+                threshold: Threshold::LowestSetBit
+            }]
+        );
+        // P iff x < 3, transposed: the value coordinate is the second.
+        let table = BoxTable::from_fn(names(&["x", "y"]), vec![10, 10], |p| u32::from(p[0] >= 3));
+        assert_eq!(
+            find_criteria(&table),
+            vec![PCriterion::Threshold {
+                value: 1,
+                limit: 0,
+                threshold: Threshold::Constant(3)
+            }]
+        );
+    }
+
+    #[test]
+    fn knight_like_tables_have_no_criterion() {
+        // G(x, y) = ((x / 2) + (y / 2)) mod 2 has P-positions in 2×2 blocks: no family fits.
+        let table = BoxTable::from_fn(names(&["x", "y"]), vec![20, 20], |p| {
+            ((p[0] / 2 + p[1] / 2) % 2) as u32
+        });
+        assert!(find_criteria(&table).is_empty());
+        let report = CriteriaReport::of(&table);
+        assert!(
+            report.to_string().contains("none of the criteria"),
+            "{report}"
+        );
+        // Too few P-positions: only (0, 0).
+        let table = BoxTable::from_fn(names(&["x", "y"]), vec![20, 20], |p| (p[0] + p[1]) as u32);
+        assert!(CriteriaReport::of(&table)
+            .to_string()
+            .contains("too few P-positions"));
+    }
+
+    #[test]
+    fn one_coordinate_reuses_the_sequence_patterns() {
+        // Subtraction {1, 2, 3}: P iff n ≡ 0 (mod 4) (Winning Ways ch. 4).
+        let table = BoxTable::from_fn(names(&["n"]), vec![99], |p| (p[0] % 4) as u32);
+        let found = find_criteria(&table);
+        assert_eq!(found.len(), 1);
+        assert!(found[0].is_p(&[4_000_000_000_000]) && !found[0].is_p(&[4_000_000_000_001]));
+        assert_eq!(
+            found[0].describe(table.coordinates()),
+            "n ≡ 0 (mod 4) for n ≥ 0"
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_criterion_found_holds_on_every_position(
+            extents in proptest::collection::vec(0u64..6, 1..4),
+            mask in 1usize..8,
+            noise in 0u64..1000,
+            exact in proptest::bool::ANY,
+        ) {
+            // P iff the XOR of a subset is 0, with some positions flipped unless `exact`.
+            let arity = extents.len();
+            let subset: Vec<usize> = (0..arity).filter(|&i| mask >> i & 1 == 1).collect();
+            let subset = if subset.is_empty() { vec![0] } else { subset };
+            let xor = PCriterion::Xor { coordinates: subset };
+            let table = BoxTable::from_fn(
+                (0..arity).map(|i| format!("c{i}")).collect(),
+                extents,
+                |p| {
+                    let h = p.iter().fold(noise, |a, &c| a.wrapping_mul(31).wrapping_add(c));
+                    let flipped = !exact && h % 7 == 0;
+                    u32::from(xor.is_p(p) == flipped)
+                },
+            );
+            let found = find_criteria(&table);
+            for criterion in &found {
+                for (p, v) in table.iter() {
+                    proptest::prop_assert_eq!(criterion.is_p(&p), v == 0, "{:?} at {:?}", criterion, p);
+                }
+            }
+            let p_positions = table.values().iter().filter(|&&v| v == 0).count();
+            if exact && p_positions >= MIN_P_POSITIONS {
+                proptest::prop_assert!(found.contains(&xor), "{:?} not in {:?}", xor, found);
+            }
+        }
+    }
+}
