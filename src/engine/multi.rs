@@ -35,6 +35,9 @@ use crate::rules::{Diagnostic, Game, Program, SourceFile};
 pub const MAX_OUTSIDE: usize = 1 << 21;
 /// Bytes an outside position costs (key, value, hash-map slot), for the estimate.
 const OUTSIDE_BYTES: u64 = 96;
+/// Waves smaller than this are computed on the calling thread.
+const PARALLEL_WAVE: usize = 64;
+
 /// Boxes smaller than this are searched sequentially (waves would cost more than they save).
 const MIN_WAVE_BOX: usize = 4096;
 /// The search's roots between two updates of the progress bar.
@@ -394,36 +397,40 @@ impl<'g> Solver<'g> {
     fn waves(&mut self, progress: &mut Progress) -> Result<usize, MultiError> {
         let mut done = 0;
         let layout = &self.layout;
-        let waves = positions_by_sum(layout);
+        let waves = Waves::new(layout);
         let program = self.program;
-        for wave in waves {
+        for wave in waves.iter() {
             let values = &self.values;
-            let computed: Result<Vec<Option<u32>>, Stop> = wave
-                .par_iter()
-                .map_init(
-                    || {
-                        (
-                            Scratch::default(),
-                            MexSet::with_capacity(256),
-                            Vec::new(),
-                            Vec::new(),
-                        )
-                    },
-                    |(scratch, mex, position, point), &index| {
-                        layout.write_position(index, position);
-                        direct_value(
-                            program,
-                            scratch,
-                            layout,
-                            values,
-                            &|_| None,
-                            position,
-                            mex,
-                            point,
-                        )
-                    },
+            let init = || {
+                (
+                    Scratch::default(),
+                    MexSet::with_capacity(256),
+                    Vec::new(),
+                    Vec::new(),
                 )
-                .collect();
+            };
+            let value_of = |(scratch, mex, position, point): &mut (_, _, _, _), &index| {
+                layout.write_position(index, position);
+                direct_value(
+                    program,
+                    scratch,
+                    layout,
+                    values,
+                    &|_| None,
+                    position,
+                    mex,
+                    point,
+                )
+            };
+            // A small wave is not worth handing to the pool (a long thin box has millions).
+            let computed: Result<Vec<Option<u32>>, Stop> = if wave.len() >= PARALLEL_WAVE {
+                wave.par_iter().map_init(init, value_of).collect()
+            } else {
+                let mut state = init();
+                wave.iter()
+                    .map(|index| value_of(&mut state, index))
+                    .collect()
+            };
             let computed = match computed {
                 Ok(c) => c,
                 Err(stop) => return self.rule_error(Err(stop)).map(|()| done),
@@ -595,9 +602,15 @@ fn check_box_memory(extents: &[u64]) -> Result<(), MultiError> {
         .map(|&e| u128::from(e) + 1)
         .try_fold(1u128, |a, b| a.checked_mul(b))
         .unwrap_or(u128::MAX);
-    // 4 bytes per value, 8 more for the wave order of a box of two or more coordinates.
-    let per_position = if extents.len() >= 2 { 12 } else { 4 };
-    let needed_bytes = u64::try_from(positions.saturating_mul(per_position)).unwrap_or(u64::MAX);
+    // 4 bytes per value; for two or more coordinates, 8 more per position and per wave for the
+    // wave order (see `Waves`).
+    let waves: u128 = extents.iter().map(|&e| u128::from(e)).sum::<u128>() + 2;
+    let needed = if extents.len() >= 2 {
+        positions.saturating_mul(12).saturating_add(waves * 8)
+    } else {
+        positions.saturating_mul(4)
+    };
+    let needed_bytes = u64::try_from(needed).unwrap_or(u64::MAX);
     let available_bytes = available_memory();
     if positions > usize::MAX as u128 / 16 || needed_bytes > available_bytes {
         return Err(MultiError::TooLarge {
@@ -609,16 +622,42 @@ fn check_box_memory(extents: &[u64]) -> Result<(), MultiError> {
     Ok(())
 }
 
-/// The box's indices grouped by coordinate sum (a counting sort), in increasing sum.
-fn positions_by_sum(layout: &Layout) -> Vec<Vec<usize>> {
-    let max_sum: u64 = layout.extents.iter().sum();
-    let mut waves: Vec<Vec<usize>> = vec![Vec::new(); max_sum as usize + 1];
-    let mut position = Vec::new();
-    for index in 0..layout.size {
-        layout.write_position(index, &mut position);
-        waves[position.iter().sum::<u64>() as usize].push(index);
+/// The box's indices grouped by coordinate sum, in increasing sum: wave `s` is
+/// `order[starts[s]..starts[s + 1]]`. One flat array (a counting sort), so that a long thin box
+/// with many small waves costs 8 bytes per position and per wave, not a vector per wave.
+struct Waves {
+    order: Vec<usize>,
+    starts: Vec<usize>,
+}
+
+impl Waves {
+    fn new(layout: &Layout) -> Self {
+        let max_sum: u64 = layout.extents.iter().sum();
+        let mut position = Vec::new();
+        let mut sum_of = |index| {
+            layout.write_position(index, &mut position);
+            position.iter().sum::<u64>() as usize
+        };
+        let mut starts = vec![0usize; max_sum as usize + 2];
+        for index in 0..layout.size {
+            starts[sum_of(index) + 1] += 1;
+        }
+        for s in 1..starts.len() {
+            starts[s] += starts[s - 1];
+        }
+        let mut next = starts.clone();
+        let mut order = vec![0usize; layout.size];
+        for index in 0..layout.size {
+            let sum = sum_of(index);
+            order[next[sum]] = index;
+            next[sum] += 1;
+        }
+        Waves { order, starts }
     }
-    waves
+
+    fn iter(&self) -> impl Iterator<Item = &[usize]> {
+        self.starts.windows(2).map(|w| &self.order[w[0]..w[1]])
+    }
 }
 
 /// `first + t·step` into `out`.
