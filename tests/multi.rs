@@ -170,6 +170,44 @@ fn knight_matches_a_hand_written_loop() {
     }
 }
 
+/// Wythoff's game with the moves (t, 2t) and (2t, t) added: its P-positions fit none of the
+/// criteria families.
+const EXTENDED_WYTHOFF: &str = "position (x, y)
+move a: t in 1..=x => (x - t, y)
+move b: t in 1..=y => (x, y - t)
+move c: t in 1..=min(x, y) => (x - t, y - t)
+move d: t in 1..=min(x, y / 2) => (x - t, y - 2 * t)
+move e: t in 1..=min(x / 2, y) => (x - 2 * t, y - t)";
+
+/// The knight's P-positions are the cells with `x mod 4` and `y mod 4` both in {0, 1} (Winning
+/// Ways ch. 12, "Knights"; checked on the box by `knight_matches_a_hand_written_loop`'s loop):
+/// `solve` beyond the box decides by that residue pattern and finds the move back into it.
+#[test]
+fn knight_beyond_the_box_by_residue_classes() {
+    let is_p = |x: u64, y: u64| x % 4 <= 1 && y % 4 <= 1;
+    for (x, y) in [
+        (100_000_000_000u64, 5u64),
+        (100_000_000_001, 4),
+        (99_999_999_999, 7),
+    ] {
+        let out = ok(&["solve", "rules/knight.sg", &format!("({x}, {y})")]);
+        assert!(out.contains("(x, y) mod 4 is one of"), "{out}");
+        if is_p(x, y) {
+            assert!(out.contains("the first player loses"), "{out}");
+        } else {
+            assert!(out.contains("the first player wins"), "{out}");
+            // Every winning move printed lands on a P-position of the pattern.
+            let landed: Vec<(u64, u64)> = out
+                .lines()
+                .filter_map(|l| l.split_once("→ (")?.1.split_once(')')?.0.split_once(", "))
+                .map(|(a, b)| (a.trim().parse().unwrap(), b.trim().parse().unwrap()))
+                .collect();
+            assert!(!landed.is_empty(), "{out}");
+            assert!(landed.iter().all(|&(a, b)| is_p(a, b)), "{out}");
+        }
+    }
+}
+
 #[test]
 fn table_formats_for_two_coordinates() {
     let csv = ok(&[
@@ -457,7 +495,7 @@ fn solve_beyond_the_box_refuses_what_no_pattern_decides() {
         1,
     );
     assert!(err.contains("a sum of 2 needs their SG values"), "{err}");
-    let err = fails(&["solve", "rules/knight.sg", "(100000000000, 5)"], 1);
+    let err = fails(&["solve", EXTENDED_WYTHOFF, "(100000000000, 5)"], 1);
     assert!(
         err.contains("no P-position pattern holds on every position of 0 ≤ x ≤"),
         "{err}"
@@ -519,7 +557,7 @@ fn patterns_report_criteria_for_every_rules_file() {
         json["criteria"]["criteria"][0]["threshold"]["kind"], "smallest_zeckendorf_term",
         "{json}"
     );
-    let out = ok(&["patterns", "rules/knight.sg", "--to", "40"]);
+    let out = ok(&["patterns", EXTENDED_WYTHOFF, "--to", "40"]);
     assert!(out.contains("none of the criteria"), "{out}");
     // One coordinate: the sequence patterns, and none fits a P2575 row.
     let out = ok(&[

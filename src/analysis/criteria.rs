@@ -24,6 +24,12 @@
 //!   (Fibonacci Nim as `(n, limit)`: P iff `limit <` that term; Whinihan, *Fibonacci Nim*,
 //!   Fibonacci Quarterly 1, 1963), the lowest set bit of `x` (take at most what the opponent
 //!   just took), or a constant.
+//! * **Residue classes** (two or more coordinates): whether a position is a P-position depends
+//!   only on its coordinates modulo one `m`, `2 ≤ m ≤` [`MAX_RESIDUE_MODULUS`] (the smallest
+//!   that fits is kept), e.g. the knight that moves toward a corner, whose P-positions come in
+//!   2×2 blocks repeating every 4 (Winning Ways ch. 12, "Knights"). Tried only when every
+//!   coordinate of the box spans at least [`RESIDUE_PERIODS`] periods, so that each class is
+//!   seen several times.
 //! * **One coordinate:** the patterns of [`super::patterns::p_position_patterns`] (residue
 //!   classes, arithmetic progressions, Fibonacci numbers, powers of two).
 
@@ -36,6 +42,13 @@ use crate::engine::boxtable::BoxTable;
 
 /// Every non-empty subset of the coordinates is tried as an XOR criterion up to this arity.
 pub const MAX_SUBSET_ARITY: usize = 8;
+
+/// The largest modulus tried by the residue-class family.
+pub const MAX_RESIDUE_MODULUS: u64 = 12;
+
+/// Residue classes are tried for a modulus `m` only when every coordinate takes `m·` this many
+/// values in the box.
+pub const RESIDUE_PERIODS: u64 = 3;
 
 /// The function `t` of a [`PCriterion::Threshold`]; `None` means "no bound" (every `y`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -138,6 +151,13 @@ pub enum PCriterion {
         /// The bound.
         threshold: Threshold,
     },
+    /// The coordinates modulo `modulus` are one of `residues`.
+    Residues {
+        /// `m ≥ 2`.
+        modulus: u64,
+        /// The residue tuples of the P-positions, in increasing order.
+        residues: Vec<Vec<u64>>,
+    },
     /// One coordinate: a P-position pattern.
     OneDim {
         /// The pattern.
@@ -167,6 +187,10 @@ impl PCriterion {
             } => threshold
                 .at(position[*value])
                 .is_none_or(|t| position[*limit] < t),
+            PCriterion::Residues { modulus, residues } => {
+                let reduced: Vec<u64> = position.iter().map(|c| c % modulus).collect();
+                residues.binary_search(&reduced).is_ok()
+            }
             PCriterion::OneDim { pattern } => pattern.contains(position[0]),
         }
     }
@@ -202,6 +226,18 @@ impl PCriterion {
                     text.push_str(&format!(" (every {y} when {x} = 0)"));
                 }
                 text
+            }
+            PCriterion::Residues { modulus, residues } => {
+                let tuple = |r: &Vec<u64>| {
+                    let parts: Vec<String> = r.iter().map(u64::to_string).collect();
+                    format!("({})", parts.join(", "))
+                };
+                let listed: Vec<String> = residues.iter().map(tuple).collect();
+                format!(
+                    "({}) mod {modulus} is one of {}",
+                    names.join(", "),
+                    listed.join(", ")
+                )
             }
             PCriterion::OneDim { pattern } => match pattern {
                 OneDimPattern::ResidueClasses { .. } => pattern.describe(&names[0]),
@@ -240,6 +276,9 @@ pub fn find_criteria(table: &BoxTable) -> Vec<PCriterion> {
         }
         found.extend(threshold_candidates(table).into_iter().filter(holds));
     }
+    if arity >= 2 && found.is_empty() {
+        found.extend(residue_classes(table));
+    }
     if arity == 1 {
         let report = patterns::p_position_patterns(table.values());
         found.extend(
@@ -251,6 +290,42 @@ pub fn find_criteria(table: &BoxTable) -> Vec<PCriterion> {
         );
     }
     found
+}
+
+/// The residue-class criterion with the smallest modulus that fits `table` (module docs).
+fn residue_classes(table: &BoxTable) -> Option<PCriterion> {
+    let extents = table.extents();
+    let smallest_side = extents.iter().map(|&e| e + 1).min()?;
+    (2..=MAX_RESIDUE_MODULUS)
+        .take_while(|&m| m * RESIDUE_PERIODS <= smallest_side)
+        .find_map(|modulus| {
+            // The P/N status of each residue tuple, which every position must agree with.
+            let mut status: std::collections::BTreeMap<Vec<u64>, bool> = Default::default();
+            let mut position = vec![0u64; extents.len()];
+            for &value in table.values() {
+                let reduced: Vec<u64> = position.iter().map(|c| c % modulus).collect();
+                if *status.entry(reduced).or_insert(value == 0) != (value == 0) {
+                    return None;
+                }
+                odometer_step(&mut position, extents);
+            }
+            let residues = status
+                .into_iter()
+                .filter_map(|(r, is_p)| is_p.then_some(r))
+                .collect();
+            Some(PCriterion::Residues { modulus, residues })
+        })
+}
+
+/// The next position of a box in row-major order (the last coordinate fastest).
+fn odometer_step(position: &mut [u64], extents: &[u64]) {
+    for (c, extent) in position.iter_mut().zip(extents).rev() {
+        if *c < *extent {
+            *c += 1;
+            return;
+        }
+        *c = 0;
+    }
 }
 
 /// The subsets tried by the XOR family, as increasing index lists.
@@ -295,14 +370,7 @@ pub fn holds_on_box(table: &BoxTable, criterion: &PCriterion) -> bool {
         if criterion.is_p(&position) != (value == 0) {
             return false;
         }
-        // Odometer step in row-major order, the last coordinate fastest.
-        for (c, extent) in position.iter_mut().zip(extents).rev() {
-            if *c < *extent {
-                *c += 1;
-                break;
-            }
-            *c = 0;
-        }
+        odometer_step(&mut position, extents);
     }
     true
 }
@@ -357,7 +425,7 @@ impl fmt::Display for CriteriaReport {
                 "too few P-positions for a criterion".to_string()
             } else {
                 "none of the criteria (XOR of coordinates, Moore's Nim_k, Wythoff's pairs, \
-                 thresholds, one-coordinate patterns) fits"
+                 thresholds, residue classes, one-coordinate patterns) fits"
                     .to_string()
             };
             return writeln!(f, "P-position criteria on {range} ({counted}): {why}");
@@ -573,10 +641,27 @@ mod tests {
     }
 
     #[test]
-    fn knight_like_tables_have_no_criterion() {
-        // G(x, y) = ((x / 2) + (y / 2)) mod 2 has P-positions in 2×2 blocks: no family fits.
+    fn knight_like_tables_have_residue_classes() {
+        // G(x, y) = ((x / 2) + (y / 2)) mod 2 has P-positions in 2×2 blocks repeating every 4.
         let table = BoxTable::from_fn(names(&["x", "y"]), vec![20, 20], |p| {
             ((p[0] / 2 + p[1] / 2) % 2) as u32
+        });
+        let found = find_criteria(&table);
+        assert_eq!(found.len(), 1, "{found:?}");
+        let PCriterion::Residues { modulus, residues } = &found[0] else {
+            panic!("{found:?}")
+        };
+        assert_eq!(*modulus, 4);
+        assert_eq!(residues.len(), 8, "(x/2 + y/2) even: 8 of the 16 classes");
+        assert!(found[0].is_p(&[4_000_000_000_001, 1]) && !found[0].is_p(&[2, 1]));
+        // A box too small for three periods of 4 in each coordinate claims nothing.
+        let small = BoxTable::from_fn(names(&["x", "y"]), vec![10, 20], |p| {
+            ((p[0] / 2 + p[1] / 2) % 2) as u32
+        });
+        assert!(find_criteria(&small).is_empty());
+        // One position off the pattern: no criterion.
+        let table = BoxTable::from_fn(names(&["x", "y"]), vec![20, 20], |p| {
+            u32::from(p == [17, 1]) + ((p[0] / 2 + p[1] / 2) % 2) as u32
         });
         assert!(find_criteria(&table).is_empty());
         let report = CriteriaReport::of(&table);
