@@ -1115,6 +1115,17 @@ mod tests {
         }
     }
 
+    /// Each case's rendered error must begin with `error: ` and the expected message.
+    fn assert_first_errors(cases: &[Case]) {
+        for &(text, overrides, want) in cases {
+            let got = error(text, overrides);
+            assert!(
+                got.starts_with(&format!("error: {want}")),
+                "{text}\ngot: {got}"
+            );
+        }
+    }
+
     #[test]
     fn rendered_errors() {
         let cases: [Case; 5] = [
@@ -1257,13 +1268,7 @@ mod tests {
                 "binder `len` is used before it is bound",
             ),
         ];
-        for (text, overrides, want) in cases {
-            let got = error(text, overrides);
-            assert!(
-                got.starts_with(&format!("error: {want}")),
-                "{text}\ngot: {got}"
-            );
-        }
+        assert_first_errors(&cases);
         assert!(
             error("move => none", &[("k", 1)]).contains("help: this file declares no parameters")
         );
@@ -1346,13 +1351,7 @@ mod tests {
                 "`bit` takes two arguments",
             ),
         ];
-        for (text, overrides, want) in cases {
-            let got = error(text, overrides);
-            assert!(
-                got.starts_with(&format!("error: {want}")),
-                "{text}\ngot: {got}"
-            );
-        }
+        assert_first_errors(&cases);
         assert!(error("position (x, y)\nmove => (n, y)", &[])
             .contains("help: the coordinates are `x`, `y` in this file"));
     }
