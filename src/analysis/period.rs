@@ -478,11 +478,11 @@ mod tests {
             len in 0usize..120,
             heaps in 1usize..4,
         ) {
-            let values: Vec<u32> =
-                prefix.iter().chain(cycle.iter().cycle()).copied().take(len).collect();
+            // `len` repeats are at least `len` values, since a cycle is not empty.
+            let table = sequence(&prefix, &cycle, 0, len).prefix(len);
             proptest::prop_assert_eq!(
-                earliest_provable(&SgTable::from_values(&values), needed_len(heaps)),
-                earliest_by_definition(&values, needed_len(heaps))
+                earliest_provable(&table, needed_len(heaps)),
+                earliest_by_definition(&table.to_vec(), needed_len(heaps))
             );
         }
 
@@ -495,13 +495,8 @@ mod tests {
         ) {
             // Prefix then a (possibly arithmetic) cycle: periodic tails of every kind, cut at
             // any length, including too short to be accepted.
-            let values: Vec<u32> = prefix
-                .iter()
-                .copied()
-                .chain((0..).flat_map(|r| cycle.iter().map(move |&v| v + r * saltus)))
-                .take(len)
-                .collect();
-            proptest::prop_assert_eq!(detect(&SgTable::from_values(&values)), detect_by_definition(&values));
+            let table = sequence(&prefix, &cycle, saltus, len).prefix(len);
+            proptest::prop_assert_eq!(detect(&table), detect_by_definition(&table.to_vec()));
         }
     }
 }
