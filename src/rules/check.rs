@@ -774,6 +774,15 @@ fn check_move(
     let mut names: Vec<String> = Vec::new();
     let mut binders = Vec::new();
     let all: Vec<String> = rule.binders.iter().map(|b| b.name.name.clone()).collect();
+    // The scope of the move with nothing bound yet; each binder sees the ones before it.
+    let unbound = Scope {
+        coordinates,
+        position_game,
+        runtime: true,
+        params,
+        binders: &[],
+        all_binders: &all,
+    };
     for binder in &rule.binders {
         let taken = Taken {
             coordinates,
@@ -782,12 +791,8 @@ fn check_move(
         };
         check_new_name(&binder.name.name, binder.name.span, "a binder", &taken)?;
         let scope = Scope {
-            coordinates,
-            position_game,
-            runtime: true,
-            params,
             binders: &names,
-            all_binders: &all,
+            ..unbound
         };
         let lo = int_expr(&binder.range.lo, &scope)?;
         let hi = int_expr(&binder.range.hi, &scope)?;
@@ -801,12 +806,8 @@ fn check_move(
         names.push(binder.name.name.clone());
     }
     let scope = Scope {
-        coordinates,
-        position_game,
-        runtime: true,
-        params,
         binders: &names,
-        all_binders: &all,
+        ..unbound
     };
     let condition = match &rule.condition {
         Some(c) => Some(typed(c, &scope, Type::Bool)?),
