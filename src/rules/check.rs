@@ -395,6 +395,25 @@ struct Scope<'a> {
     all_binders: &'a [String],
 }
 
+impl<'a> Scope<'a> {
+    /// A constant context (parameter defaults, family lines): parameters and coordinates
+    /// are known, no binder is.
+    fn constant(
+        coordinates: &'a [String],
+        position_game: bool,
+        params: &'a [(String, i64)],
+    ) -> Self {
+        Scope {
+            coordinates,
+            position_game,
+            runtime: false,
+            params,
+            binders: &[],
+            all_binders: &[],
+        }
+    }
+}
+
 /// Checks a parsed file with `--set` overrides. All errors found are returned.
 pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, Vec<Diagnostic>> {
     let mut errors = Vec::new();
@@ -480,14 +499,7 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
             errors.push(e);
             continue;
         }
-        let scope = Scope {
-            coordinates: &coordinates,
-            position_game,
-            runtime: false,
-            params: &params,
-            binders: &[],
-            all_binders: &[],
-        };
+        let scope = Scope::constant(&coordinates, position_game, &params);
         let value = match int_expr(default, &scope)
             .and_then(|e| e.eval(&[]).map_err(|f| f.diagnostic(None)))
         {
@@ -533,14 +545,7 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
     let mut moves = Vec::new();
     let mut first_move: Option<Span> = None;
     let mut saw_family_line = false;
-    let constant_scope = Scope {
-        coordinates: &coordinates,
-        position_game,
-        runtime: false,
-        params: &params,
-        binders: &[],
-        all_binders: &[],
-    };
+    let constant_scope = Scope::constant(&coordinates, position_game, &params);
     for item in &file.items {
         match item {
             Item::Family(line) => {
@@ -776,12 +781,9 @@ fn check_move(
     let all: Vec<String> = rule.binders.iter().map(|b| b.name.name.clone()).collect();
     // The scope of the move with nothing bound yet; each binder sees the ones before it.
     let unbound = Scope {
-        coordinates,
-        position_game,
         runtime: true,
-        params,
-        binders: &[],
         all_binders: &all,
+        ..Scope::constant(coordinates, position_game, params)
     };
     for binder in &rule.binders {
         let taken = Taken {
