@@ -595,6 +595,20 @@ fn java(out: &mut String, model: &Model) {
     c_like(out, model, &JAVA);
 }
 
+/// One `#[test]` per language, each calling `check` with it, so that a failure or a missing
+/// toolchain is reported under the language's own name.
+#[cfg(test)]
+macro_rules! test_each_language {
+    ($check:ident: $($test:ident => $lang:ident),+ $(,)?) => {
+        $(
+            #[test]
+            fn $test() {
+                $check(Lang::$lang);
+            }
+        )+
+    };
+}
+
 #[cfg(test)]
 mod tests {
     //! The generated code is compiled and run: for each table it must print exactly the values
@@ -902,25 +916,12 @@ mod tests {
         }
     }
 
-    #[test]
-    fn generated_cpp_reproduces_the_tables() {
-        check_language(Lang::Cpp);
-    }
-
-    #[test]
-    fn generated_python_reproduces_the_tables() {
-        check_language(Lang::Python);
-    }
-
-    #[test]
-    fn generated_rust_reproduces_the_tables() {
-        check_language(Lang::Rust);
-    }
-
-    #[test]
-    fn generated_java_reproduces_the_tables() {
-        check_language(Lang::Java);
-    }
+    test_each_language!(check_language:
+        generated_cpp_reproduces_the_tables => Cpp,
+        generated_python_reproduces_the_tables => Python,
+        generated_rust_reproduces_the_tables => Rust,
+        generated_java_reproduces_the_tables => Java,
+    );
 
     #[test]
     fn the_naive_dawsons_kayles_has_the_known_period() {
@@ -1469,25 +1470,12 @@ mod box_tests {
         }
     }
 
-    #[test]
-    fn generated_cpp_box_lookup_reproduces_the_table() {
-        check_language(Lang::Cpp);
-    }
-
-    #[test]
-    fn generated_python_box_lookup_reproduces_the_table() {
-        check_language(Lang::Python);
-    }
-
-    #[test]
-    fn generated_rust_box_lookup_reproduces_the_table() {
-        check_language(Lang::Rust);
-    }
-
-    #[test]
-    fn generated_java_box_lookup_reproduces_the_table() {
-        check_language(Lang::Java);
-    }
+    test_each_language!(check_language:
+        generated_cpp_box_lookup_reproduces_the_table => Cpp,
+        generated_python_box_lookup_reproduces_the_table => Python,
+        generated_rust_box_lookup_reproduces_the_table => Rust,
+        generated_java_box_lookup_reproduces_the_table => Java,
+    );
 
     #[test]
     fn header_and_index_name_the_coordinates() {
