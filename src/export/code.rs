@@ -755,11 +755,26 @@ mod tests {
             reason: "test table",
         };
         let code = generate(lang, &case.table, &spec).unwrap();
+        assert_no_main(lang, &code);
+        code
+    }
+
+    /// The snippet is a library function: the caller writes `main`.
+    pub(super) fn assert_no_main(lang: Lang, code: &str) {
         assert!(
             !code.contains("main"),
             "{lang}: the snippet must not have a main"
         );
-        code
+    }
+
+    /// `output` is a failed run whose stderr says `message`; `context` names the call.
+    pub(super) fn assert_fails_with(output: &Output, message: &str, context: &str) {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{context} must fail");
+        assert!(
+            stderr.contains(message),
+            "{context}: stderr lacks `{message}`:\n{stderr}"
+        );
     }
 
     /// A program printing `sg(n)` for every printed `n`, one per line, then calling
@@ -895,17 +910,9 @@ mod tests {
             }
             match case.fails_at {
                 Some((n, message)) if !(lang == Lang::Python && case.python_does_not_fail) => {
-                    assert!(
-                        !output.status.success(),
-                        "{lang}/{}: sg({n}) must fail",
-                        case.name
-                    );
-                    assert_eq!(lines.next(), None, "{lang}/{}: sg({n}) returned", case.name);
-                    assert!(
-                        stderr.contains(message),
-                        "{lang}/{}: stderr lacks `{message}`:\n{stderr}",
-                        case.name
-                    );
+                    let context = format!("{lang}/{}: sg({n})", case.name);
+                    assert_fails_with(&output, message, &context);
+                    assert_eq!(lines.next(), None, "{context} returned");
                 }
                 _ => assert!(
                     output.status.success(),
@@ -1366,7 +1373,7 @@ mod box_tests {
     //! The generated box lookups are compiled and run: every position of the box must print
     //! its value, and a position outside must fail with a message naming it.
 
-    use super::tests::run;
+    use super::tests::{assert_fails_with, assert_no_main, run};
     use super::*;
     use crate::analysis::patterns::tests::wythoff;
 
@@ -1447,10 +1454,7 @@ mod box_tests {
         ];
         for (table, game, outside, message) in cases {
             let code = generate_box(lang, &table, game).unwrap();
-            assert!(
-                !code.contains("main"),
-                "{lang}: the snippet must not have a main"
-            );
+            assert_no_main(lang, &code);
             let Some(output) = run(lang, dir.path(), &harness(lang, &table, &code, &outside))
             else {
                 return;
@@ -1459,14 +1463,7 @@ mod box_tests {
             let stderr = String::from_utf8_lossy(&output.stderr);
             let printed: Vec<u32> = stdout.lines().map(|l| l.parse().unwrap()).collect();
             assert_eq!(printed, table.values(), "{lang}/{game}: stderr:\n{stderr}");
-            assert!(
-                !output.status.success(),
-                "{lang}/{game}: sg outside must fail"
-            );
-            assert!(
-                stderr.contains(message),
-                "{lang}/{game}: stderr lacks `{message}`:\n{stderr}"
-            );
+            assert_fails_with(&output, message, &format!("{lang}/{game}: sg outside"));
         }
     }
 
