@@ -470,38 +470,44 @@ mod tests {
         );
     }
 
+    /// A prefix of up to 40 values below 4, then a cycle of up to `cycle_len - 1` values
+    /// below `cycle_values` repeated with a saltus of at most `max_saltus`, cut at any length
+    /// below `max_len`: periodic tails of every kind, including too short to be accepted.
+    fn eventually_periodic(
+        cycle_values: u32,
+        cycle_len: usize,
+        max_saltus: u32,
+        max_len: usize,
+    ) -> impl proptest::strategy::Strategy<Value = SgTable> {
+        use proptest::collection::vec;
+        use proptest::strategy::Strategy;
+        (
+            vec(0u32..4, 0..40),
+            vec(0..cycle_values, 1..cycle_len),
+            0..=max_saltus,
+            0..max_len,
+        )
+            // `len` repeats are at least `len` values, since a cycle is not empty.
+            .prop_map(|(prefix, cycle, saltus, len)| {
+                sequence(&prefix, &cycle, saltus, len).prefix(len)
+            })
+    }
+
     proptest::proptest! {
         #[test]
         fn earliest_provable_agrees_with_the_definition(
-            prefix in proptest::collection::vec(0u32..4, 0..40),
-            cycle in proptest::collection::vec(0u32..3, 1..20),
-            len in 0usize..120,
+            table in eventually_periodic(3, 20, 0, 120),
             heaps in 1usize..4,
         ) {
-            let values: Vec<u32> =
-                prefix.iter().chain(cycle.iter().cycle()).copied().take(len).collect();
             proptest::prop_assert_eq!(
-                earliest_provable(&SgTable::from_values(&values), needed_len(heaps)),
-                earliest_by_definition(&values, needed_len(heaps))
+                earliest_provable(&table, needed_len(heaps)),
+                earliest_by_definition(&table.to_vec(), needed_len(heaps))
             );
         }
 
         #[test]
-        fn detect_agrees_with_the_definition(
-            prefix in proptest::collection::vec(0u32..4, 0..40),
-            cycle in proptest::collection::vec(0u32..4, 1..30),
-            saltus in 0u32..2,
-            len in 0usize..140,
-        ) {
-            // Prefix then a (possibly arithmetic) cycle: periodic tails of every kind, cut at
-            // any length, including too short to be accepted.
-            let values: Vec<u32> = prefix
-                .iter()
-                .copied()
-                .chain((0..).flat_map(|r| cycle.iter().map(move |&v| v + r * saltus)))
-                .take(len)
-                .collect();
-            proptest::prop_assert_eq!(detect(&SgTable::from_values(&values)), detect_by_definition(&values));
+        fn detect_agrees_with_the_definition(table in eventually_periodic(4, 30, 1, 140)) {
+            proptest::prop_assert_eq!(detect(&table), detect_by_definition(&table.to_vec()));
         }
     }
 }

@@ -954,19 +954,4 @@ mod tests {
             prop_assert_eq!(kernel_values(&code, len), naive::code_values(&code, len), "{}", code);
         }
     }
-
-    /// Timing for the report: `cargo test --release --lib takebreak::tests::timing -- --ignored --nocapture`.
-    #[test]
-    #[ignore]
-    fn timing_kayles_and_dawsons_kayles() {
-        for text in ["0.07", "0.77", "0.[3]", "4!.0"] {
-            let started = std::time::Instant::now();
-            let values = kernel_values(&code(text), 100_001);
-            println!(
-                "{text} to n = 10^5: {:?} (G(10^5) = {})",
-                started.elapsed(),
-                values[100_000]
-            );
-        }
-    }
 }

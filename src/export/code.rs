@@ -314,19 +314,104 @@ fn cpp_preamble(out: &mut String, model: &Model) {
 
 fn cpp(out: &mut String, model: &Model) {
     cpp_preamble(out, model);
+    c_like(out, model, &CPP);
+}
+
+/// How a language whose `sg` reads like C (C++ and Java) spells each part of it: the two
+/// bodies run the same steps, so one writer ([`c_like`], [`c_like_box`]) serves both.
+struct CLike {
+    /// The indentation of a statement in the body of `sg`.
+    indent: &'static str,
+    /// `sg`'s signature up to its parameter list.
+    signature: &'static str,
+    /// The 64-bit integer type.
+    int: &'static str,
+    /// Declares a local variable of type [`CLike::int`].
+    local: &'static str,
+    /// The largest value of [`CLike::int`].
+    int_max: &'static str,
+    /// The suffix that makes an integer literal 64-bit.
+    literal_suffix: &'static str,
+    /// `throw`, up to the exception's name.
+    throw: &'static str,
+    /// The exceptions for a negative `n`, a position beyond the table or outside the box,
+    /// and a value beyond 64 bits.
+    negative: &'static str,
+    outside: &'static str,
+    overflow: &'static str,
+    /// The table entry at `n`.
+    lookup_n: &'static str,
+    /// The table entry at an index expression.
+    lookup: fn(&str) -> String,
+    /// An integer turned into text, to join to a string with `+`.
+    to_text: fn(&str) -> String,
+    /// The doc comment of `sg` holding the text, on its own line(s).
+    doc: fn(&str) -> String,
+    /// What closes `sg` (and, in Java, the class).
+    close: &'static str,
+}
+
+const CPP: CLike = CLike {
+    indent: "    ",
+    signature: "inline std::int64_t sg(",
+    int: "std::int64_t",
+    local: "const std::int64_t ",
+    int_max: "INT64_MAX",
+    literal_suffix: "",
+    throw: "throw ",
+    negative: "std::invalid_argument",
+    outside: "std::out_of_range",
+    overflow: "std::overflow_error",
+    lookup_n: "SG_TABLE[n]",
+    lookup: |index| format!("SG_TABLE[{index}]"),
+    to_text: |number| format!("std::to_string({number})"),
+    doc: |text| format!("// {text}"),
+    close: "}\n",
+};
+
+const JAVA: CLike = CLike {
+    indent: "        ",
+    signature: "    static long sg(",
+    int: "long",
+    local: "long ",
+    int_max: "Long.MAX_VALUE",
+    literal_suffix: "L",
+    throw: "throw new ",
+    negative: "IllegalArgumentException",
+    outside: "IndexOutOfBoundsException",
+    overflow: "ArithmeticException",
+    lookup_n: "TABLE[(int) n]",
+    lookup: |index| format!("TABLE[(int) ({index})]"),
+    to_text: str::to_string,
+    doc: |text| format!("\n    /** {} */", text.replace("*/", "* /")),
+    close: "    }\n}\n",
+};
+
+/// The function `sg(n)` of the module docs in C++ or Java, after the preamble.
+fn c_like(out: &mut String, model: &Model, c: &CLike) {
+    let CLike {
+        indent,
+        local,
+        throw,
+        ..
+    } = c;
     let len = model.len();
-    let _ = writeln!(out, "// G(n) of {}.", model.game);
-    out.push_str("inline std::int64_t sg(std::int64_t n) {\n");
-    out.push_str(
-        "    if (n < 0) throw std::invalid_argument(\"sg: n = \" + std::to_string(n) + \" is negative\");\n",
+    let n = (c.to_text)("n");
+    let _ = writeln!(out, "{}", (c.doc)(&format!("G(n) of {}.", model.game)));
+    let _ = writeln!(out, "{}{} n) {{", c.signature, c.int);
+    let _ = writeln!(
+        out,
+        "{indent}if (n < 0) {throw}{}(\"sg: n = \" + {n} + \" is negative\");",
+        c.negative
     );
-    let _ = writeln!(out, "    if (n < {len}) return SG_TABLE[n];");
+    let _ = writeln!(out, "{indent}if (n < {len}) return {};", c.lookup_n);
     match model.periodicity {
         None => {
             let _ = writeln!(
                 out,
-                "    throw std::out_of_range(\"sg: n = \" + std::to_string(n) + \" is beyond the \
-                 table (0..={}) and no period is known\");",
+                "{indent}{throw}{}(\"sg: n = \" + {n} + \" is beyond the table (0..={}) and no \
+                 period is known\");",
+                c.outside,
                 len - 1
             );
         }
@@ -335,30 +420,28 @@ fn cpp(out: &mut String, model: &Model) {
             period,
             saltus,
         }) => {
+            let _ = writeln!(out, "{indent}{local}offset = {};", offset_expr(preperiod));
             let _ = writeln!(
                 out,
-                "    const std::int64_t offset = {};",
-                offset_expr(preperiod)
-            );
-            let _ = writeln!(
-                out,
-                "    const std::int64_t base = SG_TABLE[{}];",
-                index_expr(preperiod, period)
+                "{indent}{local}base = {};",
+                (c.lookup)(&index_expr(preperiod, period))
             );
             if saltus == 0 {
-                out.push_str("    return base;\n");
+                let _ = writeln!(out, "{indent}return base;");
             } else {
-                let _ = writeln!(out, "    const std::int64_t cycles = offset / {period};");
+                let suffix = c.literal_suffix;
+                let _ = writeln!(out, "{indent}{local}cycles = offset / {period};");
                 let _ = writeln!(
                     out,
-                    "    if (cycles > (INT64_MAX - base) / {saltus}) throw std::overflow_error(\"sg: G(\" + \
-                     std::to_string(n) + \") does not fit in 64 bits\");"
+                    "{indent}if (cycles > ({} - base) / {saltus}{suffix}) {throw}{}(\"sg: G(\" + \
+                     {n} + \") does not fit in 64 bits\");",
+                    c.int_max, c.overflow
                 );
-                let _ = writeln!(out, "    return base + cycles * {saltus};");
+                let _ = writeln!(out, "{indent}return base + cycles * {saltus}{suffix};");
             }
         }
     }
-    out.push_str("}\n");
+    out.push_str(c.close);
 }
 
 /// The header comment and the table `_SG_TABLE`.
@@ -509,51 +592,21 @@ fn java_preamble(out: &mut String, model: &Model) {
 
 fn java(out: &mut String, model: &Model) {
     java_preamble(out, model);
-    let len = model.len();
-    let _ = writeln!(
-        out,
-        "\n    /** G(n) of {}. */",
-        model.game.replace("*/", "* /")
-    );
-    out.push_str("    static long sg(long n) {\n");
-    out.push_str(
-        "        if (n < 0) throw new IllegalArgumentException(\"sg: n = \" + n + \" is negative\");\n",
-    );
-    let _ = writeln!(out, "        if (n < {len}) return TABLE[(int) n];");
-    match model.periodicity {
-        None => {
-            let _ = writeln!(
-                out,
-                "        throw new IndexOutOfBoundsException(\"sg: n = \" + n + \" is beyond the table \
-                 (0..={}) and no period is known\");",
-                len - 1
-            );
-        }
-        Some(Periodicity {
-            preperiod,
-            period,
-            saltus,
-        }) => {
-            let _ = writeln!(out, "        long offset = {};", offset_expr(preperiod));
-            let _ = writeln!(
-                out,
-                "        long base = TABLE[(int) ({})];",
-                index_expr(preperiod, period)
-            );
-            if saltus == 0 {
-                out.push_str("        return base;\n");
-            } else {
-                let _ = writeln!(out, "        long cycles = offset / {period};");
-                let _ = writeln!(
-                    out,
-                    "        if (cycles > (Long.MAX_VALUE - base) / {saltus}L) throw new ArithmeticException(\"sg: G(\" \
-                     + n + \") does not fit in 64 bits\");"
-                );
-                let _ = writeln!(out, "        return base + cycles * {saltus}L;");
+    c_like(out, model, &JAVA);
+}
+
+/// One `#[test]` per language, each calling `check` with it, so that a failure or a missing
+/// toolchain is reported under the language's own name.
+#[cfg(test)]
+macro_rules! test_each_language {
+    ($check:ident: $($test:ident => $lang:ident),+ $(,)?) => {
+        $(
+            #[test]
+            fn $test() {
+                $check(Lang::$lang);
             }
-        }
-    }
-    out.push_str("    }\n}\n");
+        )+
+    };
 }
 
 #[cfg(test)]
@@ -702,11 +755,26 @@ mod tests {
             reason: "test table",
         };
         let code = generate(lang, &case.table, &spec).unwrap();
+        assert_no_main(lang, &code);
+        code
+    }
+
+    /// The snippet is a library function: the caller writes `main`.
+    pub(super) fn assert_no_main(lang: Lang, code: &str) {
         assert!(
             !code.contains("main"),
             "{lang}: the snippet must not have a main"
         );
-        code
+    }
+
+    /// `output` is a failed run whose stderr says `message`; `context` names the call.
+    pub(super) fn assert_fails_with(output: &Output, message: &str, context: &str) {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{context} must fail");
+        assert!(
+            stderr.contains(message),
+            "{context}: stderr lacks `{message}`:\n{stderr}"
+        );
     }
 
     /// A program printing `sg(n)` for every printed `n`, one per line, then calling
@@ -842,17 +910,9 @@ mod tests {
             }
             match case.fails_at {
                 Some((n, message)) if !(lang == Lang::Python && case.python_does_not_fail) => {
-                    assert!(
-                        !output.status.success(),
-                        "{lang}/{}: sg({n}) must fail",
-                        case.name
-                    );
-                    assert_eq!(lines.next(), None, "{lang}/{}: sg({n}) returned", case.name);
-                    assert!(
-                        stderr.contains(message),
-                        "{lang}/{}: stderr lacks `{message}`:\n{stderr}",
-                        case.name
-                    );
+                    let context = format!("{lang}/{}: sg({n})", case.name);
+                    assert_fails_with(&output, message, &context);
+                    assert_eq!(lines.next(), None, "{context} returned");
                 }
                 _ => assert!(
                     output.status.success(),
@@ -863,25 +923,12 @@ mod tests {
         }
     }
 
-    #[test]
-    fn generated_cpp_reproduces_the_tables() {
-        check_language(Lang::Cpp);
-    }
-
-    #[test]
-    fn generated_python_reproduces_the_tables() {
-        check_language(Lang::Python);
-    }
-
-    #[test]
-    fn generated_rust_reproduces_the_tables() {
-        check_language(Lang::Rust);
-    }
-
-    #[test]
-    fn generated_java_reproduces_the_tables() {
-        check_language(Lang::Java);
-    }
+    test_each_language!(check_language:
+        generated_cpp_reproduces_the_tables => Cpp,
+        generated_python_reproduces_the_tables => Python,
+        generated_rust_reproduces_the_tables => Rust,
+        generated_java_reproduces_the_tables => Java,
+    );
 
     #[test]
     fn the_naive_dawsons_kayles_has_the_known_period() {
@@ -1230,25 +1277,41 @@ impl BoxModel {
 
 fn cpp_box(out: &mut String, boxed: &BoxModel) {
     cpp_preamble(out, &boxed.model);
-    let _ = writeln!(
-        out,
-        "// G({}) of {}; throws std::out_of_range outside {}.",
+    c_like_box(out, boxed, &CPP);
+}
+
+/// The function `sg(x, y, …)` of [`generate_box`] in C++ or Java, after the preamble.
+fn c_like_box(out: &mut String, boxed: &BoxModel, c: &CLike) {
+    let doc = format!(
+        "G({}) of {}; throws {} outside {}.",
         boxed.parameters.join(", "),
         boxed.model.game,
+        c.outside,
         boxed.bounds()
     );
+    let _ = writeln!(out, "{}", (c.doc)(&doc));
     let _ = writeln!(
         out,
-        "inline std::int64_t sg({}) {{",
-        boxed.joined(", ", |p, _| format!("std::int64_t {p}"))
+        "{}{}) {{",
+        c.signature,
+        boxed.joined(", ", |p, _| format!("{} {p}", c.int))
     );
     let _ = writeln!(
         out,
-        "    if ({}) throw std::out_of_range({});",
+        "{}if ({}) {}{}({});",
+        c.indent,
         boxed.outside_condition(),
-        boxed.outside_message(|p| format!("std::to_string({p})"))
+        c.throw,
+        c.outside,
+        boxed.outside_message(c.to_text)
     );
-    let _ = writeln!(out, "    return SG_TABLE[{}];\n}}", boxed.index_expr());
+    let _ = writeln!(
+        out,
+        "{}return {};",
+        c.indent,
+        (c.lookup)(&boxed.index_expr())
+    );
+    out.push_str(c.close);
 }
 
 fn python_box(out: &mut String, boxed: &BoxModel) {
@@ -1302,29 +1365,7 @@ fn rust_box(out: &mut String, boxed: &BoxModel) {
 
 fn java_box(out: &mut String, boxed: &BoxModel) {
     java_preamble(out, &boxed.model);
-    let _ = writeln!(
-        out,
-        "\n    /** G({}) of {}; throws IndexOutOfBoundsException outside {}. */",
-        boxed.parameters.join(", "),
-        boxed.model.game.replace("*/", "* /"),
-        boxed.bounds()
-    );
-    let _ = writeln!(
-        out,
-        "    static long sg({}) {{",
-        boxed.joined(", ", |p, _| format!("long {p}"))
-    );
-    let _ = writeln!(
-        out,
-        "        if ({}) throw new IndexOutOfBoundsException({});",
-        boxed.outside_condition(),
-        boxed.outside_message(str::to_string)
-    );
-    let _ = writeln!(
-        out,
-        "        return TABLE[(int) ({})];\n    }}\n}}",
-        boxed.index_expr()
-    );
+    c_like_box(out, boxed, &JAVA);
 }
 
 #[cfg(test)]
@@ -1332,7 +1373,7 @@ mod box_tests {
     //! The generated box lookups are compiled and run: every position of the box must print
     //! its value, and a position outside must fail with a message naming it.
 
-    use super::tests::run;
+    use super::tests::{assert_fails_with, assert_no_main, run};
     use super::*;
     use crate::analysis::patterns::tests::wythoff;
 
@@ -1413,10 +1454,7 @@ mod box_tests {
         ];
         for (table, game, outside, message) in cases {
             let code = generate_box(lang, &table, game).unwrap();
-            assert!(
-                !code.contains("main"),
-                "{lang}: the snippet must not have a main"
-            );
+            assert_no_main(lang, &code);
             let Some(output) = run(lang, dir.path(), &harness(lang, &table, &code, &outside))
             else {
                 return;
@@ -1425,36 +1463,16 @@ mod box_tests {
             let stderr = String::from_utf8_lossy(&output.stderr);
             let printed: Vec<u32> = stdout.lines().map(|l| l.parse().unwrap()).collect();
             assert_eq!(printed, table.values(), "{lang}/{game}: stderr:\n{stderr}");
-            assert!(
-                !output.status.success(),
-                "{lang}/{game}: sg outside must fail"
-            );
-            assert!(
-                stderr.contains(message),
-                "{lang}/{game}: stderr lacks `{message}`:\n{stderr}"
-            );
+            assert_fails_with(&output, message, &format!("{lang}/{game}: sg outside"));
         }
     }
 
-    #[test]
-    fn generated_cpp_box_lookup_reproduces_the_table() {
-        check_language(Lang::Cpp);
-    }
-
-    #[test]
-    fn generated_python_box_lookup_reproduces_the_table() {
-        check_language(Lang::Python);
-    }
-
-    #[test]
-    fn generated_rust_box_lookup_reproduces_the_table() {
-        check_language(Lang::Rust);
-    }
-
-    #[test]
-    fn generated_java_box_lookup_reproduces_the_table() {
-        check_language(Lang::Java);
-    }
+    test_each_language!(check_language:
+        generated_cpp_box_lookup_reproduces_the_table => Cpp,
+        generated_python_box_lookup_reproduces_the_table => Python,
+        generated_rust_box_lookup_reproduces_the_table => Rust,
+        generated_java_box_lookup_reproduces_the_table => Java,
+    );
 
     #[test]
     fn header_and_index_name_the_coordinates() {

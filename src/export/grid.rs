@@ -23,15 +23,11 @@
 use std::io::{self, BufWriter, Write};
 
 use super::csv::{push_decimal, quote_field};
-use super::text::{write_text, TextOptions};
+use super::text::{digits, push_cell, write_legend, write_text, TextOptions};
 use super::Format;
 use crate::engine::boxtable::BoxTable;
 use crate::engine::SgTable;
 
-/// Bold green, for P-positions when colour is on (as in [`super::text`]).
-const HIGHLIGHT: &str = "\x1b[1;32m";
-/// Back to the terminal's default style.
-const RESET: &str = "\x1b[0m";
 /// Bytes buffered before each call to the underlying writer.
 const BUFFER_BYTES: usize = 1 << 16;
 
@@ -152,14 +148,7 @@ pub fn write_grid_text(
             options.slices.max(1)
         )?;
     }
-    if options.color {
-        writeln!(
-            out,
-            "P-positions (value 0) are shown in {HIGHLIGHT}bold green{RESET}"
-        )
-    } else {
-        writeln!(out, "P-positions (value 0) are marked with *")
-    }
+    write_legend(out, options.color)
 }
 
 /// One 2-D grid of values, row-major.
@@ -175,13 +164,9 @@ impl Grid<'_> {
     /// Writes as many rows and columns as `options` allow, then a note if some were cut.
     fn write(&self, out: &mut dyn Write, options: &GridOptions) -> io::Result<()> {
         let corner = format!("{}\\{}", self.row_name, self.column_name);
-        let gutter = corner
-            .chars()
-            .count()
-            .max(decimal_width(self.rows as u64 - 1));
+        let gutter = corner.chars().count().max(digits(self.rows as u64 - 1));
         let widest_value = self.values.iter().copied().max().unwrap_or(0);
-        let cell =
-            decimal_width(u64::from(widest_value)).max(decimal_width(self.columns as u64 - 1));
+        let cell = digits(u64::from(widest_value)).max(digits(self.columns as u64 - 1));
         // A line is the gutter, " |", then a space, the cell and a marker per column.
         let fitting = options.width.saturating_sub(gutter + 2) / (cell + 2);
         let shown_columns = fitting.clamp(1, self.columns);
@@ -197,12 +182,7 @@ impl Grid<'_> {
             line.push_str(&format!("{row:>gutter$} |"));
             let values = &self.values[row * self.columns..][..shown_columns];
             for &value in values {
-                let padded = format!("{value:>cell$}");
-                match (value == 0, options.color) {
-                    (true, true) => line.push_str(&format!(" {HIGHLIGHT}{padded}{RESET} ")),
-                    (true, false) => line.push_str(&format!(" {padded}*")),
-                    (false, _) => line.push_str(&format!(" {padded} ")),
-                }
+                push_cell(&mut line, value, cell, options.color);
             }
             writeln!(out, "{}", line.trim_end())?;
         }
@@ -222,11 +202,6 @@ impl Grid<'_> {
         }
         Ok(())
     }
-}
-
-/// Decimal digits of `value` (1 for 0).
-fn decimal_width(value: u64) -> usize {
-    value.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
 
 /// Writes `table` as CSV: the coordinates' names and `sg`, then one row per position.

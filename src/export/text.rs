@@ -70,17 +70,27 @@ pub fn write_text(
         line.clear();
         line.push_str(&format!("{row_start:>gutter$} |"));
         for n in row_start..(row_start + per_row).min(table.len()) {
-            let value = table.get(n);
-            let padded = format!("{value:>cell$}");
-            match (value == 0, options.color) {
-                (true, true) => line.push_str(&format!(" {HIGHLIGHT}{padded}{RESET} ")),
-                (true, false) => line.push_str(&format!(" {padded}*")),
-                (false, _) => line.push_str(&format!(" {padded} ")),
-            }
+            push_cell(&mut line, table.get(n), cell, options.color);
         }
         writeln!(out, "{}", line.trim_end())?;
     }
-    if options.color {
+    write_legend(out, options.color)
+}
+
+/// Appends one cell: a space, `value` right-aligned in `width`, then a `*` for a P-position
+/// (value 0) without colour or a space otherwise; with colour a P-position is bold green.
+pub(super) fn push_cell(line: &mut String, value: u32, width: usize, color: bool) {
+    let padded = format!("{value:>width$}");
+    match (value == 0, color) {
+        (true, true) => line.push_str(&format!(" {HIGHLIGHT}{padded}{RESET} ")),
+        (true, false) => line.push_str(&format!(" {padded}*")),
+        (false, _) => line.push_str(&format!(" {padded} ")),
+    }
+}
+
+/// The footer saying how [`push_cell`] marked the P-positions.
+pub(super) fn write_legend(out: &mut dyn Write, color: bool) -> io::Result<()> {
+    if color {
         writeln!(
             out,
             "P-positions (value 0) are shown in {HIGHLIGHT}bold green{RESET}"
@@ -91,7 +101,7 @@ pub fn write_text(
 }
 
 /// Decimal digits of `value` (1 for 0).
-fn digits(value: u64) -> usize {
+pub(super) fn digits(value: u64) -> usize {
     value.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
 

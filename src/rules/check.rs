@@ -395,6 +395,25 @@ struct Scope<'a> {
     all_binders: &'a [String],
 }
 
+impl<'a> Scope<'a> {
+    /// A constant context (parameter defaults, family lines): parameters and coordinates
+    /// are known, no binder is.
+    fn constant(
+        coordinates: &'a [String],
+        position_game: bool,
+        params: &'a [(String, i64)],
+    ) -> Self {
+        Scope {
+            coordinates,
+            position_game,
+            runtime: false,
+            params,
+            binders: &[],
+            all_binders: &[],
+        }
+    }
+}
+
 /// Checks a parsed file with `--set` overrides. All errors found are returned.
 pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, Vec<Diagnostic>> {
     let mut errors = Vec::new();
@@ -480,14 +499,7 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
             errors.push(e);
             continue;
         }
-        let scope = Scope {
-            coordinates: &coordinates,
-            position_game,
-            runtime: false,
-            params: &params,
-            binders: &[],
-            all_binders: &[],
-        };
+        let scope = Scope::constant(&coordinates, position_game, &params);
         let value = match int_expr(default, &scope)
             .and_then(|e| e.eval(&[]).map_err(|f| f.diagnostic(None)))
         {
@@ -533,14 +545,7 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
     let mut moves = Vec::new();
     let mut first_move: Option<Span> = None;
     let mut saw_family_line = false;
-    let constant_scope = Scope {
-        coordinates: &coordinates,
-        position_game,
-        runtime: false,
-        params: &params,
-        binders: &[],
-        all_binders: &[],
-    };
+    let constant_scope = Scope::constant(&coordinates, position_game, &params);
     for item in &file.items {
         match item {
             Item::Family(line) => {
@@ -774,6 +779,12 @@ fn check_move(
     let mut names: Vec<String> = Vec::new();
     let mut binders = Vec::new();
     let all: Vec<String> = rule.binders.iter().map(|b| b.name.name.clone()).collect();
+    // The scope of the move with nothing bound yet; each binder sees the ones before it.
+    let unbound = Scope {
+        runtime: true,
+        all_binders: &all,
+        ..Scope::constant(coordinates, position_game, params)
+    };
     for binder in &rule.binders {
         let taken = Taken {
             coordinates,
@@ -782,12 +793,8 @@ fn check_move(
         };
         check_new_name(&binder.name.name, binder.name.span, "a binder", &taken)?;
         let scope = Scope {
-            coordinates,
-            position_game,
-            runtime: true,
-            params,
             binders: &names,
-            all_binders: &all,
+            ..unbound
         };
         let lo = int_expr(&binder.range.lo, &scope)?;
         let hi = int_expr(&binder.range.hi, &scope)?;
@@ -801,12 +808,8 @@ fn check_move(
         names.push(binder.name.name.clone());
     }
     let scope = Scope {
-        coordinates,
-        position_game,
-        runtime: true,
-        params,
         binders: &names,
-        all_binders: &all,
+        ..unbound
     };
     let condition = match &rule.condition {
         Some(c) => Some(typed(c, &scope, Type::Bool)?),
@@ -1115,6 +1118,17 @@ mod tests {
         }
     }
 
+    /// Each case's rendered error must begin with `error: ` and the expected message.
+    fn assert_first_errors(cases: &[Case]) {
+        for &(text, overrides, want) in cases {
+            let got = error(text, overrides);
+            assert!(
+                got.starts_with(&format!("error: {want}")),
+                "{text}\ngot: {got}"
+            );
+        }
+    }
+
     #[test]
     fn rendered_errors() {
         let cases: [Case; 5] = [
@@ -1257,13 +1271,7 @@ mod tests {
                 "binder `len` is used before it is bound",
             ),
         ];
-        for (text, overrides, want) in cases {
-            let got = error(text, overrides);
-            assert!(
-                got.starts_with(&format!("error: {want}")),
-                "{text}\ngot: {got}"
-            );
-        }
+        assert_first_errors(&cases);
         assert!(
             error("move => none", &[("k", 1)]).contains("help: this file declares no parameters")
         );
@@ -1346,13 +1354,7 @@ mod tests {
                 "`bit` takes two arguments",
             ),
         ];
-        for (text, overrides, want) in cases {
-            let got = error(text, overrides);
-            assert!(
-                got.starts_with(&format!("error: {want}")),
-                "{text}\ngot: {got}"
-            );
-        }
+        assert_first_errors(&cases);
         assert!(error("position (x, y)\nmove => (n, y)", &[])
             .contains("help: the coordinates are `x`, `y` in this file"));
     }

@@ -35,23 +35,31 @@ pub const STATEMENT_KEYWORDS: [&str; 10] = [
     "takebreak",
 ];
 
-/// Words with a fixed meaning inside rules, which cannot name a parameter, binder or coordinate.
-pub const RESERVED: [&str; 14] = [
-    "name",
-    "description",
-    "param",
-    "heap",
-    "position",
-    "move",
-    "subtraction",
-    "octal",
-    "hex",
-    "takebreak",
-    "in",
-    "if",
-    "none",
-    "all",
-];
+/// Words with a fixed meaning inside rules, which cannot name a parameter, binder or coordinate:
+/// the statement keywords and the words of a move.
+pub const RESERVED: [&str; 14] = concat_words(STATEMENT_KEYWORDS, ["in", "if", "none", "all"]);
+
+/// `first` followed by `second`; `N` must be their total length (checked at compile time).
+const fn concat_words<const A: usize, const B: usize, const N: usize>(
+    first: [&'static str; A],
+    second: [&'static str; B],
+) -> [&'static str; N] {
+    assert!(
+        A + B == N,
+        "the word list length is not the sum of its parts"
+    );
+    let mut words = [""; N];
+    let mut i = 0;
+    while i < A {
+        words[i] = first[i];
+        i += 1;
+    }
+    while i < N {
+        words[i] = second[i - A];
+        i += 1;
+    }
+    words
+}
 
 /// Parses a rules text. All syntax errors are returned, in source order.
 pub fn parse(text: &str) -> Result<ast::File, Vec<Diagnostic>> {
