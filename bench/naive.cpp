@@ -3,7 +3,7 @@
 // Grundy's game 4!.0: split one heap into two unequal heaps)
 // Prints G(N) and a hash of G(0..=N), so that the run cannot be optimised away and the whole
 // table can be compared with sgscope's: h = (h ^ G(n)) * 1099511628211 over n = 0..=N from
-// h = 14695981039346656037 (64-bit FNV-1a on whole values; benches/engines.rs computes the same).
+// h = 14695981039346656037 (64-bit FNV-1a on whole values; benches/engines/heaps.rs computes the same).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>

@@ -103,6 +103,9 @@ const PROGRESS_EVERY: usize = 4096;
 /// The mask uses at most this many value bits (the transform has `2^(bits + 1)` entries).
 const MASK_BITS: u32 = 20;
 
+/// From this many heaps on, the mask is chosen again whenever the table has doubled.
+const RECHOOSE_EVERY_DOUBLING_FROM: usize = 1 << 16;
+
 /// Heaps below this are never a reason to give up (the costs are too small to compare).
 const GIVE_UP_FROM: usize = 2048;
 
@@ -325,7 +328,12 @@ impl Run<'_> {
                 self.progress.set(self.len as u64);
                 return Some(true);
             }
-            if kernel.rare.len() * 100 > n && n >= 2 * kernel.chosen_at {
+            // Choose the mask again once the table has doubled since the last choice, if the rare
+            // list passed 1% of the heaps, and always past 2^16 heaps (O(n) per doubling): new
+            // value bits need a mask that sees them (Grundy's game passes 255 near 7.25·10^6;
+            // mask 254 chosen before then would leave the rare list to grow).
+            let doubled = n >= 2 * kernel.chosen_at;
+            if doubled && (kernel.rare.len() * 100 > n || n >= RECHOOSE_EVERY_DOUBLING_FROM) {
                 kernel.choose_mask(self.table);
                 if self.may_give_up && n >= GIVE_UP_FROM && kernel.rare.len() * 4 > n {
                     self.progress.set(n as u64 + 1);
