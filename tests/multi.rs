@@ -246,6 +246,15 @@ fn plot_draws_a_heat_map() {
     assert!(svg.starts_with("<svg"), "{}", &svg[..100.min(svg.len())]);
     let err = fails(&["plot", "rules/staircase-nim.sg", "-o", path], 2);
     assert!(err.contains("a heat map needs two coordinates"), "{err}");
+    // One coordinate: the chart of G against the coordinate, as for heap games.
+    let chart = dir.path().join("row.svg");
+    let chart = chart.to_str().unwrap();
+    ok(&["plot", "rules/p2575-row.sg", "--to", "255", "-o", chart]);
+    let svg = std::fs::read_to_string(chart).unwrap();
+    assert!(
+        svg.contains("G(m)") && svg.contains("P2575 row"),
+        "{svg:.300}"
+    );
 }
 
 #[test]

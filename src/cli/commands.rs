@@ -62,7 +62,8 @@ pub(super) fn dispatch(command: Command) -> Result<(), CliError> {
             sets,
         } => {
             let game = load_game(&game, &sets)?;
-            if game.position_program().is_some() && !rare {
+            // A one-coordinate position game gets the chart of a heap game.
+            if game.position_program().is_some() && game.coordinates().len() != 1 && !rare {
                 return solve::plot(&game, &to, &output);
             }
             plot(&game, to.heap_to(&game)?, rare, &output)
@@ -377,7 +378,13 @@ fn plot(game: &Game, to: u64, rare: bool, output: &str) -> Result<(), CliError> 
             game.name
         )));
     }
-    let table = compute(game, to)?;
+    let table = match game.position_program() {
+        Some(_) => {
+            let boxed = engine::multi::compute_box(game, &[to])?;
+            SgTable::from_values(boxed.values())
+        }
+        None => compute(game, to)?,
+    };
     let report = analysis::report_for_table(&game.name, game.code(), &table);
     let spec = ChartSpec {
         periodicity: periodicity(&report),
