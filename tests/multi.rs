@@ -236,6 +236,18 @@ fn table_formats_for_two_coordinates() {
     assert!(json.to_string().contains("\"x\""), "{json}");
 }
 
+/// Wythoff's game on x ≤ 10^7 has millions of moves at every position: refused at once with
+/// the estimate, instead of running for days.
+#[test]
+fn boxes_with_hours_of_rule_steps_are_refused_before_any_work() {
+    let err = fails(&["table", "rules/wythoff.sg", "--to", "x=10000000,y=2"], 2);
+    assert!(
+        err.contains("0 ≤ x ≤ 10000000, 0 ≤ y ≤ 2 would take more than 2e10 rule steps"),
+        "{err}"
+    );
+    assert!(err.contains("help: ask for a smaller --to"), "{err}");
+}
+
 #[test]
 fn plot_draws_a_heat_map() {
     let dir = tempfile::tempdir().unwrap();

@@ -9,6 +9,7 @@ use std::str::FromStr;
 
 use crate::analysis::criteria::CriteriaReport;
 use crate::analysis::patterns;
+use crate::engine::boxtable::BoxTable;
 use crate::engine::human_bytes;
 use crate::engine::multi::{self, show_position, MultiError, Solver};
 use crate::engine::{self, naive};
@@ -169,7 +170,7 @@ pub fn table(
 ) -> Result<(), CliError> {
     let output = output.unwrap_or("-");
     let extents = to.extents(&game.coordinates())?;
-    let table = multi::compute_box(game, &extents)?;
+    let table = requested_box(game, &extents)?;
     let color = color.enabled(output);
     export::write_output(output, |out| {
         grid::write_box(out, &table, format, &game.name, color)
@@ -187,7 +188,7 @@ pub fn plot(game: &Game, to: &BoxArg, output: &str) -> Result<(), CliError> {
             coordinates.join(", ")
         )));
     }
-    let table = multi::compute_box(game, &to.extents(&coordinates)?)?;
+    let table = requested_box(game, &to.extents(&coordinates)?)?;
     heatmap::write_heatmap(Path::new(output), &table, &HeatmapSpec::new(&game.name))?;
     eprintln!("wrote {output}");
     Ok(())
@@ -200,7 +201,7 @@ pub fn patterns(game: &Game, to: &BoxArg, json: bool) -> Result<(), CliError> {
     let extents = to.extents(&coordinates)?;
     let text = if game.position_program().is_none() || coordinates.len() == 1 {
         let values = match game.position_program() {
-            Some(_) => multi::compute_box(game, &extents)?.values().to_vec(),
+            Some(_) => requested_box(game, &extents)?.values().to_vec(),
             None => {
                 let table = engine::compute(game, extents[0], &engine::EngineOptions::default())?;
                 table.to_vec()
@@ -213,7 +214,7 @@ pub fn patterns(game: &Game, to: &BoxArg, json: bool) -> Result<(), CliError> {
             format!("{}\n", report.describe(&coordinates[0]))
         }
     } else if coordinates.len() == 2 {
-        let table = multi::compute_box(game, &extents)?;
+        let table = requested_box(game, &extents)?;
         let report = patterns::analyse_box(&table).map_err(|e| CliError::Usage(e.to_string()))?;
         if json {
             to_json(&report)?
@@ -222,7 +223,7 @@ pub fn patterns(game: &Game, to: &BoxArg, json: bool) -> Result<(), CliError> {
         }
     } else {
         // Rows and diagonals are 2-D ideas; any number of coordinates has criteria.
-        let report = CriteriaReport::of(&multi::compute_box(game, &extents)?);
+        let report = CriteriaReport::of(&requested_box(game, &extents)?);
         if json {
             to_json(&report)?
         } else {
@@ -241,7 +242,7 @@ fn to_json(report: &impl serde::Serialize) -> Result<String, CliError> {
 
 /// `code` for a position game: a lookup function for the box.
 pub fn code(game: &Game, lang: Lang, to: &BoxArg, output: Option<&str>) -> Result<(), CliError> {
-    let table = multi::compute_box(game, &to.extents(&game.coordinates())?)?;
+    let table = requested_box(game, &to.extents(&game.coordinates())?)?;
     let snippet = export::code::generate_box(lang, &table, &game.name)?;
     export::write_output(output.unwrap_or("-"), |out| {
         out.write_all(snippet.as_bytes())
@@ -529,6 +530,11 @@ fn criteria_box(program: &Program, arity: usize) -> Vec<u64> {
 /// of huge positions costs no more than a small one to judge. A rule error answers false
 /// (computing the box would fail or take too long).
 fn work_within(program: &Program, extents: &[u64], limit: u64) -> bool {
+    work_estimate(program, extents, limit).unwrap_or(false)
+}
+
+/// [`work_within`], or `None` when a rule fails on a sampled position.
+fn work_estimate(program: &Program, extents: &[u64], limit: u64) -> Option<bool> {
     let positions = extents
         .iter()
         .map(|&e| u128::from(e) + 1)
@@ -549,11 +555,39 @@ fn work_within(program: &Program, extents: &[u64], limit: u64) -> bool {
         let run = program.for_each_option(&position, &mut scratch, &mut budget, &mut |_, _, _| {
             ControlFlow::Continue(())
         });
-        if run.is_err() {
-            return false;
+        match run {
+            Ok(()) => {}
+            Err(Stop::Error(_)) => return None,
+            Err(_) => return Some(false),
         }
     }
-    true
+    Some(true)
+}
+
+/// The box of a request (`table`, `plot`, `code`, `patterns`): refused before any work when it
+/// would not fit in memory, or when its rule steps, estimated from a sample of its positions,
+/// pass [`engine::RULE_STEPS_LIMIT`] (about a quarter of an hour; e.g. Wythoff's game on
+/// `x ≤ 10^7`, where every position has millions of moves).
+fn requested_box(game: &Game, extents: &[u64]) -> Result<BoxTable, CliError> {
+    multi::check_box_memory(extents)?;
+    if let Some(program) = game.position_program() {
+        let limit = engine::RULE_STEPS_LIMIT as u64;
+        if work_estimate(program, extents, limit) == Some(false) {
+            let names = game.coordinates();
+            let bounds: Vec<String> = names
+                .iter()
+                .zip(extents)
+                .map(|(name, extent)| format!("0 ≤ {name} ≤ {extent}"))
+                .collect();
+            return Err(CliError::Usage(format!(
+                "the box {} would take more than {limit:e} rule steps (binder values and \
+                 moves, estimated from {WORK_SAMPLES} of its positions): hours of work\n  \
+                 help: ask for a smaller --to",
+                bounds.join(", ")
+            )));
+        }
+    }
+    Ok(multi::compute_box(game, extents)?)
 }
 
 /// A rule's run-time error, located in the rules text.

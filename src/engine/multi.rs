@@ -595,8 +595,8 @@ pub fn show_position(position: &[u64]) -> String {
     }
 }
 
-/// Refuses a box whose values (and wave order) would not fit in memory.
-fn check_box_memory(extents: &[u64]) -> Result<(), MultiError> {
+/// Refuses a box whose values (and wave order) would not fit in memory, before allocating.
+pub fn check_box_memory(extents: &[u64]) -> Result<(), MultiError> {
     let positions: u128 = extents
         .iter()
         .map(|&e| u128::from(e) + 1)
