@@ -11,20 +11,19 @@ use crate::engine::{self, ChunkHook, EngineError, EngineOptions, SgTable};
 use crate::export::{self, ChartSpec, CodeSpec, Format, Lang};
 use crate::rules::Game;
 
-use super::{load_game, solve, Checkpointing, CliError, ColorChoice, Command};
+use super::{solve, Checkpointing, CliError, ColorChoice, Command, Sets};
 
 pub(super) fn dispatch(command: Command) -> Result<(), CliError> {
     match command {
         Command::Table {
-            game,
             to,
             format,
             output,
             color,
             checkpointing,
-            sets,
+            game,
         } => {
-            let game = load_game(&game, &sets)?;
+            let game = game.load()?;
             if game.position_program().is_some() {
                 checkpointing.refuse_for_positions()?;
                 return solve::table(&game, &to, format, output.as_deref(), color);
@@ -39,13 +38,12 @@ pub(super) fn dispatch(command: Command) -> Result<(), CliError> {
             )
         }
         Command::Period {
-            game,
             max,
             json,
             checkpointing,
-            sets,
+            game,
         } => {
-            let game = load_game(&game, &sets)?;
+            let game = game.load()?;
             if game.position_program().is_some() {
                 return Err(CliError::Usage(format!(
                     "`period` analyses heap games; {} is a position game: try `sgscope patterns`",
@@ -55,13 +53,12 @@ pub(super) fn dispatch(command: Command) -> Result<(), CliError> {
             period(&game, max, json, &checkpointing)
         }
         Command::Plot {
-            game,
             to,
             rare,
             output,
-            sets,
+            game,
         } => {
-            let game = load_game(&game, &sets)?;
+            let game = game.load()?;
             // A one-coordinate position game gets the chart of a heap game.
             if game.position_program().is_some() && game.coordinates().len() != 1 && !rare {
                 return solve::plot(&game, &to, &output);
@@ -69,31 +66,21 @@ pub(super) fn dispatch(command: Command) -> Result<(), CliError> {
             plot(&game, to.heap_to(&game)?, rare, &output)
         }
         Command::Code {
-            game,
             lang,
             max,
             to,
             output,
-            sets,
+            game,
         } => {
-            let game = load_game(&game, &sets)?;
+            let game = game.load()?;
             if game.position_program().is_some() {
                 return solve::code(&game, lang, &to, output.as_deref());
             }
             code(&game, lang, max, to.heap_to(&game)?, output.as_deref())
         }
         Command::Check { games, sets } => check(&games, &sets),
-        Command::Patterns {
-            game,
-            to,
-            json,
-            sets,
-        } => solve::patterns(&load_game(&game, &sets)?, &to, json),
-        Command::Solve {
-            game,
-            position,
-            sets,
-        } => solve::solve(&load_game(&game, &sets)?, &position),
+        Command::Patterns { to, json, game } => solve::patterns(&game.load()?, &to, json),
+        Command::Solve { position, game } => solve::solve(&game.load()?, &position),
     }
 }
 
@@ -427,10 +414,10 @@ fn code(game: &Game, lang: Lang, max: u64, to: u64, output: Option<&str>) -> Res
     Ok(())
 }
 
-fn check(games: &[String], sets: &[(String, i64)]) -> Result<(), CliError> {
+fn check(games: &[String], sets: &Sets) -> Result<(), CliError> {
     let mut failures = Vec::new();
     for name in games {
-        match load_game(name, sets) {
+        match sets.load(name) {
             Ok(game) => println!("ok: {name}: {}", game_title(&game)),
             Err(e) => failures.push(e),
         }

@@ -6,6 +6,41 @@ use crate::rules::{self, Game, SourceFile};
 
 use super::CliError;
 
+/// `GAME` and `--set`, shared by every subcommand that reads one game.
+///
+/// Flattened last in each subcommand, so that `--set` keeps its place after the subcommand's
+/// own options in `--help`; `index = 1` keeps `GAME` the first positional argument.
+#[derive(Debug, clap::Args)]
+pub struct GameArgs {
+    /// A rules file (e.g. rules/kayles.sg), or the rules text itself (e.g. 'octal 0.07')
+    #[arg(index = 1)]
+    game: String,
+    #[command(flatten)]
+    sets: Sets,
+}
+
+impl GameArgs {
+    /// The game, with the `--set` values applied (see [`load_game`]).
+    pub fn load(&self) -> Result<Game, CliError> {
+        self.sets.load(&self.game)
+    }
+}
+
+/// `--set NAME=VALUE` (repeatable): values for the parameters of a rules file.
+#[derive(Debug, clap::Args)]
+pub struct Sets {
+    /// Set a parameter of the rules file, e.g. --set k=5 (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
+    sets: Vec<(String, i64)>,
+}
+
+impl Sets {
+    /// The game named by `game` (see [`load_game`]), with these values applied.
+    pub fn load(&self, game: &str) -> Result<Game, CliError> {
+        load_game(game, &self.sets)
+    }
+}
+
 /// Reads the game named by `game`: the file at that path if it exists, otherwise `game` itself
 /// as rules text (so `sgscope period 'octal 0.07'` works without a file).
 pub fn load_game(game: &str, sets: &[(String, i64)]) -> Result<Game, CliError> {

@@ -16,10 +16,7 @@ use crate::engine::EngineError;
 use crate::export::{ExportError, Lang};
 use crate::rules::RulesError;
 
-pub use game_arg::{load_game, parse_set};
-
-const GAME_HELP: &str =
-    "A rules file (e.g. rules/kayles.sg), or the rules text itself (e.g. 'octal 0.07')";
+pub use game_arg::{load_game, parse_set, GameArgs, Sets};
 
 /// sgscope: Sprague–Grundy tables, periods and proofs for impartial games.
 #[derive(Debug, Parser)]
@@ -51,6 +48,8 @@ struct Checkpointing {
     resume: Option<PathBuf>,
 }
 
+// Every subcommand that reads one game ends with `#[command(flatten)] game: GameArgs`: GAME
+// (always the first positional argument) and `--set` (listed after the subcommand's own options).
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Print the SG values G(0..=N) as text, CSV or JSON.
@@ -58,8 +57,6 @@ enum Command {
         after_help = "Examples:\n  sgscope table rules/kayles.sg --to 40\n  sgscope table 'octal 0.07' --to 10000000 --format csv -o out/dawson.csv\n  sgscope table rules/bash.sg --set k=5 --format json\n  sgscope table rules/grundys-game.sg --to 3000000 --format csv -o out/grundy.csv --checkpoint grundy.ckpt --resume grundy.ckpt   # Ctrl-C, then run it again to go on"
     )]
     Table {
-        #[arg(help = GAME_HELP)]
-        game: String,
         /// Last position (the table covers 0..=N); for a position game N bounds every
         /// coordinate, or give one bound each: --to x=100,y=50.
         #[arg(long, default_value = "100", value_name = "N")]
@@ -75,17 +72,14 @@ enum Command {
         color: ColorChoice,
         #[command(flatten)]
         checkpointing: Checkpointing,
-        /// Set a parameter of the rules file, e.g. --set k=5 (repeatable).
-        #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
-        sets: Vec<(String, i64)>,
+        #[command(flatten)]
+        game: GameArgs,
     },
     /// Find preperiod, period and saltus; prove periodicity where a theorem allows.
     #[command(
         after_help = "Examples:\n  sgscope period rules/dawsons-kayles.sg\n  sgscope period 'octal 0.07' --json\n  sgscope period rules/grundys-game.sg --max 20000\n  sgscope period 'octal 0.007' --max 5000000 --checkpoint t.ckpt --resume t.ckpt   # Ctrl-C, then run it again to go on"
     )]
     Period {
-        #[arg(help = GAME_HELP)]
-        game: String,
         /// Compute at most G(0..=N) while looking for a proof.
         #[arg(long, default_value_t = 65536, value_name = "N")]
         max: u64,
@@ -94,17 +88,14 @@ enum Command {
         json: bool,
         #[command(flatten)]
         checkpointing: Checkpointing,
-        /// Set a parameter of the rules file, e.g. --set k=5 (repeatable).
-        #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
-        sets: Vec<(String, i64)>,
+        #[command(flatten)]
+        game: GameArgs,
     },
     /// Draw G(n) against n (PNG or SVG), with P-positions, preperiod and period marked.
     #[command(
         after_help = "Examples:\n  sgscope plot rules/kayles.sg -o out/kayles.png\n  sgscope plot 'octal 0.07' --to 300 -o out/dawson.svg\n  sgscope plot rules/grundys-game.sg --to 200000 --rare -o out/grundy-rare.png"
     )]
     Plot {
-        #[arg(help = GAME_HELP)]
-        game: String,
         /// Last position drawn (a position game: every coordinate, or --to x=100,y=50).
         #[arg(long, default_value = "200", value_name = "N")]
         to: solve::BoxArg,
@@ -114,17 +105,14 @@ enum Command {
         /// The chart file: .png or .svg.
         #[arg(short, long, value_name = "FILE")]
         output: String,
-        /// Set a parameter of the rules file, e.g. --set k=5 (repeatable).
-        #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
-        sets: Vec<(String, i64)>,
+        #[command(flatten)]
+        game: GameArgs,
     },
     /// Emit a lookup function `sg(n)` for n up to 10^18 in C++, Python, Rust or Java.
     #[command(
         after_help = "Examples:\n  sgscope code rules/dawsons-kayles.sg --lang cpp\n  sgscope code 'subtraction {1, 3, 4}' --lang python -o out/sg.py\n  sgscope code rules/grundys-game.sg --lang rust --to 5000   # no period known: table + guard"
     )]
     Code {
-        #[arg(help = GAME_HELP)]
-        game: String,
         /// Target language: cpp, python, rust or java.
         #[arg(long, value_parser = parse_lang)]
         lang: Lang,
@@ -138,9 +126,8 @@ enum Command {
         /// Write to FILE (atomically) instead of stdout.
         #[arg(short, long, value_name = "FILE")]
         output: Option<String>,
-        /// Set a parameter of the rules file, e.g. --set k=5 (repeatable).
-        #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
-        sets: Vec<(String, i64)>,
+        #[command(flatten)]
+        game: GameArgs,
     },
     /// Patterns of the P-positions (residues, progressions, Fibonacci, Beatty pairs) and the
     /// periods of the rows, columns and diagonals of a two-coordinate game.
@@ -148,31 +135,26 @@ enum Command {
         after_help = "Examples:\n  sgscope patterns rules/wythoff.sg --to 200\n  sgscope patterns rules/fibonacci-nim.sg --to 150 --json\n  sgscope patterns rules/bash.sg --to 500"
     )]
     Patterns {
-        #[arg(help = GAME_HELP)]
-        game: String,
         /// The box analysed: 0..=N in every coordinate, or --to x=100,y=50.
         #[arg(long, default_value = "100", value_name = "N")]
         to: solve::BoxArg,
         /// Print a JSON object instead of text.
         #[arg(long)]
         json: bool,
-        /// Set a parameter of the rules file, e.g. --set k=5 (repeatable).
-        #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
-        sets: Vec<(String, i64)>,
+        #[command(flatten)]
+        game: GameArgs,
     },
     /// The SG value of a position (a sum of components), who wins, and every winning move.
     #[command(
         after_help = "Examples:\n  sgscope solve rules/nim.sg 3 5 7\n  sgscope solve rules/wythoff.sg '(3, 5)'\n  sgscope solve rules/wythoff.sg '(3, 4) + (5, 2)'\n  sgscope solve rules/fibonacci-nim.sg '(10, 9)'   # smallest winning first take"
     )]
     Solve {
-        #[arg(help = GAME_HELP)]
-        game: String,
         /// The position: heaps (`3 5 7`) or tuples joined by `+` (`(3, 4) + (5, 2)`).
-        #[arg(required = true, value_name = "POSITION")]
+        // `index = 2`: after GAME, which `GameArgs` (flattened below) makes the first.
+        #[arg(index = 2, required = true, value_name = "POSITION")]
         position: Vec<String>,
-        /// Set a parameter of the rules file, e.g. --set k=5 (repeatable).
-        #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
-        sets: Vec<(String, i64)>,
+        #[command(flatten)]
+        game: GameArgs,
     },
     /// Parse and check rules files without computing anything.
     #[command(after_help = "Examples:\n  sgscope check rules/bash.sg\n  sgscope check rules/*.sg")]
@@ -180,9 +162,8 @@ enum Command {
         /// Rules files (or rules text).
         #[arg(required = true)]
         games: Vec<String>,
-        /// Set a parameter of the rules file, e.g. --set k=5 (repeatable).
-        #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
-        sets: Vec<(String, i64)>,
+        #[command(flatten)]
+        sets: Sets,
     },
 }
 
