@@ -30,7 +30,7 @@
 //! (a sequence for which nearly every `p` matches about `p` pairs from the end) is `O(N²)`.
 
 use super::Periodicity;
-use crate::engine::table::{SgValue, Storage};
+use crate::engine::table::{with_values, Values};
 use crate::engine::SgTable;
 
 /// The fewest pairs `(n, n + p)` with `n ≥ n0` that must agree before a period is accepted.
@@ -47,11 +47,7 @@ pub const MIN_CHECKED_PAIRS: usize = 16;
 /// The periodicity of `table` (smallest pure period first, else smallest arithmetic period with
 /// a positive saltus), or `None` when no candidate has enough evidence (see the module docs).
 pub fn detect(table: &SgTable) -> Option<Periodicity> {
-    match table.storage() {
-        Storage::U8(values) => detect_in(values),
-        Storage::U16(values) => detect_in(values),
-        Storage::U32(values) => detect_in(values),
-    }
+    with_values!(table.storage(), |values| detect_in(values))
 }
 
 /// Full periods seen after the preperiod in a table of `len` values: `(len − n0) / p`.
@@ -75,14 +71,14 @@ pub fn has_enough_evidence(preperiod: usize, period: usize, len: usize) -> bool 
     after >= 2 * period && after - period >= MIN_CHECKED_PAIRS && 4 * after >= len
 }
 
-fn detect_in<T: SgValue>(values: &[T]) -> Option<Periodicity> {
+fn detect_in<V: Values + ?Sized>(values: &V) -> Option<Periodicity> {
     let len = values.len();
     let max_period = len / 2;
     let pure = (1..=max_period).find_map(|p| accepted(values, p, 0));
     pure.or_else(|| {
         (1..=max_period).find_map(|p| {
             let last = len - 1;
-            let saltus = values[last].to_u32() as i64 - values[last - p].to_u32() as i64;
+            let saltus = values.at(last) as i64 - values.at(last - p) as i64;
             // A negative saltus cannot continue forever (values would become negative), and
             // zero was covered by the pure search.
             if saltus > 0 {
@@ -114,15 +110,14 @@ pub fn earliest_provable(
     table: &SgTable,
     needed_len: impl Fn(usize, usize) -> Option<usize>,
 ) -> Option<(Periodicity, usize)> {
-    match table.storage() {
-        Storage::U8(values) => earliest_provable_in(values, &needed_len),
-        Storage::U16(values) => earliest_provable_in(values, &needed_len),
-        Storage::U32(values) => earliest_provable_in(values, &needed_len),
-    }
+    with_values!(table.storage(), |values| earliest_provable_in(
+        values,
+        &needed_len
+    ))
 }
 
-fn earliest_provable_in<T: SgValue>(
-    values: &[T],
+fn earliest_provable_in<V: Values + ?Sized>(
+    values: &V,
     needed_len: &impl Fn(usize, usize) -> Option<usize>,
 ) -> Option<(Periodicity, usize)> {
     let len = values.len();
@@ -161,7 +156,7 @@ fn earliest_provable_in<T: SgValue>(
 }
 
 /// The candidate `(n0, p, s)` with the smallest `n0` for `p` and `s`, if it has enough evidence.
-fn accepted<T: SgValue>(values: &[T], period: usize, saltus: i64) -> Option<Periodicity> {
+fn accepted<V: Values + ?Sized>(values: &V, period: usize, saltus: i64) -> Option<Periodicity> {
     let preperiod = smallest_preperiod(values, period, saltus);
     has_enough_evidence(preperiod, period, values.len()).then_some(Periodicity {
         preperiod,
@@ -172,15 +167,13 @@ fn accepted<T: SgValue>(values: &[T], period: usize, saltus: i64) -> Option<Peri
 
 /// The smallest `n0` such that `G(n + p) = G(n) + s` for all `n0 ≤ n` with `n + p < len`,
 /// scanning back from the end and stopping at the first mismatch.
-fn smallest_preperiod<T: SgValue>(values: &[T], period: usize, saltus: i64) -> usize {
-    let (heads, tails) = (&values[..values.len() - period], &values[period..]);
-    let matching = heads
-        .iter()
-        .zip(tails)
+fn smallest_preperiod<V: Values + ?Sized>(values: &V, period: usize, saltus: i64) -> usize {
+    let heads = values.len() - period;
+    let matching = (0..heads)
         .rev()
-        .take_while(|(a, b)| b.to_u32() as i64 - a.to_u32() as i64 == saltus)
+        .take_while(|&n| values.at(n + period) as i64 - values.at(n) as i64 == saltus)
         .count();
-    heads.len() - matching
+    heads - matching
 }
 
 #[cfg(test)]
@@ -355,7 +348,7 @@ mod tests {
     #[test]
     fn wide_storage_is_read() {
         let table = sequence(&[1], &[300, 70_000, 5], 0, 10);
-        assert_eq!(table.bytes_per_value(), 4);
+        assert_eq!(table.value_bits(), 32);
         assert_eq!(
             detect(&table),
             Some(Periodicity {

@@ -40,7 +40,7 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use super::table::Storage;
+use super::table::{Storage, Values};
 use super::SgTable;
 use crate::export::{self, ExportError};
 use crate::rules::Game;
@@ -221,13 +221,27 @@ pub fn write(out: &mut dyn Write, fingerprint: &Fingerprint, table: &SgTable) ->
     let label = &label[..label.len().min(MAX_LABEL)];
     w.write_all(&(label.len() as u32).to_le_bytes())?;
     w.write_all(label)?;
-    w.write_all(&[table.bytes_per_value() as u8])?;
+    // Nine-bit tables are written as `u16` (and read back into nine bits by `push`).
+    let width = match table.storage() {
+        Storage::U8(_) => 1,
+        Storage::U9(_) | Storage::U16(_) => 2,
+        Storage::U32(_) => 4,
+    };
+    w.write_all(&[width])?;
     w.write_all(&(table.len() as u64).to_le_bytes())?;
     // In blocks, so that a table of 10^8 values is not copied whole.
     const BLOCK: usize = 1 << 14;
     let mut buf = Vec::with_capacity(BLOCK * 4);
     match table.storage() {
         Storage::U8(v) => w.write_all(v)?,
+        Storage::U9(v) => {
+            for start in (0..v.len()).step_by(BLOCK) {
+                buf.clear();
+                let block = start..(start + BLOCK).min(v.len());
+                buf.extend(block.flat_map(|i| (v.at(i) as u16).to_le_bytes()));
+                w.write_all(&buf)?;
+            }
+        }
         Storage::U16(v) => {
             for block in v.chunks(BLOCK) {
                 buf.clear();
@@ -249,7 +263,7 @@ pub fn write(out: &mut dyn Write, fingerprint: &Fingerprint, table: &SgTable) ->
 
 /// The checkpoint of `table` as bytes (see [`write()`]).
 pub fn encode(fingerprint: &Fingerprint, table: &SgTable) -> Vec<u8> {
-    let mut bytes = Vec::with_capacity(64 + table.len() * table.bytes_per_value());
+    let mut bytes = Vec::with_capacity(64 + table.len() * table.value_bits().div_ceil(8) as usize);
     write(&mut bytes, fingerprint, table).expect("writing to a Vec cannot fail");
     bytes
 }
@@ -465,19 +479,25 @@ mod tests {
 
     #[test]
     fn round_trips_every_width() {
-        for (values, width) in [
-            (vec![0, 1, 255, 3], 1),
-            (vec![0, 256, 65535, 7], 2),
-            (vec![0, 70_000, u32::MAX, 1], 4),
-            (vec![], 1),
+        for (values, bits) in [
+            (vec![0, 1, 255, 3], 8),
+            (vec![0, 256, 65535, 7], 16),
+            (vec![0, 70_000, u32::MAX, 1], 32),
+            (vec![], 8),
         ] {
             let table = SgTable::from_values(&values);
-            assert_eq!(table.bytes_per_value(), width);
+            assert_eq!(table.value_bits(), bits);
             let bytes = encode(&fp(), &table);
             let back = decode(&bytes, &fp(), &path()).unwrap();
             assert_eq!(back, table);
-            assert_eq!(back.bytes_per_value(), width);
+            assert_eq!(back.value_bits(), bits);
         }
+        // A 9-bit table is saved as `u16`.
+        let mut packed = SgTable::packed_from(0);
+        [0, 256, 511, 7].into_iter().for_each(|v| packed.push(v));
+        assert_eq!(packed.value_bits(), 9);
+        let back = decode(&encode(&fp(), &packed), &fp(), &path()).unwrap();
+        assert_eq!(back, packed);
     }
 
     #[test]

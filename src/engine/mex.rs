@@ -3,7 +3,7 @@
 //! `mex(S)` is the least non-negative integer not in `S`; the Sprague–Grundy value of a position
 //! is the mex of its options' values (Sprague 1935, Grundy 1939).
 
-use super::table::SgValue;
+use super::table::{SgValue, Values};
 
 /// A set of small non-negative integers as a bitset, cleared and reused between positions.
 #[derive(Clone, Debug, Default)]
@@ -121,8 +121,14 @@ impl FlagSet {
     /// The XORs of a block are computed first (vector instructions, reversing the upper
     /// parts) and stored after.
     #[inline]
-    pub fn insert_pairs<T: SgValue>(&mut self, g: &[T], m: usize, from: usize, to: usize) {
-        self.insert_zipped(&g[from..to], &g[m + 1 - to..=m - from]);
+    pub fn insert_pairs<V: Values + ?Sized>(&mut self, g: &V, m: usize, from: usize, to: usize) {
+        const BLOCK: usize = 32;
+        let mut xors = [0u32; BLOCK];
+        for start in (from..to).step_by(BLOCK) {
+            let count = (to - start).min(BLOCK);
+            g.pair_xors(m, start, &mut xors[..count]);
+            self.insert_xors::<V>(xors[..count].iter().copied());
+        }
     }
 
     /// Adds `low[i] ⊕ high[high.len() − 1 − i]` for every `i` (`low` and `high` of equal length):
@@ -137,7 +143,7 @@ impl FlagSet {
             for (xor, (&x, &y)) in xors.iter_mut().zip(pairs) {
                 *xor = x.to_u32() ^ y.to_u32();
             }
-            self.insert_xors::<T>(xors[..lows.len()].iter().copied());
+            self.insert_xors::<[T]>(xors[..lows.len()].iter().copied());
         }
     }
 
@@ -155,13 +161,13 @@ impl FlagSet {
         tail.fill(0);
     }
 
-    /// Adds every value of `xors`, each the XOR of two values of a table stored as `T`. The
+    /// Adds every value of `xors`, each the XOR of two values of a table stored as `V`. The
     /// values of a `u8` table and their XORs are below 256, and those of a set of capacity
     /// `2^b` below `2^b` (see [`FlagSet::fit`]), so the common sizes store into a fixed array
     /// without bounds checks.
     #[inline]
-    pub fn insert_xors<T: SgValue>(&mut self, xors: impl Iterator<Item = u32>) {
-        if T::MAX <= u8::MAX as u32 {
+    pub fn insert_xors<V: Values + ?Sized>(&mut self, xors: impl Iterator<Item = u32>) {
+        if V::MAX <= u8::MAX as u32 {
             self.insert_below::<256>(xors);
         } else {
             match self.flags.len() {
@@ -263,7 +269,7 @@ mod tests {
         let g: [u8; 9] = [0, 1, 2, 0, 1, 2, 3, 1, 4];
         let mut flags = FlagSet::for_values_up_to(4);
         // Heap 8 into 2 + 6 and 3 + 5: G(2) ⊕ G(6) = 1, G(3) ⊕ G(5) = 2.
-        flags.insert_pairs(&g, 8, 2, 4);
+        flags.insert_pairs(g.as_slice(), 8, 2, 4);
         assert!(flags.contains(1) && flags.contains(2));
         assert_eq!(flags.mex(), 0);
     }

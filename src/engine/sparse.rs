@@ -91,9 +91,10 @@
 //! 0.16 and 0.56 about 50 up to 10⁵.
 
 use std::ops::Range;
+use std::time::{Duration, Instant};
 
 use super::mex::FlagSet;
-use super::table::{SgValue, Storage};
+use super::table::{with_values, SgValue, Storage, Values};
 use super::{Progress, SgTable};
 use crate::rules::code::{Modifier, TakeBreakCode};
 
@@ -285,11 +286,23 @@ impl Run<'_> {
                 n = end;
                 continue;
             };
-            let (stop, next) = rayon::join(|| self.heaps(n..end, far.as_ref()), || job.run());
+            let ((stop, main_time), (next, helper_time)) = rayon::join(
+                || timed(|| self.heaps(n..end, far.as_ref())),
+                || timed(|| job.run()),
+            );
             if stop.is_some() {
                 return stop;
             }
-            helper.balance(self.evaluated() - before, next.work);
+            helper.balance(
+                Share {
+                    splits: self.evaluated() - before,
+                    time: main_time,
+                },
+                Share {
+                    splits: next.work,
+                    time: helper_time,
+                },
+            );
             work_per_heap = (self.evaluated() - before + next.work) / (end - n) as u64;
             self.window.sparse += next.work;
             self.helped_blocks += 1;
@@ -315,11 +328,7 @@ impl Run<'_> {
                 .filter(|far| far.mask == kernel.mask)
                 .map(|far| far.part(n));
             let window = &mut self.window;
-            let value = match self.table.storage() {
-                Storage::U8(g) => kernel.value(g, window, part),
-                Storage::U16(g) => kernel.value(g, window, part),
-                Storage::U32(g) => kernel.value(g, window, part),
-            };
+            let value = with_values!(self.table.storage(), |g| kernel.value(g, window, part));
             self.table.push(value);
             kernel.record(n, value);
             // Try the periodicity theorem each time the table has doubled in length.
@@ -397,6 +406,20 @@ impl OrderTrial {
             _ => {}
         }
     }
+}
+
+/// The work of one thread over a block of the pipeline.
+#[derive(Clone, Copy)]
+struct Share {
+    splits: u64,
+    time: Duration,
+}
+
+/// `f()` and how long it took.
+fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
+    let start = Instant::now();
+    let result = f();
+    (result, start.elapsed())
 }
 
 /// Heaps per block of the two-thread pipeline; the far splits start at twice this.
@@ -489,8 +512,8 @@ impl Helper {
             rare: Vec::new(),
             rare_until: 0,
             mask: kernel.mask,
-            low: SgTable::new(),
-            recent: SgTable::new(),
+            low: SgTable::unpacked(),
+            recent: SgTable::unpacked(),
             base: 0,
             ready: false,
         }
@@ -518,7 +541,8 @@ impl Helper {
         self.rare.extend(new.map(|(&r, &v)| (r, v)));
         self.rare_until = until;
         if self.low.len() < self.near + self.scan {
-            self.low = table.prefix(self.near + self.scan);
+            self.low = SgTable::unpacked();
+            (0..len.min(self.near + self.scan)).for_each(|x| self.low.push(table.get(x)));
         }
         // The lowest position the next job reads: `m − r` for the largest rare part, or
         // `m − a` for the last scanned split, with the smallest `m`.
@@ -534,7 +558,7 @@ impl Helper {
         self.ready = len - lowest.min(len) <= 2 * HELPER_REACH;
         if !self.ready || lowest < self.base || lowest - self.base > len - lowest {
             self.base = lowest;
-            self.recent = SgTable::new();
+            self.recent = SgTable::unpacked();
         }
         if !self.ready {
             return;
@@ -542,12 +566,13 @@ impl Helper {
         for x in self.base + self.recent.len()..len {
             self.recent.push(table.get(x));
         }
-        // Store both copies in the wider of their widths (a value that needs it).
-        let width = self
-            .low
-            .bytes_per_value()
-            .max(self.recent.bytes_per_value());
-        let needs_width = [0, 0, u32::from(u8::MAX) + 1, 0, u32::from(u16::MAX) + 1][width];
+        // Store both copies in the wider of their widths (a value that needs it); they are
+        // plain slices (never 9-bit), which `Job::heap` reads side by side.
+        let needs_width = match self.low.value_bits().max(self.recent.value_bits()) {
+            8 => 0,
+            16 => u32::from(u8::MAX) + 1,
+            _ => u32::from(u16::MAX) + 1,
+        };
         self.low.widen_for(needs_width);
         self.recent.widen_for(needs_width);
     }
@@ -565,11 +590,16 @@ impl Helper {
         })
     }
 
-    /// Moves the helper's share of the scan towards an even split of the work: `main` and
-    /// `helper` are the splits each evaluated over the last block.
-    fn balance(&mut self, main: u64, helper: u64) {
-        let per_heap = (main as i64 - helper as i64) / (2 * self.block as i64);
-        self.scan = (self.scan as i64 + per_heap).clamp(0, 1 << 16) as usize;
+    /// Moves the helper's share of the scan half-way towards equal times of the two threads
+    /// over a block: moving `d` splits saves `d` times the main thread's cost per split and
+    /// costs `d` times the helper's. Times, not split counts, because a split costs more on
+    /// the main thread when it reads a 9-bit table (the helper reads plain copies).
+    fn balance(&mut self, main: Share, helper: Share) {
+        let cost = |share: Share| share.time.as_secs_f64() / share.splits.max(1) as f64;
+        let excess = main.time.as_secs_f64() - helper.time.as_secs_f64();
+        let moved = excess / (cost(main) + cost(helper)) / 2.0;
+        let per_heap = moved / self.block as f64;
+        self.scan = (self.scan as f64 + per_heap).clamp(0.0, (1 << 16) as f64) as usize;
     }
 }
 
@@ -586,7 +616,7 @@ impl Job<'_> {
                 (Storage::U8(low), Storage::U8(recent)) => self.heap(n, low, recent, &mut set),
                 (Storage::U16(low), Storage::U16(recent)) => self.heap(n, low, recent, &mut set),
                 (Storage::U32(low), Storage::U32(recent)) => self.heap(n, low, recent, &mut set),
-                _ => unreachable!("`Helper::catch_up` gives both copies one width"),
+                _ => unreachable!("`Helper::catch_up` gives both copies one plain width"),
             };
             flags.extend_from_slice(set.as_bytes());
         }
@@ -615,7 +645,7 @@ impl Job<'_> {
             let rare = helper.rare[..below].iter();
             // `!`: not the split into two equal heaps.
             let rare = rare.filter(|&&(r, _)| !(unequal && 2 * r == m));
-            set.insert_xors::<T>(rare.map(|&(r, v)| v ^ recent[m - r - base].to_u32()));
+            set.insert_xors::<[T]>(rare.map(|&(r, v)| v ^ recent[m - r - base].to_u32()));
             work += below as u64;
             let last = if unequal { (m - 1) / 2 } else { m / 2 };
             let to = scan_to.min(last + 1);
@@ -813,7 +843,12 @@ impl Kernel {
     }
 
     /// `G(n)` for `n = g.len()`, given `g = G(0..n)`.
-    fn value<T: SgValue>(&mut self, g: &[T], window: &mut Window, far: Option<FarPart>) -> u32 {
+    fn value<V: Values + ?Sized>(
+        &mut self,
+        g: &V,
+        window: &mut Window,
+        far: Option<FarPart>,
+    ) -> u32 {
         let n = g.len();
         let set = &mut self.set;
         match far {
@@ -824,7 +859,7 @@ impl Kernel {
             set.insert(0);
         }
         for &k in self.one_ks.iter().take_while(|&&k| k < n) {
-            set.insert(g[n - k].to_u32());
+            set.insert(g.at(n - k));
         }
         // `=`: two equal heaps, value G(m/2) ⊕ G(m/2) = 0.
         if self
@@ -859,7 +894,7 @@ impl Kernel {
             for cut in cuts.into_iter().chain(std::iter::once(below..below)) {
                 let to = cut.start.clamp(from, below);
                 let rare = self.rare[from..to].iter().zip(&self.rare_values[from..to]);
-                set.insert_xors::<T>(rare.map(|(&r, &v)| v ^ g[m - r].to_u32()));
+                set.insert_xors::<V>(rare.map(|(&r, &v)| v ^ g.at(m - r)));
                 window.sparse += (to - from) as u64;
                 from = from.max(cut.end.min(below));
             }
@@ -975,10 +1010,10 @@ mod tests {
         TakeBreakCode::parse(text, Notation::General, 0).unwrap()
     }
 
-    /// `G(0..len)` by the sparse kernel alone, from an empty table, never giving up and never
-    /// filling by a proven period.
+    /// `G(0..len)` by the sparse kernel alone, from an empty table (9-bit as soon as a value
+    /// passes 255), never giving up and never filling by a proven period.
     fn sparse_values(code: &TakeBreakCode, len: usize) -> Vec<u32> {
-        let mut table = SgTable::new();
+        let mut table = SgTable::packed_from(0);
         let policy = Policy::new(false, false);
         let finished = extend_with(code, &mut table, len, &mut Progress::hidden(), policy).0;
         assert!(finished);
@@ -994,7 +1029,7 @@ mod tests {
 
     /// `G(0..len)` by the sparse kernel alone inside a pool of `threads` threads, the second
     /// thread taking the far splits of blocks of `block` heaps however cheap they are; and how
-    /// many blocks it took.
+    /// many blocks it took. The table is 9-bit as soon as a value passes 255.
     fn pipelined_values(
         code: &TakeBreakCode,
         len: usize,
@@ -1006,7 +1041,7 @@ mod tests {
             .build()
             .unwrap();
         pool.install(|| {
-            let mut table = SgTable::new();
+            let mut table = SgTable::packed_from(0);
             let policy = Policy {
                 may_give_up: false,
                 may_fill: false,
@@ -1178,12 +1213,20 @@ mod tests {
 
     #[test]
     fn values_past_255_widen_the_table_mid_run() {
-        // 0.04's values grow slowly and pass 255 before heap 20000, so the sparse loop moves
-        // from the u8 to the u16 storage while it runs.
+        // 0.04's values grow slowly and pass 255 before heap 20000 (but not 511), so the sparse
+        // loop moves from the u8 to the 9-bit storage while it runs, on one thread and with the
+        // second thread's plain copies beside it.
         let code = code("0.04");
-        let values = sparse_values(&code, 20_000);
+        let mut table = SgTable::packed_from(0);
+        let policy = Policy::new(false, false);
+        assert!(extend_with(&code, &mut table, 20_000, &mut Progress::hidden(), policy).0);
+        assert_eq!(table.value_bits(), 9);
+        let values = table.to_vec();
         assert!(values[..3_000].iter().all(|&v| v < 256) && values.iter().any(|&v| v >= 256));
         assert_eq!(values, dense_values(&code, 20_000));
+        let (pipelined, helped) = pipelined_values(&code, 20_000, 2, 64);
+        assert!(helped > 0);
+        assert_eq!(pipelined, values);
     }
 
     #[test]

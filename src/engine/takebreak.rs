@@ -157,15 +157,20 @@ fn extend_with_threshold(
         return;
     }
     let mut kernel = Kernel::new(code, table.max_value(), parallel_splits);
+    // This kernel reads plain slices (see `SgTable::unpack`).
+    table.unpack();
     // The working state is not kept between calls: rebuild it from the table.
     kernel.catch_up(table);
     table.reserve(len - start);
     for n in start..len {
         let max_value = table.max_value();
+        // A value from 256 to 511 (after only smaller ones) made the table 9-bit.
+        table.unpack();
         let value = match table.storage() {
             Storage::U8(g) => kernel.value(g, max_value),
             Storage::U16(g) => kernel.value(g, max_value),
             Storage::U32(g) => kernel.value(g, max_value),
+            Storage::U9(_) => unreachable!("unpacked above"),
         };
         table.push(value);
         kernel.levels.finish_row(value);
@@ -231,6 +236,7 @@ impl Kernel {
                     Storage::U8(g) => self.levels.push_rows(&g[..m]),
                     Storage::U16(g) => self.levels.push_rows(&g[..m]),
                     Storage::U32(g) => self.levels.push_rows(&g[..m]),
+                    Storage::U9(_) => unreachable!("`extend_with_threshold` unpacks the table"),
                 }
                 self.levels.finish_row(table.get(m));
             }
