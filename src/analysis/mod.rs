@@ -182,6 +182,12 @@ fn search_game(
     // A code computed by listing partitions may be out of reach long before `max`: search as
     // far as is feasible and say so, rather than fail or run for hours.
     let feasible = engine::feasible_to(game, max);
+    let mut initial = initial;
+    // The search computes in stages; room for the last one from the start (address space only
+    // until written) lets a table headed for 2^25 values or more store its values from 256 to
+    // 511 in 9 bits (see `engine::table::PACK_FROM`).
+    let last = feasible.unwrap_or(max) as usize + 1;
+    initial.reserve(last.saturating_sub(initial.len()));
     let (table, mut report) = search(
         &game.name,
         game.code(),

@@ -34,6 +34,7 @@ use thiserror::Error;
 use crate::rules::{Diagnostic, Game, GameKind, SourceFile};
 pub use mex::MexSet;
 pub use progress::Progress;
+use sparse::SparseState;
 pub use table::SgTable;
 
 /// How to run a kernel.
@@ -123,8 +124,11 @@ pub fn extend(
     let Some(len) = prepare(game, table, to)? else {
         return Ok(());
     };
+    // Room for every value (address space only until written), which also tells the table
+    // whether it is large enough to store values from 256 to 511 in 9 bits.
+    table.reserve(len - table.len());
     let mut progress = Progress::new(table.len() as u64, len as u64, options.progress);
-    let result = extend_kernel(game, table, len, &mut progress);
+    let result = extend_kernel(game, table, len, &mut progress, &mut SparseState::default());
     progress.finish();
     result
 }
@@ -158,8 +162,8 @@ pub type ChunkHook<'a> = dyn FnMut(&SgTable) -> ControlFlow<()> + 'a;
 const FIRST_CHUNK: usize = 1 << 12;
 
 /// [`extend_in_chunks`] aims at chunks taking about this long: short enough that Ctrl-C is
-/// answered quickly, long enough that the kernels' per-call set-up (which rebuilds their
-/// working state from the table) stays a small part of the work.
+/// answered quickly, long enough that the kernels' per-call set-up stays a small part of the
+/// work (the dense kernel rebuilds its working state from the table; the sparse one keeps it).
 const CHUNK_TIME: Duration = Duration::from_millis(500);
 
 /// [`extend`], computing the table in chunks and calling `between_chunks` with the table after
@@ -169,6 +173,8 @@ const CHUNK_TIME: Duration = Duration::from_millis(500);
 /// prefix of it.
 ///
 /// Chunks start at 4096 positions and double or halve so that each takes about half a second.
+/// The sparse kernel keeps its working state from one chunk to the next (Grundy's game to 2^26
+/// with a checkpoint: 109.7 s, against 105.4 s in one call; 127.2 s when every chunk rebuilt it).
 pub fn extend_in_chunks(
     game: &Game,
     table: &mut SgTable,
@@ -179,8 +185,11 @@ pub fn extend_in_chunks(
     let Some(len) = prepare(game, table, to)? else {
         return Ok(());
     };
+    // As in `extend`: the table knows its final size from the first chunk on.
+    table.reserve(len - table.len());
     let mut progress = Progress::new(table.len() as u64, len as u64, options.progress);
     let mut chunk = FIRST_CHUNK;
+    let mut state = SparseState::default();
     let result = loop {
         if between_chunks(table).is_break() {
             break Err(EngineError::Interrupted {
@@ -192,7 +201,7 @@ pub fn extend_in_chunks(
         }
         let started = Instant::now();
         let end = table.len().saturating_add(chunk).min(len);
-        if let Err(e) = extend_kernel(game, table, end, &mut progress) {
+        if let Err(e) = extend_kernel(game, table, end, &mut progress, &mut state) {
             break Err(e);
         }
         let took = started.elapsed();
@@ -206,12 +215,14 @@ pub fn extend_in_chunks(
     result
 }
 
-/// Runs the game's kernel from `table.len()` to `len` values.
+/// Runs the game's kernel from `table.len()` to `len` values, keeping the sparse kernel's
+/// working state in `state` for the next call on the same table.
 fn extend_kernel(
     game: &Game,
     table: &mut SgTable,
     len: usize,
     progress: &mut Progress,
+    state: &mut SparseState,
 ) -> Result<(), EngineError> {
     match &game.kind {
         GameKind::Code { code, .. }
@@ -219,7 +230,7 @@ fn extend_kernel(
             lowered: Some(code),
             ..
         } => {
-            takebreak::extend(code, table, len, progress);
+            takebreak::extend_keeping(code, table, len, progress, state);
             Ok(())
         }
         GameKind::General {

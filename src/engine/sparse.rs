@@ -133,14 +133,41 @@ pub fn applies(code: &TakeBreakCode) -> bool {
 /// the best mask) so that the caller can finish with the dense kernel. Returns true when the
 /// table reaches `len`.
 ///
-/// The rare list is rebuilt from the table at the start of each call.
+/// The working state (mask, rare list, the second thread's copies) is taken from `state` when
+/// it was left there by a call that ended at this table's length for this code, and is rebuilt
+/// from the whole table otherwise; a call that reaches `len` leaves its state there. A run in
+/// chunks (see [`crate::engine::extend_in_chunks`]) so pays the rebuild once, not per chunk.
 pub fn extend(
     code: &TakeBreakCode,
     table: &mut SgTable,
     len: usize,
     progress: &mut Progress,
+    state: &mut SparseState,
 ) -> bool {
-    extend_with(code, table, len, progress, Policy::new(true, true)).0
+    extend_with(code, table, len, progress, Policy::new(true, true), state).0
+}
+
+/// The sparse kernel's working state between two [`extend`] calls on one table (see there).
+#[derive(Default)]
+pub struct SparseState {
+    saved: Option<Saved>,
+}
+
+/// What a call leaves for the next one.
+struct Saved {
+    code: TakeBreakCode,
+    /// The table length the state is for.
+    len: usize,
+    kernel: Kernel,
+    order_trial: OrderTrial,
+    helper: Option<Helper>,
+}
+
+impl SparseState {
+    /// True when a call left its state here.
+    pub fn is_kept(&self) -> bool {
+        self.saved.is_some()
+    }
 }
 
 /// What an [`extend_with`] call may do besides computing every value.
@@ -187,6 +214,7 @@ fn extend_with(
     len: usize,
     progress: &mut Progress,
     policy: Policy,
+    state: &mut SparseState,
 ) -> (bool, usize) {
     let Policy {
         may_give_up,
@@ -202,11 +230,18 @@ fn extend_with(
         return (true, 0);
     }
     let t = code.normalized().last_nonzero().unwrap_or(0);
-    if may_fill && fill_proven_period(table, len, t) {
+    // The theorem is tried at each power of two (here and in `Run::heaps`): a try costs up to
+    // `8·len` comparisons, too many for every call of a run that comes in chunks.
+    if may_fill && start.is_power_of_two() && fill_proven_period(table, len, t) {
         progress.set(len as u64);
         return (true, 0);
     }
-    let kernel = Kernel::new(code, table);
+    let saved = state.saved.take();
+    let saved = saved.filter(|saved| saved.len == start && saved.code == *code);
+    let (kernel, order_trial, helper) = match saved {
+        Some(saved) => (saved.kernel, saved.order_trial, saved.helper),
+        None => (Kernel::new(code, table), OrderTrial::default(), None),
+    };
     if may_give_up && start >= GIVE_UP_FROM && kernel.rare.len() * 4 > start {
         return (false, 0);
     }
@@ -219,14 +254,14 @@ fn extend_with(
             start,
             ..Window::default()
         },
-        start,
         len,
         t,
         may_give_up,
         may_fill,
         evaluated_before: 0,
         helped_blocks: 0,
-        order_trial: OrderTrial::default(),
+        order_trial,
+        helper,
     };
     // The pipeline runs inside the pool, so that each block's `join` only pushes the helper's
     // job to a worker's queue.
@@ -234,11 +269,20 @@ fn extend_with(
         Some(pipeline) => rayon::scope(|_| run.pipelined(pipeline)),
         None => run.heaps(start..len, None),
     };
-    let finished = stop.unwrap_or_else(|| {
-        run.progress.set(len as u64);
-        true
-    });
-    (finished, run.helped_blocks)
+    if let Some(finished) = stop {
+        return (finished, run.helped_blocks);
+    }
+    run.progress.set(len as u64);
+    *state = SparseState {
+        saved: Some(Saved {
+            code: code.clone(),
+            len,
+            kernel: run.kernel,
+            order_trial: run.order_trial,
+            helper: run.helper,
+        }),
+    };
+    (true, run.helped_blocks)
 }
 
 /// The state of one [`extend_with`] call that the main thread updates heap by heap.
@@ -247,8 +291,7 @@ struct Run<'a> {
     table: &'a mut SgTable,
     progress: &'a mut Progress,
     window: Window,
-    /// The table length when the call started, and the length it extends to.
-    start: usize,
+    /// The table length the call extends to.
     len: usize,
     /// The index of the last non-zero digit (for the periodicity theorem).
     t: usize,
@@ -260,14 +303,26 @@ struct Run<'a> {
     helped_blocks: usize,
     /// Picks the order of the scans.
     order_trial: OrderTrial,
+    /// The second thread's copies, kept from an earlier call or made by [`Run::pipelined`].
+    helper: Option<Helper>,
 }
 
 impl Run<'_> {
     /// [`Run::heaps`] for the rest of the table, block by block, with the far splits of the
     /// next block computed by a second thread meanwhile (see the module docs).
     fn pipelined(&mut self, pipeline: Pipeline) -> Option<bool> {
+        let mut helper = match self.helper.take() {
+            Some(helper) if helper.block == pipeline.block => helper,
+            _ => Helper::new(&self.kernel, pipeline.block),
+        };
+        let stop = self.pipelined_with(&mut helper, pipeline);
+        self.helper = Some(helper);
+        stop
+    }
+
+    /// [`Run::pipelined`] with `helper`.
+    fn pipelined_with(&mut self, helper: &mut Helper, pipeline: Pipeline) -> Option<bool> {
         let block = pipeline.block;
-        let mut helper = Helper::new(&self.kernel, block);
         let mut far: Option<FarSets> = None;
         // Splits evaluated per heap in the last block: blocks of cheap heaps are not worth a
         // hand-over between threads.
@@ -331,9 +386,9 @@ impl Run<'_> {
             let value = with_values!(self.table.storage(), |g| kernel.value(g, window, part));
             self.table.push(value);
             kernel.record(n, value);
-            // Try the periodicity theorem each time the table has doubled in length.
-            let doubled = n + 1 >= 2 * self.start && (n + 1).is_power_of_two();
-            if self.may_fill && doubled && fill_proven_period(self.table, self.len, self.t) {
+            // Try the periodicity theorem each time the table's length is a power of two.
+            let power_of_two = (n + 1).is_power_of_two();
+            if self.may_fill && power_of_two && fill_proven_period(self.table, self.len, self.t) {
                 self.progress.set(self.len as u64);
                 return Some(true);
             }
@@ -822,15 +877,23 @@ impl Kernel {
         kernel
     }
 
-    /// Chooses the mask from every value in `table` and rebuilds the rare list.
+    /// Chooses the mask from every value in `table` and rebuilds the rare list: two passes
+    /// over the table, read in its own width.
     fn choose_mask(&mut self, table: &SgTable) {
-        self.mask = best_mask(table.iter(), table.max_value(), self.parity_allowed);
-        self.chosen_at = table.len();
-        self.rare.clear();
-        self.rare_values.clear();
-        for (x, v) in table.iter().enumerate().skip(1) {
-            self.record(x, v);
-        }
+        self.set.fit(table.max_value());
+        with_values!(table.storage(), |values| {
+            let all = (0..values.len()).map(|x| values.at(x));
+            self.mask = best_mask(all.clone(), table.max_value(), self.parity_allowed);
+            self.chosen_at = values.len();
+            self.rare.clear();
+            self.rare_values.clear();
+            for (x, value) in all.enumerate().skip(1) {
+                if self.mask.is_rare(x, value) {
+                    self.rare.push(x);
+                    self.rare_values.push(value);
+                }
+            }
+        });
     }
 
     /// Notes `G(x) = value`, adding `x` to the rare list if it is rare.
@@ -1015,7 +1078,15 @@ mod tests {
     fn sparse_values(code: &TakeBreakCode, len: usize) -> Vec<u32> {
         let mut table = SgTable::packed_from(0);
         let policy = Policy::new(false, false);
-        let finished = extend_with(code, &mut table, len, &mut Progress::hidden(), policy).0;
+        let finished = extend_with(
+            code,
+            &mut table,
+            len,
+            &mut Progress::hidden(),
+            policy,
+            &mut SparseState::default(),
+        )
+        .0;
         assert!(finished);
         table.to_vec()
     }
@@ -1047,7 +1118,14 @@ mod tests {
                 may_fill: false,
                 pipeline: Some(Pipeline { block, min_work: 0 }),
             };
-            let run = extend_with(code, &mut table, len, &mut Progress::hidden(), policy);
+            let run = extend_with(
+                code,
+                &mut table,
+                len,
+                &mut Progress::hidden(),
+                policy,
+                &mut SparseState::default(),
+            );
             assert!(run.0);
             (table.to_vec(), run.1)
         })
@@ -1219,7 +1297,17 @@ mod tests {
         let code = code("0.04");
         let mut table = SgTable::packed_from(0);
         let policy = Policy::new(false, false);
-        assert!(extend_with(&code, &mut table, 20_000, &mut Progress::hidden(), policy).0);
+        assert!(
+            extend_with(
+                &code,
+                &mut table,
+                20_000,
+                &mut Progress::hidden(),
+                policy,
+                &mut SparseState::default()
+            )
+            .0
+        );
         assert_eq!(table.value_bits(), 9);
         let values = table.to_vec();
         assert!(values[..3_000].iter().all(|&v| v < 256) && values.iter().any(|&v| v >= 256));
@@ -1260,6 +1348,7 @@ mod tests {
                 len,
                 &mut Progress::hidden(),
                 Policy::new(true, false),
+                &mut SparseState::default(),
             )
             .0
         };
@@ -1281,7 +1370,8 @@ mod tests {
                 &mut table,
                 6_000,
                 &mut Progress::hidden(),
-                Policy::new(true, false)
+                Policy::new(true, false),
+                &mut SparseState::default(),
             )
             .0
         );
@@ -1346,7 +1436,8 @@ mod tests {
                 &mut table,
                 5_000,
                 &mut Progress::hidden(),
-                Policy::new(true, true)
+                Policy::new(true, true),
+                &mut SparseState::default(),
             )
             .0
         );
@@ -1455,6 +1546,30 @@ mod tests {
         fn two_threads_match_dense(code in prop_oneof![octal_strategy(), modified_strategy()], len in 100usize..3_000, block in 1usize..16) {
             let (values, _) = pipelined_values(&code, len, 2, block);
             prop_assert_eq!(values, dense_values(&code, len), "{}", code);
+        }
+
+        /// Calls in chunks that keep their state (kernel, order trial, the second thread's
+        /// copies) give the values of one call.
+        #[test]
+        fn chunks_with_a_kept_state_match_dense(code in prop_oneof![octal_strategy(), modified_strategy()], chunk in 1usize..700, block in 1usize..16) {
+            let len = 3_000;
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+            let policy = Policy {
+                may_give_up: false,
+                may_fill: false,
+                pipeline: Some(Pipeline { block, min_work: 0 }),
+            };
+            let mut table = SgTable::packed_from(0);
+            let mut state = SparseState::default();
+            let mut kept = 0;
+            while table.len() < len {
+                let end = (table.len() + chunk).min(len);
+                let call = || extend_with(&code, &mut table, end, &mut Progress::hidden(), policy, &mut state);
+                prop_assert!(pool.install(call).0);
+                kept += usize::from(state.is_kept());
+            }
+            prop_assert_eq!(kept, len.div_ceil(chunk));
+            prop_assert_eq!(table.to_vec(), dense_values(&code, len), "{}", code);
         }
     }
 

@@ -34,6 +34,7 @@
 use rayon::prelude::*;
 
 use super::mex::MexSet;
+use super::sparse::SparseState;
 use super::table::{SgValue, Storage};
 use super::{Progress, SgTable};
 use crate::rules::code::{Digit, Modifier, TakeBreakCode};
@@ -55,9 +56,21 @@ const SPARSE_FROM: usize = 4096;
 /// table by its period once the periodicity theorem proves one (codes without modifiers only),
 /// and hands back to the dense kernel if the game turns out not to be sparse.
 pub fn extend(code: &TakeBreakCode, table: &mut SgTable, len: usize, progress: &mut Progress) {
+    extend_keeping(code, table, len, progress, &mut SparseState::default());
+}
+
+/// [`extend`], keeping the sparse kernel's working state in `state` for the next call on the
+/// same table (see [`super::sparse::extend`]).
+pub fn extend_keeping(
+    code: &TakeBreakCode,
+    table: &mut SgTable,
+    len: usize,
+    progress: &mut Progress,
+    state: &mut SparseState,
+) {
     if len > SPARSE_FROM && super::sparse::applies(code) {
         extend_dense(code, table, SPARSE_FROM, progress);
-        super::sparse::extend(code, table, len, progress);
+        super::sparse::extend(code, table, len, progress, state);
     }
     extend_dense(code, table, len, progress);
 }
