@@ -275,16 +275,75 @@ pub fn decode(
     expected: &Fingerprint,
     path: &Path,
 ) -> Result<SgTable, CheckpointError> {
+    decode_from(bytes, expected, path)
+}
+
+/// Bytes read by offset: a checkpoint in memory, or in a file read in blocks (so that loading a
+/// table of 2^30 values takes no second copy of it in memory).
+trait Bytes {
+    fn len(&self) -> u64;
+    /// Fills `buf` from offset `at` (`at + buf.len() ≤ len()`).
+    fn read_at(&self, at: u64, buf: &mut [u8]) -> io::Result<()>;
+}
+
+impl Bytes for [u8] {
+    fn len(&self) -> u64 {
+        <[u8]>::len(self) as u64
+    }
+
+    fn read_at(&self, at: u64, buf: &mut [u8]) -> io::Result<()> {
+        buf.copy_from_slice(&self[at as usize..at as usize + buf.len()]);
+        Ok(())
+    }
+}
+
+/// An open file and its length.
+struct FileBytes {
+    file: std::fs::File,
+    len: u64,
+}
+
+impl Bytes for FileBytes {
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn read_at(&self, at: u64, buf: &mut [u8]) -> io::Result<()> {
+        std::os::unix::fs::FileExt::read_exact_at(&self.file, buf, at)
+    }
+}
+
+/// Bytes per block when a checkpoint is hashed and read (a multiple of every value width).
+const READ_BLOCK: usize = 1 << 20;
+
+/// [`decode`] from any [`Bytes`]: the header, a pass that checks the checksum, and a pass that
+/// reads the values block by block.
+fn decode_from(
+    bytes: &(impl Bytes + ?Sized),
+    expected: &Fingerprint,
+    path: &Path,
+) -> Result<SgTable, CheckpointError> {
     let damaged = |what: &str| CheckpointError::Damaged {
         path: path.to_path_buf(),
         what: what.to_string(),
     };
-    if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
+    let read_error = |source| CheckpointError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let total = bytes.len();
+    // Everything up to the values: fixed fields, the longest label, width and length.
+    let mut head = vec![0u8; total.min((HEAD + MAX_LABEL + 1 + 8) as u64) as usize];
+    bytes.read_at(0, &mut head).map_err(read_error)?;
+    if head.len() < MAGIC.len() || head[..MAGIC.len()] != MAGIC {
         return Err(CheckpointError::NotACheckpoint {
             path: path.to_path_buf(),
         });
     }
-    let mut reader = Reader { bytes, at: 8 };
+    let mut reader = Reader {
+        bytes: &head,
+        at: 8,
+    };
     let version = reader.u32().ok_or_else(|| damaged("truncated header"))?;
     if version != FORMAT_VERSION {
         return Err(CheckpointError::Version {
@@ -292,16 +351,24 @@ pub fn decode(
             found: version,
         });
     }
-    if bytes.len() < HEAD + 1 + 8 + 8 {
+    if total < (HEAD + 1 + 8 + 8) as u64 {
         return Err(damaged("truncated header"));
     }
-    let (body, checksum) = bytes.split_at(bytes.len() - 8);
-    let checksum = u64::from_le_bytes(checksum.try_into().expect("eight bytes"));
-    if fnv64(body) != checksum {
+    let body_len = total - 8;
+    let mut hash = Fnv64::default();
+    let mut block = vec![0u8; READ_BLOCK];
+    for at in (0..body_len).step_by(READ_BLOCK) {
+        let piece = &mut block[..(body_len - at).min(READ_BLOCK as u64) as usize];
+        bytes.read_at(at, piece).map_err(read_error)?;
+        hash.write(piece);
+    }
+    let mut checksum = [0u8; 8];
+    bytes.read_at(body_len, &mut checksum).map_err(read_error)?;
+    if hash.finish() != u64::from_le_bytes(checksum) {
         return Err(damaged("checksum mismatch"));
     }
     let mut reader = Reader {
-        bytes: body,
+        bytes: &head[..head.len().min(body_len as usize)],
         at: 12,
     };
     let hash = reader.u64().ok_or_else(|| damaged("truncated header"))?;
@@ -318,14 +385,12 @@ pub fn decode(
         return Err(damaged(&format!("value width {width} is not 1, 2 or 4")));
     }
     let len = reader.u64().ok_or_else(|| damaged("truncated header"))?;
-    let values = &body[reader.at..];
-    let expected_bytes = usize::try_from(len)
-        .ok()
-        .and_then(|len| len.checked_mul(width));
-    if expected_bytes != Some(values.len()) {
+    let values_at = reader.at as u64;
+    let values_len = body_len - values_at;
+    let expected_bytes = len.checked_mul(width as u64);
+    if expected_bytes != Some(values_len) || usize::try_from(len).is_err() {
         return Err(damaged(&format!(
-            "it says {len} values of {width} bytes but holds {} bytes of values",
-            values.len()
+            "it says {len} values of {width} bytes but holds {values_len} bytes of values"
         )));
     }
     if hash != expected.hash {
@@ -337,13 +402,17 @@ pub fn decode(
     }
     let mut table = SgTable::new();
     table.reserve(len as usize);
-    for chunk in values.chunks_exact(width) {
-        let value = match width {
-            1 => u32::from(chunk[0]),
-            2 => u32::from(u16::from_le_bytes([chunk[0], chunk[1]])),
-            _ => u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]),
-        };
-        table.push(value);
+    for at in (values_at..body_len).step_by(READ_BLOCK) {
+        let piece = &mut block[..(body_len - at).min(READ_BLOCK as u64) as usize];
+        bytes.read_at(at, piece).map_err(read_error)?;
+        for chunk in piece.chunks_exact(width) {
+            let value = match width {
+                1 => u32::from(chunk[0]),
+                2 => u32::from(u16::from_le_bytes([chunk[0], chunk[1]])),
+                _ => u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]),
+            };
+            table.push(value);
+        }
     }
     Ok(table)
 }
@@ -384,11 +453,13 @@ pub fn save(
 
 /// Loads the table saved in `path`, checking that it is undamaged and made for `expected`.
 pub fn load(path: &Path, expected: &Fingerprint) -> Result<SgTable, CheckpointError> {
-    let bytes = std::fs::read(path).map_err(|source| CheckpointError::Read {
+    let read_error = |source| CheckpointError::Read {
         path: path.to_path_buf(),
         source,
-    })?;
-    decode(&bytes, expected, path)
+    };
+    let file = std::fs::File::open(path).map_err(read_error)?;
+    let len = file.metadata().map_err(read_error)?.len();
+    decode_from(&FileBytes { file, len }, expected, path)
 }
 
 /// How often a long run saves its checkpoint (checked between the engine's chunks).
@@ -498,6 +569,22 @@ mod tests {
         assert_eq!(packed.value_bits(), 9);
         let back = decode(&encode(&fp(), &packed), &fp(), &path()).unwrap();
         assert_eq!(back, packed);
+    }
+
+    #[test]
+    fn files_of_several_blocks_load_and_damage_is_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("big.ckpt");
+        let values: Vec<u32> = (0..1_500_000u32).map(|n| n % 1000).collect();
+        let table = SgTable::from_values(&values);
+        save(&file, &fp(), &table).unwrap();
+        assert!(std::fs::metadata(&file).unwrap().len() > 2 * READ_BLOCK as u64);
+        assert_eq!(load(&file, &fp()).unwrap(), table);
+        let mut bytes = std::fs::read(&file).unwrap();
+        bytes[2 * READ_BLOCK + 17] ^= 1;
+        std::fs::write(&file, &bytes).unwrap();
+        let err = load(&file, &fp()).unwrap_err().to_string();
+        assert!(err.contains("checksum mismatch"), "{err}");
     }
 
     #[test]

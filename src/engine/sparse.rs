@@ -1073,20 +1073,29 @@ mod tests {
         TakeBreakCode::parse(text, Notation::General, 0).unwrap()
     }
 
-    /// `G(0..len)` by the sparse kernel alone, from an empty table (9-bit as soon as a value
-    /// passes 255), never giving up and never filling by a proven period.
-    fn sparse_values(code: &TakeBreakCode, len: usize) -> Vec<u32> {
-        let mut table = SgTable::packed_from(0);
-        let policy = Policy::new(false, false);
-        let finished = extend_with(
+    /// [`extend_with`] with a hidden progress bar and no state kept from an earlier call.
+    fn run_once(
+        code: &TakeBreakCode,
+        table: &mut SgTable,
+        len: usize,
+        policy: Policy,
+    ) -> (bool, usize) {
+        extend_with(
             code,
-            &mut table,
+            table,
             len,
             &mut Progress::hidden(),
             policy,
             &mut SparseState::default(),
         )
-        .0;
+    }
+
+    /// `G(0..len)` by the sparse kernel alone, from an empty table (9-bit as soon as a value
+    /// passes 255), never giving up and never filling by a proven period.
+    fn sparse_values(code: &TakeBreakCode, len: usize) -> Vec<u32> {
+        let mut table = SgTable::packed_from(0);
+        let policy = Policy::new(false, false);
+        let finished = run_once(code, &mut table, len, policy).0;
         assert!(finished);
         table.to_vec()
     }
@@ -1118,14 +1127,7 @@ mod tests {
                 may_fill: false,
                 pipeline: Some(Pipeline { block, min_work: 0 }),
             };
-            let run = extend_with(
-                code,
-                &mut table,
-                len,
-                &mut Progress::hidden(),
-                policy,
-                &mut SparseState::default(),
-            );
+            let run = run_once(code, &mut table, len, policy);
             assert!(run.0);
             (table.to_vec(), run.1)
         })
@@ -1297,17 +1299,7 @@ mod tests {
         let code = code("0.04");
         let mut table = SgTable::packed_from(0);
         let policy = Policy::new(false, false);
-        assert!(
-            extend_with(
-                &code,
-                &mut table,
-                20_000,
-                &mut Progress::hidden(),
-                policy,
-                &mut SparseState::default()
-            )
-            .0
-        );
+        assert!(run_once(&code, &mut table, 20_000, policy).0);
         assert_eq!(table.value_bits(), 9);
         let values = table.to_vec();
         assert!(values[..3_000].iter().all(|&v| v < 256) && values.iter().any(|&v| v >= 256));
