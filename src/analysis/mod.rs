@@ -245,14 +245,20 @@ fn search(
     loop {
         extend(&mut table, to)?;
         // A resumed search may start with more values than this step asks for: analyse (and
-        // return) only G(0..=to), as a search from scratch would.
+        // return) only G(0..=to), as a search from scratch would. The values past it are set
+        // aside when they are fewer than G(0..=to), which is copied otherwise, so that the
+        // extra memory stays below half the table.
         let wanted = to as usize + 1;
         let prefix;
-        let view = if table.len() > wanted {
+        let mut tail = None;
+        let view = if table.len() <= wanted {
+            &table
+        } else if table.len() - wanted < wanted {
+            tail = Some(table.split_off(wanted));
+            &table
+        } else {
             prefix = table.prefix(wanted);
             &prefix
-        } else {
-            &table
         };
         let analysis = analyse(code, view);
         let len = view.len();
@@ -287,6 +293,9 @@ fn search(
         if let Some(report) = done {
             table.truncate(wanted);
             return Ok((table, report));
+        }
+        if let Some(tail) = tail {
+            table.append(tail);
         }
         previous = analysis.candidate.map(|c| (c, len));
         let doubled = to.saturating_mul(2).saturating_add(1).min(max);

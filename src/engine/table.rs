@@ -122,6 +122,23 @@ impl Packed9 {
         }
         self.low.truncate(len);
         self.high.truncate(len.div_ceil(64));
+        self.clear_bits_past_end();
+    }
+
+    /// A copy of the first `len ≤ self.len()` values (only those: a resumed search takes
+    /// short prefixes of a long table).
+    fn prefix(&self, len: usize) -> Self {
+        let mut copy = Packed9 {
+            low: self.low[..len].to_vec(),
+            high: self.high[..len.div_ceil(64)].to_vec(),
+        };
+        copy.clear_bits_past_end();
+        copy
+    }
+
+    /// Zeroes the bits of the plane's last word past the last value.
+    fn clear_bits_past_end(&mut self) {
+        let len = self.low.len();
         if let Some(last) = self.high.last_mut().filter(|_| !len.is_multiple_of(64)) {
             *last &= (1u64 << (len % 64)) - 1;
         }
@@ -399,16 +416,27 @@ impl SgTable {
         self.max_value = self.iter().max().unwrap_or(0);
     }
 
+    /// Removes the values from `at` on and returns them as a table (for setting a long tail
+    /// aside; [`SgTable::append`] puts it back).
+    pub fn split_off(&mut self, at: usize) -> SgTable {
+        let mut tail = SgTable::packed_from(self.pack_from);
+        tail.reserve(self.len().saturating_sub(at));
+        (at..self.len()).for_each(|n| tail.push(self.get(n)));
+        self.truncate(at);
+        tail
+    }
+
+    /// Appends every value of `other`.
+    pub fn append(&mut self, other: SgTable) {
+        other.iter().for_each(|v| self.push(v));
+    }
+
     /// A copy of the first `len` values (all of them if `len >= self.len()`), in the same width.
     pub fn prefix(&self, len: usize) -> SgTable {
         let len = len.min(self.len());
         let storage = match &self.storage {
             Storage::U8(v) => Storage::U8(v[..len].to_vec()),
-            Storage::U9(v) => {
-                let mut copy = v.clone();
-                copy.truncate(len);
-                Storage::U9(copy)
-            }
+            Storage::U9(v) => Storage::U9(v.prefix(len)),
             Storage::U16(v) => Storage::U16(v[..len].to_vec()),
             Storage::U32(v) => Storage::U32(v[..len].to_vec()),
         };
@@ -531,8 +559,15 @@ mod tests {
             let mut truncated = SgTable::packed_from(0);
             truncated.widen_for(300);
             values.iter().for_each(|&v| truncated.push(v));
+            let prefix = truncated.prefix(cut.min(len));
+            let mut split = truncated.clone();
+            let tail = split.split_off(cut.min(len));
+            prop_assert_eq!(&split, &prefix);
+            split.append(tail);
+            prop_assert_eq!(&split, &truncated);
             truncated.truncate(cut.min(len));
             prop_assert_eq!(truncated.to_vec(), values[..cut.min(len)].to_vec());
+            prop_assert_eq!(prefix.storage(), truncated.storage());
         }
     }
 }
