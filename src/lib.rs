@@ -26,4 +26,6 @@ pub mod analysis;
 pub mod cli;
 pub mod engine;
 pub mod export;
+pub mod fs;
 pub mod rules;
+pub mod value;

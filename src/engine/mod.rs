@@ -16,7 +16,9 @@
 
 pub mod boxtable;
 pub mod checkpoint;
+pub mod evaluate;
 pub mod general;
+pub mod generator;
 pub mod interp;
 pub mod mex;
 pub mod multi;
@@ -88,6 +90,21 @@ pub enum EngineError {
     Interrupted {
         /// How many values the table holds.
         at: u64,
+    },
+    /// The request does not fit the game (e.g. a box of the wrong number of coordinates).
+    #[error("{0}")]
+    Request(String),
+    /// A value rule that cannot value a sum of components met a move leaving several.
+    #[error("the value rule `{rule}` cannot value a sum of components, and a move of this game leaves several\n  help: use a value rule that values sums (normal play does)")]
+    NotValued {
+        /// The value rule's name.
+        rule: &'static str,
+    },
+    /// The moves can return to a position, which a recursion on options cannot value.
+    #[error("the moves can cycle (back to position {position}), so the game need not end")]
+    Cycles {
+        /// A position on the cycle.
+        position: String,
     },
     /// A general rule did something the engine cannot evaluate (e.g. a move to a larger heap).
     #[error("{}", .diagnostic.render(.file))]
