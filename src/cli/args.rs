@@ -7,7 +7,6 @@ use std::str::FromStr;
 
 use clap::ValueEnum;
 
-use crate::export::grid::GridFormat;
 use crate::export::{Format, Lang};
 use crate::rules::{self, Game, SourceFile};
 
@@ -177,13 +176,8 @@ fn list(names: &[String]) -> String {
 }
 
 /// `--format` for `table`: text, csv, json, or matrix (position games only).
-pub fn parse_grid_format(text: &str) -> Result<GridFormat, String> {
-    if text.eq_ignore_ascii_case("matrix") {
-        return Ok(GridFormat::Matrix);
-    }
+pub fn parse_format(text: &str) -> Result<Format, String> {
     text.parse::<Format>()
-        .map(GridFormat::from)
-        .map_err(|_| format!("unknown format `{text}`: expected text, csv, json or matrix"))
 }
 
 /// `--lang`.

@@ -1,10 +1,9 @@
 //! `table`: the values of every position, as text, CSV, JSON or (position games) a matrix.
 
-use crate::engine::{self, EngineOptions};
-use crate::export::grid::{self, GridFormat};
+use crate::engine::{self, EngineOptions, Table};
 use crate::export::{self, Format};
 
-use super::args::{parse_grid_format, BoxArg, Checkpointing, ColorChoice, GameArgs};
+use super::args::{parse_format, BoxArg, Checkpointing, ColorChoice, GameArgs};
 use super::{solve, CliError, Context};
 
 /// `table` arguments.
@@ -15,8 +14,8 @@ pub struct Args {
     #[arg(long, default_value = "100", value_name = "N")]
     to: BoxArg,
     /// Output format: text, csv or json (matrix: a plain grid of a position game).
-    #[arg(long, default_value = "text", value_parser = parse_grid_format)]
-    format: GridFormat,
+    #[arg(long, default_value = "text", value_parser = parse_format)]
+    format: Format,
     /// Write to FILE (atomically) instead of stdout; `-` is stdout.
     #[arg(short, long, value_name = "FILE")]
     output: Option<String>,
@@ -37,14 +36,18 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     if game.position_program().is_some() {
         args.checkpointing.refuse_for_positions()?;
         let extents = args.to.extents(&game.coordinates())?;
-        let table = solve::requested_box(&game, &extents)?;
+        let table = Table::Box(solve::requested_box(&game, &extents)?);
         context.console.write_to(output, |out| {
-            grid::write_box(out, &table, args.format, &game.name, color)
+            export::write_table(out, &table, args.format, &game.name, color)
         })?;
         return Ok(());
     }
     let to = args.to.heap_to(&game)?;
-    let format = heap_format(args.format)?;
+    if args.format == Format::Matrix {
+        return Err(CliError::Usage(
+            "--format matrix is a grid of a position game (`position (x, y)`); a heap game's table is text, csv or json".into(),
+        ));
+    }
     let (mut table, ()) = args
         .checkpointing
         .run(&game, &context.args, |mut table, hook| {
@@ -57,20 +60,9 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
         })?;
     // A resumed table may hold more values than asked for.
     table.truncate(to as usize + 1);
+    let table = Table::sequence(&game.coordinate, table);
     context.console.write_to(output, |out| {
-        export::write_table(out, &table, format, &game.name, &game.coordinate, color)
+        export::write_table(out, &table, args.format, &game.name, color)
     })?;
     Ok(())
-}
-
-/// The heap-table format for `format` (`matrix` is a grid of a position game).
-fn heap_format(format: GridFormat) -> Result<Format, CliError> {
-    match format {
-        GridFormat::Text => Ok(Format::Text),
-        GridFormat::Csv => Ok(Format::Csv),
-        GridFormat::Json => Ok(Format::Json),
-        GridFormat::Matrix => Err(CliError::Usage(
-            "--format matrix is a grid of a position game (`position (x, y)`); a heap game's table is text, csv or json".into(),
-        )),
-    }
 }

@@ -1,8 +1,113 @@
-//! SG values over a box of multi-coordinate positions (Wythoff's `(x, y)`, Fibonacci Nim's
+//! Tables of values: [`Table`], the one type every consumer (exporters, analysis, solve) takes,
+//! is either the sequence `G(0..=N)` of a heap game (in the narrow storage of [`SgTable`]) or a
+//! [`BoxTable`] of multi-coordinate positions (Wythoff's `(x, y)`, Fibonacci Nim's
 //! `(n, limit)`, a row of cells as one mask coordinate).
 //!
-//! The box is `0..=extents[0] × 0..=extents[1] × …`, stored row-major (the last coordinate
+//! A box is `0..=extents[0] × 0..=extents[1] × …`, stored row-major (the last coordinate
 //! varies fastest), so a 2-D table is a list of rows, one per value of the first coordinate.
+//! A heap game's sequence is a one-coordinate box to every consumer: [`Table::coordinates`],
+//! [`Table::extents`], [`Table::get`] and [`Table::value_at`] answer alike for both.
+
+use super::SgTable;
+
+/// The values of a game over its table: a heap game's sequence or a position game's box.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Table {
+    /// `G(0..=N)` of a heap game; `coordinate` names the heap (`n` unless the file says so).
+    Sequence {
+        /// The heap's name.
+        coordinate: [String; 1],
+        /// The values.
+        values: SgTable,
+    },
+    /// A position game's box.
+    Box(BoxTable),
+}
+
+impl Table {
+    /// The sequence `values` of a heap game whose heap is called `coordinate`.
+    pub fn sequence(coordinate: &str, values: SgTable) -> Self {
+        Table::Sequence {
+            coordinate: [coordinate.to_string()],
+            values,
+        }
+    }
+
+    /// Whether this is a heap game's sequence (exporters lay those out as sequences).
+    pub fn is_sequence(&self) -> bool {
+        matches!(self, Table::Sequence { .. })
+    }
+
+    /// The coordinates' names.
+    pub fn coordinates(&self) -> &[String] {
+        match self {
+            Table::Sequence { coordinate, .. } => coordinate,
+            Table::Box(table) => table.coordinates(),
+        }
+    }
+
+    /// The largest value of each coordinate (`[N]` for `G(0..=N)`; `[0]` for an empty one).
+    pub fn extents(&self) -> Vec<u64> {
+        match self {
+            Table::Sequence { values, .. } => vec![values.len().saturating_sub(1) as u64],
+            Table::Box(table) => table.extents().to_vec(),
+        }
+    }
+
+    /// Number of positions.
+    pub fn size(&self) -> usize {
+        match self {
+            Table::Sequence { values, .. } => values.len(),
+            Table::Box(table) => table.size(),
+        }
+    }
+
+    /// The value at row-major `index`.
+    pub fn value_at(&self, index: usize) -> u32 {
+        match self {
+            Table::Sequence { values, .. } => values.get(index),
+            Table::Box(table) => table.values()[index],
+        }
+    }
+
+    /// `G(position)`, or `None` outside the table.
+    pub fn get(&self, position: &[u64]) -> Option<u32> {
+        match self {
+            Table::Sequence { values, .. } => match position {
+                [n] if (*n as usize) < values.len() => Some(values.get(*n as usize)),
+                _ => None,
+            },
+            Table::Box(table) => table.get(position),
+        }
+    }
+
+    /// The largest value.
+    pub fn max_value(&self) -> u32 {
+        match self {
+            Table::Sequence { values, .. } => values.max_value(),
+            Table::Box(table) => table.max_value(),
+        }
+    }
+
+    /// Every value, row-major.
+    pub fn iter(&self) -> Box<dyn Iterator<Item = u32> + '_> {
+        match self {
+            Table::Sequence { values, .. } => Box::new(values.iter()),
+            Table::Box(table) => Box::new(table.values().iter().copied()),
+        }
+    }
+
+    /// The sequence of a heap game (or of a one-coordinate box, copied into narrow storage).
+    pub fn to_sequence(&self) -> Option<std::borrow::Cow<'_, SgTable>> {
+        match self {
+            Table::Sequence { values, .. } => Some(std::borrow::Cow::Borrowed(values)),
+            Table::Box(table) if table.dimension() == 1 => Some(std::borrow::Cow::Owned(
+                SgTable::from_values(table.values()),
+            )),
+            Table::Box(_) => None,
+        }
+    }
+}
 
 /// SG values `G(p)` for every position `p` of a box, with the coordinates' names.
 #[derive(Clone, Debug, PartialEq, Eq)]

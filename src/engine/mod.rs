@@ -34,6 +34,7 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use crate::rules::{Diagnostic, Game, GameKind, SourceFile};
+pub use boxtable::{BoxTable, Table};
 pub use mex::MexSet;
 pub use progress::Progress;
 use sparse::SparseState;

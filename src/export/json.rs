@@ -7,19 +7,33 @@
 //! A [`PeriodReport`] is serialised by serde, pretty-printed, followed by the search's
 //! [`SearchTiming`] fields when given.
 
-use std::io::{self, Write};
+use std::io::{self, BufWriter, Write};
 
 use serde::Serialize;
 
 use super::csv::push_decimal;
+use super::next_position;
 use crate::analysis::{PeriodReport, SearchTiming};
-use crate::engine::SgTable;
+use crate::engine::{BoxTable, SgTable, Table};
 
 /// Bytes collected before each call to the underlying writer.
 const BUFFER_BYTES: usize = 1 << 16;
 
-/// Writes `table` as one JSON object (see the module docs), ending with a newline.
-pub fn write_table_json(
+/// Writes `table` as one JSON object, ending with a newline: a heap game's sequence as in the
+/// module docs, a position game's box as
+/// `{"game", "coordinates", "extents", "values", "max_value", "p_positions"}`, where `values`
+/// nests one array level per coordinate (`values[x][y]` for two).
+pub fn write_table_json(out: &mut dyn Write, table: &Table, game: &str) -> io::Result<()> {
+    match table {
+        Table::Sequence { coordinate, values } => {
+            write_sequence_json(out, values, game, &coordinate[0])
+        }
+        Table::Box(table) => write_box_json(out, table, game),
+    }
+}
+
+/// Writes a heap game's sequence as one JSON object (see the module docs).
+pub fn write_sequence_json(
     out: &mut dyn Write,
     table: &SgTable,
     game: &str,
@@ -53,6 +67,48 @@ pub fn write_table_json(
     out.flush()
 }
 
+/// Writes `table` as one JSON object with nested value arrays (see the module docs).
+pub fn write_box_json(out: &mut dyn Write, table: &BoxTable, game: &str) -> io::Result<()> {
+    let mut out = BufWriter::with_capacity(BUFFER_BYTES, out);
+    out.write_all(b"{\"game\":")?;
+    serde_json::to_writer(&mut out, game)?;
+    out.write_all(b",\"coordinates\":")?;
+    serde_json::to_writer(&mut out, table.coordinates())?;
+    out.write_all(b",\"extents\":")?;
+    serde_json::to_writer(&mut out, table.extents())?;
+    out.write_all(b",\"values\":")?;
+    let extents = table.extents();
+    let mut position = vec![0u64; extents.len()];
+    let mut item = Vec::new();
+    for (index, &value) in table.values().iter().enumerate() {
+        // Open one bracket per trailing coordinate at 0, and after the value close one per
+        // trailing coordinate at its extent.
+        item.clear();
+        if index > 0 {
+            item.push(b',');
+        }
+        let opening = position.iter().rev().take_while(|&&c| c == 0).count();
+        item.extend(std::iter::repeat_n(b'[', opening));
+        push_decimal(&mut item, u64::from(value));
+        let closing = position
+            .iter()
+            .zip(extents)
+            .rev()
+            .take_while(|(c, e)| c == e)
+            .count();
+        item.extend(std::iter::repeat_n(b']', closing));
+        out.write_all(&item)?;
+        next_position(&mut position, extents);
+    }
+    let p_positions = table.values().iter().filter(|&&v| v == 0).count();
+    writeln!(
+        out,
+        ",\"max_value\":{},\"p_positions\":{p_positions}}}",
+        table.max_value()
+    )?;
+    out.flush()
+}
+
 /// A report and, after its fields, the timing's (`seconds`, `values_per_second`).
 #[derive(Serialize)]
 struct TimedReport<'a> {
@@ -82,7 +138,7 @@ mod tests {
 
     fn table_json(values: &[u32], game: &str) -> String {
         let mut out = Vec::new();
-        write_table_json(&mut out, &SgTable::from_values(values), game, "n").unwrap();
+        write_sequence_json(&mut out, &SgTable::from_values(values), game, "n").unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -176,5 +232,57 @@ mod tests {
             assert!(parsed.get(key).is_none(), "{key} in {parsed}");
         }
         assert_eq!(parsed["max_value_at"], 92);
+    }
+
+    mod boxes {
+        use super::super::*;
+        use crate::export::Format;
+        use serde_json::Value;
+
+        fn names(list: &[&str]) -> Vec<String> {
+            list.iter().map(|s| s.to_string()).collect()
+        }
+
+        /// Two-heap Nim, G(x, y) = x ⊕ y (Bouton 1901).
+        fn nim(rows: u64, columns: u64) -> BoxTable {
+            BoxTable::from_fn(names(&["x", "y"]), vec![rows, columns], |p| {
+                (p[0] ^ p[1]) as u32
+            })
+        }
+
+        fn render(table: &BoxTable, format: Format) -> String {
+            let mut out = Vec::new();
+            crate::export::write_table(&mut out, &Table::Box(table.clone()), format, "Nim", false)
+                .unwrap();
+            String::from_utf8(out).unwrap()
+        }
+        #[test]
+        fn json_nests_one_level_per_coordinate() {
+            let json = render(&nim(1, 2), Format::Json);
+            assert_eq!(
+                json,
+                "{\"game\":\"Nim\",\"coordinates\":[\"x\",\"y\"],\"extents\":[1,2],\
+                 \"values\":[[0,1,2],[1,0,3]],\"max_value\":3,\"p_positions\":2}\n"
+            );
+            for extents in [vec![4], vec![2, 0, 3], vec![0, 0]] {
+                let coordinates = (0..extents.len()).map(|i| format!("c{i}")).collect();
+                let table = BoxTable::from_fn(coordinates, extents.clone(), |p| {
+                    p.iter().sum::<u64>() as u32
+                });
+                let parsed: Value = serde_json::from_str(&render(&table, Format::Json)).unwrap();
+                for (position, value) in table.iter() {
+                    let mut cell = &parsed["values"];
+                    for &c in &position {
+                        cell = &cell[c as usize];
+                    }
+                    assert_eq!(
+                        cell.as_u64(),
+                        Some(u64::from(value)),
+                        "{extents:?} {position:?}"
+                    );
+                }
+                assert_eq!(parsed["extents"], serde_json::json!(extents));
+            }
+        }
     }
 }

@@ -1,22 +1,23 @@
 //! Serialisers for tables and reports: pure functions writing to a `Write` (or returning
-//! bytes), plus one atomic file writer that all of them go through.
+//! bytes); files go through the atomic writer of [`crate::fs`]. One module per format, each
+//! handling both shapes of [`Table`] (a heap game's sequence, a position game's box):
 //!
-//! * [`text`]: a grid for the terminal, P-positions (value 0) highlighted;
-//! * [`csv`]: `<coordinate>,sg` rows, streamed;
+//! * [`text`]: grids for the terminal, P-positions (value 0) highlighted;
+//! * [`csv`]: one column per coordinate, then `sg`, streamed;
 //! * [`json`]: the table (streamed) and the period report (via serde);
-//! * [`plot`]: PNG and SVG charts, with the period marked when one is known;
-//! * [`code`]: lookup functions `sg(n)` in C++, Python, Rust and Java;
-//! * [`atomic`]: temp file + fsync + rename, so a target is either the old file or the
-//!   complete new one, never half written; `-` means stdout.
+//! * [`matrix`]: a plain CSV grid of the values;
+//! * [`plot`] and [`heatmap`]: PNG and SVG charts of a sequence, with the period marked when one
+//!   is known, and heat maps of two-coordinate boxes;
+//! * [`code`]: lookup functions `sg(…)` in C++, Python, Rust and Java;
 //!
 //! A position `n` with `G(n) = 0` is a P-position (the previous player wins), by the
 //! Sprague–Grundy theorem; every exporter that marks positions marks exactly these.
 
 pub mod code;
 pub mod csv;
-pub mod grid;
 pub mod heatmap;
 pub mod json;
+pub mod matrix;
 pub mod plot;
 pub mod text;
 
@@ -26,13 +27,13 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::engine::SgTable;
+use crate::engine::Table;
 
 pub use code::{generate, CodeSpec, Lang};
-pub use csv::write_csv;
+pub use csv::{write_csv, write_table_csv};
 pub use json::{write_report_json, write_table_json};
 pub use plot::{render_chart, write_chart, ChartFormat, ChartSpec};
-pub use text::{write_text, TextOptions};
+pub use text::{write_table_text, write_text, TextOptions};
 
 /// Why an export failed.
 #[derive(Debug, Error)]
@@ -76,11 +77,13 @@ pub enum Format {
     Csv,
     /// One JSON object, see [`json`].
     Json,
+    /// A plain grid of the values, see [`matrix`].
+    Matrix,
 }
 
 impl Format {
     /// Every format, in the order they are documented.
-    pub const ALL: [Format; 3] = [Format::Text, Format::Csv, Format::Json];
+    pub const ALL: [Format; 4] = [Format::Text, Format::Csv, Format::Json, Format::Matrix];
 
     /// The name accepted by [`Format::from_str`].
     pub fn name(self) -> &'static str {
@@ -88,6 +91,7 @@ impl Format {
             Format::Text => "text",
             Format::Csv => "csv",
             Format::Json => "json",
+            Format::Matrix => "matrix",
         }
     }
 
@@ -112,36 +116,39 @@ impl std::fmt::Display for Format {
 impl FromStr for Format {
     type Err = String;
 
-    /// Accepts `text`, `csv` and `json`, case-insensitively.
+    /// Accepts `text`, `csv`, `json` and `matrix`, case-insensitively.
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         Format::ALL
             .into_iter()
             .find(|format| format.name().eq_ignore_ascii_case(text))
-            .ok_or_else(|| format!("unknown format `{text}`: expected text, csv or json"))
+            .ok_or_else(|| format!("unknown format `{text}`: expected text, csv, json or matrix"))
     }
 }
 
-/// Writes `table` in `format`: `game` is used by JSON, `color` by text (10 values per line).
+/// Writes `table` in `format`: `game` is used by JSON, `color` by text.
 pub fn write_table(
     out: &mut dyn Write,
-    table: &SgTable,
+    table: &Table,
     format: Format,
     game: &str,
-    coordinate: &str,
     color: bool,
 ) -> io::Result<()> {
     match format {
-        Format::Text => write_text(
-            out,
-            table,
-            coordinate,
-            &TextOptions {
-                color,
-                ..TextOptions::default()
-            },
-        ),
-        Format::Csv => write_csv(out, table, coordinate),
-        Format::Json => write_table_json(out, table, game, coordinate),
+        Format::Text => write_table_text(out, table, color),
+        Format::Csv => write_table_csv(out, table),
+        Format::Json => write_table_json(out, table, game),
+        Format::Matrix => matrix::write_matrix(out, table),
+    }
+}
+
+/// The next position in row-major order (the last coordinate fastest), wrapping to 0.
+pub(crate) fn next_position(position: &mut [u64], extents: &[u64]) {
+    for (c, &extent) in position.iter_mut().zip(extents).rev() {
+        if *c < extent {
+            *c += 1;
+            return;
+        }
+        *c = 0;
     }
 }
 
@@ -158,17 +165,17 @@ mod tests {
         assert!("xml"
             .parse::<Format>()
             .unwrap_err()
-            .contains("expected text, csv or json"));
+            .contains("expected text, csv, json or matrix"));
         assert_eq!(
             Format::from_extension(Path::new("out/t.JSON")),
             Some(Format::Json)
         );
         assert_eq!(Format::from_extension(Path::new("t.png")), None);
 
-        let table = SgTable::from_values(&[0, 1]);
+        let table = Table::sequence("n", crate::engine::SgTable::from_values(&[0, 1]));
         let render = |format| {
             let mut out = Vec::new();
-            write_table(&mut out, &table, format, "g", "n", false).unwrap();
+            write_table(&mut out, &table, format, "g", false).unwrap();
             String::from_utf8(out).unwrap()
         };
         assert_eq!(render(Format::Csv), "n,sg\n0,0\n1,1\n");

@@ -15,7 +15,7 @@
 
 use std::io::{self, Write};
 
-use crate::engine::SgTable;
+use crate::engine::{BoxTable, SgTable, Table};
 
 /// Bold green, for P-positions when colour is on.
 const HIGHLIGHT: &str = "\x1b[1;32m";
@@ -105,6 +105,158 @@ pub(super) fn digits(value: u64) -> usize {
     value.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
 
+/// Writes `table` for the terminal: a heap game's sequence as in the module docs, a position
+/// game's box as grids ([`write_grid_text`]).
+pub fn write_table_text(out: &mut dyn Write, table: &Table, color: bool) -> io::Result<()> {
+    match table {
+        Table::Sequence { coordinate, values } => write_text(
+            out,
+            values,
+            &coordinate[0],
+            &TextOptions {
+                color,
+                ..TextOptions::default()
+            },
+        ),
+        Table::Box(table) => write_grid_text(
+            out,
+            table,
+            &GridOptions {
+                color,
+                ..GridOptions::default()
+            },
+        ),
+    }
+}
+
+/// How [`write_grid_text`] lays a table out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GridOptions {
+    /// Highlight P-positions with ANSI colour instead of a `*` marker.
+    pub color: bool,
+    /// The widest line, in characters (at least one column is always shown).
+    pub width: usize,
+    /// The most rows shown per grid.
+    pub rows: usize,
+    /// The most grids shown for three or more coordinates.
+    pub slices: usize,
+}
+
+impl Default for GridOptions {
+    fn default() -> Self {
+        GridOptions {
+            color: false,
+            width: 100,
+            rows: 50,
+            slices: 8,
+        }
+    }
+}
+
+/// Writes `table` as text grids (see the module docs).
+pub fn write_grid_text(
+    out: &mut dyn Write,
+    table: &BoxTable,
+    options: &GridOptions,
+) -> io::Result<()> {
+    let coordinates = table.coordinates();
+    let extents = table.extents();
+    if let [coordinate] = coordinates {
+        // One coordinate: the sequence layout.
+        let sequence = SgTable::from_values(table.values());
+        let text_options = TextOptions {
+            color: options.color,
+            ..TextOptions::default()
+        };
+        return write_text(out, &sequence, coordinate, &text_options);
+    }
+    let leading = table.dimension() - 2;
+    let (rows, columns) = (extents[leading] + 1, extents[leading + 1] + 1);
+    let slice_size = (rows * columns) as usize;
+    let slices = table.size() / slice_size;
+    for slice in 0..slices.min(options.slices.max(1)) {
+        let start = slice * slice_size;
+        if leading > 0 {
+            let position = table.position_of(start);
+            let names: Vec<String> = coordinates[..leading]
+                .iter()
+                .zip(&position)
+                .map(|(name, value)| format!("{name} = {value}"))
+                .collect();
+            writeln!(out, "{}:", names.join(", "))?;
+        }
+        let grid = Grid {
+            values: &table.values()[start..start + slice_size],
+            row_name: &coordinates[leading],
+            column_name: &coordinates[leading + 1],
+            rows: rows as usize,
+            columns: columns as usize,
+        };
+        grid.write(out, options)?;
+    }
+    if slices > options.slices.max(1) {
+        writeln!(
+            out,
+            "(showing {} of {slices} grids; all values: --format csv)",
+            options.slices.max(1)
+        )?;
+    }
+    write_legend(out, options.color)
+}
+
+/// One 2-D grid of values, row-major.
+struct Grid<'a> {
+    values: &'a [u32],
+    row_name: &'a str,
+    column_name: &'a str,
+    rows: usize,
+    columns: usize,
+}
+
+impl Grid<'_> {
+    /// Writes as many rows and columns as `options` allow, then a note if some were cut.
+    fn write(&self, out: &mut dyn Write, options: &GridOptions) -> io::Result<()> {
+        let corner = format!("{}\\{}", self.row_name, self.column_name);
+        let gutter = corner.chars().count().max(digits(self.rows as u64 - 1));
+        let widest_value = self.values.iter().copied().max().unwrap_or(0);
+        let cell = digits(u64::from(widest_value)).max(digits(self.columns as u64 - 1));
+        // A line is the gutter, " |", then a space, the cell and a marker per column.
+        let fitting = options.width.saturating_sub(gutter + 2) / (cell + 2);
+        let shown_columns = fitting.clamp(1, self.columns);
+        let shown_rows = options.rows.clamp(1, self.rows);
+
+        let mut line = format!("{corner:>gutter$} |");
+        for column in 0..shown_columns {
+            line.push_str(&format!(" {column:>cell$} "));
+        }
+        writeln!(out, "{}", line.trim_end())?;
+        for row in 0..shown_rows {
+            line.clear();
+            line.push_str(&format!("{row:>gutter$} |"));
+            let values = &self.values[row * self.columns..][..shown_columns];
+            for &value in values {
+                push_cell(&mut line, value, cell, options.color);
+            }
+            writeln!(out, "{}", line.trim_end())?;
+        }
+        if shown_rows < self.rows || shown_columns < self.columns {
+            writeln!(
+                out,
+                "(showing {} ≤ {} and {} ≤ {} of {} ≤ {}, {} ≤ {}; all values: --format csv)",
+                self.row_name,
+                shown_rows - 1,
+                self.column_name,
+                shown_columns - 1,
+                self.row_name,
+                self.rows - 1,
+                self.column_name,
+                self.columns - 1
+            )?;
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,5 +333,105 @@ mod tests {
     #[test]
     fn empty_table_says_so() {
         assert!(render(&[], "n", TextOptions::default()).contains("empty"));
+    }
+
+    mod grids {
+        use super::super::*;
+        use crate::export::Format;
+
+        fn names(list: &[&str]) -> Vec<String> {
+            list.iter().map(|s| s.to_string()).collect()
+        }
+
+        /// Two-heap Nim, G(x, y) = x ⊕ y (Bouton 1901).
+        fn nim(rows: u64, columns: u64) -> BoxTable {
+            BoxTable::from_fn(names(&["x", "y"]), vec![rows, columns], |p| {
+                (p[0] ^ p[1]) as u32
+            })
+        }
+
+        fn render(table: &BoxTable, format: Format) -> String {
+            let mut out = Vec::new();
+            crate::export::write_table(&mut out, &Table::Box(table.clone()), format, "Nim", false)
+                .unwrap();
+            String::from_utf8(out).unwrap()
+        }
+
+        fn text(table: &BoxTable, options: GridOptions) -> String {
+            let mut out = Vec::new();
+            write_grid_text(&mut out, table, &options).unwrap();
+            String::from_utf8(out).unwrap()
+        }
+
+        #[test]
+        fn small_grid_marks_p_positions() {
+            let expected = [
+                "x\\y | 0  1  2  3",
+                "  0 | 0* 1  2  3",
+                "  1 | 1  0* 3  2",
+                "  2 | 2  3  0* 1",
+                "P-positions (value 0) are marked with *",
+                "",
+            ]
+            .join("\n");
+            assert_eq!(render(&nim(2, 3), Format::Text), expected);
+        }
+
+        #[test]
+        fn colour_grid_uses_bold_green() {
+            let table = nim(1, 1);
+            let expected = [
+                "x\\y | 0  1",
+                "  0 | \x1b[1;32m0\x1b[0m  1",
+                "  1 | 1  \x1b[1;32m0\x1b[0m",
+                "P-positions (value 0) are shown in \x1b[1;32mbold green\x1b[0m",
+                "",
+            ]
+            .join("\n");
+            let options = GridOptions {
+                color: true,
+                ..GridOptions::default()
+            };
+            assert_eq!(text(&table, options), expected);
+        }
+
+        #[test]
+        fn large_boxes_are_cut_with_a_note() {
+            let options = GridOptions {
+                width: 30,
+                rows: 3,
+                ..GridOptions::default()
+            };
+            let grid = text(&nim(100, 200), options);
+            let lines: Vec<&str> = grid.lines().collect();
+            assert!(lines[..4].iter().all(|l| l.chars().count() <= 30), "{grid}");
+            assert_eq!(lines.len(), 1 + 3 + 2, "{grid}");
+            assert_eq!(lines[1], "  0 |   0*   1    2    3    4");
+            assert_eq!(
+                lines[4],
+                "(showing x ≤ 2 and y ≤ 4 of x ≤ 100, y ≤ 200; all values: --format csv)"
+            );
+        }
+
+        #[test]
+        fn one_and_three_coordinates() {
+            let line = BoxTable::from_fn(names(&["n"]), vec![2], |p| p[0] as u32);
+            assert!(render(&line, Format::Text).starts_with("n | +0  +1"));
+            let cube = BoxTable::from_fn(names(&["a", "b", "c"]), vec![2, 1, 1], |p| {
+                (p[0] ^ p[1] ^ p[2]) as u32
+            });
+            let options = GridOptions {
+                slices: 2,
+                ..GridOptions::default()
+            };
+            let grid = text(&cube, options);
+            assert!(
+                grid.starts_with("a = 0:\nb\\c | 0  1\n  0 | 0* 1\n"),
+                "{grid}"
+            );
+            assert!(grid.contains("a = 1:\n"));
+            assert!(!grid.contains("a = 2:"));
+            assert!(grid.contains("(showing 2 of 3 grids"));
+        }
     }
 }
