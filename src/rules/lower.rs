@@ -95,6 +95,7 @@ pub fn lower(checked: Checked, source: SourceFile) -> Result<Game, RulesError> {
                         TakeBreakCode::parse(&text, notation, offset).map_err(|d| RulesError {
                             source: source.clone(),
                             diagnostics: vec![d],
+                            more: 0,
                         })?;
                     let family = match notation {
                         super::code::Notation::Octal => Family::Octal,

@@ -19,7 +19,7 @@ pub mod token;
 use std::fmt;
 
 pub use code::TakeBreakCode;
-pub use diagnostic::{Diagnostic, SourceFile, Span};
+pub use diagnostic::{Diagnostic, SourceFile, Span, MAX_ERRORS};
 pub use program::Program;
 
 /// A game read from a rules file, ready for the engine.
@@ -110,17 +110,36 @@ impl Game {
 pub struct RulesError {
     /// The text the errors are in.
     pub source: SourceFile,
-    /// One or more errors, in source order.
+    /// One or more errors, in source order: the first [`MAX_ERRORS`] found.
     pub diagnostics: Vec<Diagnostic>,
+    /// How many more errors were found (counted, not kept).
+    pub more: usize,
+}
+
+impl RulesError {
+    fn new(source: &SourceFile, errors: diagnostic::Errors) -> Self {
+        let (diagnostics, more) = errors.into_parts();
+        RulesError {
+            source: source.clone(),
+            diagnostics,
+            more,
+        }
+    }
 }
 
 impl fmt::Display for RulesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let lines = diagnostic::LineIndex::new(&self.source);
         for (i, d) in self.diagnostics.iter().enumerate() {
             if i > 0 {
                 writeln!(f)?;
             }
-            write!(f, "{}", d.render(&self.source))?;
+            write!(f, "{}", d.render_indexed(&lines))?;
+        }
+        if self.more > 0 {
+            let s = if self.more == 1 { "" } else { "s" };
+            writeln!(f)?;
+            writeln!(f, "error: … and {} more error{s}", self.more)?;
         }
         Ok(())
     }
@@ -132,13 +151,10 @@ impl std::error::Error for RulesError {}
 ///
 /// An override that names no parameter is an error with a "did you mean".
 pub fn load(source: SourceFile, overrides: &[(String, i64)]) -> Result<Game, RulesError> {
-    let file = parser::parse(&source.text).map_err(|diagnostics| RulesError {
-        source: source.clone(),
-        diagnostics,
-    })?;
-    let checked = check::check(&file, overrides).map_err(|diagnostics| RulesError {
-        source: source.clone(),
-        diagnostics,
-    })?;
+    let file = parser::parse_counted(&source.text).map_err(|e| RulesError::new(&source, e))?;
+    let checked = check::check(&file, overrides)
+        .map_err(|e| RulesError::new(&source, diagnostic::Errors::from_sorted(e)))?;
+    // The syntax tree is several times the size of the text: free it before lowering.
+    drop(file);
     lower::lower(checked, source)
 }

@@ -14,6 +14,7 @@ use super::ast::{
 };
 use super::check::suggest as did_you_mean;
 use super::code::Notation;
+use super::diagnostic::Errors;
 use super::lexer::lex;
 use super::token::{Token, TokenKind};
 use super::{Diagnostic, Span};
@@ -61,8 +62,15 @@ const fn concat_words<const A: usize, const B: usize, const N: usize>(
     words
 }
 
-/// Parses a rules text. All syntax errors are returned, in source order.
+/// Parses a rules text. The syntax errors are returned in source order: the first
+/// [`MAX_ERRORS`](super::MAX_ERRORS) ([`parse_counted`] also counts the others).
 pub fn parse(text: &str) -> Result<ast::File, Vec<Diagnostic>> {
+    parse_counted(text).map_err(|errors| errors.into_parts().0)
+}
+
+/// Parses a rules text. The syntax errors are returned in source order: the first
+/// [`MAX_ERRORS`](super::MAX_ERRORS), and how many more there are.
+pub fn parse_counted(text: &str) -> Result<ast::File, Errors> {
     let (tokens, lex_errors) = lex(text);
     if !lex_errors.is_empty() {
         return Err(lex_errors);
@@ -75,7 +83,7 @@ pub fn parse(text: &str) -> Result<ast::File, Vec<Diagnostic>> {
         nesting: 0,
     };
     let mut file = ast::File::default();
-    let mut errors = Vec::new();
+    let mut errors = Errors::new();
     while parser.peek().kind != TokenKind::Eof {
         match parser.item() {
             Ok(item) => file.items.push(item),
