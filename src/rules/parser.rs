@@ -154,10 +154,10 @@ impl Parser<'_> {
         token.kind == TokenKind::Ident && self.text(token) == word
     }
 
+    /// Remembers that `what` was tried at `pos` (duplicates are dropped when an error is
+    /// built: most positions are passed without one, so recording stays cheap).
     fn note(&mut self, what: &'static str) {
-        if !self.expected.contains(&what) {
-            self.expected.push(what);
-        }
+        self.expected.push(what);
     }
 
     fn eat(&mut self, kind: TokenKind) -> bool {
@@ -194,16 +194,22 @@ impl Parser<'_> {
             }
             kind => kind.describe().to_string(),
         };
+        // What was tried, each once, in the order first tried.
+        let mut tried: Vec<&'static str> = Vec::new();
+        for &what in &self.expected {
+            if !tried.contains(&what) {
+                tried.push(what);
+            }
+        }
         // Operators that could continue an expression are noise when something else was
         // also possible ("expected `=>`" says more than a list of every operator).
-        let mut expected: Vec<&str> = self
-            .expected
+        let mut expected: Vec<&str> = tried
             .iter()
             .copied()
             .filter(|e| !OPERATORS.contains(e))
             .collect();
         if expected.is_empty() {
-            expected = self.expected.clone();
+            expected = tried;
         }
         // A misspelt keyword (`iff` for `if`) gets a suggestion.
         let keywords: Vec<&str> = expected
