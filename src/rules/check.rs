@@ -15,16 +15,13 @@
 
 use super::ast::{self, BinaryOp, Expr, ExprKind, FamilyForm, Item, SetExpr, UnaryOp};
 use super::code::Notation;
-use super::diagnostic::{did_you_mean, edit_distance};
-use super::parser::RESERVED;
+use super::names::{suggest, FUNCTIONS, RESERVED};
 use super::{Diagnostic, Span};
 
 /// The most heaps a single move may leave.
 pub const MAX_RESULT_HEAPS: usize = 64;
 /// The largest element of a subtraction set (the code needs one digit per value up to it).
 pub const MAX_SUBTRACTION: i64 = 1 << 20;
-/// Built-in functions.
-pub const FUNCTIONS: [&str; 7] = ["min", "max", "abs", "popcount", "ctz", "bit", "count"];
 
 /// A checked rules file.
 #[derive(Clone, Debug)]
@@ -655,13 +652,6 @@ struct Taken<'a> {
     coordinates: &'a [String],
     params: &'a [(String, i64)],
     binders: &'a [String],
-}
-
-/// A "did you mean" candidate for `name`, but never one that shares no letter position with it
-/// (`x` → `k` would be noise).
-pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    did_you_mean(name, candidates)
-        .filter(|c| edit_distance(name, c) < name.chars().count().max(c.chars().count()))
 }
 
 /// Rejects a new name that is reserved, a function, or already taken.

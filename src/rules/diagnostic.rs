@@ -267,38 +267,6 @@ impl std::ops::Deref for Errors {
     }
 }
 
-/// Levenshtein distance, for "did you mean" suggestions.
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != cb))
-                .min(row[j] + 1)
-                .min(row[j + 1] + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
-}
-
-/// The candidate closest to `name`, if it is close enough to be a likely typo.
-pub fn did_you_mean<'a>(
-    name: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<&'a str> {
-    let limit = (name.chars().count() / 3).max(1);
-    candidates
-        .into_iter()
-        .map(|c| (edit_distance(name, c), c))
-        .filter(|&(d, _)| d <= limit)
-        .min_by_key(|&(d, _)| d)
-        .map(|(_, c)| c)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -364,15 +332,5 @@ mod tests {
             .map(|i| Diagnostic::new("e", Span::new(i, i)))
             .collect();
         assert_eq!(Errors::from_sorted(sorted).into_parts().1, 0);
-    }
-
-    #[test]
-    fn suggestions() {
-        assert_eq!(
-            did_you_mean("subtraktion", ["subtraction", "octal"]),
-            Some("subtraction")
-        );
-        assert_eq!(did_you_mean("zzz", ["subtraction", "octal"]), None);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 }

@@ -1,9 +1,11 @@
 //! The rules language: from the text of a `.sg` file to a [`Game`].
 //!
 //! The pipeline is that of a small compiler: [`lexer`] → [`parser`] (building the [`ast`]) →
-//! [`check`] (names, parameters, types) → [`lower`] (to a take-and-break [`code`] when the rules
-//! are one, and to a compiled [`program`] otherwise). Every error is a [`Diagnostic`] with a
-//! span, rendered as `file:line:col`, the line, a caret and a `help:` line.
+//! [`check`] (names, parameters, types) → [`lower`] (to a
+//! take-and-break [`code`] when the rules are one, and to a compiled [`program`] otherwise).
+//! Keywords, built-in functions and "did you mean" suggestions are in [`names`]. Every error
+//! is a [`Diagnostic`] with a span, rendered as `file:line:col`, the line, a caret and a
+//! `help:` line; a text with many errors shows the first [`MAX_ERRORS`].
 //! The grammar is documented in `docs/rules.md`.
 
 pub mod ast;
@@ -12,6 +14,7 @@ pub mod code;
 pub mod diagnostic;
 pub mod lexer;
 pub mod lower;
+pub mod names;
 pub mod parser;
 pub mod program;
 pub mod token;

@@ -12,55 +12,15 @@ use super::ast::{
     self, BinaryOp, Binder, Expr, ExprKind, FamilyForm, FamilyLine, Ident, Item, MoveRule,
     RangeExpr, SetExpr, UnaryOp,
 };
-use super::check::suggest as did_you_mean;
 use super::code::Notation;
 use super::diagnostic::Errors;
 use super::lexer::lex;
+use super::names::{suggest, STATEMENT_KEYWORDS};
 use super::token::{Token, TokenKind};
 use super::{Diagnostic, Span};
 
 /// Deepest expression tree accepted (parentheses, prefix operators and operator chains count).
 pub const MAX_DEPTH: u32 = 128;
-
-/// Words that start a statement.
-pub const STATEMENT_KEYWORDS: [&str; 10] = [
-    "name",
-    "description",
-    "param",
-    "heap",
-    "position",
-    "move",
-    "subtraction",
-    "octal",
-    "hex",
-    "takebreak",
-];
-
-/// Words with a fixed meaning inside rules, which cannot name a parameter, binder or coordinate:
-/// the statement keywords and the words of a move.
-pub const RESERVED: [&str; 14] = concat_words(STATEMENT_KEYWORDS, ["in", "if", "none", "all"]);
-
-/// `first` followed by `second`; `N` must be their total length (checked at compile time).
-const fn concat_words<const A: usize, const B: usize, const N: usize>(
-    first: [&'static str; A],
-    second: [&'static str; B],
-) -> [&'static str; N] {
-    assert!(
-        A + B == N,
-        "the word list length is not the sum of its parts"
-    );
-    let mut words = [""; N];
-    let mut i = 0;
-    while i < A {
-        words[i] = first[i];
-        i += 1;
-    }
-    while i < N {
-        words[i] = second[i - A];
-        i += 1;
-    }
-    words
-}
 
 /// Parses a rules text. The syntax errors are returned in source order: the first
 /// [`MAX_ERRORS`](super::MAX_ERRORS) ([`parse_counted`] also counts the others).
@@ -229,8 +189,9 @@ impl Parser<'_> {
                     self.text(token)
                 ))
             }
-            TokenKind::Ident => did_you_mean(self.text(token), keywords)
-                .map(|word| format!("did you mean `{word}`?")),
+            TokenKind::Ident => {
+                suggest(self.text(token), keywords).map(|word| format!("did you mean `{word}`?"))
+            }
             TokenKind::Assign
                 if self.peek_at(1).kind == TokenKind::Gt && self.expected.contains(&"`=>`") =>
             {
@@ -365,7 +326,7 @@ impl Parser<'_> {
             }
             "move" => self.move_rule().map(Item::Move),
             _ => {
-                let suggestion = did_you_mean(&word, STATEMENT_KEYWORDS);
+                let suggestion = suggest(&word, STATEMENT_KEYWORDS);
                 let is_family = suggestion
                     .is_some_and(|s| ["subtraction", "octal", "hex", "takebreak"].contains(&s));
                 let message = if is_family {
