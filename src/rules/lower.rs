@@ -47,7 +47,7 @@
 use std::collections::BTreeSet;
 
 use super::ast::BinaryOp;
-use super::check::{CExpr, CExprKind, Checked, CheckedFamily, CheckedMove, Rules};
+use super::checked::{CExpr, CExprKind, Checked, CheckedFamily, CheckedMove, Rules};
 use super::code::{Digit, Modifier, TakeBreakCode};
 use super::{Family, Game, GameKind, Program, RulesError, SourceFile};
 

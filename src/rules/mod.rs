@@ -1,7 +1,7 @@
 //! The rules language: from the text of a `.sg` file to a [`Game`].
 //!
 //! The pipeline is that of a small compiler: [`lexer`] → [`parser`] (building the [`ast`]) →
-//! [`check`] (names, parameters, types) → [`lower`] (to a
+//! [`check`] (names, parameters, types; to the [`checked`] program) → [`lower`] (to a
 //! take-and-break [`code`] when the rules are one, and to a compiled [`program`] otherwise).
 //! Keywords, built-in functions and "did you mean" suggestions are in [`names`]. Every error
 //! is a [`Diagnostic`] with a span, rendered as `file:line:col`, the line, a caret and a
@@ -10,6 +10,7 @@
 
 pub mod ast;
 pub mod check;
+pub mod checked;
 pub mod code;
 pub mod diagnostic;
 pub mod lexer;

@@ -21,7 +21,9 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use super::ast::BinaryOp;
-use super::check::{apply, bit, shl, shr, CExpr, CExprKind, CheckedMove, Fault, FaultKind, Place};
+use super::checked::{
+    apply, bit, shl, shr, CExpr, CExprKind, CheckedMove, Fault, FaultKind, Place,
+};
 use super::{Diagnostic, Span};
 
 /// The largest number of values a binder's range may take at one position.
