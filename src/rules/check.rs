@@ -750,7 +750,8 @@ fn resolve(name: &str, span: Span, scope: &Scope) -> Result<CExprKind, Diagnosti
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::{load, Family, GameKind, SourceFile};
+    use super::{CheckedFamily, Rules};
+    use crate::rules::{load, GameKind, SourceFile};
 
     /// A rules text, `--set` overrides, and the expected error text.
     type Case = (&'static str, &'static [(&'static str, i64)], &'static str);
@@ -1005,6 +1006,15 @@ mod tests {
             .contains("help: the coordinates are `x`, `y` in this file"));
     }
 
+    /// The evaluated family line of `text`.
+    fn checked_family(text: &str, overrides: &[(String, i64)]) -> CheckedFamily {
+        let file = crate::rules::parser::parse(text).unwrap();
+        match super::check(&file, overrides).unwrap().rules {
+            Rules::Family { family, .. } => family,
+            Rules::Moves(_) => panic!("{text}: not a family line"),
+        }
+    }
+
     #[test]
     fn parameters_overrides_and_families() {
         let game = load(
@@ -1020,10 +1030,14 @@ mod tests {
             vec![("k".to_string(), 5), ("m".to_string(), 11)]
         );
         assert_eq!(game.name, "subtraction 1..=m");
-        let GameKind::Code { family, code } = &game.kind else {
+        let GameKind::Code { code } = &game.kind else {
             panic!()
         };
-        assert_eq!(*family, Family::Subtraction((1..=11).collect()));
+        let family = checked_family(
+            "param k = 3\nparam m = 2*k + 1\nsubtraction 1..=m\n",
+            &[("k".to_string(), 5)],
+        );
+        assert_eq!(family, CheckedFamily::Subtraction((1..=11).collect()));
         assert_eq!(code.digits.len(), 12);
         let game = load(
             SourceFile::new("t.sg", "name \"S\"\nsubtraction all-but {5, 2, 2}\n"),
@@ -1031,10 +1045,9 @@ mod tests {
         )
         .unwrap();
         assert_eq!(game.name, "S");
-        let GameKind::Code { family, .. } = &game.kind else {
-            panic!()
-        };
-        assert_eq!(*family, Family::SubtractionAllBut(vec![2, 5]));
+        assert!(matches!(game.kind, GameKind::Code { .. }));
+        let family = checked_family("name \"S\"\nsubtraction all-but {5, 2, 2}\n", &[]);
+        assert_eq!(family, CheckedFamily::SubtractionAllBut(vec![2, 5]));
         let game = load(
             SourceFile::new("rules/bash.sg", "heap m\nmove x in 1..=min(3, m) => m - x"),
             &[],

@@ -50,8 +50,6 @@ pub enum GameKind {
     Code {
         /// The code.
         code: TakeBreakCode,
-        /// How the file wrote it.
-        family: Family,
     },
     /// General move rules, compiled; `lowered` is an equivalent code when lowering found one,
     /// so that the engine can use its fast kernel.
@@ -61,21 +59,6 @@ pub enum GameKind {
         /// An equivalent take-and-break code, if the rules are one.
         lowered: Option<TakeBreakCode>,
     },
-}
-
-/// The family form a code was written in.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Family {
-    /// `subtraction {1, 3, 4}` or `subtraction 1..=k`.
-    Subtraction(Vec<u64>),
-    /// `subtraction all-but {2, 5}`.
-    SubtractionAllBut(Vec<u64>),
-    /// `octal 0.07`.
-    Octal,
-    /// `hex 0.F`.
-    Hex,
-    /// `takebreak 4!.0`.
-    TakeBreak,
 }
 
 impl Game {
