@@ -120,3 +120,40 @@ fn rules_with_huge_ranges_are_refused_not_run() {
         "{err}"
     );
 }
+
+#[test]
+fn a_file_full_of_errors_shows_the_first_twenty_and_counts_the_others() {
+    let at_lines = |n: usize| "@\n".repeat(n);
+    let err = error_for(&at_lines(20_000));
+    assert_eq!(err.matches("error: unexpected character `@`").count(), 20);
+    assert!(err.contains("bad.sg:20:1"), "{err}");
+    assert!(!err.contains("bad.sg:21:1"), "{err}");
+    assert!(
+        err.ends_with("\n\nerror: … and 19980 more errors\n"),
+        "{}",
+        &err[err.len() - 200..]
+    );
+    // Up to 20 errors, every one is shown and there is no count; one more is counted.
+    let twenty = error_for(&at_lines(20));
+    assert_eq!(twenty.matches("error: ").count(), 20, "{twenty}");
+    assert!(!twenty.contains("more error"), "{twenty}");
+    let twenty_one = error_for(&at_lines(21));
+    assert!(twenty_one.starts_with(&twenty), "{twenty_one}");
+    assert!(
+        twenty_one.ends_with("\nerror: … and 1 more error\n"),
+        "{twenty_one}"
+    );
+    // Syntax errors (one per line) and checking errors are capped alike.
+    let syntax = error_for(&"move x =>\n".repeat(50));
+    assert_eq!(syntax.matches("error: expected").count(), 20, "{syntax}");
+    assert!(
+        syntax.ends_with("error: … and 30 more errors\n"),
+        "{syntax}"
+    );
+    let checking = error_for(&"move => m\n".repeat(50));
+    assert_eq!(checking.matches("error: unknown name `m`").count(), 20);
+    assert!(
+        checking.ends_with("error: … and 30 more errors\n"),
+        "{checking}"
+    );
+}

@@ -482,7 +482,7 @@ mod tests {
     use super::testing::{code_from_digits, naive_extend, naive_table};
     use super::*;
     use crate::rules::code::Digit;
-    use crate::rules::{Family, GameKind, SourceFile};
+    use crate::rules::{GameKind, SourceFile};
 
     /// Runs the search loop on the naive engine.
     fn naive_search(code: &TakeBreakCode, max: u64) -> (SgTable, PeriodReport) {
@@ -802,10 +802,7 @@ mod tests {
             description: None,
             coordinate: "n".into(),
             params: Vec::new(),
-            kind: GameKind::Code {
-                code,
-                family: Family::Octal,
-            },
+            kind: GameKind::Code { code },
             source: SourceFile::new("test.sg", ""),
         }
     }

@@ -58,7 +58,7 @@ impl SourceFile {
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = floor_char_boundary(&self.text, offset.min(self.text.len()));
         let before = &self.text[..offset];
-        let line = before.matches('\n').count() + 1;
+        let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
         let line_start = before.rfind('\n').map_or(0, |i| i + 1);
         let col = self.text[line_start..offset].chars().count() + 1;
         (line, col)
@@ -71,6 +71,45 @@ impl SourceFile {
             .nth(line - 1)
             .unwrap_or("")
             .trim_end_matches('\r')
+    }
+}
+
+/// A source with the start of each of its lines, to locate many offsets in one pass over the
+/// text (each call of [`SourceFile::line_col`] scans it from the start).
+#[derive(Clone, Debug)]
+pub struct LineIndex<'a> {
+    source: &'a SourceFile,
+    /// Byte offset of each line's first byte: 0, then one past each `\n`.
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    /// The index of `source`'s lines.
+    pub fn new(source: &'a SourceFile) -> Self {
+        let newlines = source.text.bytes().enumerate().filter(|&(_, b)| b == b'\n');
+        let starts = std::iter::once(0)
+            .chain(newlines.map(|(i, _)| i + 1))
+            .collect();
+        LineIndex { source, starts }
+    }
+
+    /// 1-based line and column (in characters) of byte `offset`, as [`SourceFile::line_col`].
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let text = &self.source.text;
+        let offset = floor_char_boundary(text, offset.min(text.len()));
+        let line = self.starts.partition_point(|&start| start <= offset);
+        let col = text[self.starts[line - 1]..offset].chars().count() + 1;
+        (line, col)
+    }
+
+    /// The text of 1-based line `line`, without its newline, as [`SourceFile::line_text`].
+    pub fn line_text(&self, line: usize) -> &'a str {
+        let text = &self.source.text;
+        let Some(&start) = self.starts.get(line - 1) else {
+            return "";
+        };
+        let end = self.starts.get(line).map_or(text.len(), |&next| next - 1);
+        text[start..end].trim_end_matches('\r')
     }
 }
 
@@ -119,9 +158,14 @@ impl Diagnostic {
 
     /// Renders the diagnostic against its source, as shown to users.
     pub fn render(&self, source: &SourceFile) -> String {
+        self.render_indexed(&LineIndex::new(source))
+    }
+
+    /// [`Diagnostic::render`] against an indexed source, for rendering many diagnostics.
+    pub fn render_indexed(&self, lines: &LineIndex) -> String {
         Rendered {
             diagnostic: self,
-            source,
+            lines,
         }
         .to_string()
     }
@@ -129,22 +173,22 @@ impl Diagnostic {
 
 struct Rendered<'a> {
     diagnostic: &'a Diagnostic,
-    source: &'a SourceFile,
+    lines: &'a LineIndex<'a>,
 }
 
 impl fmt::Display for Rendered<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let d = self.diagnostic;
-        let (line, col) = self.source.line_col(d.span.start);
-        let text = self.source.line_text(line);
+        let (line, col) = self.lines.line_col(d.span.start);
+        let text = self.lines.line_text(line);
         let gutter = line.to_string().len();
         let pad = " ".repeat(gutter);
         writeln!(f, "error: {}", d.message)?;
-        writeln!(f, "{pad}--> {}:{line}:{col}", self.source.name)?;
+        writeln!(f, "{pad}--> {}:{line}:{col}", self.lines.source.name)?;
         writeln!(f, "{pad} |")?;
         writeln!(f, "{line} | {}", text.replace('\t', " "))?;
         // The caret is as wide as the span, clipped to the end of the line (at least one).
-        let (end_line, end_col) = self.source.line_col(d.span.end);
+        let (end_line, end_col) = self.lines.line_col(d.span.end);
         let line_chars = text.chars().count();
         let last_col = if end_line == line {
             end_col
@@ -165,36 +209,62 @@ impl fmt::Display for Rendered<'_> {
     }
 }
 
-/// Levenshtein distance, for "did you mean" suggestions.
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != cb))
-                .min(row[j] + 1)
-                .min(row[j + 1] + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
+/// The most errors kept for one rules text; later ones are only counted, and reported as
+/// "… and N more errors", so that refusing a file full of errors stays fast and short.
+pub const MAX_ERRORS: usize = 20;
+
+/// Errors collected in source order: the first [`MAX_ERRORS`] (readable as a slice), and how
+/// many more were found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Errors {
+    kept: Vec<Diagnostic>,
+    more: usize,
 }
 
-/// The candidate closest to `name`, if it is close enough to be a likely typo.
-pub fn did_you_mean<'a>(
-    name: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<&'a str> {
-    let limit = (name.chars().count() / 3).max(1);
-    candidates
-        .into_iter()
-        .map(|c| (edit_distance(name, c), c))
-        .filter(|&(d, _)| d <= limit)
-        .min_by_key(|&(d, _)| d)
-        .map(|(_, c)| c)
+impl Errors {
+    /// No errors.
+    pub fn new() -> Self {
+        Errors::default()
+    }
+
+    /// The first [`MAX_ERRORS`] of `errors` (already in source order), the rest counted.
+    pub fn from_sorted(mut errors: Vec<Diagnostic>) -> Self {
+        let more = errors.len().saturating_sub(MAX_ERRORS);
+        errors.truncate(MAX_ERRORS);
+        Errors { kept: errors, more }
+    }
+
+    /// Adds the next error (in source order).
+    pub fn push(&mut self, error: Diagnostic) {
+        self.push_with(|| error);
+    }
+
+    /// Adds the next error, built only if it is kept (one of the first [`MAX_ERRORS`]).
+    pub fn push_with(&mut self, error: impl FnOnce() -> Diagnostic) {
+        if self.kept.len() < MAX_ERRORS {
+            self.kept.push(error());
+        } else {
+            self.more += 1;
+        }
+    }
+
+    /// How many errors were found after the kept ones.
+    pub fn more(&self) -> usize {
+        self.more
+    }
+
+    /// The kept errors and the number of others.
+    pub fn into_parts(self) -> (Vec<Diagnostic>, usize) {
+        (self.kept, self.more)
+    }
+}
+
+impl std::ops::Deref for Errors {
+    type Target = [Diagnostic];
+
+    fn deref(&self) -> &[Diagnostic] {
+        &self.kept
+    }
 }
 
 #[cfg(test)]
@@ -223,12 +293,44 @@ mod tests {
     }
 
     #[test]
-    fn suggestions() {
-        assert_eq!(
-            did_you_mean("subtraktion", ["subtraction", "octal"]),
-            Some("subtraction")
-        );
-        assert_eq!(did_you_mean("zzz", ["subtraction", "octal"]), None);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    fn line_index_agrees_with_the_scanning_lookups() {
+        let texts = [
+            "",
+            "\n",
+            "a\nbc\r\n\r\r\nd",
+            "é\nxé\n\ny",
+            "one line, no newline",
+            "trailing\n\n",
+        ];
+        for text in texts {
+            let source = SourceFile::new("t.sg", text);
+            let index = LineIndex::new(&source);
+            for offset in 0..=text.len() + 2 {
+                let (line, col) = source.line_col(offset);
+                assert_eq!(index.line_col(offset), (line, col), "{text:?} at {offset}");
+            }
+            for line in 1..=text.lines().count() + 2 {
+                assert_eq!(
+                    index.line_text(line),
+                    source.line_text(line),
+                    "{text:?} line {line}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn errors_keep_the_first_and_count_the_others() {
+        let mut errors = Errors::new();
+        for i in 0..MAX_ERRORS + 5 {
+            errors.push_with(|| Diagnostic::new(format!("e{i}"), Span::new(i, i)));
+        }
+        assert_eq!(errors.len(), MAX_ERRORS);
+        assert_eq!(errors.more(), 5);
+        assert_eq!(errors[0].message, "e0");
+        let sorted = (0..3)
+            .map(|i| Diagnostic::new("e", Span::new(i, i)))
+            .collect();
+        assert_eq!(Errors::from_sorted(sorted).into_parts().1, 0);
     }
 }

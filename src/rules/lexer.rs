@@ -5,6 +5,7 @@
 //! line (up to `#`) is one [`TokenKind::CodeText`] token, because code notation (`4!.0`,
 //! `0.[3]`) is its own little language, parsed by [`super::code`].
 
+use super::diagnostic::Errors;
 use super::token::{Token, TokenKind};
 use super::{Diagnostic, Span};
 
@@ -12,16 +13,17 @@ use super::{Diagnostic, Span};
 pub const CODE_FAMILIES: [&str; 3] = ["octal", "hex", "takebreak"];
 
 /// Splits `source` into tokens, ending with [`TokenKind::Eof`]. Lexical errors (stray
-/// characters, unterminated strings) are collected; the tokens are still returned so that the
-/// caller may decide what to report.
-pub fn lex(source: &str) -> (Vec<Token>, Vec<Diagnostic>) {
+/// characters, unterminated strings) are collected (the first
+/// [`MAX_ERRORS`](super::diagnostic::MAX_ERRORS), the others counted); the tokens are still
+/// returned so that the caller may decide what to report.
+pub fn lex(source: &str) -> (Vec<Token>, Errors) {
     let mut lexer = Lexer {
         src: source,
         bytes: source.as_bytes(),
         pos: 0,
         depth: 0,
         tokens: Vec::new(),
-        errors: Vec::new(),
+        errors: Errors::new(),
     };
     lexer.run();
     (lexer.tokens, lexer.errors)
@@ -34,7 +36,7 @@ struct Lexer<'a> {
     /// Bracket nesting depth; newlines inside brackets are whitespace.
     depth: usize,
     tokens: Vec<Token>,
-    errors: Vec<Diagnostic>,
+    errors: Errors,
 }
 
 impl Lexer<'_> {
@@ -140,11 +142,12 @@ impl Lexer<'_> {
         self.pos += 1;
         loop {
             if self.pos >= self.bytes.len() || self.bytes[self.pos] == b'\n' {
-                self.errors.push(
-                    Diagnostic::new("unterminated string", Span::new(start, self.pos))
+                let span = Span::new(start, self.pos);
+                self.errors.push_with(|| {
+                    Diagnostic::new("unterminated string", span)
                         .with_label("this string has no closing `\"`")
-                        .with_help("close the string with `\"` on the same line"),
-                );
+                        .with_help("close the string with `\"` on the same line")
+                });
                 self.push(TokenKind::Str, start);
                 return;
             }
@@ -202,14 +205,15 @@ impl Lexer<'_> {
                     '\'' => "strings use double quotes: \"...\"",
                     _ => "remove it, or start a comment with `#`",
                 };
-                self.errors.push(
+                let span = Span::new(start, self.pos);
+                self.errors.push_with(|| {
                     Diagnostic::new(
                         format!("unexpected character `{}`", ch.escape_debug()),
-                        Span::new(start, self.pos),
+                        span,
                     )
                     .with_label("not part of the rules language")
-                    .with_help(help),
-                );
+                    .with_help(help)
+                });
                 return;
             }
         };

@@ -47,9 +47,9 @@
 use std::collections::BTreeSet;
 
 use super::ast::BinaryOp;
-use super::check::{CExpr, CExprKind, Checked, CheckedFamily, CheckedMove, Rules};
+use super::checked::{CExpr, CExprKind, Checked, CheckedFamily, CheckedMove, Rules};
 use super::code::{Digit, Modifier, TakeBreakCode};
-use super::{Family, Game, GameKind, Program, RulesError, SourceFile};
+use super::{Game, GameKind, Program, RulesError, SourceFile};
 
 /// The largest verification bound `V` tried; rules with larger constants are not lowered.
 pub const MAX_VERIFY_BOUND: u64 = 4096;
@@ -78,33 +78,20 @@ pub fn lower(checked: Checked, source: SourceFile) -> Result<Game, RulesError> {
                 .unwrap_or("")
                 .trim()
                 .to_string();
-            let (code, family) = match family {
-                CheckedFamily::Subtraction(set) => {
-                    (TakeBreakCode::subtraction(&set), Family::Subtraction(set))
-                }
-                CheckedFamily::SubtractionAllBut(set) => (
-                    TakeBreakCode::subtraction_all_but(&set),
-                    Family::SubtractionAllBut(set),
-                ),
+            let code = match family {
+                CheckedFamily::Subtraction(set) => TakeBreakCode::subtraction(&set),
+                CheckedFamily::SubtractionAllBut(set) => TakeBreakCode::subtraction_all_but(&set),
                 CheckedFamily::Code {
                     notation,
                     text,
                     offset,
-                } => {
-                    let code =
-                        TakeBreakCode::parse(&text, notation, offset).map_err(|d| RulesError {
-                            source: source.clone(),
-                            diagnostics: vec![d],
-                        })?;
-                    let family = match notation {
-                        super::code::Notation::Octal => Family::Octal,
-                        super::code::Notation::Hex => Family::Hex,
-                        super::code::Notation::General => Family::TakeBreak,
-                    };
-                    (code, family)
-                }
+                } => TakeBreakCode::parse(&text, notation, offset).map_err(|d| RulesError {
+                    source: source.clone(),
+                    diagnostics: vec![d],
+                    more: 0,
+                })?,
             };
-            (text, GameKind::Code { code, family })
+            (text, GameKind::Code { code })
         }
         Rules::Moves(moves) => {
             let program = Program::new(&moves, &coordinates, position_game);

@@ -1,17 +1,21 @@
 //! The rules language: from the text of a `.sg` file to a [`Game`].
 //!
 //! The pipeline is that of a small compiler: [`lexer`] → [`parser`] (building the [`ast`]) →
-//! [`check`] (names, parameters, types) → [`lower`] (to a take-and-break [`code`] when the rules
-//! are one, and to a compiled [`program`] otherwise). Every error is a [`Diagnostic`] with a
-//! span, rendered as `file:line:col`, the line, a caret and a `help:` line.
+//! [`check`] (names, parameters, types; to the [`checked`] program) → [`lower`] (to a
+//! take-and-break [`code`] when the rules are one, and to a compiled [`program`] otherwise).
+//! Keywords, built-in functions and "did you mean" suggestions are in [`names`]. Every error
+//! is a [`Diagnostic`] with a span, rendered as `file:line:col`, the line, a caret and a
+//! `help:` line; a text with many errors shows the first [`MAX_ERRORS`].
 //! The grammar is documented in `docs/rules.md`.
 
 pub mod ast;
 pub mod check;
+pub mod checked;
 pub mod code;
 pub mod diagnostic;
 pub mod lexer;
 pub mod lower;
+pub mod names;
 pub mod parser;
 pub mod program;
 pub mod token;
@@ -19,7 +23,7 @@ pub mod token;
 use std::fmt;
 
 pub use code::TakeBreakCode;
-pub use diagnostic::{Diagnostic, SourceFile, Span};
+pub use diagnostic::{Diagnostic, SourceFile, Span, MAX_ERRORS};
 pub use program::Program;
 
 /// A game read from a rules file, ready for the engine.
@@ -46,8 +50,6 @@ pub enum GameKind {
     Code {
         /// The code.
         code: TakeBreakCode,
-        /// How the file wrote it.
-        family: Family,
     },
     /// General move rules, compiled; `lowered` is an equivalent code when lowering found one,
     /// so that the engine can use its fast kernel.
@@ -57,21 +59,6 @@ pub enum GameKind {
         /// An equivalent take-and-break code, if the rules are one.
         lowered: Option<TakeBreakCode>,
     },
-}
-
-/// The family form a code was written in.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Family {
-    /// `subtraction {1, 3, 4}` or `subtraction 1..=k`.
-    Subtraction(Vec<u64>),
-    /// `subtraction all-but {2, 5}`.
-    SubtractionAllBut(Vec<u64>),
-    /// `octal 0.07`.
-    Octal,
-    /// `hex 0.F`.
-    Hex,
-    /// `takebreak 4!.0`.
-    TakeBreak,
 }
 
 impl Game {
@@ -110,17 +97,36 @@ impl Game {
 pub struct RulesError {
     /// The text the errors are in.
     pub source: SourceFile,
-    /// One or more errors, in source order.
+    /// One or more errors, in source order: the first [`MAX_ERRORS`] found.
     pub diagnostics: Vec<Diagnostic>,
+    /// How many more errors were found (counted, not kept).
+    pub more: usize,
+}
+
+impl RulesError {
+    fn new(source: &SourceFile, errors: diagnostic::Errors) -> Self {
+        let (diagnostics, more) = errors.into_parts();
+        RulesError {
+            source: source.clone(),
+            diagnostics,
+            more,
+        }
+    }
 }
 
 impl fmt::Display for RulesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let lines = diagnostic::LineIndex::new(&self.source);
         for (i, d) in self.diagnostics.iter().enumerate() {
             if i > 0 {
                 writeln!(f)?;
             }
-            write!(f, "{}", d.render(&self.source))?;
+            write!(f, "{}", d.render_indexed(&lines))?;
+        }
+        if self.more > 0 {
+            let s = if self.more == 1 { "" } else { "s" };
+            writeln!(f)?;
+            writeln!(f, "error: … and {} more error{s}", self.more)?;
         }
         Ok(())
     }
@@ -132,13 +138,10 @@ impl std::error::Error for RulesError {}
 ///
 /// An override that names no parameter is an error with a "did you mean".
 pub fn load(source: SourceFile, overrides: &[(String, i64)]) -> Result<Game, RulesError> {
-    let file = parser::parse(&source.text).map_err(|diagnostics| RulesError {
-        source: source.clone(),
-        diagnostics,
-    })?;
-    let checked = check::check(&file, overrides).map_err(|diagnostics| RulesError {
-        source: source.clone(),
-        diagnostics,
-    })?;
+    let file = parser::parse_counted(&source.text).map_err(|e| RulesError::new(&source, e))?;
+    let checked = check::check(&file, overrides)
+        .map_err(|e| RulesError::new(&source, diagnostic::Errors::from_sorted(e)))?;
+    // The syntax tree is several times the size of the text: free it before lowering.
+    drop(file);
     lower::lower(checked, source)
 }

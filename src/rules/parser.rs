@@ -12,57 +12,25 @@ use super::ast::{
     self, BinaryOp, Binder, Expr, ExprKind, FamilyForm, FamilyLine, Ident, Item, MoveRule,
     RangeExpr, SetExpr, UnaryOp,
 };
-use super::check::suggest as did_you_mean;
 use super::code::Notation;
+use super::diagnostic::Errors;
 use super::lexer::lex;
+use super::names::{suggest, STATEMENT_KEYWORDS};
 use super::token::{Token, TokenKind};
 use super::{Diagnostic, Span};
 
 /// Deepest expression tree accepted (parentheses, prefix operators and operator chains count).
 pub const MAX_DEPTH: u32 = 128;
 
-/// Words that start a statement.
-pub const STATEMENT_KEYWORDS: [&str; 10] = [
-    "name",
-    "description",
-    "param",
-    "heap",
-    "position",
-    "move",
-    "subtraction",
-    "octal",
-    "hex",
-    "takebreak",
-];
-
-/// Words with a fixed meaning inside rules, which cannot name a parameter, binder or coordinate:
-/// the statement keywords and the words of a move.
-pub const RESERVED: [&str; 14] = concat_words(STATEMENT_KEYWORDS, ["in", "if", "none", "all"]);
-
-/// `first` followed by `second`; `N` must be their total length (checked at compile time).
-const fn concat_words<const A: usize, const B: usize, const N: usize>(
-    first: [&'static str; A],
-    second: [&'static str; B],
-) -> [&'static str; N] {
-    assert!(
-        A + B == N,
-        "the word list length is not the sum of its parts"
-    );
-    let mut words = [""; N];
-    let mut i = 0;
-    while i < A {
-        words[i] = first[i];
-        i += 1;
-    }
-    while i < N {
-        words[i] = second[i - A];
-        i += 1;
-    }
-    words
+/// Parses a rules text. The syntax errors are returned in source order: the first
+/// [`MAX_ERRORS`](super::MAX_ERRORS) ([`parse_counted`] also counts the others).
+pub fn parse(text: &str) -> Result<ast::File, Vec<Diagnostic>> {
+    parse_counted(text).map_err(|errors| errors.into_parts().0)
 }
 
-/// Parses a rules text. All syntax errors are returned, in source order.
-pub fn parse(text: &str) -> Result<ast::File, Vec<Diagnostic>> {
+/// Parses a rules text. The syntax errors are returned in source order: the first
+/// [`MAX_ERRORS`](super::MAX_ERRORS), and how many more there are.
+pub fn parse_counted(text: &str) -> Result<ast::File, Errors> {
     let (tokens, lex_errors) = lex(text);
     if !lex_errors.is_empty() {
         return Err(lex_errors);
@@ -75,7 +43,7 @@ pub fn parse(text: &str) -> Result<ast::File, Vec<Diagnostic>> {
         nesting: 0,
     };
     let mut file = ast::File::default();
-    let mut errors = Vec::new();
+    let mut errors = Errors::new();
     while parser.peek().kind != TokenKind::Eof {
         match parser.item() {
             Ok(item) => file.items.push(item),
@@ -146,10 +114,10 @@ impl Parser<'_> {
         token.kind == TokenKind::Ident && self.text(token) == word
     }
 
+    /// Remembers that `what` was tried at `pos` (duplicates are dropped when an error is
+    /// built: most positions are passed without one, so recording stays cheap).
     fn note(&mut self, what: &'static str) {
-        if !self.expected.contains(&what) {
-            self.expected.push(what);
-        }
+        self.expected.push(what);
     }
 
     fn eat(&mut self, kind: TokenKind) -> bool {
@@ -186,16 +154,22 @@ impl Parser<'_> {
             }
             kind => kind.describe().to_string(),
         };
+        // What was tried, each once, in the order first tried.
+        let mut tried: Vec<&'static str> = Vec::new();
+        for &what in &self.expected {
+            if !tried.contains(&what) {
+                tried.push(what);
+            }
+        }
         // Operators that could continue an expression are noise when something else was
         // also possible ("expected `=>`" says more than a list of every operator).
-        let mut expected: Vec<&str> = self
-            .expected
+        let mut expected: Vec<&str> = tried
             .iter()
             .copied()
             .filter(|e| !OPERATORS.contains(e))
             .collect();
         if expected.is_empty() {
-            expected = self.expected.clone();
+            expected = tried;
         }
         // A misspelt keyword (`iff` for `if`) gets a suggestion.
         let keywords: Vec<&str> = expected
@@ -215,8 +189,9 @@ impl Parser<'_> {
                     self.text(token)
                 ))
             }
-            TokenKind::Ident => did_you_mean(self.text(token), keywords)
-                .map(|word| format!("did you mean `{word}`?")),
+            TokenKind::Ident => {
+                suggest(self.text(token), keywords).map(|word| format!("did you mean `{word}`?"))
+            }
             TokenKind::Assign
                 if self.peek_at(1).kind == TokenKind::Gt && self.expected.contains(&"`=>`") =>
             {
@@ -351,7 +326,7 @@ impl Parser<'_> {
             }
             "move" => self.move_rule().map(Item::Move),
             _ => {
-                let suggestion = did_you_mean(&word, STATEMENT_KEYWORDS);
+                let suggestion = suggest(&word, STATEMENT_KEYWORDS);
                 let is_family = suggestion
                     .is_some_and(|s| ["subtraction", "octal", "hex", "takebreak"].contains(&s));
                 let message = if is_family {

@@ -21,7 +21,9 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use super::ast::BinaryOp;
-use super::check::{apply, bit, shl, shr, CExpr, CExprKind, CheckedMove, Fault, FaultKind, Place};
+use super::checked::{
+    apply, bit, shl, shr, CExpr, CExprKind, CheckedMove, Fault, FaultKind, Place,
+};
 use super::{Diagnostic, Span};
 
 /// The largest number of values a binder's range may take at one position.
@@ -61,7 +63,8 @@ struct CompiledBinder {
     span: Span,
 }
 
-/// One move (or a line of moves) found by [`Program::for_each_option`].
+/// One move (or a line of moves) found by [`Program::for_each_option`];
+/// [`Move::for_each_concrete`] lists the moves of either.
 #[derive(Clone, Copy, Debug)]
 pub enum Move<'a> {
     /// The move leads to the sum of these components (`arity` coordinates each, flattened).
@@ -75,6 +78,64 @@ pub enum Move<'a> {
         /// How many moves.
         count: u64,
     },
+}
+
+impl Move<'_> {
+    /// How many concrete moves this stands for (1 for a [`Move::Sum`]).
+    pub fn count(&self) -> u64 {
+        match self {
+            Move::Sum(_) => 1,
+            Move::Line { count, .. } => *count,
+        }
+    }
+
+    /// Lists the concrete moves this stands for, in order, as
+    /// `visit(binder values, components)`: a [`Move::Sum`] is one move (`binders` as given);
+    /// the `t`-th move of a [`Move::Line`] (`t` in `0..count`) has the last binder increased
+    /// by `t` and leads to the one component `first + t·step`. `binders` are those reported
+    /// with the move by [`Program::for_each_option`]. Stops early if `visit` breaks.
+    pub fn for_each_concrete(
+        &self,
+        binders: &[i64],
+        mut visit: impl FnMut(&[i64], &[u64]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let (first, step, count) = match *self {
+            Move::Sum(components) => return visit(binders, components),
+            Move::Line { first, step, count } => (first, step, count),
+        };
+        // Small rules (the usual case) are expanded on the stack, without allocating.
+        let (mut binder_array, mut point_array) = ([0i64; 8], [0u64; 4]);
+        let (mut binder_vec, mut point_vec) = (Vec::new(), Vec::new());
+        let line_binders = stack_or_heap(&mut binder_array, &mut binder_vec, binders.len());
+        let point = stack_or_heap(&mut point_array, &mut point_vec, first.len());
+        line_binders.copy_from_slice(binders);
+        point.copy_from_slice(first);
+        for t in 0..count {
+            if t > 0 {
+                // The line's binder is the last one.
+                *line_binders.last_mut().expect("a line has a binder") += 1;
+                for ((c, &f), &d) in point.iter_mut().zip(first).zip(step) {
+                    *c = (f as i64 + t as i64 * d) as u64;
+                }
+            }
+            visit(line_binders, point)?;
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// The first `len` elements of `array`, or of `vec` grown to `len` if `array` is too short.
+fn stack_or_heap<'a, T: Copy + Default, const N: usize>(
+    array: &'a mut [T; N],
+    vec: &'a mut Vec<T>,
+    len: usize,
+) -> &'a mut [T] {
+    if len <= N {
+        &mut array[..len]
+    } else {
+        vec.resize(len, T::default());
+        vec
+    }
 }
 
 /// What [`Program::for_each_option`] calls: `(rule, binder values, move)`.
@@ -213,19 +274,17 @@ impl Program {
                 .with_help("use `table`, `plot`, `code` or `solve`, which compute position games"),
             ));
         }
-        let mut heap = [0u64];
-        self.for_each_option(&[n], &mut Scratch::default(), budget, &mut |_, _, m| {
-            match m {
-                Move::Sum(heaps) => visit(heaps),
-                Move::Line { first, step, count } => {
-                    for t in 0..count as i64 {
-                        heap[0] = (first[0] as i64 + t * step[0]) as u64;
-                        visit(&heap);
-                    }
-                }
-            }
-            ControlFlow::Continue(())
-        })
+        self.for_each_option(
+            &[n],
+            &mut Scratch::default(),
+            budget,
+            &mut |_, binders, m| {
+                m.for_each_concrete(binders, |_, heaps| {
+                    visit(heaps);
+                    ControlFlow::Continue(())
+                })
+            },
+        )
     }
 
     /// Calls `visit(rule, binders, move)` for every move from `position` (one value per
@@ -745,6 +804,63 @@ mod tests {
             .for_each_move(n, &mut |h| out.push(h.to_vec()))
             .map_err(|d| d.render(&game.source))?;
         Ok(out)
+    }
+
+    #[test]
+    fn lines_list_the_moves_they_stand_for() {
+        use super::{Move, Scratch};
+        use std::ops::ControlFlow;
+        // (rule, binders, components) of every concrete move, with lines expanded.
+        type Listed = Vec<(usize, Vec<i64>, Vec<u64>)>;
+        let cases: [(&str, &[u64]); 3] = [
+            (
+                "move take: x in 1..=n/2 => n - x\nmove if n > 3 => none",
+                &[9],
+            ),
+            (
+                "move a in 0..3, b in 1..=(n - a) / 2 => n - 2 * b - a",
+                &[30],
+            ),
+            (
+                "position (x, y)\nmove t in 1..=x, u in 0..=t => (x - t, y + 2 * u)",
+                &[4, 1],
+            ),
+        ];
+        for (text, position) in cases {
+            let game = load(SourceFile::new("t.sg", text), &[]).unwrap();
+            let GameKind::General { program, .. } = &game.kind else {
+                panic!("not general")
+            };
+            let (mut expanded, mut lines): (Listed, usize) = (Vec::new(), 0);
+            program
+                .for_each_option(
+                    position,
+                    &mut Scratch::default(),
+                    &mut u64::MAX,
+                    &mut |r, b, m| {
+                        lines += usize::from(matches!(m, Move::Line { .. }));
+                        let before = expanded.len();
+                        let flow = m.for_each_concrete(b, |b, c| {
+                            expanded.push((r, b.to_vec(), c.to_vec()));
+                            ControlFlow::Continue(())
+                        });
+                        assert_eq!((expanded.len() - before) as u64, m.count());
+                        flow
+                    },
+                )
+                .unwrap();
+            // The capped enumeration visits every move of a line one at a time.
+            let mut one_by_one: Listed = Vec::new();
+            program
+                .for_each_option_capped(position, u64::MAX, &mut |r, b, m| {
+                    let Move::Sum(c) = m else { panic!("a line") };
+                    one_by_one.push((r, b.to_vec(), c.to_vec()));
+                    ControlFlow::Continue(())
+                })
+                .unwrap();
+            assert!(lines > 0, "{text}: no line");
+            assert_eq!(expanded, one_by_one, "{text}");
+        }
     }
 
     #[test]
