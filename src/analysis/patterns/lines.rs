@@ -34,8 +34,8 @@ pub struct LinePeriodicity {
     /// How many values the line has in the box.
     pub length: usize,
     /// The periodicity along the line, its preperiod given as an index along the line (so a
-    /// diagonal's preperiod is an `x`); `None` when the detector of [`crate::analysis::period`] found no
-    /// period with enough evidence, or fewer than [`MIN_PERIODS`] full periods (lines are short,
+    /// diagonal's preperiod is an `x`); `None` when the period detector found no period with
+    /// enough evidence, or fewer than [`MIN_PERIODS`] full periods (lines are short,
     /// and a box has thousands of them, so chance agreements must be ruled out harder).
     pub periodicity: Option<Periodicity>,
 }

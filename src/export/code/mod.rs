@@ -7,9 +7,10 @@
 //!   ([`boxed`]).
 //!
 //! Both snippets are a header comment, the table `T` of values and the function `sg`; this
-//! module writes the first two and holds what the languages spell alike in both (the
-//! [`CLike`] spellings of C++ and Java, Python's and Rust's lookups and messages), the
-//! writers in [`sequence`] and [`boxed`] only the bodies of `sg`.
+//! module writes the first two and holds what both bodies of `sg` spell alike: a table
+//! lookup and a failure message in each language ([`Lang::lookup`], [`Lang::message`]) and
+//! the [`CLike`] spellings shared by C++ and Java. [`sequence`] and [`boxed`] write only the
+//! bodies, through one [`Snippet`] trait.
 //!
 //! The header comment names the game, describes the table and (for a sequence) says whether
 //! the period was proved or only observed, so a reader of a contest solution knows how far to
