@@ -18,7 +18,7 @@
 //!   (Wythoff 1907), with `⌊kφ²⌋ = ⌊kφ⌋ + k` (Beatty 1926). It is computed exactly for any
 //!   `u64` coordinates: `⌊kφ⌋ = ⌊(k + √(5k²))/2⌋ = (k + isqrt(5k²)) div 2`, since `k` is an
 //!   integer and `√(5k²)` is irrational for `k > 0`. Claimed only when the exact Beatty fit of
-//!   [`super::patterns`] contains `φ`.
+//!   [`super::patterns::beatty`] contains `φ`.
 //! * **Thresholds** (two coordinates): for every `x` the P-positions `(x, y)` are exactly
 //!   `y < t(x)`, with `t` one of [`Threshold`]: the smallest term of `x`'s Zeckendorf sum
 //!   (Fibonacci Nim as `(n, limit)`: P iff `limit <` that term; Whinihan, *Fibonacci Nim*,
@@ -30,14 +30,15 @@
 //!   2×2 blocks repeating every 4 (Winning Ways ch. 12, "Knights"). Tried only when every
 //!   coordinate of the box spans at least [`RESIDUE_PERIODS`] periods, so that each class is
 //!   seen several times.
-//! * **One coordinate:** the patterns of [`super::patterns::p_position_patterns`] (residue
+//! * **One coordinate:** the patterns of [`super::patterns::oned::p_position_patterns`] (residue
 //!   classes, arithmetic progressions, Fibonacci numbers, powers of two).
 
 use std::fmt;
 
 use serde::Serialize;
 
-use super::patterns::{self, OneDimPattern, MIN_P_POSITIONS};
+use super::patterns::beatty::golden_pairs;
+use super::patterns::oned::{self, OneDimPattern, MIN_P_POSITIONS};
 use crate::engine::boxtable::BoxTable;
 
 /// Every non-empty subset of the coordinates is tried as an XOR criterion up to this arity.
@@ -271,7 +272,7 @@ pub fn find_criteria(table: &BoxTable) -> Vec<PCriterion> {
         );
     }
     if arity == 2 {
-        if patterns::golden_pairs(table) && holds(&PCriterion::Wythoff) {
+        if golden_pairs(table) && holds(&PCriterion::Wythoff) {
             found.push(PCriterion::Wythoff);
         }
         found.extend(threshold_candidates(table).into_iter().filter(holds));
@@ -280,7 +281,7 @@ pub fn find_criteria(table: &BoxTable) -> Vec<PCriterion> {
         found.extend(residue_classes(table));
     }
     if arity == 1 {
-        let report = patterns::p_position_patterns(table.values());
+        let report = oned::p_position_patterns(table.values());
         found.extend(
             report
                 .patterns
@@ -444,6 +445,7 @@ impl fmt::Display for CriteriaReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::patterns::beatty::tests::wythoff;
     use crate::engine::mex::mex_of;
 
     fn names(list: &[&str]) -> Vec<String> {
@@ -520,7 +522,7 @@ mod tests {
 
     #[test]
     fn wythoff_is_recognised_and_exact_far_beyond_the_box() {
-        let table = patterns::tests::wythoff(80);
+        let table = wythoff(80);
         let found = find_criteria(&table);
         assert_eq!(found, vec![PCriterion::Wythoff]);
         // The pairs by their definition (Wythoff 1907): a_k is the smallest number not yet

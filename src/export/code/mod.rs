@@ -1,0 +1,547 @@
+//! Lookup code for contest solutions: a self-contained function `sg` (no `main`) in C++,
+//! Python, Rust or Java, taking 64-bit integers and returning `G` as a 64-bit integer.
+//!
+//! * [`generate`] writes `sg(n)` for a heap game's sequence `G(0), G(1), …`, extrapolated by
+//!   its periodicity where one is known ([`sequence`]);
+//! * [`generate_box`] writes `sg(x, y, …)` for a position game's table over a box
+//!   ([`boxed`]).
+//!
+//! Both snippets are a header comment, the table `T` of values and the function `sg`; this
+//! module writes the first two and holds what both bodies of `sg` spell alike: a table
+//! lookup and a failure message in each language ([`Lang::lookup`], [`Lang::message`]) and
+//! the [`CLike`] spellings shared by C++ and Java. [`sequence`] and [`boxed`] write only the
+//! bodies, through one [`Snippet`] trait.
+//!
+//! The header comment names the game, describes the table and (for a sequence) says whether
+//! the period was proved or only observed, so a reader of a contest solution knows how far to
+//! trust it.
+
+mod boxed;
+mod sequence;
+
+use std::fmt::Write as _;
+use std::str::FromStr;
+
+use super::ExportError;
+use crate::analysis::Periodicity;
+use crate::engine::boxtable::BoxTable;
+use crate::engine::SgTable;
+
+/// Target language of [`generate`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Lang {
+    /// C++11 or later: `inline std::int64_t sg(std::int64_t n)`.
+    Cpp,
+    /// Python 3: `def sg(n: int) -> int`.
+    Python,
+    /// Rust: `pub fn sg(n: i64) -> i64`.
+    Rust,
+    /// Java 8 or later: `final class Sg { static long sg(long n) }`.
+    Java,
+}
+
+impl Lang {
+    /// Every language, in the order they are documented.
+    pub const ALL: [Lang; 4] = [Lang::Cpp, Lang::Python, Lang::Rust, Lang::Java];
+
+    /// The name, the usual file extension and any other spelling of the language: together
+    /// the names [`Lang::from_str`] accepts.
+    fn spellings(self) -> (&'static str, &'static str, &'static [&'static str]) {
+        match self {
+            Lang::Cpp => ("cpp", "cpp", &["c++", "cxx"]),
+            Lang::Python => ("python", "py", &[]),
+            Lang::Rust => ("rust", "rs", &[]),
+            Lang::Java => ("java", "java", &[]),
+        }
+    }
+
+    /// The name accepted by [`Lang::from_str`] (`cpp`, `python`, `rust`, `java`).
+    pub fn name(self) -> &'static str {
+        self.spellings().0
+    }
+
+    /// The usual file extension, without the dot.
+    pub fn extension(self) -> &'static str {
+        self.spellings().1
+    }
+}
+
+impl std::fmt::Display for Lang {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Lang {
+    type Err = String;
+
+    /// Accepts the names and extensions, case-insensitively (`c++`, `py` and `rs` too).
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let spelt = |lang: &Lang| {
+            let (name, extension, others) = lang.spellings();
+            [name, extension]
+                .iter()
+                .chain(others)
+                .any(|spelling| spelling.eq_ignore_ascii_case(text))
+        };
+        Lang::ALL
+            .into_iter()
+            .find(spelt)
+            .ok_or_else(|| format!("unknown language `{text}`: expected cpp, python, rust or java"))
+    }
+}
+
+/// What the generated code says about where its table came from.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CodeSpec<'a> {
+    /// The game's name, for the header comment.
+    pub game: &'a str,
+    /// The periodicity to extrapolate with; `None` for a plain table that stops at its end.
+    pub periodicity: Option<Periodicity>,
+    /// True when the periodicity is proved (not merely observed).
+    pub proved: bool,
+    /// How it was obtained, e.g. the theorem used or the evidence (may be empty).
+    pub reason: &'a str,
+}
+
+/// The longest line of wrapped table values, in characters (before indentation).
+const WRAP_WIDTH: usize = 92;
+/// Java methods are limited to 64 KiB of bytecode, so long tables are filled in parts of
+/// this many values, one method each (about 7 bytes of bytecode per value).
+const JAVA_PART: usize = 2048;
+
+/// Generates the lookup snippet `sg(n)` for `table` (see [`sequence`]).
+///
+/// Fails if the table is empty, or if the periodicity needs more values than the table
+/// holds, has period 0 or a negative saltus, or is contradicted by the table.
+pub fn generate(lang: Lang, table: &SgTable, spec: &CodeSpec) -> Result<String, ExportError> {
+    if table.is_empty() {
+        return Err(ExportError::EmptyTable);
+    }
+    if let Some(periodicity) = &spec.periodicity {
+        sequence::check_periodicity(table, periodicity)?;
+    }
+    Ok(write(lang, &sequence::Sequence::new(table, spec)))
+}
+
+/// Lookup code for a table over a box of multi-coordinate positions: a function
+/// `sg(x, y, …)` with one 64-bit parameter per coordinate, named as in the rules file.
+///
+/// The snippet holds the values row-major (the last coordinate fastest), so for extents
+/// `E_0, …, E_{d−1}` the position `(c_0, …, c_{d−1})` is at index
+/// `(…(c_0·(E_1 + 1) + c_1)·(E_2 + 1) + …)·(E_{d−1} + 1) + c_{d−1}` (Horner's rule). Outside the
+/// box nothing is known, so the function fails loudly there, as its doc comment says: C++
+/// throws `std::out_of_range`, Python raises `IndexError`, Rust panics and Java throws
+/// `IndexOutOfBoundsException`, each naming the position and the box. Coordinate names that are
+/// not identifiers in every target language (or are keywords in one) become `c0`, `c1`, ….
+pub fn generate_box(lang: Lang, table: &BoxTable, game: &str) -> Result<String, ExportError> {
+    Ok(write(lang, &boxed::BoxModel::new(table, game)))
+}
+
+/// The function `sg` of a snippet; [`write`] puts the header comment and the table before it.
+trait Snippet {
+    /// The values and the header comment.
+    fn table(&self) -> &Table;
+    /// `sg` in `lang`.
+    fn sg(&self, out: &mut String, lang: Lang);
+}
+
+/// The whole snippet in `lang`: header comment, table, `sg`.
+fn write(lang: Lang, snippet: &impl Snippet) -> String {
+    let mut out = String::new();
+    preamble(&mut out, lang, snippet.table());
+    snippet.sg(&mut out, lang);
+    out
+}
+
+/// What every snippet stores: its values and header comment, and the game's name.
+struct Table {
+    /// The values the snippet stores.
+    values: Vec<u32>,
+    /// The header comment, one line per entry, without comment markers.
+    header: Vec<String>,
+    /// The game's name on one line, safe inside a comment.
+    game: String,
+}
+
+impl Table {
+    /// The table of `values` with the header `Sprague-Grundy values G(position) of
+    /// game[domain].`, then the lines `about`, then a line naming sgscope.
+    fn new(values: Vec<u32>, game: &str, position: &str, domain: &str, about: Vec<String>) -> Self {
+        let game = match one_line(game) {
+            name if name.is_empty() => "this game".to_string(),
+            name => name,
+        };
+        let mut header = vec![format!(
+            "Sprague-Grundy values G({position}) of {game}{domain}."
+        )];
+        header.extend(about);
+        header.push("Generated by sgscope.".to_string());
+        Table {
+            values,
+            header,
+            game,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    fn max_value(&self) -> u32 {
+        self.values.iter().copied().max().unwrap_or(0)
+    }
+
+    /// Narrowest unsigned element width (8, 16 or 32 bits) for C++ and Rust tables.
+    fn bits(&self) -> u32 {
+        match self.max_value() {
+            0..=0xFF => 8,
+            0x100..=0xFFFF => 16,
+            _ => 32,
+        }
+    }
+}
+
+/// `text` trimmed and on one line, safe in a line comment of every language (a line break
+/// would end the comment; Java reads `\\u` escapes even inside comments).
+fn one_line(text: &str) -> String {
+    text.trim()
+        .replace(['\n', '\r'], " ")
+        .replace("\\u", "\\ u")
+}
+
+/// Writes `values` as comma-separated lines of at most [`WRAP_WIDTH`] characters, each
+/// indented by `indent` spaces and ending with a comma (every language accepts a trailing
+/// comma in an array initialiser).
+fn wrapped(out: &mut String, values: impl IntoIterator<Item = String>, indent: usize) {
+    let mut line = String::new();
+    for value in values {
+        if !line.is_empty() && line.len() + 1 + value.len() + 1 > WRAP_WIDTH {
+            let _ = writeln!(out, "{:indent$}{}", "", line.trim_end());
+            line.clear();
+        }
+        line.push_str(&value);
+        line.push_str(", ");
+    }
+    if !line.is_empty() {
+        let _ = writeln!(out, "{:indent$}{}", "", line.trim_end());
+    }
+}
+
+/// The header comment and the table: `SG_TABLE` in C++ and Rust, `_SG_TABLE` in Python, and
+/// in Java the opening of `final class Sg` with its table `TABLE`.
+fn preamble(out: &mut String, lang: Lang, table: &Table) {
+    let marker = if lang == Lang::Python { "#" } else { "//" };
+    for line in &table.header {
+        let _ = writeln!(out, "{marker} {line}");
+    }
+    let len = table.len();
+    let bits = table.bits();
+    let (open, close) = match lang {
+        Lang::Cpp => (
+            format!(
+                "#include <cstdint>\n#include <stdexcept>\n#include <string>\n\n\
+                 static const std::uint{bits}_t SG_TABLE[{len}] = {{"
+            ),
+            "};\n\n",
+        ),
+        Lang::Python => ("_SG_TABLE = (".to_string(), ")\n\n\n"),
+        Lang::Rust => (format!("static SG_TABLE: [u{bits}; {len}] = ["), "];\n\n"),
+        Lang::Java => return java_table(out, table),
+    };
+    let _ = writeln!(out, "{open}");
+    wrapped(out, table.values.iter().map(u32::to_string), 4);
+    out.push_str(close);
+}
+
+/// The opening of `final class Sg` and its table `TABLE`, filled in parts of [`JAVA_PART`]
+/// values when it is long.
+fn java_table(out: &mut String, table: &Table) {
+    let len = table.len();
+    // Java has no unsigned types: int holds values up to 2^31 - 1, long the rest.
+    let wide = table.max_value() > i32::MAX as u32;
+    let (element, suffix) = if wide { ("long", "L") } else { ("int", "") };
+    let literals = |part: &[u32]| {
+        part.iter()
+            .map(move |v| format!("{v}{suffix}"))
+            .collect::<Vec<_>>()
+    };
+    out.push_str("final class Sg {\n    private Sg() {}\n\n");
+    if len <= JAVA_PART {
+        let _ = writeln!(out, "    private static final {element}[] TABLE = {{");
+        wrapped(out, literals(&table.values), 8);
+        out.push_str("    };\n");
+    } else {
+        let _ = writeln!(
+            out,
+            "    private static final {element}[] TABLE = new {element}[{len}];\n"
+        );
+        let parts = len.div_ceil(JAVA_PART);
+        out.push_str("    static {\n");
+        for part in 0..parts {
+            let _ = writeln!(out, "        fill{part}();");
+        }
+        out.push_str("    }\n");
+        for (part, chunk) in table.values.chunks(JAVA_PART).enumerate() {
+            let _ = writeln!(out, "\n    private static void fill{part}() {{");
+            let _ = writeln!(out, "        {element}[] part = {{");
+            wrapped(out, literals(chunk), 12);
+            out.push_str("        };\n");
+            let _ = writeln!(
+                out,
+                "        System.arraycopy(part, 0, TABLE, {}, part.length);\n    }}",
+                part * JAVA_PART
+            );
+        }
+    }
+}
+
+impl Lang {
+    /// The table entry at an index expression, as a value `sg` can return.
+    fn lookup(self, index: &str) -> String {
+        match self {
+            Lang::Cpp => format!("SG_TABLE[{index}]"),
+            Lang::Python => format!("_SG_TABLE[{index}]"),
+            Lang::Rust => format!("i64::from(SG_TABLE[({index}) as usize])"),
+            Lang::Java => format!("TABLE[(int) ({index})]"),
+        }
+    }
+
+    /// A message naming numbers known only at run time: each `{name}` of `template` stands
+    /// for the variable `name`. Python and Rust read such a template as it is (an f-string, a
+    /// format string); C++ and Java join the pieces with `+`, so that `sg: n = {n} is
+    /// negative` becomes `"sg: n = " + n + " is negative"`.
+    fn message(self, template: &str) -> String {
+        let joined = |to_text: fn(&str) -> String| {
+            let mut parts = Vec::new();
+            let mut rest = template;
+            while let Some((text, after)) = rest.split_once('{') {
+                let (name, after) = after.split_once('}').expect("a placeholder is closed");
+                if !text.is_empty() {
+                    parts.push(format!("\"{text}\""));
+                }
+                parts.push(to_text(name));
+                rest = after;
+            }
+            if !rest.is_empty() || parts.is_empty() {
+                parts.push(format!("\"{rest}\""));
+            }
+            parts.join(" + ")
+        };
+        match self {
+            Lang::Cpp => joined(|name| format!("std::to_string({name})")),
+            Lang::Python => format!("f\"{template}\""),
+            Lang::Rust => format!("\"{template}\""),
+            Lang::Java => joined(str::to_string),
+        }
+    }
+}
+
+/// `text` safe inside a Python docstring.
+fn docstring(text: &str) -> String {
+    text.replace(['"', '\\'], " ")
+}
+
+/// How a language whose `sg` reads like C (C++ and Java) spells each part of it: the bodies
+/// run the same steps in both, so one writer per snippet serves both languages.
+struct CLike {
+    /// Which of the two it is.
+    lang: Lang,
+    /// The indentation of a statement in the body of `sg`.
+    indent: &'static str,
+    /// `sg`'s signature up to its parameter list.
+    signature: &'static str,
+    /// The 64-bit integer type.
+    int: &'static str,
+    /// Declares a local variable of type [`CLike::int`].
+    local: &'static str,
+    /// The largest value of [`CLike::int`].
+    int_max: &'static str,
+    /// The suffix that makes an integer literal 64-bit.
+    literal_suffix: &'static str,
+    /// `throw`, up to the exception's name.
+    throw: &'static str,
+    /// The exceptions for a negative `n`, a position beyond the table or outside the box,
+    /// and a value beyond 64 bits.
+    negative: &'static str,
+    outside: &'static str,
+    overflow: &'static str,
+    /// The table entry at `n`.
+    lookup_n: &'static str,
+    /// The doc comment of `sg` holding the text, on its own line(s).
+    doc: fn(&str) -> String,
+    /// What closes `sg` (and, in Java, the class).
+    close: &'static str,
+}
+
+const CPP: CLike = CLike {
+    lang: Lang::Cpp,
+    indent: "    ",
+    signature: "inline std::int64_t sg(",
+    int: "std::int64_t",
+    local: "const std::int64_t ",
+    int_max: "INT64_MAX",
+    literal_suffix: "",
+    throw: "throw ",
+    negative: "std::invalid_argument",
+    outside: "std::out_of_range",
+    overflow: "std::overflow_error",
+    lookup_n: "SG_TABLE[n]",
+    doc: |text| format!("// {text}"),
+    close: "}\n",
+};
+
+const JAVA: CLike = CLike {
+    lang: Lang::Java,
+    indent: "        ",
+    signature: "    static long sg(",
+    int: "long",
+    local: "long ",
+    int_max: "Long.MAX_VALUE",
+    literal_suffix: "L",
+    throw: "throw new ",
+    negative: "IllegalArgumentException",
+    outside: "IndexOutOfBoundsException",
+    overflow: "ArithmeticException",
+    lookup_n: "TABLE[(int) n]",
+    doc: |text| format!("\n    /** {} */", text.replace("*/", "* /")),
+    close: "    }\n}\n",
+};
+
+impl CLike {
+    /// `throw exception(message)`, the message spelt from `template` by [`Lang::message`].
+    fn throw(&self, exception: &str, template: &str) -> String {
+        format!("{}{exception}({})", self.throw, self.lang.message(template))
+    }
+}
+
+/// One `#[test]` per language, each calling `check` with it, so that a failure or a missing
+/// toolchain is reported under the language's own name.
+#[cfg(test)]
+macro_rules! test_each_language {
+    ($check:ident: $($test:ident => $lang:ident),+ $(,)?) => {
+        $(
+            #[test]
+            fn $test() {
+                $check(Lang::$lang);
+            }
+        )+
+    };
+}
+#[cfg(test)]
+use test_each_language;
+
+#[cfg(test)]
+mod tests {
+    //! What the snippets' tests share: compiling and running a program around a snippet.
+
+    use std::path::Path;
+    use std::process::{Command, Output};
+
+    use super::*;
+
+    /// The snippet is a library function: the caller writes `main`.
+    pub(super) fn assert_no_main(lang: Lang, code: &str) {
+        assert!(
+            !code.contains("main"),
+            "{lang}: the snippet must not have a main"
+        );
+    }
+
+    /// `output` is a failed run whose stderr says `message`; `context` names the call.
+    pub(super) fn assert_fails_with(output: &Output, message: &str, context: &str) {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{context} must fail");
+        assert!(
+            stderr.contains(message),
+            "{context}: stderr lacks `{message}`:\n{stderr}"
+        );
+    }
+
+    /// Compiles (where needed) and runs `source`; `None` if the toolchain is missing.
+    pub(super) fn run(lang: Lang, dir: &Path, source: &str) -> Option<Output> {
+        let file = dir.join(match lang {
+            Lang::Java => "Main.java".to_string(),
+            _ => format!("main.{}", lang.extension()),
+        });
+        std::fs::write(&file, source).unwrap();
+        let binary = dir.join("main");
+        let compile = match lang {
+            Lang::Cpp => Some(
+                Command::new("g++")
+                    .args(["-std=c++17", "-Wall", "-Wextra", "-Werror", "-o"])
+                    .arg(&binary)
+                    .arg(&file)
+                    .output(),
+            ),
+            Lang::Rust => Some(
+                Command::new("rustc")
+                    .args([
+                        "--edition",
+                        "2021",
+                        "-D",
+                        "warnings",
+                        "-C",
+                        "opt-level=0",
+                        "-o",
+                    ])
+                    .arg(&binary)
+                    .arg(&file)
+                    .output(),
+            ),
+            Lang::Python | Lang::Java => None,
+        };
+        if let Some(compiled) = compile {
+            let Ok(compiled) = compiled else {
+                println!("note: skipping the {lang} test: compiler not found");
+                return None;
+            };
+            assert!(
+                compiled.status.success(),
+                "{lang} code does not compile:\n{}\n{source}",
+                String::from_utf8_lossy(&compiled.stderr)
+            );
+        }
+        let output = match lang {
+            Lang::Cpp | Lang::Rust => Command::new(&binary).output(),
+            Lang::Python => Command::new("python3").arg(&file).output(),
+            // The single-file source launcher (Java 11+) compiles in memory.
+            Lang::Java => Command::new("java").arg(&file).output(),
+        };
+        match output {
+            Ok(output) => Some(output),
+            Err(_) => {
+                println!("note: skipping the {lang} test: interpreter not found");
+                None
+            }
+        }
+    }
+
+    #[test]
+    fn language_names_parse() {
+        for lang in Lang::ALL {
+            assert_eq!(lang.name().parse::<Lang>(), Ok(lang));
+        }
+        assert_eq!("C++".parse::<Lang>(), Ok(Lang::Cpp));
+        assert!("cobol"
+            .parse::<Lang>()
+            .unwrap_err()
+            .contains("expected cpp"));
+    }
+
+    #[test]
+    fn messages_join_their_variables() {
+        let message = "sg: ({x}, {y}) is outside";
+        assert_eq!(
+            Lang::Cpp.message(message),
+            "\"sg: (\" + std::to_string(x) + \", \" + std::to_string(y) + \") is outside\""
+        );
+        assert_eq!(Lang::Java.message("{n}"), "n");
+        assert_eq!(Lang::Java.message("plain"), "\"plain\"");
+        assert_eq!(
+            Lang::Python.message(message),
+            "f\"sg: ({x}, {y}) is outside\""
+        );
+        assert_eq!(Lang::Rust.message(message), "\"sg: ({x}, {y}) is outside\"");
+    }
+}
