@@ -832,11 +832,12 @@ mod tests {
                 panic!("not general")
             };
             let (mut expanded, mut lines): (Listed, usize) = (Vec::new(), 0);
+            let mut unlimited = u64::MAX;
             program
                 .for_each_option(
                     position,
                     &mut Scratch::default(),
-                    &mut u64::MAX,
+                    &mut unlimited,
                     &mut |r, b, m| {
                         lines += usize::from(matches!(m, Move::Line { .. }));
                         let before = expanded.len();
