@@ -27,3 +27,4 @@ pub mod cli;
 pub mod engine;
 pub mod export;
 pub mod rules;
+pub mod theory;

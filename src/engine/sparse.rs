@@ -15,7 +15,9 @@
 //!   position `x` is rare when `popcount(G(x) & M) + e·(x mod 2)` is even; as `a + b = m`, a
 //!   split of two common positions then has a value `x` with `popcount(x & M) ≡ e·(m mod 2)`.
 //!   That is only used when every splitting `k` has the same parity, so that for each heap
-//!   one class of values is "exact" (see below).
+//!   one class of values is "exact" (see below). Both rules are stated once, in
+//!   [`crate::theory::sparse_space`] ([`Mask::is_rare`],
+//!   [`parity_bit_allowed`](crate::theory::sparse_space::parity_bit_allowed)).
 //! * In most octal games one mask makes the rare *positions* few (finitely many in the known
 //!   periodic games). The kernel keeps their list, and for heap `n` inserts the one-heap and
 //!   no-heap options and, for each splitting `k` and rare position `r < n − k`, the split
@@ -63,9 +65,10 @@
 //! dense kernel's: the method changes only which splits are looked at, never the mex.
 //!
 //! Besides, [`extend`] stops computing as soon as the table proves its own period by the
-//! octal periodicity theorem (Guy & Smith 1956; Winning Ways ch. 4: for a finite code with
-//! last non-zero digit `d_t`, `G(n + p) = G(n)` for `n0 ≤ n < 2·n0 + p + t` implies it for
-//! every `n ≥ n0`) and extends the table by that period: checked when a call starts and
+//! periodicity theorem ([`crate::theory::periodicity`]: Guy & Smith 1956; Winning Ways ch. 4;
+//! for a finite code with last non-zero digit `d_t` whose moves leave at most `h` heaps,
+//! `G(n + p) = G(n)` for `n0 ≤ n < h·max(n0, 1) + (h − 1)·p + t` implies it for every
+//! `n ≥ n0`) and extends the table by that period: checked when a call starts and
 //! whenever the table length reaches a power of two. The values are exact either way.
 //!
 //! **Modifiers on two-heap splits.** A digit with `!` allows only splits into two *different*
@@ -97,6 +100,9 @@ use super::mex::FlagSet;
 use super::table::{with_values, SgValue, Storage, Values};
 use super::{Progress, SgTable};
 use crate::rules::code::{Modifier, TakeBreakCode};
+use crate::theory::periodicity::Theorem;
+use crate::theory::sparse_space::parity_bit_allowed;
+pub use crate::theory::sparse_space::Mask;
 
 /// How often (in heaps) the progress bar is updated and the cost is reviewed.
 const PROGRESS_EVERY: usize = 4096;
@@ -222,17 +228,22 @@ fn extend_with(
         pipeline,
     } = policy;
     assert!(applies(code), "the sparse kernel needs a finite octal code");
-    // The periodicity theorem's shrink map `(a, b) → (a, b − p)` may turn two unequal heaps
-    // into equal ones (or equal into unequal), so it proves nothing for `!` and `=` codes.
-    let may_fill = may_fill && !code.normalized().has_modifiers();
     let start = table.len();
     if start >= len {
         return (true, 0);
     }
-    let t = code.normalized().last_nonzero().unwrap_or(0);
+    // The theorem does not cover `!` and `=` codes: its shrink map `(a, b) → (a, b − p)` may
+    // turn two unequal heaps into equal ones (or equal into unequal).
+    let theorem = if may_fill {
+        Theorem::for_code(code).ok()
+    } else {
+        None
+    };
     // The theorem is tried at each power of two (here and in `Run::heaps`): a try costs up to
     // `8·len` comparisons, too many for every call of a run that comes in chunks.
-    if may_fill && start.is_power_of_two() && fill_proven_period(table, len, t) {
+    if start.is_power_of_two()
+        && theorem.is_some_and(|theorem| fill_proven_period(table, len, &theorem))
+    {
         progress.set(len as u64);
         return (true, 0);
     }
@@ -255,9 +266,8 @@ fn extend_with(
             ..Window::default()
         },
         len,
-        t,
+        theorem,
         may_give_up,
-        may_fill,
         evaluated_before: 0,
         helped_blocks: 0,
         order_trial,
@@ -293,10 +303,10 @@ struct Run<'a> {
     window: Window,
     /// The table length the call extends to.
     len: usize,
-    /// The index of the last non-zero digit (for the periodicity theorem).
-    t: usize,
+    /// The periodicity theorem for the code, when the table may be filled by a period it
+    /// proves.
+    theorem: Option<Theorem>,
     may_give_up: bool,
-    may_fill: bool,
     /// Splits evaluated in the windows before the current one.
     evaluated_before: u64,
     /// Blocks whose far splits a second thread computed.
@@ -388,7 +398,10 @@ impl Run<'_> {
             kernel.record(n, value);
             // Try the periodicity theorem each time the table's length is a power of two.
             let power_of_two = (n + 1).is_power_of_two();
-            if self.may_fill && power_of_two && fill_proven_period(self.table, self.len, self.t) {
+            if power_of_two
+                && (self.theorem.as_ref())
+                    .is_some_and(|theorem| fill_proven_period(self.table, self.len, theorem))
+            {
                 self.progress.set(self.len as u64);
                 return Some(true);
             }
@@ -715,8 +728,8 @@ impl Job<'_> {
 
 /// If the periodicity theorem proves a period from `table` (see [`proven_period`]), extends
 /// `table` to `len` values by it and returns true.
-fn fill_proven_period(table: &mut SgTable, len: usize, t: usize) -> bool {
-    let Some((_, period)) = proven_period(table, t) else {
+fn fill_proven_period(table: &mut SgTable, len: usize, theorem: &Theorem) -> bool {
+    let Some((_, period)) = proven_period(table, theorem) else {
         return false;
     };
     table.reserve(len.saturating_sub(table.len()));
@@ -726,16 +739,21 @@ fn fill_proven_period(table: &mut SgTable, len: usize, t: usize) -> bool {
     true
 }
 
-/// A preperiod `n0` and period `p` that the octal periodicity theorem proves from `table`:
-/// `G(n + p) = G(n)` for `n0 ≤ n < 2·n0 + p + t`, `t` being the last non-zero digit's index
-/// (Guy & Smith 1956; Winning Ways ch. 4; a split of `n + p − k` has a part of at least
-/// `n0 + p` once `n ≥ 2·n0 + p + t`, also for `k = 0`). Tries `p = 1, 2, …`; each try compares
-/// from the end of the table down to its first mismatch, and the search gives up after about
-/// `8·len` comparisons.
-fn proven_period(table: &SgTable, t: usize) -> Option<(usize, usize)> {
+/// A preperiod `n0` and period `p` that `theorem` proves from `table`: `G(n + p) = G(n)` for
+/// `n0 ≤ n < B`, with the bound `B` of [`Theorem::bound`], so that the table holds the
+/// [`Theorem::needed_len`] values `G(0..B + p)`. Tries `p = 1, 2, …` while a proof from
+/// `n0 = 0` could fit; each try compares from the end of the table down to its first mismatch,
+/// and the search gives up after about `8·len` comparisons.
+fn proven_period(table: &SgTable, theorem: &Theorem) -> Option<(usize, usize)> {
     let len = table.len();
+    let fits = |n0, p| {
+        theorem
+            .needed_len(n0, p)
+            .is_some_and(|needed| needed <= len)
+    };
     let mut budget = 8 * len + 1024;
-    for period in (1..).take_while(|&p| 2 * p + t <= len) {
+    // `needed_len(n0, p)` grows with `n0` and `p`: no larger period fits once `(0, p)` does not.
+    for period in (1..).take_while(|&p| fits(0, p)) {
         // The last `n` with `G(n) ≠ G(n + p)`, plus one.
         let mut preperiod = 0;
         for n in (0..len - period).rev() {
@@ -745,7 +763,7 @@ fn proven_period(table: &SgTable, t: usize) -> Option<(usize, usize)> {
                 break;
             }
         }
-        if 2 * preperiod + 2 * period + t <= len {
+        if fits(preperiod, period) {
             return Some((preperiod, period));
         }
     }
@@ -763,23 +781,6 @@ struct Window {
     dense: u64,
     /// Splits the main thread's scans evaluated (part of `sparse`).
     scanned: u64,
-}
-
-/// Which values are rare: `popcount(v & values) + parity·(x mod 2)` even at position `x`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Mask {
-    /// The value bits `M`.
-    pub values: u32,
-    /// The heap's parity is a further bit.
-    pub parity: bool,
-}
-
-impl Mask {
-    /// True when position `position` with value `value` is rare under this mask.
-    pub fn is_rare(self, position: usize, value: u32) -> bool {
-        let bits = (value & self.values).count_ones() + u32::from(self.parity && position % 2 == 1);
-        bits.is_multiple_of(2)
-    }
 }
 
 /// Picks the mask with the fewest rare positions among `1..values.len()`
@@ -855,7 +856,7 @@ impl Kernel {
             .iter()
             .map(|&k| code.digits[k].modifier == Modifier::Unequal)
             .collect();
-        let parity_allowed = split_ks.windows(2).all(|w| (w[1] - w[0]) % 2 == 0);
+        let parity_allowed = parity_bit_allowed(&code);
         let mut kernel = Kernel {
             zero_ks: with_bit(0, 1, &any),
             one_ks: with_bit(1, 1, &any),
@@ -1073,6 +1074,10 @@ mod tests {
         TakeBreakCode::parse(text, Notation::General, 0).unwrap()
     }
 
+    fn theorem(text: &str) -> Theorem {
+        Theorem::for_code(&code(text)).unwrap()
+    }
+
     /// [`extend_with`] with a hidden progress bar and no state kept from an earlier call.
     fn run_once(
         code: &TakeBreakCode,
@@ -1229,26 +1234,62 @@ mod tests {
     #[test]
     fn the_theorem_proves_a_period_exactly_at_its_bound() {
         // Dawson's Kayles (t = 2): period 34 from 53 needs 2·53 + 2·34 + 2 = 176 values.
+        let dawson = theorem("0.07");
         let values = dense_values(&code("0.07"), 176);
         assert_eq!(
-            proven_period(&SgTable::from_values(&values), 2),
+            proven_period(&SgTable::from_values(&values), &dawson),
             Some((53, 34))
         );
         let short = SgTable::from_values(&values[..175]);
-        assert_eq!(proven_period(&short, 2), None);
+        assert_eq!(proven_period(&short, &dawson), None);
         // Kayles: period 12 from 71 (Guy & Smith 1956), 2·71 + 2·12 + 2 = 168 values.
+        let kayles = theorem("0.77");
         let values = dense_values(&code("0.77"), 168);
         assert_eq!(
-            proven_period(&SgTable::from_values(&values), 2),
+            proven_period(&SgTable::from_values(&values), &kayles),
             Some((71, 12))
         );
         assert_eq!(
-            proven_period(&SgTable::from_values(&values[..167]), 2),
+            proven_period(&SgTable::from_values(&values[..167]), &kayles),
             None
         );
         // An empty or tiny table proves nothing.
-        assert_eq!(proven_period(&SgTable::new(), 0), None);
-        assert_eq!(proven_period(&SgTable::from_values(&[0]), 0), None);
+        let no_digits = Theorem {
+            heaps: 2,
+            last_digit: 0,
+        };
+        assert_eq!(proven_period(&SgTable::new(), &no_digits), None);
+        assert_eq!(proven_period(&SgTable::from_values(&[0]), &no_digits), None);
+    }
+
+    #[test]
+    fn a_period_from_0_needs_the_bound_that_counts_n0_as_1() {
+        // 0.4 (take one token, leave exactly two heaps): G = 0 0 0 1 …. G(0..3) = 0 0 0 has
+        // G(n + 1) = G(n) for n < 2 = 2·n0 + p + t with n0 = 0 (the classical bound) and holds
+        // the 2·n0 + 2·p + t = 3 values that bound reads: a fill by it would give G(3) = 0.
+        // The theorem counts n0 = 0 as 1: B = 2·1 + 1 + 1 = 4, so period 1 from 0 needs 5
+        // values, and G(3) refutes it.
+        let code = code("0.4");
+        let values = dense_values(&code, 8);
+        assert_eq!(values[..4], [0, 0, 0, 1]);
+        let theorem = theorem("0.4");
+        assert_eq!(theorem.needed_len(0, 1), Some(5));
+        let mut table = SgTable::from_values(&values[..3]);
+        assert_eq!(proven_period(&table, &theorem), None);
+        assert!(!fill_proven_period(&mut table, 8, &theorem));
+        assert_eq!(table.to_vec(), values[..3]);
+        // Through the kernel, which tries the theorem when the table reaches 4 values.
+        let policy = Policy::new(false, true);
+        let call = extend_with(
+            &code,
+            &mut table,
+            8,
+            &mut Progress::hidden(),
+            policy,
+            &mut SparseState::default(),
+        );
+        assert!(call.0);
+        assert_eq!(table.to_vec(), values);
     }
 
     #[test]
