@@ -26,6 +26,8 @@ pub(super) struct Window {
     pub(super) scanned: u64,
 }
 
+/// The main thread's working state: the code's moves sorted by what they leave, the mask and
+/// the rare positions under it, and the option set of the heap being computed.
 pub(super) struct Kernel {
     /// `k ≥ 1` whose digit allows leaving no heap.
     pub(super) zero_ks: Vec<usize>,
