@@ -28,4 +28,5 @@ pub mod engine;
 pub mod export;
 pub mod fs;
 pub mod rules;
+pub mod theory;
 pub mod value;

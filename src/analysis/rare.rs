@@ -1,13 +1,10 @@
 //! Rare and common positions: the statistics reported for octal games' *sparse space*.
 //!
-//! A bit mask `M` (and optionally the heap's parity) splits the positions into two classes:
-//! `x` is *rare* when `popcount(G(x) & M) + e·(x mod 2)` is even, *common* otherwise. Parity of
-//! popcount is additive under XOR, so a split of two common heaps is never rare when the
-//! moves' splitting `k`s all have one parity (Gangolli & Plambeck 1989, "A note on periodicity
-//! in some octal games", Int. J. Game Theory 18; Siegel, *Combinatorial Game Theory*, 2013,
-//! the section on sparse space). Researchers report the mask that makes the rare positions
-//! fewest, how many there are and where the last one is: in a sparse game such as Grundy's
-//! game the rare positions stop early while the table goes on.
+//! A bit mask `M` (and optionally the heap's parity) splits the positions into two classes,
+//! rare and common ([`crate::theory::sparse_space`] defines them and says when the parity bit
+//! may be used). Researchers report the mask that makes the rare positions fewest, how many
+//! there are and where the last one is: in a sparse game such as Grundy's game the rare
+//! positions stop early while the table goes on.
 //!
 //! The mask is the one the sparse kernel uses ([`sparse::best_mask`], a Walsh–Hadamard
 //! transform of the value counts); position 0 (`G(0) = 0`, rare under every mask) is not
@@ -15,10 +12,11 @@
 
 use serde::Serialize;
 
-use crate::engine::sparse::{self, Mask};
+use crate::engine::sparse;
 use crate::engine::SgTable;
-use crate::rules::code::Modifier;
 use crate::rules::TakeBreakCode;
+pub use crate::theory::sparse_space::parity_bit_allowed;
+use crate::theory::sparse_space::Mask;
 
 /// The rare/common statistics of a table under its best mask.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -42,24 +40,6 @@ impl RareStats {
             values: self.rare_mask,
             parity: self.rare_parity_bit,
         }
-    }
-}
-
-/// True when the heap-parity bit may be part of the mask: every `k` whose moves split a heap
-/// (leave two or more heaps, not counting `=` digits, whose equal parts XOR to 0) has the
-/// same parity, so that `a + b = n − k` fixes the parity sum of the parts. A code without
-/// splits allows it trivially.
-pub fn parity_bit_allowed(code: &TakeBreakCode) -> bool {
-    let code = code.normalized();
-    // One pass over the tail shows its residues when its length is even, two when it is odd.
-    let ks = 0..code.digits.len() + 2 * code.tail.len();
-    let mut splitting = ks.filter(|&k| {
-        let digit = code.digit(k);
-        digit.modifier != Modifier::Equal && digit.heaps.max_heaps().is_none_or(|most| most >= 2)
-    });
-    match splitting.next() {
-        Some(first) => splitting.all(|k| (k - first) % 2 == 0),
-        None => true,
     }
 }
 
@@ -122,31 +102,6 @@ mod tests {
 
     fn general_code(text: &str) -> TakeBreakCode {
         TakeBreakCode::parse(text, Notation::General, 0).expect("valid code")
-    }
-
-    #[test]
-    fn parity_needs_splitting_ks_of_one_parity() {
-        // 0.77 splits at k = 1 and 2; 0.051 only at 2; 0.07 only at 2; 0.137 only at 3;
-        // Grundy's game 4!.0 only at 0; subtraction games and Nim never split.
-        for (code, allowed) in [
-            (code_from_digits("77"), false),
-            (code_from_digits("051"), true),
-            (code_from_digits("07"), true),
-            (code_from_digits("137"), true),
-            (code_from_digits("4004"), false),
-            (code_from_digits("404"), true),
-            (general_code("4!.0"), true),
-            (general_code("0.[3]"), true),
-            (TakeBreakCode::subtraction(&[1, 3, 4]), true),
-            // A splitting tail of odd length reaches both parities, of even length one.
-            (general_code("0.[7]"), false),
-            (general_code("0.[70]"), true),
-            (general_code("0.4[70]"), false),
-            // `=` splits are worth 0 whatever the parts, so they do not count.
-            (general_code("0.4{2}="), true),
-        ] {
-            assert_eq!(parity_bit_allowed(&code), allowed, "{code}");
-        }
     }
 
     #[test]
