@@ -6,6 +6,7 @@
 //! * [`json`]: the table (streamed) and the period report (via serde);
 //! * [`plot`]: PNG and SVG charts, with the period marked when one is known;
 //! * [`code`]: lookup functions `sg(n)` in C++, Python, Rust and Java;
+//! * [`solve`]: the text of a `solve` report;
 //! * [`atomic`]: temp file + fsync + rename, so a target is either the old file or the
 //!   complete new one, never half written; `-` means stdout.
 //!
@@ -19,6 +20,7 @@ pub mod grid;
 pub mod heatmap;
 pub mod json;
 pub mod plot;
+pub mod solve;
 pub mod text;
 
 use std::io::{self, Write};
