@@ -27,5 +27,7 @@ pub mod analysis;
 pub mod cli;
 pub mod engine;
 pub mod export;
+pub mod fs;
 pub mod rules;
 pub mod solve;
+pub mod value;

@@ -1,3 +1,3 @@
 fn main() {
-    std::process::exit(sgscope::cli::run());
+    std::process::exit(sgscope::cli::run(std::env::args_os()));
 }

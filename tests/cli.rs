@@ -315,3 +315,76 @@ fn threads_sets_the_pool_size_and_refuses_zero() {
     assert!(err.contains("--threads"), "{err}");
     assert!(ok(&["--help"]).contains("--threads"));
 }
+
+/// Issue 9: `sgscope check rules/*.sg | head -1` and the like panicked ("failed printing to
+/// stdout: Broken pipe", exit 101). The reader here goes away before the first byte is written.
+#[test]
+fn a_closed_stdout_pipe_ends_quietly() {
+    use std::process::{Command, Stdio};
+    let wythoff = ["patterns", "rules/wythoff.sg", "--to", "600", "--json"];
+    let cases: [&[&str]; 5] = [
+        &["check", "rules/bash.sg", "rules/nim.sg", "rules/kayles.sg"],
+        &["solve", "rules/nim.sg", "3", "5", "7"],
+        &wythoff,
+        &["table", "rules/bash.sg", "--to", "100000"],
+        &["period", "rules/kayles.sg"],
+    ];
+    for args in cases {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sgscope"))
+            .args(args)
+            .current_dir(root())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.stderr.is_empty(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// The command line runs in-process with its output captured (`cli::run_with`), as the
+/// binary does.
+#[test]
+fn the_command_line_runs_in_process() {
+    let run = |args: &[&str]| {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let argv = std::iter::once("sgscope").chain(args.iter().copied());
+        let code = sgscope::cli::run_with(argv, &mut out, &mut err);
+        (
+            code,
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(err).unwrap(),
+        )
+    };
+    let rules = root().join("rules/bash.sg");
+    let rules = rules.to_str().unwrap();
+    let (code, out, err) = run(&["table", rules, "--to", "5", "--format", "csv"]);
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (0, "n,sg\n0,0\n1,1\n2,2\n3,3\n4,0\n5,1\n", "")
+    );
+    assert_eq!(
+        out,
+        ok(&["table", "rules/bash.sg", "--to", "5", "--format", "csv"])
+    );
+    let (code, out, err) = run(&["check", rules, "--set", "kk=4"]);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(err.contains("did you mean `k`"), "{err}");
+    let (code, _, err) = run(&["table", rules, "--format", "xml"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown format `xml`"), "{err}");
+    let (code, out, _) = run(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Examples:"), "{out}");
+}

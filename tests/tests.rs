@@ -10,3 +10,4 @@ mod known_values;
 mod multi;
 mod readme;
 mod support;
+mod value_rules;

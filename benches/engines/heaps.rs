@@ -1,8 +1,8 @@
 //! Heap games (issue 3): sgscope's engines against a naive C++ loop, one markdown table.
 //!
 //! Engines, per game and size:
-//! * **naive C++**: `bench/naive.cpp`, the O(n²) loop every contestant writes (`g++ -O2`; its
-//!   path comes with `--naive-cpp`, which `bench/run` passes);
+//! * **naive C++**: `benches/naive.cpp`, the O(n²) loop every contestant writes (`g++ -O2`; its
+//!   path comes with `--naive-cpp`, which `benches/run` passes);
 //! * **naive (Rust)**: [`naive::code_values`], the reference engine that lists every move;
 //! * **dense**: the take-and-break kernel on its own (every split of every heap);
 //! * **sparse, 1 thread / 2 threads**: [`engine::compute`] or, for "to the proof" rows,
@@ -50,7 +50,7 @@ enum Goal {
 pub struct Row {
     /// The rules text, as on the command line.
     pub rules: &'static str,
-    /// The same game for `bench/naive.cpp`: the octal digits after the point, or `grundy`.
+    /// The same game for `benches/naive.cpp`: the octal digits after the point, or `grundy`.
     naive_cpp_code: &'static str,
     goal: Goal,
     /// Time the naive C++ program at the full size even beyond the budget.
@@ -200,7 +200,7 @@ impl Capped {
 /// The first calibration size of a capped engine.
 const CALIBRATION_FROM: u64 = 256;
 
-/// 64-bit FNV-1a over whole values, as `bench/naive.cpp` prints it.
+/// 64-bit FNV-1a over whole values, as `benches/naive.cpp` prints it.
 pub fn table_hash(values: impl Iterator<Item = u32>) -> u64 {
     values.fold(0xcbf2_9ce4_8422_2325, |h, v| {
         (h ^ u64::from(v)).wrapping_mul(0x0100_0000_01b3)
@@ -346,7 +346,7 @@ fn round_down_125(n: u64) -> u64 {
         .unwrap_or(1)
 }
 
-/// Reads `G(N) = v, hash = h` from `bench/naive.cpp`.
+/// Reads `G(N) = v, hash = h` from `benches/naive.cpp`.
 fn parse_naive_cpp(stdout: &str, to: u64) -> Checksum {
     let numbers: Vec<u64> = stdout
         .split(|c: char| !c.is_ascii_digit())

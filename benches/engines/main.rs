@@ -11,7 +11,7 @@
 //! status 1 when one differs. Issues' targets are printed as met or not met at the end.
 //!
 //! Usage: `cargo bench --bench engines -- [--quick] [--reps R] [--budget S] [--only TEXT]
-//! [--naive-cpp PATH] [--frontier [--frontier-log2 K]]`; `bench/run` is the entry point.
+//! [--naive-cpp PATH] [--frontier [--frontier-log2 K]]`; `benches/run` is the entry point.
 
 mod frontier;
 mod heaps;

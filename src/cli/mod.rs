@@ -1,22 +1,35 @@
-//! The command line: argument parsing (clap) and error rendering. Each subcommand converts its
-//! arguments into a validated request and calls the library; nothing here computes.
+//! The command line: argument parsing (clap), one module per subcommand, and error rendering.
+//! Each subcommand converts its arguments into a request, calls the library and hands the
+//! result to an exporter; nothing here computes. Everything written goes through
+//! [`Console`], so [`run_with`] can run the whole command line in-process.
 
-mod commands;
-mod game_arg;
+mod args;
+mod check;
+mod checkpointing;
+mod code;
+mod console;
+mod patterns;
+mod period;
+mod plot;
 mod solve;
+mod table;
 
+use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 use thiserror::Error;
 
 use crate::engine::checkpoint::CheckpointError;
+use crate::engine::multi::MultiError;
 use crate::engine::EngineError;
-use crate::export::{ExportError, Lang};
+use crate::export::ExportError;
+use crate::fs::FsError;
 use crate::rules::RulesError;
 
-pub use game_arg::{load_game, parse_set, GameArgs, Sets};
+pub use args::{load_game, parse_set, BoxArg, ColorChoice, GameArgs, Sets};
+pub use console::Console;
 
 /// sgscope: Sprague–Grundy tables, periods and proofs for impartial games.
 #[derive(Debug, Parser)]
@@ -34,20 +47,6 @@ pub struct Cli {
     command: Command,
 }
 
-/// `--checkpoint` and `--resume`, shared by the subcommands that can run long.
-#[derive(Debug, clap::Args)]
-struct Checkpointing {
-    /// Save the computed values to FILE every two minutes and on Ctrl-C (exit code 130), so
-    /// that an interrupted run can go on with --resume FILE.
-    #[arg(long, value_name = "FILE")]
-    checkpoint: Option<PathBuf>,
-    /// Start from the values saved in FILE by --checkpoint (same game and --set values);
-    /// FILE may be the --checkpoint file itself. A missing FILE is an error unless it is
-    /// also the --checkpoint file, so the same command both starts and resumes a run.
-    #[arg(long, value_name = "FILE")]
-    resume: Option<PathBuf>,
-}
-
 // Every subcommand that reads one game ends with `#[command(flatten)] game: GameArgs`: GAME
 // (always the first positional argument) and `--set` (listed after the subcommand's own options).
 #[derive(Debug, Subcommand)]
@@ -56,126 +55,36 @@ enum Command {
     #[command(
         after_help = "Examples:\n  sgscope table rules/kayles.sg --to 40\n  sgscope table 'octal 0.07' --to 10000000 --format csv -o out/dawson.csv\n  sgscope table rules/bash.sg --set k=5 --format json\n  sgscope table rules/grundys-game.sg --to 3000000 --format csv -o out/grundy.csv --checkpoint grundy.ckpt --resume grundy.ckpt   # Ctrl-C, then run it again to go on"
     )]
-    Table {
-        /// Last position (the table covers 0..=N); for a position game N bounds every
-        /// coordinate, or give one bound each: --to x=100,y=50.
-        #[arg(long, default_value = "100", value_name = "N")]
-        to: solve::BoxArg,
-        /// Output format: text, csv or json (matrix: a plain grid of a position game).
-        #[arg(long, default_value = "text", value_parser = solve::parse_grid_format)]
-        format: crate::export::grid::GridFormat,
-        /// Write to FILE (atomically) instead of stdout; `-` is stdout.
-        #[arg(short, long, value_name = "FILE")]
-        output: Option<String>,
-        /// Colour P-positions in text output.
-        #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
-        color: ColorChoice,
-        #[command(flatten)]
-        checkpointing: Checkpointing,
-        #[command(flatten)]
-        game: GameArgs,
-    },
+    Table(table::Args),
     /// Find preperiod, period and saltus; prove periodicity where a theorem allows.
     #[command(
         after_help = "Examples:\n  sgscope period rules/dawsons-kayles.sg\n  sgscope period 'octal 0.07' --json\n  sgscope period rules/grundys-game.sg --max 20000\n  sgscope period 'octal 0.007' --max 5000000 --checkpoint t.ckpt --resume t.ckpt   # Ctrl-C, then run it again to go on"
     )]
-    Period {
-        /// Compute at most G(0..=N) while looking for a proof.
-        #[arg(long, default_value_t = 65536, value_name = "N")]
-        max: u64,
-        /// Print a JSON object instead of text.
-        #[arg(long)]
-        json: bool,
-        #[command(flatten)]
-        checkpointing: Checkpointing,
-        #[command(flatten)]
-        game: GameArgs,
-    },
+    Period(period::Args),
     /// Draw G(n) against n (PNG or SVG), with P-positions, preperiod and period marked.
     #[command(
         after_help = "Examples:\n  sgscope plot rules/kayles.sg -o out/kayles.png\n  sgscope plot 'octal 0.07' --to 300 -o out/dawson.svg\n  sgscope plot rules/grundys-game.sg --to 200000 --rare -o out/grundy-rare.png"
     )]
-    Plot {
-        /// Last position drawn (a position game: every coordinate, or --to x=100,y=50).
-        #[arg(long, default_value = "200", value_name = "N")]
-        to: solve::BoxArg,
-        /// Mark the rare positions under the best mask (take-and-break games; see `period`).
-        #[arg(long)]
-        rare: bool,
-        /// The chart file: .png or .svg.
-        #[arg(short, long, value_name = "FILE")]
-        output: String,
-        #[command(flatten)]
-        game: GameArgs,
-    },
+    Plot(plot::Args),
     /// Emit a lookup function `sg(n)` for n up to 10^18 in C++, Python, Rust or Java.
     #[command(
         after_help = "Examples:\n  sgscope code rules/dawsons-kayles.sg --lang cpp\n  sgscope code 'subtraction {1, 3, 4}' --lang python -o out/sg.py\n  sgscope code rules/grundys-game.sg --lang rust --to 5000   # no period known: table + guard"
     )]
-    Code {
-        /// Target language: cpp, python, rust or java.
-        #[arg(long, value_parser = parse_lang)]
-        lang: Lang,
-        /// Search for a period up to G(0..=N).
-        #[arg(long, default_value_t = 65536, value_name = "N")]
-        max: u64,
-        /// When no period is found, emit the table G(0..=N) with a guard beyond it (a
-        /// position game: the box's table, e.g. --to 100 or --to x=100,y=50).
-        #[arg(long, default_value = "1000", value_name = "N")]
-        to: solve::BoxArg,
-        /// Write to FILE (atomically) instead of stdout.
-        #[arg(short, long, value_name = "FILE")]
-        output: Option<String>,
-        #[command(flatten)]
-        game: GameArgs,
-    },
+    Code(code::Args),
     /// Patterns of the P-positions (residues, progressions, Fibonacci, Beatty pairs) and the
     /// periods of the rows, columns and diagonals of a two-coordinate game.
     #[command(
         after_help = "Examples:\n  sgscope patterns rules/wythoff.sg --to 200\n  sgscope patterns rules/fibonacci-nim.sg --to 150 --json\n  sgscope patterns rules/bash.sg --to 500"
     )]
-    Patterns {
-        /// The box analysed: 0..=N in every coordinate, or --to x=100,y=50.
-        #[arg(long, default_value = "100", value_name = "N")]
-        to: solve::BoxArg,
-        /// Print a JSON object instead of text.
-        #[arg(long)]
-        json: bool,
-        #[command(flatten)]
-        game: GameArgs,
-    },
+    Patterns(patterns::Args),
     /// The SG value of a position (a sum of components), who wins, and every winning move.
     #[command(
         after_help = "Examples:\n  sgscope solve rules/nim.sg 3 5 7\n  sgscope solve rules/wythoff.sg '(3, 5)'\n  sgscope solve rules/wythoff.sg '(3, 4) + (5, 2)'\n  sgscope solve rules/fibonacci-nim.sg '(10, 9)'   # smallest winning first take"
     )]
-    Solve {
-        /// The position: heaps (`3 5 7`) or tuples joined by `+` (`(3, 4) + (5, 2)`).
-        // `index = 2`: after GAME, which `GameArgs` (flattened below) makes the first.
-        #[arg(index = 2, required = true, value_name = "POSITION")]
-        position: Vec<String>,
-        #[command(flatten)]
-        game: GameArgs,
-    },
+    Solve(solve::Args),
     /// Parse and check rules files without computing anything.
     #[command(after_help = "Examples:\n  sgscope check rules/bash.sg\n  sgscope check rules/*.sg")]
-    Check {
-        /// Rules files (or rules text).
-        #[arg(required = true)]
-        games: Vec<String>,
-        #[command(flatten)]
-        sets: Sets,
-    },
-}
-
-/// `--color`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
-    /// Colour when stdout is a terminal.
-    Auto,
-    /// Always colour.
-    Always,
-    /// Never colour.
-    Never,
+    Check(check::Args),
 }
 
 fn with_error_prefix(message: String) -> String {
@@ -184,10 +93,6 @@ fn with_error_prefix(message: String) -> String {
     } else {
         format!("error: {message}")
     }
-}
-
-fn parse_lang(text: &str) -> Result<Lang, String> {
-    text.parse()
 }
 
 /// Everything that can stop a command, rendered once at the edge.
@@ -210,6 +115,9 @@ pub enum CliError {
     /// Writing output failed.
     #[error("error: {0}")]
     Export(#[from] ExportError),
+    /// Writing standard output or a file failed.
+    #[error("error: {0}")]
+    Write(#[from] FsError),
     /// Several errors, already printed; this is the summary.
     #[error("error: {0}")]
     Failed(String),
@@ -243,6 +151,17 @@ impl From<RulesError> for CliError {
     }
 }
 
+impl From<MultiError> for CliError {
+    fn from(error: MultiError) -> Self {
+        match error {
+            MultiError::Rule { diagnostic, file } => {
+                CliError::Engine(Box::new(EngineError::Rule { diagnostic, file }))
+            }
+            other => CliError::Failed(other.to_string()),
+        }
+    }
+}
+
 impl CliError {
     fn exit_code(&self) -> i32 {
         match self {
@@ -252,17 +171,80 @@ impl CliError {
             _ => 1,
         }
     }
+
+    /// `sgscope … | head` closes the pipe early: that is success, not an error.
+    fn is_broken_pipe(&self) -> bool {
+        match self {
+            CliError::Write(e) | CliError::Export(ExportError::File(e)) => e.is_broken_pipe(),
+            _ => false,
+        }
+    }
 }
 
-/// Runs the command line with the process arguments and returns the exit code
-/// (0 success, 1 error, 2 usage error).
-pub fn run() -> i32 {
-    let cli = match Cli::try_parse() {
+/// What a subcommand gets besides its arguments: the console, and the command line as typed
+/// (for the resume hint of an interrupted run).
+pub struct Context<'a> {
+    /// Standard output and standard error.
+    pub console: Console<'a>,
+    /// The arguments after the program name.
+    pub args: Vec<String>,
+}
+
+/// Runs the command line `args` (the first is the program name, as in [`std::env::args_os`])
+/// on the process's standard output and error; returns the exit code (0 success, 1 error,
+/// 2 usage error, 130 interrupted).
+pub fn run<I, T>(args: I) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    use std::io::IsTerminal;
+    let stdout = std::io::stdout();
+    // clap's help and usage errors in colour on a terminal, as clap prints them itself.
+    let color = stdout.is_terminal() && std::io::stderr().is_terminal();
+    let mut out = stdout.lock();
+    run_on(args, &mut out, &mut std::io::stderr(), color)
+}
+
+/// [`run`] writing to `out` and `err` instead of the process's standard streams.
+pub fn run_with<'a, I, T>(args: I, out: &'a mut dyn Write, err: &'a mut dyn Write) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    run_on(args, out, err, false)
+}
+
+fn run_on<'a, I, T>(args: I, out: &'a mut dyn Write, err: &'a mut dyn Write, color: bool) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() { 2 } else { 0 };
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let rendered = if color {
+                e.render().ansi().to_string()
+            } else {
+                e.render().to_string()
+            };
+            let _ = if e.use_stderr() {
+                err.write_all(rendered.as_bytes())
+            } else {
+                out.write_all(rendered.as_bytes())
+            };
+            return code;
         }
+    };
+    let mut context = Context {
+        console: Console::new(out, err),
+        args: args
+            .iter()
+            .skip(1)
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
     };
     if let Some(threads) = cli.threads {
         // Only fails when a pool exists already, which nothing builds before this point.
@@ -270,24 +252,31 @@ pub fn run() -> i32 {
             .num_threads(threads.into())
             .build_global()
         {
-            eprintln!("warning: --threads {threads} ignored: {e}");
+            context
+                .console
+                .note(&format!("warning: --threads {threads} ignored: {e}"));
         }
     }
-    match commands::dispatch(cli.command) {
+    let result = match cli.command {
+        Command::Table(args) => table::run(args, &mut context),
+        Command::Period(args) => period::run(args, &mut context),
+        Command::Plot(args) => plot::run(args, &mut context),
+        Command::Code(args) => code::run(args, &mut context),
+        Command::Patterns(args) => patterns::run(args, &mut context),
+        Command::Solve(args) => solve::run(args, &mut context),
+        Command::Check(args) => check::run(args, &mut context),
+    };
+    match result {
         Ok(()) => 0,
-        // `sgscope table … | head` closes the pipe early: that is success, not an error.
-        Err(CliError::Export(ExportError::Io { source, .. }))
-            if source.kind() == std::io::ErrorKind::BrokenPipe =>
-        {
-            0
-        }
+        Err(e) if e.is_broken_pipe() => 0,
         Err(e) => {
-            let mut stderr = std::io::stderr().lock();
-            let text = e.to_string();
-            let _ = write!(stderr, "{text}");
+            let mut text = e.to_string();
             if !text.ends_with('\n') {
-                let _ = writeln!(stderr);
+                text.push('\n');
             }
+            let err = context.console.err();
+            let _ = err.write_all(text.as_bytes());
+            let _ = err.flush();
             e.exit_code()
         }
     }

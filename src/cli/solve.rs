@@ -1,253 +1,46 @@
-//! Position games on the command line: `--to` for a box, `table`/`plot` of a box, and
 //! `solve GAME POSITION…` for heap and position games alike. A position game's position too
 //! large for its exact box is decided by a P-position criterion of [`crate::analysis::criteria`]
 //! found on a smaller box, and the answer says so.
 
+use std::fmt::Write as _;
 use std::ops::ControlFlow;
-use std::path::Path;
-use std::str::FromStr;
 
 use crate::analysis::criteria::CriteriaReport;
-use crate::analysis::patterns;
 use crate::engine::boxtable::BoxTable;
 use crate::engine::human_bytes;
 use crate::engine::multi::{self, show_position, MultiError, Solver};
 use crate::engine::{self, naive};
-use crate::export::grid::{self, GridFormat};
-use crate::export::heatmap::{self, HeatmapSpec};
-use crate::export::{self, Format, Lang};
 use crate::rules::program::{Move, Scratch, Stop};
 use crate::rules::{Diagnostic, Game, GameKind, Program};
 
-use super::{CliError, ColorChoice};
+use super::{CliError, Context, GameArgs};
 
-/// `--to`: one bound for every coordinate (`100`), or one per coordinate (`x=100,y=50`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BoxArg {
-    all: Option<u64>,
-    named: Vec<(String, u64)>,
+/// `solve` arguments.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The position: heaps (`3 5 7`) or tuples joined by `+` (`(3, 4) + (5, 2)`).
+    // `index = 2`: after GAME, which `GameArgs` (flattened below) makes the first.
+    #[arg(index = 2, required = true, value_name = "POSITION")]
+    position: Vec<String>,
+    #[command(flatten)]
+    game: GameArgs,
 }
 
-impl FromStr for BoxArg {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Self, String> {
-        if let Ok(all) = text.trim().parse::<u64>() {
-            return Ok(BoxArg {
-                all: Some(all),
-                named: Vec::new(),
-            });
-        }
-        let named = text
-            .split(',')
-            .map(|part| {
-                let (name, value) = part.split_once('=').ok_or_else(|| {
-                    format!("`{part}` is not a bound: write N, or NAME=N for each coordinate (e.g. x=100,y=50)")
-                })?;
-                let value = value
-                    .trim()
-                    .parse::<u64>()
-                    .map_err(|_| format!("`{}` is not a non-negative integer (in --to {text})", value.trim()))?;
-                Ok((name.trim().to_string(), value))
-            })
-            .collect::<Result<Vec<_>, String>>()?;
-        Ok(BoxArg { all: None, named })
-    }
+/// Runs `solve`. What was found before an error (e.g. a pattern that fails on a move) is
+/// printed before the error.
+pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
+    let game = args.game.load()?;
+    let mut out = String::new();
+    let result = solve(&game, &args.position, &mut out);
+    context.console.print(&out)?;
+    result
 }
 
-impl BoxArg {
-    /// The largest value of each of `coordinates`: every one named exactly once, or all equal.
-    pub fn extents(&self, coordinates: &[String]) -> Result<Vec<u64>, CliError> {
-        if let Some(all) = self.all {
-            return Ok(vec![all; coordinates.len()]);
-        }
-        for (name, _) in &self.named {
-            if !coordinates.contains(name) {
-                return Err(CliError::Usage(format!(
-                    "--to names `{name}`, but the coordinates are {}",
-                    list(coordinates)
-                )));
-            }
-        }
-        coordinates
-            .iter()
-            .map(|c| {
-                let mut bounds = self.named.iter().filter(|(n, _)| n == c);
-                match (bounds.next(), bounds.next()) {
-                    (Some(&(_, value)), None) => Ok(value),
-                    (Some(_), Some(_)) => Err(CliError::Usage(format!("--to gives `{c}` twice"))),
-                    (None, _) => Err(CliError::Usage(format!(
-                        "--to gives no bound for `{c}`: write e.g. --to {}",
-                        coordinates
-                            .iter()
-                            .map(|c| format!("{c}=100"))
-                            .collect::<Vec<_>>()
-                            .join(",")
-                    ))),
-                }
-            })
-            .collect()
-    }
-
-    /// The last heap of a heap game's table.
-    pub fn heap_to(&self, game: &Game) -> Result<u64, CliError> {
-        Ok(self.extents(std::slice::from_ref(&game.coordinate))?[0])
-    }
-}
-
-fn list(names: &[String]) -> String {
-    names
-        .iter()
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// `--format` for `table`: text, csv, json, or matrix (position games only).
-pub fn parse_grid_format(text: &str) -> Result<GridFormat, String> {
-    if text.eq_ignore_ascii_case("matrix") {
-        return Ok(GridFormat::Matrix);
-    }
-    text.parse::<Format>()
-        .map(GridFormat::from)
-        .map_err(|_| format!("unknown format `{text}`: expected text, csv, json or matrix"))
-}
-
-/// The heap-table format for `format` (`matrix` is a grid of a position game).
-pub fn heap_format(format: GridFormat) -> Result<Format, CliError> {
-    match format {
-        GridFormat::Text => Ok(Format::Text),
-        GridFormat::Csv => Ok(Format::Csv),
-        GridFormat::Json => Ok(Format::Json),
-        GridFormat::Matrix => Err(CliError::Usage(
-            "--format matrix is a grid of a position game (`position (x, y)`); a heap game's table is text, csv or json".into(),
-        )),
-    }
-}
-
-impl ColorChoice {
-    /// Whether to colour output going to `output` (`-` is stdout).
-    pub fn enabled(self, output: &str) -> bool {
-        use std::io::IsTerminal;
-        match self {
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-            ColorChoice::Auto => output == "-" && std::io::stdout().is_terminal(),
-        }
-    }
-}
-
-impl From<MultiError> for CliError {
-    fn from(error: MultiError) -> Self {
-        match error {
-            MultiError::Rule { diagnostic, file } => {
-                CliError::Engine(Box::new(engine::EngineError::Rule { diagnostic, file }))
-            }
-            other => CliError::Failed(other.to_string()),
-        }
-    }
-}
-
-impl super::Checkpointing {
-    /// Refuses `--checkpoint`/`--resume` for a position game (they save heap tables).
-    pub fn refuse_for_positions(&self) -> Result<(), CliError> {
-        if self.checkpoint.is_some() || self.resume.is_some() {
-            return Err(CliError::Usage(
-                "--checkpoint and --resume save heap tables; a position game's box is computed in one run".into(),
-            ));
-        }
-        Ok(())
-    }
-}
-
-/// `table` for a position game: the box's values as a grid, CSV, matrix or JSON.
-pub fn table(
-    game: &Game,
-    to: &BoxArg,
-    format: GridFormat,
-    output: Option<&str>,
-    color: ColorChoice,
-) -> Result<(), CliError> {
-    let output = output.unwrap_or("-");
-    let extents = to.extents(&game.coordinates())?;
-    let table = requested_box(game, &extents)?;
-    let color = color.enabled(output);
-    export::write_output(output, |out| {
-        grid::write_box(out, &table, format, &game.name, color)
-    })?;
-    Ok(())
-}
-
-/// `plot` for a position game of two coordinates: a heat map.
-pub fn plot(game: &Game, to: &BoxArg, output: &str) -> Result<(), CliError> {
-    export::ChartFormat::from_path(Path::new(output))?;
-    let coordinates = game.coordinates();
-    if coordinates.len() != 2 {
-        return Err(CliError::Usage(format!(
-            "a heat map needs two coordinates, but positions are ({}); use `table` instead",
-            coordinates.join(", ")
-        )));
-    }
-    let table = requested_box(game, &to.extents(&coordinates)?)?;
-    heatmap::write_heatmap(Path::new(output), &table, &HeatmapSpec::new(&game.name))?;
-    eprintln!("wrote {output}");
-    Ok(())
-}
-
-/// `patterns`: where the P-positions lie (closed-form criteria for any number of
-/// coordinates), and the periods along the lines of a 2-D box.
-pub fn patterns(game: &Game, to: &BoxArg, json: bool) -> Result<(), CliError> {
-    let coordinates = game.coordinates();
-    let extents = to.extents(&coordinates)?;
-    let text = if game.position_program().is_none() || coordinates.len() == 1 {
-        let values = match game.position_program() {
-            Some(_) => requested_box(game, &extents)?.values().to_vec(),
-            None => {
-                let table = engine::compute(game, extents[0], &engine::EngineOptions::default())?;
-                table.to_vec()
-            }
-        };
-        let report = patterns::p_position_patterns(&values);
-        if json {
-            to_json(&report)?
-        } else {
-            format!("{}\n", report.describe(&coordinates[0]))
-        }
-    } else if coordinates.len() == 2 {
-        let table = requested_box(game, &extents)?;
-        let report = patterns::analyse_box(&table).map_err(|e| CliError::Usage(e.to_string()))?;
-        if json {
-            to_json(&report)?
-        } else {
-            report.to_string()
-        }
-    } else {
-        // Rows and diagonals are 2-D ideas; any number of coordinates has criteria.
-        let report = CriteriaReport::of(&requested_box(game, &extents)?);
-        if json {
-            to_json(&report)?
-        } else {
-            report.to_string()
-        }
+/// `writeln!` into the report text (writing to a `String` cannot fail).
+macro_rules! outln {
+    ($out:expr, $($arg:tt)*) => {
+        let _ = writeln!($out, $($arg)*);
     };
-    print!("{text}");
-    Ok(())
-}
-
-fn to_json(report: &impl serde::Serialize) -> Result<String, CliError> {
-    serde_json::to_string_pretty(report)
-        .map(|s| s + "\n")
-        .map_err(|e| CliError::Failed(e.to_string()))
-}
-
-/// `code` for a position game: a lookup function for the box.
-pub fn code(game: &Game, lang: Lang, to: &BoxArg, output: Option<&str>) -> Result<(), CliError> {
-    let table = requested_box(game, &to.extents(&game.coordinates())?)?;
-    let snippet = export::code::generate_box(lang, &table, &game.name)?;
-    export::write_output(output.unwrap_or("-"), |out| {
-        out.write_all(snippet.as_bytes())
-    })?;
-    Ok(())
 }
 
 /// A move of one component of a sum.
@@ -287,7 +80,7 @@ impl Candidate {
 /// `solve`: the value of a sum of positions, who wins, and every winning move. A position game
 /// whose box would not fit in memory is decided by a P-position criterion instead, when one
 /// holds on a smaller box ([`solve_beyond_box`]).
-pub fn solve(game: &Game, position: &[String]) -> Result<(), CliError> {
+fn solve(game: &Game, position: &[String], out: &mut String) -> Result<(), CliError> {
     let arity = game.coordinates().len();
     let components = parse_sum(&position.join(" "), arity)?;
     let (values, candidates, value_of) = match game.position_program() {
@@ -302,7 +95,7 @@ pub fn solve(game: &Game, position: &[String]) -> Result<(), CliError> {
                     "the exact values need a box of {positions} positions, more than \
                      {SOLVE_EXACT_WORK} rule steps"
                 );
-                return solve_beyond_box(game, &components, &refusal);
+                return solve_beyond_box(game, &components, &refusal, out);
             }
             match position_moves(game, &components, &extents) {
                 Err(MultiError::TooLarge {
@@ -315,7 +108,7 @@ pub fn solve(game: &Game, position: &[String]) -> Result<(), CliError> {
                         human_bytes(needed_bytes),
                         human_bytes(available_bytes)
                     );
-                    return solve_beyond_box(game, &components, &refusal);
+                    return solve_beyond_box(game, &components, &refusal, out);
                 }
                 analysis => analysis?,
             }
@@ -323,20 +116,23 @@ pub fn solve(game: &Game, position: &[String]) -> Result<(), CliError> {
         None => heap_moves(game, &components)?,
     };
     let total = values.iter().fold(0, |a, v| a ^ v);
-    println!("position: {}", show_sum(&components));
+    outln!(out, "position: {}", show_sum(&components));
     if total == 0 {
-        println!("G = 0: the first player loses (every move leads to a non-zero value)");
+        outln!(
+            out,
+            "G = 0: the first player loses (every move leads to a non-zero value)"
+        );
         return Ok(());
     }
-    println!("G = {total}: the first player wins");
+    outln!(out, "G = {total}: the first player wins");
     let winning: Vec<&Candidate> = candidates
         .iter()
         .zip(&value_of)
         .filter(|(c, &v)| total ^ values[c.component] ^ v == 0)
         .map(|(c, _)| c)
         .collect();
-    println!("winning moves ({}):", winning.len());
-    print_moves(&components, winning);
+    outln!(out, "winning moves ({}):", winning.len());
+    print_moves(&components, winning, out);
     Ok(())
 }
 
@@ -354,7 +150,7 @@ fn show_sum(parts: &[Vec<u64>]) -> String {
 }
 
 /// Prints `moves`, the smallest take first: by binder values, then component and rule.
-fn print_moves(components: &[Vec<u64>], mut moves: Vec<&Candidate>) {
+fn print_moves(components: &[Vec<u64>], mut moves: Vec<&Candidate>, out: &mut String) {
     moves.sort_by(|a, b| {
         let key = |c: &Candidate| c.binders.iter().map(|b| b.1).collect::<Vec<_>>();
         key(a)
@@ -373,7 +169,8 @@ fn print_moves(components: &[Vec<u64>], mut moves: Vec<&Candidate>) {
             .iter()
             .map(|(n, v)| format!(", {n} = {v}"))
             .collect::<String>();
-        println!(
+        outln!(
+            out,
             "  {place}{} → {}   by {}{binders}",
             show_position(&components[c.component]),
             show_sum(&c.result),
@@ -403,7 +200,12 @@ const SHOWN_MOVES: usize = 20;
 /// leads to a position the criterion calls P. The moves are enumerated in the rules' binder
 /// order, at most [`MOVE_CAP`] steps per rule. A sum needs SG values, which a criterion does
 /// not give, so it is refused.
-fn solve_beyond_box(game: &Game, components: &[Vec<u64>], refusal: &str) -> Result<(), CliError> {
+fn solve_beyond_box(
+    game: &Game,
+    components: &[Vec<u64>],
+    refusal: &str,
+    out: &mut String,
+) -> Result<(), CliError> {
     let [position] = components else {
         return Err(CliError::Failed(format!(
             "{refusal}\n  help: beyond that a single position can still be decided by a \
@@ -434,8 +236,9 @@ fn solve_beyond_box(game: &Game, components: &[Vec<u64>], refusal: &str) -> Resu
             report.box_text()
         )));
     };
-    println!("position: {}", show_position(position));
-    println!(
+    outln!(out, "position: {}", show_position(position));
+    outln!(
+        out,
         "by the pattern: {}, which holds on every position of {} (not proved beyond)",
         criterion.describe(game.coordinates().as_slice()),
         report.box_text()
@@ -492,19 +295,22 @@ fn solve_beyond_box(game: &Game, components: &[Vec<u64>], refusal: &str) -> Resu
                 c.rule
             )));
         }
-        println!("the first player loses: a P-position by the pattern ({searched}, none to a P-position)");
+        outln!(out, "the first player loses: a P-position by the pattern ({searched}, none to a P-position)");
         return Ok(());
     }
-    println!("the first player wins: an N-position by the pattern");
+    outln!(out, "the first player wins: an N-position by the pattern");
     if to_p.is_empty() {
-        println!("no winning move found ({searched}): the pattern says one exists further on");
+        outln!(
+            out,
+            "no winning move found ({searched}): the pattern says one exists further on"
+        );
         return Ok(());
     }
-    println!("winning moves ({} found; {searched}):", to_p.len());
+    outln!(out, "winning moves ({} found; {searched}):", to_p.len());
     let shown: Vec<&Candidate> = to_p.iter().take(SHOWN_MOVES).collect();
-    print_moves(components, shown);
+    print_moves(components, shown, out);
     if to_p.len() > SHOWN_MOVES {
-        println!("  … {} more", to_p.len() - SHOWN_MOVES);
+        outln!(out, "  … {} more", to_p.len() - SHOWN_MOVES);
     }
     Ok(())
 }
@@ -568,7 +374,7 @@ fn work_estimate(program: &Program, extents: &[u64], limit: u64) -> Option<bool>
 /// would not fit in memory, or when its rule steps, estimated from a sample of its positions,
 /// pass [`engine::RULE_STEPS_LIMIT`] (about a quarter of an hour; e.g. Wythoff's game on
 /// `x ≤ 10^7`, where every position has millions of moves).
-fn requested_box(game: &Game, extents: &[u64]) -> Result<BoxTable, CliError> {
+pub(super) fn requested_box(game: &Game, extents: &[u64]) -> Result<BoxTable, CliError> {
     multi::check_box_memory(extents)?;
     if let Some(program) = game.position_program() {
         let limit = engine::RULE_STEPS_LIMIT as u64;
@@ -791,31 +597,6 @@ pub fn parse_sum(text: &str, arity: usize) -> Result<Vec<Vec<u64>>, CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn box_arguments() {
-        let names: Vec<String> = ["x", "y"].map(String::from).to_vec();
-        assert_eq!(
-            "7".parse::<BoxArg>().unwrap().extents(&names).unwrap(),
-            [7, 7]
-        );
-        let named: BoxArg = "y=5, x=3".parse().unwrap();
-        assert_eq!(named.extents(&names).unwrap(), [3, 5]);
-        assert!("x=3"
-            .parse::<BoxArg>()
-            .unwrap()
-            .extents(&names)
-            .unwrap_err()
-            .to_string()
-            .contains("no bound for `y`"));
-        assert!("z=3,x=1,y=2"
-            .parse::<BoxArg>()
-            .unwrap()
-            .extents(&names)
-            .is_err());
-        assert!("x=-1".parse::<BoxArg>().is_err());
-        assert!("big".parse::<BoxArg>().is_err());
-    }
 
     #[test]
     fn capped_moves_and_work_estimates() {

@@ -42,7 +42,7 @@ use thiserror::Error;
 
 use super::table::{Storage, Values};
 use super::SgTable;
-use crate::export::{self, ExportError};
+use crate::fs::{self, FsError};
 use crate::rules::Game;
 
 /// The first eight bytes of every checkpoint file.
@@ -187,7 +187,7 @@ pub enum CheckpointError {
     },
     /// Writing the file failed.
     #[error("cannot save checkpoint: {0}")]
-    Write(#[from] ExportError),
+    Write(#[from] FsError),
 }
 
 /// A writer that hashes everything written through it.
@@ -447,7 +447,7 @@ pub fn save(
     fingerprint: &Fingerprint,
     table: &SgTable,
 ) -> Result<(), CheckpointError> {
-    export::write_atomically(path, |out| write(out, fingerprint, table))?;
+    fs::write_atomically(path, |out| write(out, fingerprint, table))?;
     Ok(())
 }
 

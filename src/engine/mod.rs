@@ -17,7 +17,9 @@
 pub mod boxtable;
 pub mod budget;
 pub mod checkpoint;
+pub mod evaluate;
 pub mod general;
+pub mod generator;
 pub mod interp;
 pub mod mex;
 pub mod moves;
@@ -189,6 +191,21 @@ pub enum EngineError {
         /// How many values the table holds.
         at: u64,
     },
+    /// The request does not fit the game (e.g. a box of the wrong number of coordinates).
+    #[error("{0}")]
+    Request(String),
+    /// A value rule that cannot value a sum of components met a move leaving several.
+    #[error("the value rule `{rule}` cannot value a sum of components, and a move of this game leaves several\n  help: use a value rule that values sums (normal play does)")]
+    NotValued {
+        /// The value rule's name.
+        rule: &'static str,
+    },
+    /// The moves can return to a position, which a recursion on options cannot value.
+    #[error("the moves can cycle (back to position {position}), so the game need not end")]
+    Cycles {
+        /// A position on the cycle.
+        position: String,
+    },
     /// A rule did something the engine cannot evaluate (e.g. a move to a larger heap, or a
     /// negative coordinate).
     #[error("{}", .diagnostic.render(.file))]
@@ -219,9 +236,6 @@ pub enum EngineError {
         /// The limit that was reached.
         limit: usize,
     },
-    /// The request does not fit the game (a box of a heap game, or of the wrong dimension).
-    #[error("{0}")]
-    Request(String),
 }
 
 impl EngineError {

@@ -19,8 +19,9 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::plot::{integer_label, render_image, Painter};
-use super::{write_atomically, ChartFormat, ExportError};
+use super::{ChartFormat, ExportError};
 use crate::engine::boxtable::BoxTable;
+use crate::fs::write_atomically;
 
 /// Colour of the P-position dots (the P-position red of [`super::plot`]).
 const P_DOT: RGBColor = RGBColor(214, 39, 40);
@@ -87,7 +88,7 @@ pub fn render_heatmap(
 pub fn write_heatmap(path: &Path, table: &BoxTable, spec: &HeatmapSpec) -> Result<(), ExportError> {
     let format = ChartFormat::from_path(path)?;
     let bytes = render_heatmap(table, spec, format)?;
-    write_atomically(path, |out| out.write_all(&bytes))
+    Ok(write_atomically(path, |out| out.write_all(&bytes))?)
 }
 
 /// A heat map waiting to be drawn.

@@ -13,7 +13,6 @@
 //! A position `n` with `G(n) = 0` is a P-position (the previous player wins), by the
 //! Sprague–Grundy theorem; every exporter that marks positions marks exactly these.
 
-pub mod atomic;
 pub mod code;
 pub mod csv;
 pub mod grid;
@@ -31,7 +30,6 @@ use thiserror::Error;
 
 use crate::engine::SgTable;
 
-pub use atomic::{write_atomically, write_output, AtomicFile, Output};
 pub use code::{generate, CodeSpec, Lang};
 pub use csv::write_csv;
 pub use json::{write_report_json, write_table_json};
@@ -42,16 +40,8 @@ pub use text::{write_text, TextOptions};
 #[derive(Debug, Error)]
 pub enum ExportError {
     /// A file operation failed.
-    #[error("cannot {action} {}: {source}", .path.display())]
-    Io {
-        /// What was being done, e.g. "write" or "create a temporary file next to".
-        action: &'static str,
-        /// The file the user asked for.
-        path: PathBuf,
-        /// The operating system's error.
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    File(#[from] crate::fs::FsError),
     /// A chart path whose extension is neither `.png` nor `.svg`.
     #[error(
         "cannot tell the chart format of {}\n  help: use a file name ending in .png or .svg",

@@ -28,10 +28,11 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::{register_font, FontStyle};
 
-use super::{write_atomically, ExportError};
+use super::ExportError;
 use crate::analysis::Periodicity;
 use crate::engine::sparse::Mask;
 use crate::engine::SgTable;
+use crate::fs::write_atomically;
 
 /// Colour of ordinary values (not P-positions).
 const VALUE_COLOUR: RGBColor = RGBColor(31, 119, 180);
@@ -185,7 +186,7 @@ pub(crate) fn render_image(
 pub fn write_chart(path: &Path, table: &SgTable, spec: &ChartSpec) -> Result<(), ExportError> {
     let format = ChartFormat::from_path(path)?;
     let bytes = render_chart(table, spec, format)?;
-    write_atomically(path, |out| out.write_all(&bytes))
+    Ok(write_atomically(path, |out| out.write_all(&bytes))?)
 }
 
 /// Registers the embedded DejaVu Sans as plotters' `sans-serif`, once per process.

@@ -1,4 +1,4 @@
-// The naive O(n^2) table loop every contestant writes, as the baseline of bench/run.
+// The naive O(n^2) table loop every contestant writes, as the baseline of benches/run.
 // Usage: naive CODE N   (CODE: octal digits after the point, e.g. 07 for 0.07, or `grundy` for
 // Grundy's game 4!.0: split one heap into two unequal heaps)
 // Prints G(N) and a hash of G(0..=N), so that the run cannot be optimised away and the whole

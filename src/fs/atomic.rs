@@ -4,7 +4,7 @@
 //! new one; on an error, or if the writer is dropped without [`AtomicFile::commit`], the
 //! temporary file is removed and the target is untouched.
 //!
-//! The path `-` means standard output (see [`write_output`]). A target that exists and is not a
+//! A target that exists and is not a
 //! regular file (`/dev/null`, a named pipe, a terminal) is written in place: renaming over it
 //! would replace the device with a plain file. A symbolic link is followed, so the file it
 //! points to is replaced and the link stays.
@@ -14,7 +14,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::ExportError;
+use super::FsError;
 
 /// Distinguishes temporary files created by one process.
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -41,9 +41,9 @@ pub struct AtomicFile {
 impl AtomicFile {
     /// Creates a uniquely named temporary file next to `target` (same folder, hence same file
     /// system, so the final rename is atomic).
-    pub fn create(target: impl AsRef<Path>) -> Result<Self, ExportError> {
+    pub fn create(target: impl AsRef<Path>) -> Result<Self, FsError> {
         let target = target.as_ref().to_path_buf();
-        let error = |source| ExportError::Io {
+        let error = |source| FsError {
             action: "create a temporary file next to",
             path: target.clone(),
             source,
@@ -113,7 +113,7 @@ impl AtomicFile {
     }
 
     /// Flushes, fsyncs and renames the temporary file over the target.
-    pub fn commit(mut self) -> Result<(), ExportError> {
+    pub fn commit(mut self) -> Result<(), FsError> {
         let Some(writer) = self.writer.take() else {
             return Ok(());
         };
@@ -124,7 +124,7 @@ impl AtomicFile {
         else {
             // A device or pipe: flush only (fsync is meaningless there and fails on some).
             let mut writer = writer;
-            return writer.flush().map_err(|source| ExportError::Io {
+            return writer.flush().map_err(|source| FsError {
                 action: "write",
                 path: self.target.clone(),
                 source,
@@ -133,7 +133,7 @@ impl AtomicFile {
         let result = finish_file(writer).and_then(|()| fs::rename(&temp_path, &destination));
         if let Err(source) = result {
             let _ = fs::remove_file(&temp_path);
-            return Err(ExportError::Io {
+            return Err(FsError {
                 action: "write",
                 path: self.target.clone(),
                 source,
@@ -188,99 +188,16 @@ impl Drop for AtomicFile {
     }
 }
 
-/// Where an export goes: standard output (the path `-`) or an [`AtomicFile`].
-#[derive(Debug)]
-pub enum Output {
-    /// Buffered standard output.
-    Stdout(BufWriter<io::Stdout>),
-    /// A file that replaces its target on [`Output::finish`].
-    File(AtomicFile),
-}
-
-impl Output {
-    /// Opens `path` for writing; `-` means standard output.
-    pub fn open(path: impl AsRef<Path>) -> Result<Self, ExportError> {
-        let path = path.as_ref();
-        if path.as_os_str() == "-" {
-            Ok(Output::Stdout(BufWriter::with_capacity(
-                1 << 16,
-                io::stdout(),
-            )))
-        } else {
-            AtomicFile::create(path).map(Output::File)
-        }
-    }
-
-    /// The path to name in error messages (`-` for standard output).
-    pub fn path(&self) -> &Path {
-        match self {
-            Output::Stdout(_) => Path::new("-"),
-            Output::File(file) => file.target(),
-        }
-    }
-
-    /// Flushes standard output, or commits the file (see [`AtomicFile::commit`]).
-    pub fn finish(self) -> Result<(), ExportError> {
-        match self {
-            Output::Stdout(mut out) => out.flush().map_err(|source| ExportError::Io {
-                action: "write",
-                path: PathBuf::from("-"),
-                source,
-            }),
-            Output::File(file) => file.commit(),
-        }
-    }
-}
-
-impl Write for Output {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match self {
-            Output::Stdout(out) => out.write(buf),
-            Output::File(file) => file.write(buf),
-        }
-    }
-
-    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        match self {
-            Output::Stdout(out) => out.write_all(buf),
-            Output::File(file) => file.write_all(buf),
-        }
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        match self {
-            Output::Stdout(out) => out.flush(),
-            Output::File(file) => file.flush(),
-        }
-    }
-}
-
-/// Writes `path` with `write`: atomically for a file (see [`write_atomically`]), buffered
-/// for `-` (standard output).
-pub fn write_output(
-    path: impl AsRef<Path>,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> Result<(), ExportError> {
-    let mut output = Output::open(path)?;
-    if let Err(source) = write(&mut output) {
-        return Err(ExportError::Io {
-            action: "write",
-            path: output.path().to_path_buf(),
-            source,
-        });
-    }
-    output.finish()
-}
-
 /// Writes `path` atomically with `write`: the target is replaced only if `write` succeeds
-/// and the data reaches the disk. Unlike [`write_output`], `-` is an ordinary file name.
+/// and the data reaches the disk. `-` is an ordinary file name here (the command line's
+/// console maps it to standard output).
 pub fn write_atomically(
     path: impl AsRef<Path>,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> Result<(), ExportError> {
+) -> Result<(), FsError> {
     let mut file = AtomicFile::create(path)?;
     if let Err(source) = write(&mut file) {
-        return Err(ExportError::Io {
+        return Err(FsError {
             action: "write",
             path: file.target().to_path_buf(),
             source,
@@ -347,18 +264,17 @@ mod tests {
     }
 
     #[test]
-    fn output_to_a_file_commits_on_finish_only() {
+    fn a_file_appears_on_commit_only() {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("t.txt");
-        let mut output = Output::open(&target).unwrap();
+        let mut output = AtomicFile::create(&target).unwrap();
         output.write_all(b"hello").unwrap();
-        assert!(!target.exists(), "nothing appears before finish");
-        assert_eq!(output.path(), target);
-        output.finish().unwrap();
+        assert!(!target.exists(), "nothing appears before commit");
+        assert_eq!(output.target(), target);
+        output.commit().unwrap();
         assert_eq!(fs::read_to_string(&target).unwrap(), "hello");
-        write_output(&target, |w| w.write_all(b"again")).unwrap();
+        write_atomically(&target, |w| w.write_all(b"again")).unwrap();
         assert_eq!(fs::read_to_string(&target).unwrap(), "again");
-        assert_eq!(Output::open("-").unwrap().path(), Path::new("-"));
     }
 
     /// Renaming over `/dev/null` (as root) would turn it into a plain file that every later

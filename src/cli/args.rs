@@ -1,0 +1,276 @@
+//! Arguments shared by the subcommands: `GAME` (a rules file, or the rules text itself),
+//! `--set NAME=VALUE`, `--to` of a box, `--color`, `--format`, `--lang`, and
+//! `--checkpoint`/`--resume`.
+
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use clap::ValueEnum;
+
+use crate::export::grid::GridFormat;
+use crate::export::{Format, Lang};
+use crate::rules::{self, Game, SourceFile};
+
+use super::CliError;
+
+/// `GAME` and `--set`, shared by every subcommand that reads one game.
+///
+/// Flattened last in each subcommand, so that `--set` keeps its place after the subcommand's
+/// own options in `--help`; `index = 1` keeps `GAME` the first positional argument.
+#[derive(Debug, clap::Args)]
+pub struct GameArgs {
+    /// A rules file (e.g. rules/kayles.sg), or the rules text itself (e.g. 'octal 0.07')
+    #[arg(index = 1)]
+    game: String,
+    #[command(flatten)]
+    sets: Sets,
+}
+
+impl GameArgs {
+    /// The game, with the `--set` values applied (see [`load_game`]).
+    pub fn load(&self) -> Result<Game, CliError> {
+        self.sets.load(&self.game)
+    }
+}
+
+/// `--set NAME=VALUE` (repeatable): values for the parameters of a rules file.
+#[derive(Debug, clap::Args)]
+pub struct Sets {
+    /// Set a parameter of the rules file, e.g. --set k=5 (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
+    sets: Vec<(String, i64)>,
+}
+
+impl Sets {
+    /// The game named by `game` (see [`load_game`]), with these values applied.
+    pub fn load(&self, game: &str) -> Result<Game, CliError> {
+        load_game(game, &self.sets)
+    }
+}
+
+/// Reads the game named by `game`: the file at that path if it exists, otherwise `game` itself
+/// as rules text (so `sgscope period 'octal 0.07'` works without a file).
+pub fn load_game(game: &str, sets: &[(String, i64)]) -> Result<Game, CliError> {
+    let path = Path::new(game);
+    let source = if path.is_file() {
+        let text = std::fs::read_to_string(path).map_err(|e| CliError::Read {
+            path: game.to_string(),
+            message: e.to_string(),
+        })?;
+        SourceFile::new(game, text)
+    } else if looks_like_path(game) {
+        return Err(CliError::Read {
+            path: game.to_string(),
+            message:
+                "no such file (to give the rules inline, write them in quotes, e.g. 'octal 0.07')"
+                    .into(),
+        });
+    } else {
+        SourceFile::new("<command line>", game)
+    };
+    Ok(rules::load(source, sets)?)
+}
+
+/// A single word ending in `.sg` or containing a path separator is meant as a file, not as rules.
+fn looks_like_path(game: &str) -> bool {
+    !game.contains(char::is_whitespace) && (game.ends_with(".sg") || game.contains('/'))
+}
+
+/// Parses `NAME=VALUE` for `--set`.
+pub fn parse_set(arg: &str) -> Result<(String, i64), String> {
+    let (name, value) = arg
+        .split_once('=')
+        .ok_or_else(|| format!("`{arg}` is not NAME=VALUE (e.g. --set k=5)"))?;
+    let name = name.trim();
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(format!(
+            "`{name}` is not a parameter name (letters, digits, _)"
+        ));
+    }
+    let value: i64 = value
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{}` is not an integer (in --set {arg})", value.trim()))?;
+    Ok((name.to_string(), value))
+}
+
+/// `--to`: one bound for every coordinate (`100`), or one per coordinate (`x=100,y=50`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoxArg {
+    all: Option<u64>,
+    named: Vec<(String, u64)>,
+}
+
+impl FromStr for BoxArg {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        if let Ok(all) = text.trim().parse::<u64>() {
+            return Ok(BoxArg {
+                all: Some(all),
+                named: Vec::new(),
+            });
+        }
+        let named = text
+            .split(',')
+            .map(|part| {
+                let (name, value) = part.split_once('=').ok_or_else(|| {
+                    format!("`{part}` is not a bound: write N, or NAME=N for each coordinate (e.g. x=100,y=50)")
+                })?;
+                let value = value
+                    .trim()
+                    .parse::<u64>()
+                    .map_err(|_| format!("`{}` is not a non-negative integer (in --to {text})", value.trim()))?;
+                Ok((name.trim().to_string(), value))
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(BoxArg { all: None, named })
+    }
+}
+
+impl BoxArg {
+    /// The largest value of each of `coordinates`: every one named exactly once, or all equal.
+    pub fn extents(&self, coordinates: &[String]) -> Result<Vec<u64>, CliError> {
+        if let Some(all) = self.all {
+            return Ok(vec![all; coordinates.len()]);
+        }
+        for (name, _) in &self.named {
+            if !coordinates.contains(name) {
+                return Err(CliError::Usage(format!(
+                    "--to names `{name}`, but the coordinates are {}",
+                    list(coordinates)
+                )));
+            }
+        }
+        coordinates
+            .iter()
+            .map(|c| {
+                let mut bounds = self.named.iter().filter(|(n, _)| n == c);
+                match (bounds.next(), bounds.next()) {
+                    (Some(&(_, value)), None) => Ok(value),
+                    (Some(_), Some(_)) => Err(CliError::Usage(format!("--to gives `{c}` twice"))),
+                    (None, _) => Err(CliError::Usage(format!(
+                        "--to gives no bound for `{c}`: write e.g. --to {}",
+                        coordinates
+                            .iter()
+                            .map(|c| format!("{c}=100"))
+                            .collect::<Vec<_>>()
+                            .join(",")
+                    ))),
+                }
+            })
+            .collect()
+    }
+
+    /// The last heap of a heap game's table.
+    pub fn heap_to(&self, game: &Game) -> Result<u64, CliError> {
+        Ok(self.extents(std::slice::from_ref(&game.coordinate))?[0])
+    }
+}
+
+fn list(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `--format` for `table`: text, csv, json, or matrix (position games only).
+pub fn parse_grid_format(text: &str) -> Result<GridFormat, String> {
+    if text.eq_ignore_ascii_case("matrix") {
+        return Ok(GridFormat::Matrix);
+    }
+    text.parse::<Format>()
+        .map(GridFormat::from)
+        .map_err(|_| format!("unknown format `{text}`: expected text, csv, json or matrix"))
+}
+
+/// `--lang`.
+pub fn parse_lang(text: &str) -> Result<Lang, String> {
+    text.parse()
+}
+
+/// `--color`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when stdout is a terminal.
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether to colour output going to `output` (`-` is stdout).
+    pub fn enabled(self, output: &str) -> bool {
+        use std::io::IsTerminal;
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => output == "-" && std::io::stdout().is_terminal(),
+        }
+    }
+}
+
+/// `--checkpoint` and `--resume`, shared by the subcommands that can run long.
+#[derive(Debug, clap::Args)]
+pub struct Checkpointing {
+    /// Save the computed values to FILE every two minutes and on Ctrl-C (exit code 130), so
+    /// that an interrupted run can go on with --resume FILE.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Start from the values saved in FILE by --checkpoint (same game and --set values);
+    /// FILE may be the --checkpoint file itself. A missing FILE is an error unless it is
+    /// also the --checkpoint file, so the same command both starts and resumes a run.
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn box_arguments() {
+        let names: Vec<String> = ["x", "y"].map(String::from).to_vec();
+        assert_eq!(
+            "7".parse::<BoxArg>().unwrap().extents(&names).unwrap(),
+            [7, 7]
+        );
+        let named: BoxArg = "y=5, x=3".parse().unwrap();
+        assert_eq!(named.extents(&names).unwrap(), [3, 5]);
+        assert!("x=3"
+            .parse::<BoxArg>()
+            .unwrap()
+            .extents(&names)
+            .unwrap_err()
+            .to_string()
+            .contains("no bound for `y`"));
+        assert!("z=3,x=1,y=2"
+            .parse::<BoxArg>()
+            .unwrap()
+            .extents(&names)
+            .is_err());
+        assert!("x=-1".parse::<BoxArg>().is_err());
+        assert!("big".parse::<BoxArg>().is_err());
+    }
+
+    #[test]
+    fn set_values() {
+        assert_eq!(parse_set("k=5"), Ok(("k".into(), 5)));
+        assert_eq!(parse_set("L = -2"), Ok(("L".into(), -2)));
+        assert!(parse_set("k").unwrap_err().contains("NAME=VALUE"));
+        assert!(parse_set("k=x").unwrap_err().contains("not an integer"));
+        assert!(parse_set("=3").is_err());
+    }
+
+    #[test]
+    fn paths_versus_inline_rules() {
+        assert!(looks_like_path("rules/bash.sg"));
+        assert!(looks_like_path("mine.sg"));
+        assert!(!looks_like_path("octal 0.07"));
+        assert!(!looks_like_path("subtraction {1,3,4}"));
+    }
+}

@@ -1,0 +1,126 @@
+//! `--checkpoint` and `--resume`: start from a saved table, save every two minutes and on
+//! Ctrl-C, and tell the user how to go on.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::engine::checkpoint::{self, Fingerprint, Saver};
+use crate::engine::{ChunkHook, EngineError, SgTable};
+use crate::rules::Game;
+
+use super::args::Checkpointing;
+use super::CliError;
+
+/// Set by the Ctrl-C handler, read by the engine's hook between chunks.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+impl Checkpointing {
+    /// The table to start from: the `--resume` file's values, or nothing. A missing file is
+    /// no error when it is also the `--checkpoint` file (the first run of a resumable command).
+    fn initial_table(&self, fingerprint: &Fingerprint) -> Result<SgTable, CliError> {
+        let Some(resume) = &self.resume else {
+            return Ok(SgTable::new());
+        };
+        if !resume.exists() && self.checkpoint.as_ref() == Some(resume) {
+            return Ok(SgTable::new());
+        }
+        Ok(checkpoint::load(resume, fingerprint)?)
+    }
+
+    /// Runs `work` on the initial table; with `--checkpoint`, hands it a hook that saves every
+    /// [`checkpoint::CHECKPOINT_EVERY`] and on Ctrl-C, and saves the finished table (unless
+    /// it is shorter than the one resumed from the same file). Returns the table `work`
+    /// returns, along with its other result.
+    pub fn run<T>(
+        &self,
+        game: &Game,
+        args: &[String],
+        work: impl FnOnce(SgTable, Option<&mut ChunkHook<'_>>) -> Result<(SgTable, T), EngineError>,
+    ) -> Result<(SgTable, T), CliError> {
+        let fingerprint = Fingerprint::of(game);
+        let initial = self.initial_table(&fingerprint)?;
+        let Some(path) = &self.checkpoint else {
+            return Ok(work(initial, None)?);
+        };
+        // Without --checkpoint Ctrl-C keeps its default (the process ends at once). With it,
+        // the first Ctrl-C asks the engine to stop at the next chunk, a second one ends the
+        // process as usual.
+        if let Err(e) = ctrlc::set_handler(|| {
+            if INTERRUPTED.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+        }) {
+            eprintln!(
+                "warning: cannot catch Ctrl-C ({e}); checkpoints are saved every two minutes only"
+            );
+        }
+        let mut saver = Saver::new(
+            path,
+            fingerprint,
+            checkpoint::CHECKPOINT_EVERY,
+            &INTERRUPTED,
+        );
+        if self.resume.as_ref() == Some(path) {
+            saver.saved_len = initial.len();
+        }
+        let result = work(initial, Some(&mut |table| saver.between_chunks(table)));
+        if let Some(error) = saver.error.take() {
+            return Err(error.into());
+        }
+        match result {
+            Err(EngineError::Interrupted { at }) => Err(CliError::Interrupted {
+                at,
+                file: path.clone(),
+                resume: resume_command(path, args),
+            }),
+            Err(e) => Err(e.into()),
+            Ok((table, other)) => {
+                if table.len() > saver.saved_len || self.resume.as_ref() != Some(path) {
+                    saver.save(&table)?;
+                }
+                Ok((table, other))
+            }
+        }
+    }
+}
+
+/// The command line of this process with `--resume FILE` added (unless it is there already),
+/// quoted for a POSIX shell.
+fn resume_command(file: &Path, args: &[String]) -> String {
+    let mut args = args.to_vec();
+    let has_resume = args
+        .iter()
+        .any(|a| a == "--resume" || a.starts_with("--resume="));
+    if !has_resume {
+        args.push("--resume".into());
+        args.push(file.to_string_lossy().into_owned());
+    }
+    std::iter::once("sgscope".to_string())
+        .chain(args.iter().map(|a| shell_quote(a)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `a` as one word for a POSIX shell: unchanged when it is plain, else in single quotes.
+fn shell_quote(a: &str) -> String {
+    let plain = !a.is_empty()
+        && a.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    if plain {
+        a.to_string()
+    } else {
+        format!("'{}'", a.replace('\'', "'\\''"))
+    }
+}
+
+impl Checkpointing {
+    /// Refuses `--checkpoint`/`--resume` for a position game (they save heap tables).
+    pub fn refuse_for_positions(&self) -> Result<(), CliError> {
+        if self.checkpoint.is_some() || self.resume.is_some() {
+            return Err(CliError::Usage(
+                "--checkpoint and --resume save heap tables; a position game's box is computed in one run".into(),
+            ));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,82 @@
+//! `code`: a lookup function `sg(...)` in C++, Python, Rust or Java, from a proved or
+//! observed period, or from a table with a guard beyond it.
+
+use crate::analysis;
+use crate::engine::{self, EngineOptions};
+use crate::export::{self, CodeSpec, Lang};
+use crate::rules::Game;
+
+use super::args::{parse_lang, BoxArg, GameArgs};
+use super::period::periodicity;
+use super::{solve, CliError, Context};
+
+/// `code` arguments.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Target language: cpp, python, rust or java.
+    #[arg(long, value_parser = parse_lang)]
+    lang: Lang,
+    /// Search for a period up to G(0..=N).
+    #[arg(long, default_value_t = 65536, value_name = "N")]
+    max: u64,
+    /// When no period is found, emit the table G(0..=N) with a guard beyond it (a
+    /// position game: the box's table, e.g. --to 100 or --to x=100,y=50).
+    #[arg(long, default_value = "1000", value_name = "N")]
+    to: BoxArg,
+    /// Write to FILE (atomically) instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<String>,
+    #[command(flatten)]
+    game: GameArgs,
+}
+
+/// Runs `code`.
+pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
+    let game = args.game.load()?;
+    let snippet = if game.position_program().is_some() {
+        let table = solve::requested_box(&game, &args.to.extents(&game.coordinates())?)?;
+        export::code::generate_box(args.lang, &table, &game.name)?
+    } else {
+        sequence_code(&game, args.lang, args.max, args.to.heap_to(&game)?, context)?
+    };
+    let output = args.output.as_deref().unwrap_or("-");
+    context
+        .console
+        .write_to(output, |out| out.write_all(snippet.as_bytes()))?;
+    Ok(())
+}
+
+/// The snippet of a heap game: its period when one is found up to `max`, else its table to `to`.
+fn sequence_code(
+    game: &Game,
+    lang: Lang,
+    max: u64,
+    to: u64,
+    context: &mut Context<'_>,
+) -> Result<String, CliError> {
+    let options = EngineOptions { progress: true };
+    let (mut table, report) = analysis::find_period(game, max, &options)?;
+    let found = periodicity(&report);
+    if found.is_none() {
+        // No period: the table up to --to, and the snippet refuses anything beyond it.
+        table = engine::compute(game, to, &options)?;
+    }
+    // The snippet's header says "observed, NOT proved: …" itself.
+    let reason = report
+        .reason
+        .strip_prefix("not proved: ")
+        .unwrap_or(&report.reason);
+    if found.is_some() && !report.proved {
+        context.console.note(&format!(
+            "warning: the period of {} is observed, not proved ({reason}); the snippet extrapolates it",
+            game.name
+        ));
+    }
+    let spec = CodeSpec {
+        game: &game.name,
+        periodicity: found,
+        proved: report.proved,
+        reason,
+    };
+    Ok(export::generate(lang, &table, &spec)?)
+}

@@ -1,0 +1,76 @@
+//! `table`: the values of every position, as text, CSV, JSON or (position games) a matrix.
+
+use crate::engine::{self, EngineOptions};
+use crate::export::grid::{self, GridFormat};
+use crate::export::{self, Format};
+
+use super::args::{parse_grid_format, BoxArg, Checkpointing, ColorChoice, GameArgs};
+use super::{solve, CliError, Context};
+
+/// `table` arguments.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Last position (the table covers 0..=N); for a position game N bounds every
+    /// coordinate, or give one bound each: --to x=100,y=50.
+    #[arg(long, default_value = "100", value_name = "N")]
+    to: BoxArg,
+    /// Output format: text, csv or json (matrix: a plain grid of a position game).
+    #[arg(long, default_value = "text", value_parser = parse_grid_format)]
+    format: GridFormat,
+    /// Write to FILE (atomically) instead of stdout; `-` is stdout.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<String>,
+    /// Colour P-positions in text output.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+    #[command(flatten)]
+    checkpointing: Checkpointing,
+    #[command(flatten)]
+    game: GameArgs,
+}
+
+/// Runs `table`.
+pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
+    let game = args.game.load()?;
+    let output = args.output.as_deref().unwrap_or("-");
+    let color = args.color.enabled(output);
+    if game.position_program().is_some() {
+        args.checkpointing.refuse_for_positions()?;
+        let extents = args.to.extents(&game.coordinates())?;
+        let table = solve::requested_box(&game, &extents)?;
+        context.console.write_to(output, |out| {
+            grid::write_box(out, &table, args.format, &game.name, color)
+        })?;
+        return Ok(());
+    }
+    let to = args.to.heap_to(&game)?;
+    let format = heap_format(args.format)?;
+    let (mut table, ()) = args
+        .checkpointing
+        .run(&game, &context.args, |mut table, hook| {
+            let options = EngineOptions { progress: true };
+            match hook {
+                Some(hook) => engine::extend_in_chunks(&game, &mut table, to, &options, hook)?,
+                None => engine::extend(&game, &mut table, to, &options)?,
+            }
+            Ok((table, ()))
+        })?;
+    // A resumed table may hold more values than asked for.
+    table.truncate(to as usize + 1);
+    context.console.write_to(output, |out| {
+        export::write_table(out, &table, format, &game.name, &game.coordinate, color)
+    })?;
+    Ok(())
+}
+
+/// The heap-table format for `format` (`matrix` is a grid of a position game).
+fn heap_format(format: GridFormat) -> Result<Format, CliError> {
+    match format {
+        GridFormat::Text => Ok(Format::Text),
+        GridFormat::Csv => Ok(Format::Csv),
+        GridFormat::Json => Ok(Format::Json),
+        GridFormat::Matrix => Err(CliError::Usage(
+            "--format matrix is a grid of a position game (`position (x, y)`); a heap game's table is text, csv or json".into(),
+        )),
+    }
+}

@@ -1,0 +1,279 @@
+//! The generic evaluator: the value of every position of a box under any
+//! [`ValueRule`](crate::value::ValueRule), by the recursion on options that defines it.
+//!
+//! `v(p) = rule.of_options({ v(q1 + … + qj) : p → q1 + … + qj })`, where a sum's value is
+//! `rule.of_sum(v(q1), …, v(qj))`, a single component's is its own, and the empty sum's is
+//! that of a position with no option. Heap games are valued in increasing heap size (every
+//! move leaves smaller heaps); position games by a depth-first search with an explicit stack,
+//! memoised over the box and, for positions outside it, a hash map (at most
+//! [`MAX_OUTSIDE`](super::multi::MAX_OUTSIDE)). A move back to a position on the stack is a
+//! cycle, which a recursion on options cannot value: the error says so.
+//!
+//! This is the slow, obviously right path: it lists every option of every position through
+//! the [`MoveGenerator`]. Normal play has fast kernels ([`super::compute`],
+//! [`super::multi`]); the tests check that this evaluator with [`crate::value::Normal`] gives
+//! their values.
+
+use std::collections::HashMap;
+
+use super::generator::MoveGenerator;
+use super::multi::{self, MAX_OUTSIDE};
+use super::EngineError;
+use crate::rules::{Diagnostic, Game};
+use crate::value::{Outcome, ValueRule};
+
+/// The values of every position of the box `0..=extents[i]` of `game` under `rule`, in
+/// row-major order (the last coordinate fastest). Refused before allocating when the box would
+/// not fit in memory.
+pub fn evaluate<R: ValueRule + ?Sized>(
+    rule: &R,
+    game: &Game,
+    extents: &[u64],
+) -> Result<Vec<R::Value>, EngineError> {
+    let generator = MoveGenerator::of(game);
+    if extents.len() != generator.arity() {
+        return Err(EngineError::Request(format!(
+            "positions of {} have {} coordinates, not {}",
+            game.name,
+            generator.arity(),
+            extents.len()
+        )));
+    }
+    multi::check_box_memory(extents).map_err(|e| EngineError::Request(e.to_string()))?;
+    let rule_error = |diagnostic: Diagnostic| EngineError::Rule {
+        diagnostic: Box::new(diagnostic),
+        file: Box::new(game.source.clone()),
+    };
+    let mut search = Search {
+        rule,
+        generator,
+        extents,
+        strides: strides(extents),
+        inside: vec![None; box_size(extents)],
+        outside: HashMap::new(),
+    };
+    if generator.decreasing() {
+        // Options of heap n lie below n, so one pass in increasing n values them first.
+        for n in 0..=extents[0] {
+            let value = search.value_from_known(&[n]).map_err(|e| match e {
+                Failure::Rule(d) => rule_error(d),
+                Failure::Engine(e) => e,
+                Failure::Unknown(_) => unreachable!("a heap game's options are smaller heaps"),
+            })?;
+            search.inside[n as usize] = Some(value);
+        }
+    } else {
+        let mut position = vec![0u64; extents.len()];
+        loop {
+            search.solve(&position).map_err(|e| match e {
+                Failure::Rule(d) => rule_error(d),
+                Failure::Engine(e) => e,
+                Failure::Unknown(_) => unreachable!("the search values every option first"),
+            })?;
+            let Some(i) = (0..extents.len()).rev().find(|&i| position[i] < extents[i]) else {
+                break;
+            };
+            position[i] += 1;
+            position[i + 1..].iter_mut().for_each(|c| *c = 0);
+        }
+    }
+    Ok(search
+        .inside
+        .into_iter()
+        .map(|v| v.expect("valued"))
+        .collect())
+}
+
+/// Values of a box under a value rule, type-erased for reports: each position's value as text
+/// and its outcome.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueTable {
+    rule: &'static str,
+    coordinates: Vec<String>,
+    extents: Vec<u64>,
+    cells: Vec<(String, Outcome)>,
+}
+
+impl ValueTable {
+    /// A table of `cells` in row-major order over the box `0..=extents[i]`.
+    pub fn new(
+        rule: &'static str,
+        coordinates: Vec<String>,
+        extents: Vec<u64>,
+        cells: Vec<(String, Outcome)>,
+    ) -> Self {
+        assert_eq!(cells.len(), box_size(&extents), "one cell per position");
+        ValueTable {
+            rule,
+            coordinates,
+            extents,
+            cells,
+        }
+    }
+
+    /// The value rule's name.
+    pub fn rule(&self) -> &'static str {
+        self.rule
+    }
+
+    /// The coordinates' names.
+    pub fn coordinates(&self) -> &[String] {
+        &self.coordinates
+    }
+
+    /// The largest value of each coordinate.
+    pub fn extents(&self) -> &[u64] {
+        &self.extents
+    }
+
+    /// The value (as text) and outcome of `position`, if it lies in the box.
+    pub fn get(&self, position: &[u64]) -> Option<(&str, Outcome)> {
+        let index = index_in(&strides(&self.extents), &self.extents, position)?;
+        self.cells
+            .get(index)
+            .map(|(text, outcome)| (text.as_str(), *outcome))
+    }
+
+    /// Every cell, in row-major order.
+    pub fn cells(&self) -> &[(String, Outcome)] {
+        &self.cells
+    }
+}
+
+enum Failure {
+    Rule(Diagnostic),
+    Engine(EngineError),
+    /// The value of this option's component is not known yet.
+    Unknown(Vec<u64>),
+}
+
+struct Search<'a, R: ValueRule + ?Sized> {
+    rule: &'a R,
+    generator: MoveGenerator<'a>,
+    extents: &'a [u64],
+    strides: Vec<usize>,
+    inside: Vec<Option<R::Value>>,
+    outside: HashMap<Vec<u64>, R::Value>,
+}
+
+impl<R: ValueRule + ?Sized> Search<'_, R> {
+    fn known(&self, position: &[u64]) -> Option<R::Value> {
+        match index_in(&self.strides, self.extents, position) {
+            Some(i) => self.inside[i],
+            None => self.outside.get(position).copied(),
+        }
+    }
+
+    fn store(&mut self, position: &[u64], value: R::Value) -> Result<(), Failure> {
+        match index_in(&self.strides, self.extents, position) {
+            Some(i) => self.inside[i] = Some(value),
+            None => {
+                if self.outside.len() >= MAX_OUTSIDE {
+                    return Err(Failure::Engine(EngineError::Request(format!(
+                        "more than {MAX_OUTSIDE} positions outside the box were needed"
+                    ))));
+                }
+                self.outside.insert(position.to_vec(), value);
+            }
+        }
+        Ok(())
+    }
+
+    /// The value of `position` from its options' values, which must all be known.
+    fn value_from_known(&self, position: &[u64]) -> Result<R::Value, Failure> {
+        let arity = self.generator.arity();
+        let mut options = Vec::new();
+        let mut failure = None;
+        self.generator
+            .for_each_option(position, &mut |flat| {
+                if failure.is_some() {
+                    return;
+                }
+                match self.option_value(flat, arity) {
+                    Ok(v) => options.push(v),
+                    Err(f) => failure = Some(f),
+                }
+            })
+            .map_err(Failure::Rule)?;
+        if let Some(f) = failure {
+            return Err(f);
+        }
+        Ok(self.rule.of_options(&mut options.into_iter()))
+    }
+
+    fn option_value(&self, flat: &[u64], arity: usize) -> Result<R::Value, Failure> {
+        let mut values = Vec::with_capacity(flat.len() / arity.max(1));
+        for component in flat.chunks(arity) {
+            values.push(
+                self.known(component)
+                    .ok_or_else(|| Failure::Unknown(component.to_vec()))?,
+            );
+        }
+        match values.as_slice() {
+            [] => Ok(self.rule.of_options(&mut std::iter::empty())),
+            [one] => Ok(*one),
+            _ => self.rule.of_sum(&values).ok_or_else(|| {
+                Failure::Engine(EngineError::NotValued {
+                    rule: self.rule.name(),
+                })
+            }),
+        }
+    }
+
+    /// Values `root` and everything it needs, depth first with an explicit stack (no
+    /// recursion, so no stack overflow however long the game).
+    fn solve(&mut self, root: &[u64]) -> Result<(), Failure> {
+        if self.known(root).is_some() {
+            return Ok(());
+        }
+        let mut stack: Vec<Vec<u64>> = vec![root.to_vec()];
+        let mut on_stack: HashMap<Vec<u64>, ()> = HashMap::new();
+        on_stack.insert(root.to_vec(), ());
+        while let Some(top) = stack.last().cloned() {
+            match self.value_from_known(&top) {
+                Ok(value) => {
+                    self.store(&top, value)?;
+                    on_stack.remove(&top);
+                    stack.pop();
+                }
+                Err(Failure::Unknown(next)) => {
+                    if on_stack.contains_key(&next) {
+                        return Err(Failure::Engine(EngineError::Cycles {
+                            position: multi::show_position(&next),
+                        }));
+                    }
+                    on_stack.insert(next.clone(), ());
+                    stack.push(next);
+                }
+                Err(other) => return Err(other),
+            }
+        }
+        Ok(())
+    }
+}
+
+fn box_size(extents: &[u64]) -> usize {
+    extents.iter().map(|&e| e as usize + 1).product()
+}
+
+/// Row-major strides of the box.
+fn strides(extents: &[u64]) -> Vec<usize> {
+    let mut strides = vec![1usize; extents.len()];
+    for i in (0..extents.len().saturating_sub(1)).rev() {
+        strides[i] = strides[i + 1] * (extents[i + 1] as usize + 1);
+    }
+    strides
+}
+
+fn index_in(strides: &[usize], extents: &[u64], position: &[u64]) -> Option<usize> {
+    if position.len() != extents.len() || position.iter().zip(extents).any(|(p, e)| p > e) {
+        return None;
+    }
+    Some(
+        position
+            .iter()
+            .zip(strides)
+            .map(|(&p, &s)| p as usize * s)
+            .sum(),
+    )
+}

@@ -1,0 +1,111 @@
+//! Move generators: what a position is, and where it can move.
+//!
+//! A position is a tuple of `arity` coordinates (one, the heap size, for a heap game). A move
+//! leads to a *sum* of components, each a position of the same game: a take-and-break move
+//! leaves several heaps, a rule `=> a, n - a` two, `=> none` nothing. The value rules of
+//! [`crate::value`] see a game only through [`MoveGenerator::for_each_option`]; the normal-play
+//! kernels read the code or the compiled program directly, for speed.
+//!
+//! To add a kind of position (say, the nodes of an explicit graph), add a variant here and its
+//! options in [`MoveGenerator::for_each_option`]; every value rule then works on it.
+
+use std::ops::ControlFlow;
+
+use super::naive;
+use crate::rules::program::{Move, Scratch, Stop};
+use crate::rules::{Diagnostic, Game, GameKind, Program, TakeBreakCode};
+
+/// Where the positions of a game can move.
+#[derive(Clone, Copy, Debug)]
+pub enum MoveGenerator<'g> {
+    /// A take-and-break code on one heap; its options are listed partition by partition.
+    Code(&'g TakeBreakCode),
+    /// Compiled move rules on one heap.
+    Heap(&'g Program),
+    /// Compiled move rules on positions of one or more coordinates (`position (x, y)`).
+    Positions(&'g Program),
+}
+
+impl<'g> MoveGenerator<'g> {
+    /// The generator of `game`. General rules that lowered to a code keep their rules here:
+    /// the code is the normal-play kernels' business, and both list the same options.
+    pub fn of(game: &'g Game) -> Self {
+        match &game.kind {
+            GameKind::Code { code, .. } => MoveGenerator::Code(code),
+            GameKind::General { program, .. } if program.is_position_game() => {
+                MoveGenerator::Positions(program)
+            }
+            GameKind::General { program, .. } => MoveGenerator::Heap(program),
+        }
+    }
+
+    /// Coordinates per position.
+    pub fn arity(&self) -> usize {
+        match self {
+            MoveGenerator::Positions(program) => program.coordinates().len(),
+            _ => 1,
+        }
+    }
+
+    /// Whether every move leads to components smaller than the position (heap games: each
+    /// heap left is smaller than the heap moved from), so that positions can be valued in
+    /// increasing order.
+    pub fn decreasing(&self) -> bool {
+        !matches!(self, MoveGenerator::Positions(_))
+    }
+
+    /// Calls `visit` with the components of every option of `position`, flattened (`arity`
+    /// coordinates each). Empty heaps are left out: a heap of 0 is the empty game. An option
+    /// found twice (by two rules, or two binder values) is visited twice.
+    pub fn for_each_option(
+        &self,
+        position: &[u64],
+        visit: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), Diagnostic> {
+        let program = match self {
+            MoveGenerator::Code(code) => {
+                for heaps in naive::code_moves(code, position[0]) {
+                    visit(&heaps);
+                }
+                return Ok(());
+            }
+            MoveGenerator::Heap(program) | MoveGenerator::Positions(program) => program,
+        };
+        let heap_game = !program.is_position_game();
+        let mut components = Vec::new();
+        let mut emit = |flat: &[u64]| {
+            if heap_game {
+                components.clear();
+                components.extend(flat.iter().copied().filter(|&h| h > 0));
+                visit(&components);
+            } else {
+                visit(flat);
+            }
+        };
+        let mut unlimited = u64::MAX;
+        let result = program.for_each_option(
+            position,
+            &mut Scratch::default(),
+            &mut unlimited,
+            &mut |_, _, m| {
+                match m {
+                    Move::Sum(flat) => emit(flat),
+                    Move::Line { first, step, count } => {
+                        let mut point = first.to_vec();
+                        for t in 0..count {
+                            for ((p, &f), &s) in point.iter_mut().zip(first).zip(step) {
+                                *p = (f as i64 + t as i64 * s) as u64;
+                            }
+                            emit(&point);
+                        }
+                    }
+                }
+                ControlFlow::Continue(())
+            },
+        );
+        match result {
+            Err(Stop::Error(diagnostic)) => Err(diagnostic),
+            _ => Ok(()),
+        }
+    }
+}

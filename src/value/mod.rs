@@ -1,0 +1,132 @@
+//! Value rules: what a position is worth.
+//!
+//! A game is a *move generator* (what a position is and where it can go: a take-and-break
+//! code, compiled heap rules, compiled position rules; see [`crate::engine::generator`]) plus a
+//! *value rule* (this module): how a position's worth follows from its options', how a sum's
+//! worth follows from its components', and which positions the player to move loses.
+//!
+//! * [`Normal`] is normal play valued by Sprague–Grundy values: `G(p) = mex{G(q) : p → q}` and
+//!   `G(a + b) = G(a) ⊕ G(b)` (Sprague 1935, Grundy 1939). The engine has fast kernels for it
+//!   (take-and-break, sparse space, waves), which [`crate::engine::compute`] uses; the generic
+//!   evaluator of [`crate::engine::evaluate`] computes the same values slowly, and the tests
+//!   compare the two.
+//! * A new rule (misère play, outcome classes, loopy values) implements [`ValueRule`] in its
+//!   own file and is registered in a [`Registry`] ([`Registry::standard`] lists the built-in
+//!   ones); the engine then evaluates it on every game through [`crate::engine::evaluate`],
+//!   with no change to the kernels or their callers. A rule whose positions can only be valued
+//!   by a search of its own (loopy values by retrograde analysis, misère sums by canonical
+//!   multisets) overrides [`DynRule::evaluate`] instead of using the recursion on options.
+
+mod normal;
+
+use std::fmt;
+
+pub use normal::Normal;
+
+use crate::engine::evaluate::{self, ValueTable};
+use crate::engine::EngineError;
+use crate::rules::Game;
+
+/// Who wins a position with perfect play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Outcome {
+    /// The previous player wins: the player to move loses.
+    P,
+    /// The next player (the one to move) wins.
+    N,
+    /// Neither: play goes on forever (games whose moves can cycle).
+    D,
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Outcome::P => "P",
+            Outcome::N => "N",
+            Outcome::D => "D",
+        })
+    }
+}
+
+/// How a position's worth follows from its options' (a recursion on the game tree, for games
+/// that always end).
+pub trait ValueRule: Send + Sync {
+    /// What a position is worth under this rule.
+    type Value: Copy + Eq + Send + Sync + fmt::Debug + fmt::Display;
+
+    /// The rule's name, as a user selects it (`normal`, …).
+    fn name(&self) -> &'static str;
+
+    /// The value of a position whose options have the values `options` (in no particular
+    /// order; a position with no option gets `of_options` of nothing).
+    fn of_options(&self, options: &mut dyn Iterator<Item = Self::Value>) -> Self::Value;
+
+    /// The value of a sum of components with these values, when the rule determines it from
+    /// them (normal play: their XOR); `None` when it does not (e.g. outcomes alone, or misère
+    /// Grundy values), so that a move leaving several components cannot be valued this way.
+    fn of_sum(&self, components: &[Self::Value]) -> Option<Self::Value>;
+
+    /// Who wins a position of value `value`.
+    fn outcome(&self, value: Self::Value) -> Outcome;
+}
+
+/// A value rule behind a pointer: what a [`Registry`] holds. Every [`ValueRule`] is one,
+/// evaluated by the engine's generic recursion; a rule may implement this trait directly to
+/// bring its own evaluation.
+pub trait DynRule: Send + Sync {
+    /// The rule's name.
+    fn name(&self) -> &'static str;
+
+    /// The value and outcome of every position of the box `0..=extents[i]` of `game`.
+    fn evaluate(&self, game: &Game, extents: &[u64]) -> Result<ValueTable, EngineError>;
+}
+
+impl<R: ValueRule> DynRule for R {
+    fn name(&self) -> &'static str {
+        ValueRule::name(self)
+    }
+
+    fn evaluate(&self, game: &Game, extents: &[u64]) -> Result<ValueTable, EngineError> {
+        let values = evaluate::evaluate(self, game, extents)?;
+        Ok(ValueTable::new(
+            self.name(),
+            game.coordinates(),
+            extents.to_vec(),
+            values
+                .iter()
+                .map(|&v| (v.to_string(), self.outcome(v)))
+                .collect(),
+        ))
+    }
+}
+
+/// The value rules a user can choose from, by name.
+pub struct Registry {
+    rules: Vec<Box<dyn DynRule>>,
+}
+
+impl Registry {
+    /// The built-in rules: [`Normal`].
+    pub fn standard() -> Self {
+        Registry {
+            rules: vec![Box::new(Normal)],
+        }
+    }
+
+    /// Adds `rule` (a rule of the same name is replaced).
+    pub fn register(mut self, rule: impl DynRule + 'static) -> Self {
+        self.rules.retain(|r| r.name() != rule.name());
+        self.rules.push(Box::new(rule));
+        self
+    }
+
+    /// The rule called `name`.
+    pub fn get(&self, name: &str) -> Option<&dyn DynRule> {
+        self.rules.iter().find(|r| r.name() == name).map(|r| &**r)
+    }
+
+    /// The names, in registration order.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.rules.iter().map(|r| r.name()).collect()
+    }
+}
