@@ -1,11 +1,12 @@
 //! `table`: the values of every position, as text, CSV, JSON or (position games) a matrix.
 
+use crate::engine::multi;
 use crate::engine::{self, EngineOptions};
 use crate::export::grid::{self, GridFormat};
 use crate::export::{self, Format};
 
 use super::args::{parse_grid_format, BoxArg, Checkpointing, ColorChoice, GameArgs};
-use super::{solve, CliError, Context};
+use super::{CliError, Context};
 
 /// `table` arguments.
 #[derive(Debug, clap::Args)]
@@ -37,7 +38,7 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     if game.position_program().is_some() {
         args.checkpointing.refuse_for_positions()?;
         let extents = args.to.extents(&game.coordinates())?;
-        let table = solve::requested_box(&game, &extents)?;
+        let table = multi::compute_box(&game, &extents)?;
         context.console.write_to(output, |out| {
             grid::write_box(out, &table, args.format, &game.name, color)
         })?;

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 
 use super::generator::MoveGenerator;
 use super::multi::{self, MAX_OUTSIDE};
-use super::EngineError;
+use super::{budget, EngineError, TableShape};
 use crate::rules::{Diagnostic, Game};
 use crate::value::{Outcome, ValueRule};
 
@@ -39,7 +39,12 @@ pub fn evaluate<R: ValueRule + ?Sized>(
             extents.len()
         )));
     }
-    multi::check_box_memory(extents).map_err(|e| EngineError::Request(e.to_string()))?;
+    budget::check_memory(
+        &TableShape::Box {
+            extents: extents.to_vec(),
+        },
+        None,
+    )?;
     let rule_error = |diagnostic: Diagnostic| EngineError::Rule {
         diagnostic: Box::new(diagnostic),
         file: Box::new(game.source.clone()),

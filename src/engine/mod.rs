@@ -10,7 +10,11 @@
 //! * [`naive`]: deliberately simple reference engines (explicit partitions, a tree-walking
 //!   interpreter) that the property tests compare the fast kernels against.
 //!
-//! All of them share the bitset mex of [`mex`] and the narrow storage of [`table`].
+//! All of them share the bitset mex of [`mex`] and the narrow storage of [`table`]. Every
+//! request passes the guards of [`budget`] first (memory, and rule steps for general rules),
+//! for heap tables and boxes alike, before anything is allocated; [`moves`] lists the moves of
+//! one position (a code's partitions, rules with their lines expanded) for `solve`, the move
+//! generator and the messages that name a move.
 //! [`checkpoint`] saves a computed prefix so that a long run can be resumed, and
 //! [`extend_in_chunks`] gives its caller a chance to save one (or to stop) every second or so.
 
@@ -125,15 +129,16 @@ pub enum Hint {
     LargerBox,
 }
 
-/// Why a table or a box could not be computed.
+/// Why a table or a box could not be computed. The messages name no command-line option:
+/// what to do about a refusal is a [`Hint`] ([`EngineError::hint`]) that the command line
+/// words with its own options.
 #[derive(Debug, Error)]
 pub enum EngineError {
     /// The request would not fit in memory; refused before allocating.
     #[error(
-        "{size} needs about {} but only {} is available{}",
+        "{size} needs about {} but only {} is available",
         human_bytes(*.needed_bytes),
-        human_bytes(*.available_bytes),
-        legacy_help(self)
+        human_bytes(*.available_bytes)
     )]
     TooLarge {
         /// A heap table up to `to`, or a box of `positions`.
@@ -146,8 +151,7 @@ pub enum EngineError {
     /// The request would take far too long (a code whose `!`/`?` digits leave three or more
     /// heaps is computed by listing partitions, whose number grows exponentially).
     #[error(
-        "G(0..={to}) of this code would list more than {LISTING_LIMIT:e} partitions: its `!`/`?` digits that leave three or more heaps are computed one partition at a time{}",
-        legacy_help(self)
+        "G(0..={to}) of this code would list more than {LISTING_LIMIT:e} partitions: its `!`/`?` digits that leave three or more heaps are computed one partition at a time"
     )]
     TooSlow {
         /// The largest position asked for.
@@ -157,8 +161,7 @@ pub enum EngineError {
     },
     /// General rules whose ranges are so large that the heap table would take hours.
     #[error(
-        "G(0..={to}) would take more than {limit:e} rule steps (binder values and moves, estimated from {samples} of its positions): hours of work{}",
-        legacy_help(self)
+        "G(0..={to}) would take more than {limit:e} rule steps (binder values and moves, estimated from {samples} of its positions): hours of work"
     )]
     RulesTooSlow {
         /// The largest position asked for.
@@ -170,9 +173,8 @@ pub enum EngineError {
     },
     /// A box of a position game whose rule steps would take hours.
     #[error(
-        "the box {} would take more than {limit:e} rule steps (binder values and moves, estimated from {samples} of its positions): hours of work{}",
-        box_text(.coordinates, .extents),
-        legacy_help(self)
+        "the box {} would take more than {limit:e} rule steps (binder values and moves, estimated from {samples} of its positions): hours of work",
+        box_text(.coordinates, .extents)
     )]
     BoxTooSlow {
         /// The coordinates' names.
@@ -228,9 +230,8 @@ pub enum EngineError {
     },
     /// Too many positions outside the box were needed.
     #[error(
-        "more than {limit} positions outside the box were needed (about {} of memory){}",
-        human_bytes(*.limit as u64 * multi::OUTSIDE_BYTES),
-        legacy_help(self)
+        "more than {limit} positions outside the box were needed (about {} of memory)",
+        human_bytes(*.limit as u64 * multi::OUTSIDE_BYTES)
     )]
     TooManyOutside {
         /// The limit that was reached.
@@ -257,22 +258,6 @@ impl EngineError {
             _ => None,
         }
     }
-}
-
-/// The help line the command line used to get from the engine's messages (phase 1 of moving
-/// it to the command line: see [`EngineError::hint`]).
-fn legacy_help(error: &EngineError) -> String {
-    let text = match error.hint() {
-        None => return String::new(),
-        Some(Hint::SmallerTable) => "ask for a smaller --to/--max".to_string(),
-        Some(Hint::TableBelow(to)) => format!("ask for --to/--max below {to}"),
-        Some(Hint::BoundRanges) => {
-            "bound the ranges by n (e.g. `x in 1..=n`), or ask for a smaller --to/--max".to_string()
-        }
-        Some(Hint::SmallerBox) => "ask for a smaller --to".to_string(),
-        Some(Hint::LargerBox) => "enlarge the box with --to, or bound the moves".to_string(),
-    };
-    format!("\n  help: {text}")
 }
 
 /// `0 ≤ x ≤ 10, 0 ≤ y ≤ 20`.

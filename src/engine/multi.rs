@@ -24,13 +24,12 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 
 use rayon::prelude::*;
-use thiserror::Error;
 
 use super::boxtable::BoxTable;
 use super::moves::{self, line_point};
-use super::{budget, EngineError, MexSet, Progress, TableShape, TableSize};
+use super::{budget, EngineError, MexSet, Progress, TableShape};
 use crate::rules::program::{Move, Scratch, Stop};
-use crate::rules::{Diagnostic, Game, Program, SourceFile};
+use crate::rules::{Game, Program};
 
 /// The most positions outside the box that may be computed on demand.
 pub const MAX_OUTSIDE: usize = 1 << 21;
@@ -51,51 +50,6 @@ const UNVISITED: u32 = u32::MAX;
 const ON_STACK: u32 = u32::MAX - 1;
 /// Ends a move's list of components in the search's arena.
 const END_OF_MOVE: usize = usize::MAX;
-
-/// The errors of this module before they joined [`EngineError`], for the command line until
-/// it takes [`EngineError`] (converted by `From`; the messages are the same).
-#[derive(Debug, Error)]
-pub enum MultiError {
-    /// The box would not fit in memory; refused before allocating.
-    #[error("{}", EngineError::TooLarge { size: TableSize::Box { positions: *.positions }, needed_bytes: *.needed_bytes, available_bytes: *.available_bytes })]
-    TooLarge {
-        /// Positions in the box.
-        positions: u128,
-        /// Estimated bytes.
-        needed_bytes: u64,
-        /// Bytes available.
-        available_bytes: u64,
-    },
-    /// A rule failed at run time (a negative coordinate, an overflow, …).
-    #[error("{}", .diagnostic.render(.file))]
-    Rule {
-        /// What went wrong, located in the rules text.
-        diagnostic: Box<Diagnostic>,
-        /// The rules text.
-        file: Box<SourceFile>,
-    },
-    /// Any other engine error.
-    #[error(transparent)]
-    Other(EngineError),
-}
-
-impl From<EngineError> for MultiError {
-    fn from(error: EngineError) -> Self {
-        match error {
-            EngineError::TooLarge {
-                size: TableSize::Box { positions },
-                needed_bytes,
-                available_bytes,
-            } => MultiError::TooLarge {
-                positions,
-                needed_bytes,
-                available_bytes,
-            },
-            EngineError::Rule { diagnostic, file } => MultiError::Rule { diagnostic, file },
-            other => MultiError::Other(other),
-        }
-    }
-}
 
 /// What [`Solver::for_each_move`] calls: `(rule, binder values, components)`.
 pub type MoveSink<'a> = dyn FnMut(usize, &[i64], &[u64]) + 'a;

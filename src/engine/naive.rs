@@ -8,7 +8,7 @@
 
 use std::collections::BTreeSet;
 
-pub use super::moves::code_moves;
+use super::moves::code_moves;
 use crate::rules::code::TakeBreakCode;
 
 /// `G(0..len)` for `code`, by [`code_moves`] and a mex over a `BTreeSet`.

@@ -133,3 +133,55 @@ pub fn criteria_box(program: &Program, arity: usize) -> Vec<u64> {
         side = 2 * side + 1;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::ops::ControlFlow;
+
+    use super::*;
+    use crate::rules::program::Move;
+
+    fn work_within(program: &Program, extents: &[u64], limit: u64) -> bool {
+        budget::rule_steps(program, extents, limit) == Steps::Within
+    }
+
+    #[test]
+    fn capped_moves_and_work_estimates() {
+        let rules = "position (n, m)\nmove take: t in 1..=n => (n - t, m)\nmove both: t in 1..=min(n, m) => (n - t, m - t)";
+        let game = crate::rules::load(crate::rules::SourceFile::new("t.sg", rules), &[]).unwrap();
+        let program = game.position_program().unwrap();
+        // A range of 2^40 values: the first rule stops at the cap, the second runs in full.
+        let mut seen: Vec<(usize, i64, Vec<u64>)> = Vec::new();
+        let cut = program
+            .for_each_option_capped(&[1 << 40, 3], 100, &mut |rule, binders, m| {
+                if let Move::Sum(p) = m {
+                    seen.push((rule, binders[0], p.to_vec()));
+                }
+                ControlFlow::Continue(())
+            })
+            .unwrap();
+        assert_eq!(cut, [0]);
+        let take: Vec<i64> = seen.iter().filter(|s| s.0 == 0).map(|s| s.1).collect();
+        assert!(take.len() > 90 && take.len() < 100, "{}", take.len());
+        assert!(take.iter().enumerate().all(|(i, &t)| t == i as i64 + 1));
+        let both: Vec<&Vec<u64>> = seen.iter().filter(|s| s.0 == 1).map(|s| &s.2).collect();
+        assert_eq!(
+            both,
+            [
+                &vec![(1 << 40) - 1, 2],
+                &vec![(1 << 40) - 2, 1],
+                &vec![(1 << 40) - 3, 0]
+            ]
+        );
+        // About 2·side steps per position: a 16 × 16 box is cheap, a 10^9 × 10^9 one is not.
+        assert!(work_within(program, &[15, 15], 100_000));
+        assert!(!work_within(
+            program,
+            &[1_000_000_000, 1_000_000_000],
+            1_000_000_000
+        ));
+        assert!(!work_within(program, &[15, 15], 1_000));
+        // The criteria box of Wythoff's game: 0..=255 in both coordinates.
+        assert_eq!(criteria_box(program, 2), [255, 255]);
+    }
+}
