@@ -5,6 +5,7 @@
 //! * [`rules`] reads a rules file (lexer, parser, AST, checking, lowering) into a [`rules::Game`];
 //! * [`engine`] computes the Sprague–Grundy table `G(0..=N)` of that game;
 //! * [`analysis`] finds preperiod, period and saltus, and proves periodicity where a theorem allows;
+//! * [`solve`] decides a sum of positions (value, winner, winning moves) as a typed report;
 //! * [`export`] writes tables as text, CSV, JSON, charts, and lookup code for contest solutions;
 //! * [`cli`] is the command line, a thin layer over the above.
 //!
@@ -28,5 +29,6 @@ pub mod engine;
 pub mod export;
 pub mod fs;
 pub mod rules;
+pub mod solve;
 pub mod theory;
 pub mod value;

@@ -132,7 +132,7 @@ fn moves_that_cycle_are_refused_by_the_recursion() {
         "position (x, y)\nmove a: if x > 0 => (x - 1, y + 1)\nmove b: if y > 0 => (x + 1, y - 1)\n",
     );
     let error = evaluate::evaluate(&Normal, &g, &[2, 2]).unwrap_err();
-    assert!(matches!(error, EngineError::Cycles { .. }), "{error}");
+    assert!(matches!(error, EngineError::Cycle { .. }), "{error}");
 }
 
 /// A random octal code of up to four digits (`0.d1d2d3d4`).

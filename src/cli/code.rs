@@ -2,13 +2,14 @@
 //! observed period, or from a table with a guard beyond it.
 
 use crate::analysis;
+use crate::engine::multi;
 use crate::engine::{self, EngineOptions};
 use crate::export::{self, CodeSpec, Lang};
 use crate::rules::Game;
 
 use super::args::{parse_lang, BoxArg, GameArgs};
 use super::period::periodicity;
-use super::{solve, CliError, Context};
+use super::{CliError, Context};
 
 /// `code` arguments.
 #[derive(Debug, clap::Args)]
@@ -34,7 +35,7 @@ pub struct Args {
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let game = args.game.load()?;
     let snippet = if game.position_program().is_some() {
-        let table = solve::requested_box(&game, &args.to.extents(&game.coordinates())?)?;
+        let table = multi::compute_box(&game, &args.to.extents(&game.coordinates())?)?;
         export::code::generate_box(args.lang, &table, &game.name)?
     } else {
         sequence_code(&game, args.lang, args.max, args.to.heap_to(&game)?, context)?

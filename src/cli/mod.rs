@@ -22,11 +22,11 @@ use clap::{Parser, Subcommand};
 use thiserror::Error;
 
 use crate::engine::checkpoint::CheckpointError;
-use crate::engine::multi::MultiError;
-use crate::engine::EngineError;
+use crate::engine::{EngineError, Hint};
 use crate::export::ExportError;
 use crate::fs::FsError;
 use crate::rules::RulesError;
+use crate::solve::SolveError;
 
 pub use args::{load_game, parse_set, BoxArg, ColorChoice, GameArgs, Sets};
 pub use console::Console;
@@ -95,15 +95,68 @@ fn with_error_prefix(message: String) -> String {
     }
 }
 
+/// An engine error with the command line's help for its [`Hint`], in terms of its options.
+fn engine_message(error: &EngineError) -> String {
+    with_help(
+        with_error_prefix(error.to_string()),
+        error.hint().map(hint_help),
+    )
+}
+
+/// What to do about a refused request, with the options that ask for less.
+fn hint_help(hint: Hint) -> String {
+    match hint {
+        Hint::SmallerTable => "ask for a smaller --to/--max".to_string(),
+        Hint::TableBelow(to) => format!("ask for --to/--max below {to}"),
+        Hint::BoundRanges => {
+            "bound the ranges by n (e.g. `x in 1..=n`), or ask for a smaller --to/--max".to_string()
+        }
+        Hint::SmallerBox => "ask for a smaller --to".to_string(),
+        Hint::LargerBox => "enlarge the box with --to, or bound the moves".to_string(),
+    }
+}
+
+/// A `solve` error with its help: `solve` has no --to/--max, it computes every heap up to the
+/// largest one asked about.
+fn solve_message(error: &SolveError) -> String {
+    let help = match (error, error.hint()) {
+        (
+            SolveError::Engine(_),
+            Some(Hint::SmallerTable | Hint::TableBelow(_) | Hint::BoundRanges),
+        ) => Some(
+            "solve computes every heap up to the largest one asked about: ask about smaller heaps"
+                .to_string(),
+        ),
+        (_, hint) => hint.map(hint_help),
+    };
+    with_help(with_error_prefix(error.to_string()), help)
+}
+
+/// `message`, then `  help: …` on a line of its own.
+fn with_help(mut message: String, help: Option<String>) -> String {
+    if let Some(help) = help {
+        if !message.ends_with('\n') {
+            message.push('\n');
+        }
+        message.push_str("  help: ");
+        message.push_str(&help);
+    }
+    message
+}
+
 /// Everything that can stop a command, rendered once at the edge.
 #[derive(Debug, Error)]
 pub enum CliError {
     /// Errors in a rules text (already rendered with locations).
     #[error("{0}")]
     Rules(Box<RulesError>),
-    /// The engine refused or failed (rule errors arrive already rendered with their location).
-    #[error("{}", with_error_prefix(.0.to_string()))]
+    /// The engine refused or failed (rule errors arrive already rendered with their location);
+    /// the help for a refusal names this command line's options.
+    #[error("{}", engine_message(.0))]
     Engine(Box<EngineError>),
+    /// `solve` gave no answer.
+    #[error("{}", solve_message(.0))]
+    Solve(Box<SolveError>),
     /// A rules file could not be read.
     #[error("error: cannot read `{path}`: {message}")]
     Read {
@@ -151,21 +204,16 @@ impl From<RulesError> for CliError {
     }
 }
 
-impl From<MultiError> for CliError {
-    fn from(error: MultiError) -> Self {
-        match error {
-            MultiError::Rule { diagnostic, file } => {
-                CliError::Engine(Box::new(EngineError::Rule { diagnostic, file }))
-            }
-            other => CliError::Failed(other.to_string()),
-        }
-    }
-}
-
 impl CliError {
     fn exit_code(&self) -> i32 {
         match self {
             CliError::Usage(_) => 2,
+            // A request the engine refuses before any work, like a bad argument.
+            CliError::Engine(e) if matches!(**e, EngineError::BoxTooSlow { .. }) => 2,
+            CliError::Solve(e) => match e.cause() {
+                SolveError::Position(_) | SolveError::CodeMovesTooMany { .. } => 2,
+                _ => 1,
+            },
             // 128 + SIGINT, as a shell reports a process stopped by Ctrl-C.
             CliError::Interrupted { .. } => 130,
             _ => 1,

@@ -4,10 +4,11 @@
 use crate::analysis::criteria::CriteriaReport;
 use crate::analysis::patterns;
 use crate::engine;
+use crate::engine::multi;
 use crate::rules::Game;
 
 use super::args::{BoxArg, GameArgs};
-use super::{solve, CliError, Context};
+use super::{CliError, Context};
 
 /// `patterns` arguments.
 #[derive(Debug, clap::Args)]
@@ -35,7 +36,7 @@ fn report(game: &Game, to: &BoxArg, json: bool) -> Result<String, CliError> {
     let extents = to.extents(&coordinates)?;
     let text = if game.position_program().is_none() || coordinates.len() == 1 {
         let values = match game.position_program() {
-            Some(_) => solve::requested_box(game, &extents)?.values().to_vec(),
+            Some(_) => multi::compute_box(game, &extents)?.values().to_vec(),
             None => {
                 let table = engine::compute(game, extents[0], &engine::EngineOptions::default())?;
                 table.to_vec()
@@ -48,7 +49,7 @@ fn report(game: &Game, to: &BoxArg, json: bool) -> Result<String, CliError> {
             format!("{}\n", report.describe(&coordinates[0]))
         }
     } else if coordinates.len() == 2 {
-        let table = solve::requested_box(game, &extents)?;
+        let table = multi::compute_box(game, &extents)?;
         let report = patterns::analyse_box(&table).map_err(|e| CliError::Usage(e.to_string()))?;
         if json {
             to_json(&report)?
@@ -57,7 +58,7 @@ fn report(game: &Game, to: &BoxArg, json: bool) -> Result<String, CliError> {
         }
     } else {
         // Rows and diagonals are 2-D ideas; any number of coordinates has criteria.
-        let report = CriteriaReport::of(&solve::requested_box(game, &extents)?);
+        let report = CriteriaReport::of(&multi::compute_box(game, &extents)?);
         if json {
             to_json(&report)?
         } else {

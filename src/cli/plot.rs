@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use crate::analysis;
+use crate::engine::multi;
 use crate::engine::{self, SgTable};
 use crate::export::heatmap::{self, HeatmapSpec};
 use crate::export::{self, ChartSpec};
@@ -11,7 +12,7 @@ use crate::rules::Game;
 
 use super::args::{BoxArg, GameArgs};
 use super::period::periodicity;
-use super::{solve, CliError, Context};
+use super::{CliError, Context};
 
 /// `plot` arguments.
 #[derive(Debug, clap::Args)]
@@ -78,7 +79,7 @@ fn heat_map(game: &Game, to: &BoxArg, output: &str) -> Result<(), CliError> {
             coordinates.join(", ")
         )));
     }
-    let table = solve::requested_box(game, &to.extents(&coordinates)?)?;
+    let table = multi::compute_box(game, &to.extents(&coordinates)?)?;
     heatmap::write_heatmap(Path::new(output), &table, &HeatmapSpec::new(&game.name))?;
     Ok(())
 }

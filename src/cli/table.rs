@@ -1,10 +1,10 @@
 //! `table`: the values of every position, as text, CSV, JSON or (position games) a matrix.
 
-use crate::engine::{self, EngineOptions, Table};
+use crate::engine::{self, multi, EngineOptions, Table};
 use crate::export::{self, Format};
 
 use super::args::{parse_format, BoxArg, Checkpointing, ColorChoice, GameArgs};
-use super::{solve, CliError, Context};
+use super::{CliError, Context};
 
 /// `table` arguments.
 #[derive(Debug, clap::Args)]
@@ -36,7 +36,7 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     if game.position_program().is_some() {
         args.checkpointing.refuse_for_positions()?;
         let extents = args.to.extents(&game.coordinates())?;
-        let table = Table::Box(solve::requested_box(&game, &extents)?);
+        let table = Table::Box(multi::compute_box(&game, &extents)?);
         context.console.write_to(output, |out| {
             export::write_table(out, &table, args.format, &game.name, color)
         })?;

@@ -17,8 +17,8 @@
 use std::collections::HashMap;
 
 use super::generator::MoveGenerator;
-use super::multi::{self, MAX_OUTSIDE};
-use super::EngineError;
+use super::multi::MAX_OUTSIDE;
+use super::{budget, EngineError, TableShape};
 use crate::rules::{Diagnostic, Game};
 use crate::value::{Outcome, ValueRule};
 
@@ -39,7 +39,12 @@ pub fn evaluate<R: ValueRule + ?Sized>(
             extents.len()
         )));
     }
-    multi::check_box_memory(extents).map_err(|e| EngineError::Request(e.to_string()))?;
+    budget::check_memory(
+        &TableShape::Box {
+            extents: extents.to_vec(),
+        },
+        None,
+    )?;
     let rule_error = |diagnostic: Diagnostic| EngineError::Rule {
         diagnostic: Box::new(diagnostic),
         file: Box::new(game.source.clone()),
@@ -169,9 +174,9 @@ impl<R: ValueRule + ?Sized> Search<'_, R> {
             Some(i) => self.inside[i] = Some(value),
             None => {
                 if self.outside.len() >= MAX_OUTSIDE {
-                    return Err(Failure::Engine(EngineError::Request(format!(
-                        "more than {MAX_OUTSIDE} positions outside the box were needed"
-                    ))));
+                    return Err(Failure::Engine(EngineError::TooManyOutside {
+                        limit: MAX_OUTSIDE,
+                    }));
                 }
                 self.outside.insert(position.to_vec(), value);
             }
@@ -227,8 +232,9 @@ impl<R: ValueRule + ?Sized> Search<'_, R> {
             return Ok(());
         }
         let mut stack: Vec<Vec<u64>> = vec![root.to_vec()];
-        let mut on_stack: HashMap<Vec<u64>, ()> = HashMap::new();
-        on_stack.insert(root.to_vec(), ());
+        // Each position on the stack, with its depth there.
+        let mut on_stack: HashMap<Vec<u64>, usize> = HashMap::new();
+        on_stack.insert(root.to_vec(), 0);
         while let Some(top) = stack.last().cloned() {
             match self.value_from_known(&top) {
                 Ok(value) => {
@@ -237,12 +243,14 @@ impl<R: ValueRule + ?Sized> Search<'_, R> {
                     stack.pop();
                 }
                 Err(Failure::Unknown(next)) => {
-                    if on_stack.contains_key(&next) {
-                        return Err(Failure::Engine(EngineError::Cycles {
-                            position: multi::show_position(&next),
-                        }));
+                    if let Some(&depth) = on_stack.get(&next) {
+                        // The stack from `next` up is a path of moves back to `next`.
+                        let mut positions = stack[depth..].to_vec();
+                        positions.push(next);
+                        let rules = vec![None; positions.len() - 1];
+                        return Err(Failure::Engine(EngineError::Cycle { positions, rules }));
                     }
-                    on_stack.insert(next.clone(), ());
+                    on_stack.insert(next.clone(), stack.len());
                     stack.push(next);
                 }
                 Err(other) => return Err(other),

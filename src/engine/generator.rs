@@ -11,8 +11,8 @@
 
 use std::ops::ControlFlow;
 
-use super::naive;
-use crate::rules::program::{Move, Scratch, Stop};
+use super::moves;
+use crate::rules::program::{Scratch, Stop};
 use crate::rules::{Diagnostic, Game, GameKind, Program, TakeBreakCode};
 
 /// Where the positions of a game can move.
@@ -64,7 +64,7 @@ impl<'g> MoveGenerator<'g> {
     ) -> Result<(), Diagnostic> {
         let program = match self {
             MoveGenerator::Code(code) => {
-                for heaps in naive::code_moves(code, position[0]) {
+                for heaps in moves::code_moves(code, position[0]) {
                     visit(&heaps);
                 }
                 return Ok(());
@@ -73,32 +73,19 @@ impl<'g> MoveGenerator<'g> {
         };
         let heap_game = !program.is_position_game();
         let mut components = Vec::new();
-        let mut emit = |flat: &[u64]| {
-            if heap_game {
-                components.clear();
-                components.extend(flat.iter().copied().filter(|&h| h > 0));
-                visit(&components);
-            } else {
-                visit(flat);
-            }
-        };
         let mut unlimited = u64::MAX;
-        let result = program.for_each_option(
+        let result = moves::for_each_rule_move(
+            program,
             position,
             &mut Scratch::default(),
             &mut unlimited,
-            &mut |_, _, m| {
-                match m {
-                    Move::Sum(flat) => emit(flat),
-                    Move::Line { first, step, count } => {
-                        let mut point = first.to_vec();
-                        for t in 0..count {
-                            for ((p, &f), &s) in point.iter_mut().zip(first).zip(step) {
-                                *p = (f as i64 + t as i64 * s) as u64;
-                            }
-                            emit(&point);
-                        }
-                    }
+            &mut |_, _, flat| {
+                if heap_game {
+                    components.clear();
+                    components.extend(flat.iter().copied().filter(|&h| h > 0));
+                    visit(&components);
+                } else {
+                    visit(flat);
                 }
                 ControlFlow::Continue(())
             },

@@ -10,17 +10,23 @@
 //! * [`naive`]: deliberately simple reference engines (explicit partitions, a tree-walking
 //!   interpreter) that the property tests compare the fast kernels against.
 //!
-//! All of them share the bitset mex of [`mex`] and the narrow storage of [`table`].
+//! All of them share the bitset mex of [`mex`] and the narrow storage of [`table`]. Every
+//! request passes the guards of [`budget`] first (memory, and rule steps for general rules),
+//! for heap tables and boxes alike, before anything is allocated; [`moves`] lists the moves of
+//! one position (a code's partitions, rules with their lines expanded) for `solve`, the move
+//! generator and the messages that name a move.
 //! [`checkpoint`] saves a computed prefix so that a long run can be resumed, and
 //! [`extend_in_chunks`] gives its caller a chance to save one (or to stop) every second or so.
 
 pub mod boxtable;
+pub mod budget;
 pub mod checkpoint;
 pub mod evaluate;
 pub mod general;
 pub mod generator;
 pub mod interp;
 pub mod mex;
+pub mod moves;
 pub mod multi;
 pub mod naive;
 pub mod progress;
@@ -35,6 +41,7 @@ use thiserror::Error;
 
 use crate::rules::{Diagnostic, Game, GameKind, SourceFile};
 pub use boxtable::{BoxTable, Table};
+pub use budget::RULE_STEPS_LIMIT;
 pub use mex::MexSet;
 pub use progress::Progress;
 use sparse::SparseState;
@@ -47,19 +54,97 @@ pub struct EngineOptions {
     pub progress: bool,
 }
 
-/// Why a table could not be computed.
+/// What a request covers: a heap game's table `G(0..=to)`, or a box of positions
+/// `0..=extents[i]`. Both pass the same guards ([`budget`]) before anything is allocated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableShape {
+    /// `G(0..=to)` of a heap game.
+    Sequence {
+        /// The last heap.
+        to: u64,
+    },
+    /// Every position of the box `0..=extents[i]` of a position game.
+    Box {
+        /// The largest value of each coordinate.
+        extents: Vec<u64>,
+    },
+}
+
+impl TableShape {
+    /// The box's extents (`[to]` for a heap table).
+    pub fn extents(&self) -> Vec<u64> {
+        match self {
+            TableShape::Sequence { to } => vec![*to],
+            TableShape::Box { extents } => extents.clone(),
+        }
+    }
+
+    /// How an error names the request's size.
+    pub fn size(&self) -> TableSize {
+        match self {
+            TableShape::Sequence { to } => TableSize::Sequence { to: *to },
+            TableShape::Box { extents } => TableSize::Box {
+                positions: budget::box_positions(extents),
+            },
+        }
+    }
+}
+
+/// The size of a refused request, as [`EngineError::TooLarge`] names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableSize {
+    /// `G(0..=to)` of a heap game.
+    Sequence {
+        /// The last heap.
+        to: u64,
+    },
+    /// A box of positions.
+    Box {
+        /// Positions in the box.
+        positions: u128,
+    },
+}
+
+impl std::fmt::Display for TableSize {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TableSize::Sequence { to } => write!(f, "a table up to n = {to}"),
+            TableSize::Box { positions } => write!(f, "a box of {positions} positions"),
+        }
+    }
+}
+
+/// What to do about an [`EngineError`], in the engine's terms: the command line words it with
+/// its own options (the engine does not know them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hint {
+    /// Ask for a shorter table (`G(0..=to)` with a smaller `to`).
+    SmallerTable,
+    /// Ask for a table up to below this heap.
+    TableBelow(u64),
+    /// Bound the rules' ranges by `n`, or ask for a shorter table.
+    BoundRanges,
+    /// Ask for a smaller box.
+    SmallerBox,
+    /// Enlarge the box (so fewer positions lie outside it), or bound the moves.
+    LargerBox,
+}
+
+/// Why a table or a box could not be computed. The messages name no command-line option:
+/// what to do about a refusal is a [`Hint`] ([`EngineError::hint`]) that the command line
+/// words with its own options.
 #[derive(Debug, Error)]
 pub enum EngineError {
     /// The request would not fit in memory; refused before allocating.
     #[error(
-        "a table up to n = {to} needs about {} but only {} is available\n  help: ask for a smaller --to/--max",
+        "{size} needs about {} but only {} is available",
         human_bytes(*.needed_bytes),
         human_bytes(*.available_bytes)
     )]
     TooLarge {
-        /// The largest position asked for.
-        to: u64,
-        /// Estimated bytes for the table and the kernel's working memory.
+        /// A heap table up to `to`, or a box of `positions`.
+        size: TableSize,
+        /// Estimated bytes for the values and the kernel's working memory.
         needed_bytes: u64,
         /// Bytes the machine has available.
         available_bytes: u64,
@@ -67,7 +152,7 @@ pub enum EngineError {
     /// The request would take far too long (a code whose `!`/`?` digits leave three or more
     /// heaps is computed by listing partitions, whose number grows exponentially).
     #[error(
-        "G(0..={to}) of this code would list more than {LISTING_LIMIT:e} partitions: its `!`/`?` digits that leave three or more heaps are computed one partition at a time\n  help: ask for --to/--max below {feasible_to}"
+        "G(0..={to}) of this code would list more than {LISTING_LIMIT:e} partitions: its `!`/`?` digits that leave three or more heaps are computed one partition at a time"
     )]
     TooSlow {
         /// The largest position asked for.
@@ -75,15 +160,32 @@ pub enum EngineError {
         /// The largest position within the work limit.
         feasible_to: u64,
     },
-    /// General rules whose ranges are so large that the table would take hours.
+    /// General rules whose ranges are so large that the heap table would take hours.
     #[error(
-        "the rules loop over more than {per_position} values at n = {to} alone, so G(0..={to}) would take more than {RULE_STEPS_LIMIT:e} steps\n  help: bound the ranges by n (e.g. `x in 1..=n`), or ask for a smaller --to/--max"
+        "G(0..={to}) would take more than {limit:e} rule steps (binder values and moves, estimated from {samples} of its positions): hours of work"
     )]
     RulesTooSlow {
         /// The largest position asked for.
         to: u64,
-        /// The budget of loop steps one position was allowed.
-        per_position: u64,
+        /// The limit of rule steps ([`RULE_STEPS_LIMIT`]).
+        limit: u64,
+        /// The positions the estimate was made from.
+        samples: u64,
+    },
+    /// A box of a position game whose rule steps would take hours.
+    #[error(
+        "the box {} would take more than {limit:e} rule steps (binder values and moves, estimated from {samples} of its positions): hours of work",
+        box_text(.coordinates, .extents)
+    )]
+    BoxTooSlow {
+        /// The coordinates' names.
+        coordinates: Vec<String>,
+        /// The largest value of each coordinate.
+        extents: Vec<u64>,
+        /// The limit of rule steps ([`RULE_STEPS_LIMIT`]).
+        limit: u64,
+        /// The positions the estimate was made from.
+        samples: u64,
     },
     /// The caller's hook of [`extend_in_chunks`] asked to stop (e.g. on Ctrl-C); the table
     /// holds `G(0..at)`.
@@ -101,13 +203,8 @@ pub enum EngineError {
         /// The value rule's name.
         rule: &'static str,
     },
-    /// The moves can return to a position, which a recursion on options cannot value.
-    #[error("the moves can cycle (back to position {position}), so the game need not end")]
-    Cycles {
-        /// A position on the cycle.
-        position: String,
-    },
-    /// A general rule did something the engine cannot evaluate (e.g. a move to a larger heap).
+    /// A rule did something the engine cannot evaluate (e.g. a move to a larger heap, or a
+    /// negative coordinate).
     #[error("{}", .diagnostic.render(.file))]
     Rule {
         /// What went wrong, located in the rules text.
@@ -115,6 +212,72 @@ pub enum EngineError {
         /// The rules text.
         file: Box<SourceFile>,
     },
+    /// The moves of a position game can repeat a position, so the game need not end.
+    #[error(
+        "the moves can cycle, so the game need not end:\n{}  help: make every move decrease something, e.g. a coordinate or their sum",
+        cycle_text(.positions, .rules)
+    )]
+    Cycle {
+        /// The positions of the cycle, starting and ending at the same one.
+        positions: Vec<Vec<u64>>,
+        /// The rule leading from each position to the next (`None` when none was found).
+        rules: Vec<Option<String>>,
+    },
+    /// Too many positions outside the box were needed.
+    #[error(
+        "more than {limit} positions outside the box were needed (about {} of memory)",
+        human_bytes(*.limit as u64 * multi::OUTSIDE_BYTES)
+    )]
+    TooManyOutside {
+        /// The limit that was reached.
+        limit: usize,
+    },
+}
+
+impl EngineError {
+    /// What to do about it, for the errors that are about the request's size.
+    pub fn hint(&self) -> Option<Hint> {
+        match self {
+            EngineError::TooLarge {
+                size: TableSize::Sequence { .. },
+                ..
+            } => Some(Hint::SmallerTable),
+            EngineError::TooLarge {
+                size: TableSize::Box { .. },
+                ..
+            }
+            | EngineError::BoxTooSlow { .. } => Some(Hint::SmallerBox),
+            EngineError::TooSlow { feasible_to, .. } => Some(Hint::TableBelow(*feasible_to)),
+            EngineError::RulesTooSlow { .. } => Some(Hint::BoundRanges),
+            EngineError::TooManyOutside { .. } => Some(Hint::LargerBox),
+            _ => None,
+        }
+    }
+}
+
+/// `0 ≤ x ≤ 10, 0 ≤ y ≤ 20`.
+pub fn box_text(coordinates: &[String], extents: &[u64]) -> String {
+    coordinates
+        .iter()
+        .zip(extents)
+        .map(|(name, extent)| format!("0 ≤ {name} ≤ {extent}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A cycle, one step per line: the first position, then `→ next   by rule` for each move.
+fn cycle_text(positions: &[Vec<u64>], rules: &[Option<String>]) -> String {
+    let mut text = String::new();
+    if let Some(first) = positions.first() {
+        text += &format!("  {}\n", multi::show_position(first));
+    }
+    for (next, rule) in positions.iter().skip(1).zip(rules) {
+        let by = rule
+            .as_ref()
+            .map_or_else(String::new, |r| format!("   by {r}"));
+        text += &format!("  → {}{by}\n", multi::show_position(next));
+    }
+    text
 }
 
 /// Computes `G(0..=to)` for `game`.
@@ -123,9 +286,6 @@ pub fn compute(game: &Game, to: u64, options: &EngineOptions) -> Result<SgTable,
     extend(game, &mut table, to, options)?;
     Ok(table)
 }
-
-/// Loop steps (binder values and moves) general rules may take for one request.
-pub const RULE_STEPS_LIMIT: f64 = 2e10;
 
 /// Partitions the take-and-break kernel may list for one request (about a minute of work).
 pub const LISTING_LIMIT: f64 = 2e10;
@@ -154,7 +314,8 @@ pub fn extend(
 /// The refusals that come before any work (memory, partition listing, rule loop steps), then
 /// the table length to reach, or `None` when `table` already holds `G(0..=to)`.
 fn prepare(game: &Game, table: &SgTable, to: u64) -> Result<Option<usize>, EngineError> {
-    check_memory(game, to)?;
+    let shape = TableShape::Sequence { to };
+    budget::check_memory(&shape, game.code())?;
     if let Some(feasible_to) = feasible_to(game, to) {
         return Err(EngineError::TooSlow { to, feasible_to });
     }
@@ -167,7 +328,7 @@ fn prepare(game: &Game, table: &SgTable, to: u64) -> Result<Option<usize>, Engin
         lowered: None,
     } = &game.kind
     {
-        check_rule_steps(program, to)?;
+        budget::check_rule_steps(game, program, &shape)?;
     }
     Ok(Some(len))
 }
@@ -263,20 +424,6 @@ fn extend_kernel(
     }
 }
 
-/// Refuses rules whose work at the largest position, times the number of positions, passes
-/// [`RULE_STEPS_LIMIT`] (ranges usually grow with n, so the last position is the costliest).
-/// Run-time errors are left to the engine, which reports the first position they occur at.
-fn check_rule_steps(program: &crate::rules::Program, to: u64) -> Result<(), EngineError> {
-    let per_position = (RULE_STEPS_LIMIT / (to as f64 + 1.0)) as u64;
-    let mut budget = per_position;
-    match program.for_each_move_within(to, &mut budget, &mut |_| {}) {
-        Err(crate::rules::program::Stop::OutOfBudget) => {
-            Err(EngineError::RulesTooSlow { to, per_position })
-        }
-        _ => Ok(()),
-    }
-}
-
 /// `Some(m)` when computing `G(0..=to)` would exceed [`LISTING_LIMIT`] while `G(0..=m)` would
 /// not; `None` when the request is within the limit.
 pub fn feasible_to(game: &Game, to: u64) -> Option<u64> {
@@ -286,29 +433,10 @@ pub fn feasible_to(game: &Game, to: u64) -> Option<u64> {
     Some(first_too_long.saturating_sub(2) as u64)
 }
 
-/// Estimated peak bytes for `G(0..=to)`: the table (assuming the widest storage, since values
-/// are not known in advance) plus per-position working memory of the kernel.
-pub fn estimate_bytes(game: &Game, to: u64) -> u64 {
-    let values = to.saturating_add(1);
-    let per_value = 4 + match game.code() {
-        Some(code) => takebreak::working_bytes_per_position(code),
-        None => 0,
-    };
-    values.saturating_mul(per_value)
-}
-
-/// Refuses `to` when [`estimate_bytes`] exceeds the memory available.
+/// Refuses `G(0..=to)` when its memory estimate ([`budget::memory_need`]) exceeds the memory
+/// available.
 pub fn check_memory(game: &Game, to: u64) -> Result<(), EngineError> {
-    let needed_bytes = estimate_bytes(game, to);
-    let available_bytes = available_memory();
-    if to > usize::MAX as u64 / 8 || needed_bytes > available_bytes {
-        return Err(EngineError::TooLarge {
-            to,
-            needed_bytes,
-            available_bytes,
-        });
-    }
-    Ok(())
+    budget::check_memory(&TableShape::Sequence { to }, game.code())
 }
 
 /// Memory the machine has available (`MemAvailable` from `/proc/meminfo`, else 4 GiB).

@@ -24,17 +24,17 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 
 use rayon::prelude::*;
-use thiserror::Error;
 
 use super::boxtable::BoxTable;
-use super::{available_memory, human_bytes, MexSet, Progress};
+use super::moves::{self, line_point};
+use super::{budget, EngineError, MexSet, Progress, TableShape};
 use crate::rules::program::{Move, Scratch, Stop};
-use crate::rules::{Diagnostic, Game, Program, SourceFile};
+use crate::rules::{Game, Program};
 
 /// The most positions outside the box that may be computed on demand.
 pub const MAX_OUTSIDE: usize = 1 << 21;
 /// Bytes an outside position costs (key, value, hash-map slot), for the estimate.
-const OUTSIDE_BYTES: u64 = 96;
+pub const OUTSIDE_BYTES: u64 = 96;
 /// Waves smaller than this are computed on the calling thread.
 const PARALLEL_WAVE: usize = 64;
 
@@ -50,50 +50,6 @@ const UNVISITED: u32 = u32::MAX;
 const ON_STACK: u32 = u32::MAX - 1;
 /// Ends a move's list of components in the search's arena.
 const END_OF_MOVE: usize = usize::MAX;
-
-/// Why a box could not be computed.
-#[derive(Debug, Error)]
-pub enum MultiError {
-    /// The box would not fit in memory; refused before allocating.
-    #[error(
-        "a box of {positions} positions needs about {} but only {} is available\n  help: ask for a smaller --to",
-        human_bytes(*.needed_bytes),
-        human_bytes(*.available_bytes)
-    )]
-    TooLarge {
-        /// Positions in the box.
-        positions: u128,
-        /// Estimated bytes.
-        needed_bytes: u64,
-        /// Bytes available.
-        available_bytes: u64,
-    },
-    /// The request does not fit the game.
-    #[error("{0}")]
-    Request(String),
-    /// A rule failed at run time (a negative coordinate, an overflow, …).
-    #[error("{}", .diagnostic.render(.file))]
-    Rule {
-        /// What went wrong, located in the rules text.
-        diagnostic: Box<Diagnostic>,
-        /// The rules text.
-        file: Box<SourceFile>,
-    },
-    /// The moves can repeat a position, so the game need not end.
-    #[error("the moves can cycle, so the game need not end:\n{cycle}  help: make every move decrease something, e.g. a coordinate or their sum")]
-    Cycle {
-        /// The cycle, one step per line: the position and the rule leading to the next.
-        cycle: String,
-        /// The positions of the cycle, starting and ending at the same one.
-        positions: Vec<Vec<u64>>,
-    },
-    /// Too many positions outside the box were needed.
-    #[error("more than {limit} positions outside the box were needed (about {} of memory)\n  help: enlarge the box with --to, or bound the moves", human_bytes(*.limit as u64 * OUTSIDE_BYTES))]
-    TooManyOutside {
-        /// The limit that was reached.
-        limit: usize,
-    },
-}
 
 /// What [`Solver::for_each_move`] calls: `(rule, binder values, components)`.
 pub type MoveSink<'a> = dyn FnMut(usize, &[i64], &[u64]) + 'a;
@@ -112,7 +68,11 @@ pub enum Order {
 
 /// The SG values of every position of the box `0..=extents[i]` of a position game, with a
 /// progress bar on stderr when it is a terminal and the box takes more than a second.
-pub fn compute_box(game: &Game, extents: &[u64]) -> Result<BoxTable, MultiError> {
+///
+/// Refused before any work when the box would not fit in memory, or when its rule steps,
+/// estimated from a sample of its positions, pass [`budget::RULE_STEPS_LIMIT`] (e.g. Wythoff's
+/// game on `x ≤ 10^7`, where every position has millions of moves).
+pub fn compute_box(game: &Game, extents: &[u64]) -> Result<BoxTable, EngineError> {
     compute_box_in_order(game, extents, Order::Auto)
 }
 
@@ -121,10 +81,34 @@ pub fn compute_box_in_order(
     game: &Game,
     extents: &[u64],
     order: Order,
-) -> Result<BoxTable, MultiError> {
+) -> Result<BoxTable, EngineError> {
+    let program = box_program(game, extents)?;
+    let shape = TableShape::Box {
+        extents: extents.to_vec(),
+    };
+    budget::check_memory(&shape, None)?;
+    budget::check_rule_steps(game, program, &shape)?;
     let mut solver = Solver::new(game, extents)?.with_progress(true);
     solver.fill_box(order)?;
     Ok(solver.into_table())
+}
+
+/// The program of a position game whose positions have `extents.len()` coordinates.
+fn box_program<'g>(game: &'g Game, extents: &[u64]) -> Result<&'g Program, EngineError> {
+    let Some(program) = game.position_program() else {
+        return Err(EngineError::Request(format!(
+            "{} is a heap game, not a position game",
+            game.name
+        )));
+    };
+    if extents.len() != program.coordinates().len() {
+        return Err(EngineError::Request(format!(
+            "the box has {} extents but positions are ({})",
+            extents.len(),
+            program.coordinates().join(", ")
+        )));
+    }
+    Ok(program)
 }
 
 /// The box's shape: row-major strides.
@@ -194,20 +178,8 @@ pub struct Solver<'g> {
 impl<'g> Solver<'g> {
     /// A solver for the box `0..=extents[i]`, refusing a box that would not fit in memory
     /// (before allocating it).
-    pub fn new(game: &'g Game, extents: &[u64]) -> Result<Self, MultiError> {
-        let Some(program) = game.position_program() else {
-            return Err(MultiError::Request(format!(
-                "{} is a heap game, not a position game",
-                game.name
-            )));
-        };
-        if extents.len() != program.coordinates().len() {
-            return Err(MultiError::Request(format!(
-                "the box has {} extents but positions are ({})",
-                extents.len(),
-                program.coordinates().join(", ")
-            )));
-        }
+    pub fn new(game: &'g Game, extents: &[u64]) -> Result<Self, EngineError> {
+        let program = box_program(game, extents)?;
         check_box_memory(extents)?;
         let layout = Layout::new(extents);
         Ok(Solver {
@@ -242,7 +214,7 @@ impl<'g> Solver<'g> {
     }
 
     /// Computes every position of the box.
-    pub fn fill_box(&mut self, order: Order) -> Result<(), MultiError> {
+    pub fn fill_box(&mut self, order: Order) -> Result<(), EngineError> {
         let mut progress = Progress::new(0, self.layout.size as u64, self.show_progress);
         let filled = self.fill_box_reporting(order, &mut progress);
         progress.finish();
@@ -254,7 +226,7 @@ impl<'g> Solver<'g> {
         &mut self,
         order: Order,
         progress: &mut Progress,
-    ) -> Result<(), MultiError> {
+    ) -> Result<(), EngineError> {
         let worth_it = self.layout.extents.len() >= 2 && self.layout.size >= MIN_WAVE_BOX;
         let mut waves_done = 0;
         if order == Order::Waves || (order == Order::Auto && worth_it) {
@@ -280,7 +252,7 @@ impl<'g> Solver<'g> {
 
     /// True when most moves from a sample of the box's positions lead to higher indices (as
     /// in a game whose moves raise a mask): only the order of the search depends on it.
-    fn moves_raise_index(&mut self) -> Result<bool, MultiError> {
+    fn moves_raise_index(&mut self) -> Result<bool, EngineError> {
         let (mut up, mut down) = (0u64, 0u64);
         let samples = 64.min(self.layout.size);
         let mut position = Vec::new();
@@ -303,7 +275,7 @@ impl<'g> Solver<'g> {
     }
 
     /// `G(position)`, computing what it needs.
-    pub fn value(&mut self, position: &[u64]) -> Result<u32, MultiError> {
+    pub fn value(&mut self, position: &[u64]) -> Result<u32, EngineError> {
         let node = self.node_of(position)?;
         if self.state(node) == UNVISITED {
             self.search(node)?;
@@ -321,42 +293,29 @@ impl<'g> Solver<'g> {
     }
 
     /// Calls `visit(rule, binders, components)` for every move from `position` (lines
-    /// expanded), for `solve` to list the winning moves.
+    /// expanded, by [`moves::for_each_rule_move`]).
     pub fn for_each_move(
         &mut self,
         position: &[u64],
         visit: &mut MoveSink<'_>,
-    ) -> Result<(), MultiError> {
-        let mut point = Vec::new();
-        let mut line_binders = Vec::new();
-        let result = self.program.for_each_option(
+    ) -> Result<(), EngineError> {
+        let result = moves::for_each_rule_move(
+            self.program,
             position,
             &mut self.scratch,
             &mut UNLIMITED.clone(),
-            &mut |rule, binders, m| {
-                match m {
-                    Move::Sum(components) => visit(rule, binders, components),
-                    Move::Line { first, step, count } => {
-                        line_binders.clear();
-                        line_binders.extend_from_slice(binders);
-                        for t in 0..count {
-                            line_point(first, step, t, &mut point);
-                            visit(rule, &line_binders, &point);
-                            // The line's binder is the last one.
-                            *line_binders.last_mut().expect("a line has a binder") += 1;
-                        }
-                    }
-                }
+            &mut |rule, binders, components| {
+                visit(rule, binders, components);
                 ControlFlow::Continue(())
             },
         );
         self.rule_error(result)
     }
 
-    fn rule_error(&self, result: Result<(), Stop>) -> Result<(), MultiError> {
+    fn rule_error(&self, result: Result<(), Stop>) -> Result<(), EngineError> {
         match result {
             Ok(()) | Err(Stop::Break) | Err(Stop::OutOfBudget) => Ok(()),
-            Err(Stop::Error(diagnostic)) => Err(MultiError::Rule {
+            Err(Stop::Error(diagnostic)) => Err(EngineError::Rule {
                 diagnostic: Box::new(diagnostic),
                 file: Box::new(self.game.source.clone()),
             }),
@@ -388,13 +347,13 @@ impl<'g> Solver<'g> {
         }
     }
 
-    fn node_of(&mut self, position: &[u64]) -> Result<usize, MultiError> {
+    fn node_of(&mut self, position: &[u64]) -> Result<usize, EngineError> {
         node_of(&self.layout, &mut self.outside, position)
     }
 
     /// Anti-diagonal waves in parallel, until a move reaches a position not yet computed; the
     /// number of positions they computed.
-    fn waves(&mut self, progress: &mut Progress) -> Result<usize, MultiError> {
+    fn waves(&mut self, progress: &mut Progress) -> Result<usize, EngineError> {
         let mut done = 0;
         let layout = &self.layout;
         let waves = Waves::new(layout);
@@ -449,7 +408,7 @@ impl<'g> Solver<'g> {
     }
 
     /// The depth-first search from `root` (module docs).
-    fn search(&mut self, root: usize) -> Result<(), MultiError> {
+    fn search(&mut self, root: usize) -> Result<(), EngineError> {
         struct Frame {
             node: usize,
             /// Where this node's moves start in the arena (they run to its end).
@@ -553,13 +512,13 @@ impl<'g> Solver<'g> {
     }
 
     /// The error for a cycle through `nodes` (each moves to the next, the last to the first).
-    fn cycle(&mut self, nodes: &[usize]) -> MultiError {
+    fn cycle(&mut self, nodes: &[usize]) -> EngineError {
         let positions: Vec<Vec<u64>> = nodes
             .iter()
             .chain(&nodes[..1])
             .map(|&n| self.position(n))
             .collect();
-        let mut text = format!("  {}\n", show_position(&positions[0]));
+        let mut rules = Vec::new();
         for pair in positions.windows(2) {
             let mut rule = None;
             let _ = self.for_each_move(&pair[0], &mut |r, _, components| {
@@ -568,15 +527,9 @@ impl<'g> Solver<'g> {
                     rule = Some(r);
                 }
             });
-            let by = rule.map_or_else(String::new, |r| {
-                format!("   by {}", self.program.rule_name(r, &self.game.source))
-            });
-            text += &format!("  → {}{by}\n", show_position(&pair[1]));
+            rules.push(rule.map(|r| self.program.rule_name(r, &self.game.source)));
         }
-        MultiError::Cycle {
-            cycle: text,
-            positions,
-        }
+        EngineError::Cycle { positions, rules }
     }
 }
 
@@ -595,31 +548,15 @@ pub fn show_position(position: &[u64]) -> String {
     }
 }
 
-/// Refuses a box whose values (and wave order) would not fit in memory, before allocating.
-pub fn check_box_memory(extents: &[u64]) -> Result<(), MultiError> {
-    let positions: u128 = extents
-        .iter()
-        .map(|&e| u128::from(e) + 1)
-        .try_fold(1u128, |a, b| a.checked_mul(b))
-        .unwrap_or(u128::MAX);
-    // 4 bytes per value; for two or more coordinates, 8 more per position and per wave for the
-    // wave order (see `Waves`).
-    let waves: u128 = extents.iter().map(|&e| u128::from(e)).sum::<u128>() + 2;
-    let needed = if extents.len() >= 2 {
-        positions.saturating_mul(12).saturating_add(waves * 8)
-    } else {
-        positions.saturating_mul(4)
-    };
-    let needed_bytes = u64::try_from(needed).unwrap_or(u64::MAX);
-    let available_bytes = available_memory();
-    if positions > usize::MAX as u128 / 16 || needed_bytes > available_bytes {
-        return Err(MultiError::TooLarge {
-            positions,
-            needed_bytes,
-            available_bytes,
-        });
-    }
-    Ok(())
+/// Refuses a box whose values (and wave order) would not fit in memory, before allocating
+/// ([`budget::check_memory`]).
+pub fn check_box_memory(extents: &[u64]) -> Result<(), EngineError> {
+    budget::check_memory(
+        &TableShape::Box {
+            extents: extents.to_vec(),
+        },
+        None,
+    )
 }
 
 /// The box's indices grouped by coordinate sum, in increasing sum: wave `s` is
@@ -658,18 +595,6 @@ impl Waves {
     fn iter(&self) -> impl Iterator<Item = &[usize]> {
         self.starts.windows(2).map(|w| &self.order[w[0]..w[1]])
     }
-}
-
-/// `first + t·step` into `out`.
-#[inline]
-fn line_point(first: &[u64], step: &[i64], t: u64, out: &mut Vec<u64>) {
-    out.clear();
-    out.extend(
-        first
-            .iter()
-            .zip(step)
-            .map(|(&c, &d)| (c as i64 + t as i64 * d) as u64),
-    );
 }
 
 /// `G(position)` when every option is already known (in the box array or by `outside`),
@@ -742,7 +667,7 @@ fn direct_value(
     }
 }
 
-fn node_of(layout: &Layout, outside: &mut Outside, position: &[u64]) -> Result<usize, MultiError> {
+fn node_of(layout: &Layout, outside: &mut Outside, position: &[u64]) -> Result<usize, EngineError> {
     if let Some(index) = layout.index(position) {
         return Ok(index);
     }
@@ -750,7 +675,7 @@ fn node_of(layout: &Layout, outside: &mut Outside, position: &[u64]) -> Result<u
         return Ok(id);
     }
     if outside.entries.len() >= outside.limit {
-        return Err(MultiError::TooManyOutside {
+        return Err(EngineError::TooManyOutside {
             limit: outside.limit,
         });
     }
@@ -762,7 +687,7 @@ fn node_of(layout: &Layout, outside: &mut Outside, position: &[u64]) -> Result<u
 
 enum ListError {
     Stop(Stop),
-    Outside(MultiError),
+    Outside(EngineError),
 }
 
 /// Appends the node ids of every move's components to `arena`, each move ended by
@@ -776,37 +701,26 @@ fn list_moves(
     arena: &mut Vec<usize>,
 ) -> Result<(), ListError> {
     let arity = layout.extents.len();
-    let mut point = Vec::new();
     let mut failure = None;
-    let mut add = |p: &[u64], arena: &mut Vec<usize>| match node_of(layout, outside, p) {
-        Ok(id) => {
-            arena.push(id);
-            ControlFlow::Continue(())
-        }
-        Err(e) => {
-            failure = Some(e);
-            ControlFlow::Break(())
-        }
-    };
-    let result =
-        program.for_each_option(position, scratch, &mut UNLIMITED.clone(), &mut |_, _, m| {
-            match m {
-                Move::Sum(components) => {
-                    for c in components.chunks(arity) {
-                        add(c, arena)?;
-                    }
-                    arena.push(END_OF_MOVE);
-                }
-                Move::Line { first, step, count } => {
-                    for t in 0..count {
-                        line_point(first, step, t, &mut point);
-                        add(&point, arena)?;
-                        arena.push(END_OF_MOVE);
+    let result = moves::for_each_rule_move(
+        program,
+        position,
+        scratch,
+        &mut UNLIMITED.clone(),
+        &mut |_, _, components| {
+            for c in components.chunks(arity) {
+                match node_of(layout, outside, c) {
+                    Ok(id) => arena.push(id),
+                    Err(e) => {
+                        failure = Some(e);
+                        return ControlFlow::Break(());
                     }
                 }
             }
+            arena.push(END_OF_MOVE);
             ControlFlow::Continue(())
-        });
+        },
+    );
     if let Some(e) = failure {
         return Err(ListError::Outside(e));
     }
@@ -880,7 +794,7 @@ mod tests {
             &[3, 3],
         )
         .unwrap_err();
-        let MultiError::Cycle { positions, .. } = &err else {
+        let EngineError::Cycle { positions, .. } = &err else {
             panic!("{err}")
         };
         assert_eq!(positions, &vec![vec![0, 1], vec![1, 0], vec![0, 1]]);
@@ -919,11 +833,11 @@ mod tests {
         assert!(err.to_string().starts_with("a box of "), "{err}");
         assert!(matches!(
             compute_box(&game("move => none"), &[3]),
-            Err(MultiError::Request(_))
+            Err(EngineError::Request(_))
         ));
         assert!(matches!(
             compute_box(&game(WYTHOFF), &[3]),
-            Err(MultiError::Request(_))
+            Err(EngineError::Request(_))
         ));
     }
 

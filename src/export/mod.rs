@@ -9,6 +9,7 @@
 //! * [`plot`] and [`heatmap`]: PNG and SVG charts of a sequence, with the period marked when one
 //!   is known, and heat maps of two-coordinate boxes;
 //! * [`code`]: lookup functions `sg(…)` in C++, Python, Rust and Java;
+//! * [`solve`]: the text of a `solve` report;
 //!
 //! A position `n` with `G(n) = 0` is a P-position (the previous player wins), by the
 //! Sprague–Grundy theorem; every exporter that marks positions marks exactly these.
@@ -19,6 +20,7 @@ pub mod heatmap;
 pub mod json;
 pub mod matrix;
 pub mod plot;
+pub mod solve;
 pub mod text;
 
 use std::io::{self, Write};

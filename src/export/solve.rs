@@ -1,0 +1,198 @@
+//! The text of a [`SolveReport`]: the position, its value or the criterion that decides it,
+//! who wins, and the winning moves (the smallest take first).
+
+use std::io::{self, Write};
+
+use crate::engine::multi::show_position;
+use crate::solve::{show_sum, GameMove, Method, MoveSearch, Outcome, SolveReport};
+
+/// Winning moves printed beyond the box (the first found, smallest first; the rest are counted).
+pub const SHOWN_MOVES: usize = 20;
+
+/// Writes `report` as `sgscope solve` prints it.
+pub fn write_text(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
+    match (&report.method, &report.search) {
+        (Method::Criterion { .. }, Some(search)) => {
+            let position = &report.components[0];
+            write_header(out, position, &report.method)?;
+            let searched = searched(search);
+            match report.outcome {
+                Outcome::FirstPlayerLoses => writeln!(
+                    out,
+                    "the first player loses: a P-position by the pattern ({searched}, none to a P-position)"
+                ),
+                Outcome::FirstPlayerWins => {
+                    writeln!(out, "the first player wins: an N-position by the pattern")?;
+                    let found = &report.winning_moves;
+                    if found.is_empty() {
+                        return writeln!(
+                            out,
+                            "no winning move found ({searched}): the pattern says one exists further on"
+                        );
+                    }
+                    writeln!(out, "winning moves ({} found; {searched}):", found.len())?;
+                    let shown = &found[..found.len().min(SHOWN_MOVES)];
+                    write_moves(out, &report.components, shown)?;
+                    if found.len() > SHOWN_MOVES {
+                        writeln!(out, "  … {} more", found.len() - SHOWN_MOVES)?;
+                    }
+                    Ok(())
+                }
+            }
+        }
+        _ => {
+            writeln!(out, "position: {}", show_sum(&report.components))?;
+            let value = report.value.unwrap_or(0);
+            if report.outcome == Outcome::FirstPlayerLoses {
+                return writeln!(
+                    out,
+                    "G = {value}: the first player loses (every move leads to a non-zero value)"
+                );
+            }
+            writeln!(out, "G = {value}: the first player wins")?;
+            writeln!(out, "winning moves ({}):", report.winning_moves.len())?;
+            write_moves(out, &report.components, &report.winning_moves)
+        }
+    }
+}
+
+/// The first lines of a position decided by a criterion: the position, and the criterion with
+/// the box it holds on (also printed before an error found after them).
+pub fn write_header(out: &mut dyn Write, position: &[u64], method: &Method) -> io::Result<()> {
+    writeln!(out, "position: {}", show_position(position))?;
+    if let Method::Criterion {
+        description,
+        box_text,
+        ..
+    } = method
+    {
+        writeln!(
+            out,
+            "by the pattern: {description}, which holds on every position of {box_text} (not proved beyond)"
+        )?;
+    }
+    Ok(())
+}
+
+/// "2999997 moves examined; the cap of 1000000 steps per rule stopped `take` early; …".
+fn searched(search: &MoveSearch) -> String {
+    let mut text = format!("{} moves examined", search.examined);
+    if !search.capped_rules.is_empty() {
+        text.push_str(&format!(
+            "; the cap of {} steps per rule stopped {} early",
+            search.cap,
+            search.capped_rules.join(", ")
+        ));
+    }
+    if search.to_sums > 0 {
+        text.push_str(&format!(
+            "; {} lead to sums, which the pattern cannot decide",
+            search.to_sums
+        ));
+    }
+    text
+}
+
+/// `moves`, the smallest take first: by binder values, then component and rule.
+fn write_moves(out: &mut dyn Write, components: &[Vec<u64>], moves: &[GameMove]) -> io::Result<()> {
+    let mut moves: Vec<&GameMove> = moves.iter().collect();
+    moves.sort_by(|a, b| {
+        let key = |m: &GameMove| m.binders.iter().map(|b| b.1).collect::<Vec<_>>();
+        key(a)
+            .cmp(&key(b))
+            .then(a.component.cmp(&b.component))
+            .then(a.rule.cmp(&b.rule))
+    });
+    for m in moves {
+        let place = if components.len() > 1 {
+            format!("component {}: ", m.component + 1)
+        } else {
+            String::new()
+        };
+        let binders: String = m
+            .binders
+            .iter()
+            .map(|(n, v)| format!(", {n} = {v}"))
+            .collect();
+        writeln!(
+            out,
+            "  {place}{} → {}   by {}{binders}",
+            show_position(&components[m.component]),
+            show_sum(&m.result),
+            m.rule
+        )?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{load, Game, SourceFile};
+    use crate::solve::solve;
+
+    fn game(path: &str) -> Game {
+        let text = std::fs::read_to_string(path).unwrap();
+        load(SourceFile::new(path, &text), &[]).unwrap()
+    }
+
+    fn text(report: &SolveReport) -> String {
+        let mut out = Vec::new();
+        write_text(&mut out, report).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn exact_reports() {
+        let nim = solve(&game("rules/nim.sg"), &[vec![3], vec![5], vec![7]]).unwrap();
+        assert_eq!(
+            text(&nim),
+            "position: 3 + 5 + 7\nG = 1: the first player wins\nwinning moves (3):\n  \
+             component 1: 3 → 2   by `take`, x = 1\n  component 2: 5 → 4   by `take`, x = 1\n  \
+             component 3: 7 → 6   by `take`, x = 1\n"
+        );
+        let wythoff = solve(&game("rules/wythoff.sg"), &[vec![3, 4], vec![5, 2]]).unwrap();
+        assert_eq!(
+            text(&wythoff),
+            "position: (3, 4) + (5, 2)\nG = 6: the first player wins\nwinning moves (3):\n  \
+             component 1: (3, 4) → (0, 4)   by `take_x`, t = 3\n  component 1: (3, 4) → (3, 1)   \
+             by `take_y`, t = 3\n  component 2: (5, 2) → (0, 2)   by `take_x`, t = 5\n"
+        );
+        let p = solve(&game("rules/wythoff.sg"), &[vec![3, 5]]).unwrap();
+        assert_eq!(
+            text(&p),
+            "position: (3, 5)\nG = 0: the first player loses (every move leads to a non-zero value)\n"
+        );
+    }
+
+    #[test]
+    fn beyond_the_box() {
+        let fib = solve(
+            &game("rules/fibonacci-nim.sg"),
+            &[vec![1_000_000_000_000_000, 999_999_999_999_999]],
+        )
+        .unwrap();
+        let text = text(&fib);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "position: (1000000000000000, 999999999999999)");
+        assert_eq!(
+            lines[1],
+            "by the pattern: limit < the smallest term of n's Zeckendorf sum (every limit when n \
+             = 0), which holds on every position of 0 ≤ n ≤ 255, 0 ≤ limit ≤ 255 (not proved beyond)"
+        );
+        assert_eq!(
+            lines[2],
+            "the first player wins: an N-position by the pattern"
+        );
+        assert_eq!(
+            lines[3],
+            "winning moves (7 found; 999999 moves examined; the cap of 1000000 steps per rule \
+             stopped `take` early):"
+        );
+        assert_eq!(
+            lines[4],
+            "  (1000000000000000, 999999999999999) → (999999999999997, 6)   by `take`, t = 3"
+        );
+        assert_eq!(lines.len(), 11);
+    }
+}

@@ -1,0 +1,457 @@
+//! `solve`: the value of a sum of positions, who wins, and every winning move, for heap games
+//! and position games alike, as a typed [`SolveReport`] (rendered by [`crate::export::solve`]).
+//!
+//! * The exact path computes the values every component needs (a heap game's table up to the
+//!   largest heap, a position game's box up to the largest coordinates), lists every move of
+//!   every component ([`moves::for_each_move`]) and keeps those to a sum of value 0
+//!   (Sprague 1935, Grundy 1939: a sum's value is the XOR of its components').
+//! * A position game's position whose box is out of reach (its rule steps past
+//!   [`SOLVE_EXACT_WORK`], or its memory) is decided by a P-position criterion found on a
+//!   smaller box ([`beyond`]), and the report says so.
+
+pub mod beyond;
+pub mod moves;
+pub mod parse;
+
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::analysis::criteria::PCriterion;
+use crate::engine::budget::{self, Steps};
+use crate::engine::multi::{show_position, Solver};
+use crate::engine::{self, human_bytes, EngineError, EngineOptions, Hint};
+use crate::rules::Game;
+
+pub use moves::GameMove;
+pub use parse::{parse_sum, PositionError};
+
+/// At most this many rule steps (estimated by [`budget::rule_steps`]) for the exact values of a
+/// position game's sum (about a minute); beyond, a single position is decided by a criterion.
+pub const SOLVE_EXACT_WORK: u64 = 1_000_000_000;
+
+/// Who wins a sum with the first player to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// An N-position: the player to move wins.
+    FirstPlayerWins,
+    /// A P-position: every move leads to a position the other player wins.
+    FirstPlayerLoses,
+}
+
+/// Why the exact values of a position game's sum are out of reach.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Error)]
+pub enum ExactRefusal {
+    /// The box's rule steps are estimated past `limit`.
+    #[error("the exact values need a box of {positions} positions, more than {limit} rule steps")]
+    Work {
+        /// Positions in the box.
+        positions: u128,
+        /// The limit ([`SOLVE_EXACT_WORK`]).
+        limit: u64,
+    },
+    /// The box would not fit in memory.
+    #[error(
+        "the exact values need a box of {positions} positions, about {}, but only {} is available",
+        human_bytes(*.needed_bytes),
+        human_bytes(*.available_bytes)
+    )]
+    Memory {
+        /// Positions in the box.
+        positions: u128,
+        /// Estimated bytes.
+        needed_bytes: u64,
+        /// Bytes available.
+        available_bytes: u64,
+    },
+}
+
+/// How the answer was found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Method {
+    /// Exact SG values of a table: a heap game's `G(0..=extents[0])`, or a position game's
+    /// box `0..=extents[i]` (positions outside it computed on demand).
+    ExactTable {
+        /// The table's extents.
+        extents: Vec<u64>,
+    },
+    /// By a P-position criterion that holds on every position of a smaller box (not proved
+    /// beyond it).
+    Criterion {
+        /// The criterion.
+        criterion: PCriterion,
+        /// The criterion in words, with the coordinates' names.
+        description: String,
+        /// The box it was checked on.
+        extents: Vec<u64>,
+        /// That box in words (`0 ≤ x ≤ 255, 0 ≤ y ≤ 255`).
+        box_text: String,
+        /// Why the exact values were out of reach.
+        refusal: ExactRefusal,
+    },
+}
+
+/// How the moves of a position beyond the box were searched.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveSearch {
+    /// Moves examined.
+    pub examined: u64,
+    /// The steps each rule was allowed ([`beyond::MOVE_CAP`]).
+    pub cap: u64,
+    /// The rules the cap stopped early, as the rules call them.
+    pub capped_rules: Vec<String>,
+    /// Moves to sums of positions, which a criterion cannot decide.
+    pub to_sums: u64,
+}
+
+/// What `solve` found about a sum of positions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SolveReport {
+    /// The coordinates' names (`[n]` for a heap game).
+    pub coordinates: Vec<String>,
+    /// The components of the sum.
+    pub components: Vec<Vec<u64>>,
+    /// The sum's SG value, when it was computed exactly.
+    pub value: Option<u32>,
+    /// Who wins.
+    pub outcome: Outcome,
+    /// The winning moves, in the order they were listed (by component, then the rules' order).
+    /// Beyond the box: those found among the moves examined.
+    pub winning_moves: Vec<GameMove>,
+    /// How the answer was found.
+    pub method: Method,
+    /// Beyond the box: how the moves were searched (`None` when every move was examined).
+    pub search: Option<MoveSearch>,
+}
+
+/// Why `solve` gave no answer.
+#[derive(Debug, Error)]
+pub enum SolveError {
+    /// The engine refused or failed.
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    /// The components do not fit the game (none, or the wrong number of coordinates).
+    #[error(transparent)]
+    Position(#[from] PositionError),
+    /// A take-and-break code's heap too large to list every partition of.
+    #[error(
+        "listing every move of a heap of {heap} of {game} would take too long (the moves of this code are listed for heaps up to {largest})"
+    )]
+    CodeMovesTooMany {
+        /// The heap.
+        heap: u64,
+        /// The game's name.
+        game: String,
+        /// The largest heap whose moves are listed.
+        largest: u64,
+    },
+    /// A sum whose exact values are out of reach (a criterion decides single positions only).
+    #[error(
+        "{refusal}\n  help: beyond that a single position can still be decided by a P-position \
+         pattern, but a sum of {components} needs their SG values: ask about one position, or \
+         smaller ones"
+    )]
+    SumBeyondBox {
+        /// Why the exact values are out of reach.
+        refusal: ExactRefusal,
+        /// The components of the sum.
+        components: usize,
+    },
+    /// The box a criterion is looked for on could not be computed.
+    #[error(
+        "{refusal}; the box {} for a P-position pattern failed too: {error}",
+        .extents.iter().map(|e| format!("0..={e}")).collect::<Vec<_>>().join(" × ")
+    )]
+    CriteriaBoxFailed {
+        /// Why the exact values are out of reach.
+        refusal: ExactRefusal,
+        /// The box's extents.
+        extents: Vec<u64>,
+        /// Why it failed.
+        error: Box<EngineError>,
+    },
+    /// No criterion holds on the smaller box.
+    #[error(
+        "{refusal}, and no P-position pattern holds on every position of {box_text} to decide \
+         it without them\n  help: ask about smaller positions (solve computes every position up \
+         to the largest coordinates asked about)"
+    )]
+    NoCriterion {
+        /// Why the exact values are out of reach.
+        refusal: ExactRefusal,
+        /// The box the criteria were looked for on, in words.
+        box_text: String,
+    },
+    /// The criterion calls the position P and also a position it moves to.
+    #[error(
+        "the pattern calls {} a P-position, but so it calls {} reached from it by {rule}: it \
+         does not hold here",
+        show_position(.position),
+        show_sum(.reached)
+    )]
+    CriterionFails {
+        /// The position asked about.
+        position: Vec<u64>,
+        /// The components of the position reached.
+        reached: Vec<Vec<u64>>,
+        /// The rule reaching it.
+        rule: String,
+    },
+    /// An error found after the position was decided to go by a criterion: the command line
+    /// prints the position and the criterion ([`crate::export::solve::write_header`]) before
+    /// the error.
+    #[error("{error}")]
+    AfterHeader {
+        /// The position asked about.
+        position: Vec<u64>,
+        /// The criterion chosen ([`Method::Criterion`]).
+        method: Box<Method>,
+        /// The error.
+        error: Box<SolveError>,
+    },
+}
+
+impl SolveError {
+    /// What to do about it, for an engine error about the request's size (see
+    /// [`EngineError::hint`]).
+    pub fn hint(&self) -> Option<Hint> {
+        match self {
+            SolveError::Engine(e) => e.hint(),
+            SolveError::CriteriaBoxFailed { error, .. } => error.hint(),
+            SolveError::AfterHeader { error, .. } => error.hint(),
+            _ => None,
+        }
+    }
+
+    /// The innermost error ([`SolveError::AfterHeader`] wraps one).
+    pub fn cause(&self) -> &SolveError {
+        match self {
+            SolveError::AfterHeader { error, .. } => error.cause(),
+            other => other,
+        }
+    }
+}
+
+/// `a + b + c`, or `nothing` for the empty sum.
+pub fn show_sum(parts: &[Vec<u64>]) -> String {
+    if parts.is_empty() {
+        "nothing".to_string()
+    } else {
+        parts
+            .iter()
+            .map(|p| show_position(p))
+            .collect::<Vec<_>>()
+            .join(" + ")
+    }
+}
+
+/// The value of the sum of `components` of `game`, who wins, and every winning move. A
+/// position game's position whose box would take too long or not fit in memory is decided by a
+/// P-position criterion instead, when one holds on a smaller box ([`beyond`]).
+pub fn solve(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveError> {
+    let coordinates = game.coordinates();
+    if components.is_empty() || components.iter().any(|c| c.len() != coordinates.len()) {
+        return Err(SolveError::Engine(EngineError::Request(format!(
+            "a sum of positions of ({}) needs at least one component of {} coordinates",
+            coordinates.join(", "),
+            coordinates.len()
+        ))));
+    }
+    let (extents, values, moves, move_values) = match game.position_program() {
+        Some(program) => {
+            let extents = sum_box(components);
+            let positions = budget::box_positions(&extents);
+            if budget::rule_steps(program, &extents, SOLVE_EXACT_WORK) != Steps::Within {
+                let refusal = ExactRefusal::Work {
+                    positions,
+                    limit: SOLVE_EXACT_WORK,
+                };
+                return beyond::solve_beyond_box(game, components, refusal);
+            }
+            let mut solver = match Solver::new(game, &extents) {
+                Err(EngineError::TooLarge {
+                    needed_bytes,
+                    available_bytes,
+                    ..
+                }) => {
+                    let refusal = ExactRefusal::Memory {
+                        positions,
+                        needed_bytes,
+                        available_bytes,
+                    };
+                    return beyond::solve_beyond_box(game, components, refusal);
+                }
+                solver => solver?,
+            };
+            let mut values = Vec::new();
+            let mut moves = Vec::new();
+            for (i, c) in components.iter().enumerate() {
+                values.push(solver.value(c)?);
+                moves.extend(moves::moves_of(game, i, c)?);
+            }
+            let mut move_values = Vec::new();
+            for m in &moves {
+                let mut xor = 0;
+                for part in &m.result {
+                    xor ^= solver.value(part)?;
+                }
+                move_values.push(xor);
+            }
+            (extents, values, moves, move_values)
+        }
+        None => {
+            let largest = components.iter().map(|h| h[0]).max().unwrap_or(0);
+            let table = engine::compute(game, largest, &EngineOptions::default())?;
+            let mut moves = Vec::new();
+            for (i, c) in components.iter().enumerate() {
+                moves.extend(moves::moves_of(game, i, c)?);
+            }
+            let value = |heap: &[u64]| table.get(heap[0] as usize);
+            let values = components.iter().map(|c| value(c)).collect();
+            let move_values = moves
+                .iter()
+                .map(|m| m.result.iter().fold(0, |a, h| a ^ value(h)))
+                .collect();
+            (vec![largest], values, moves, move_values)
+        }
+    };
+    let total = values.iter().fold(0, |a, v| a ^ v);
+    let winning_moves = moves
+        .into_iter()
+        .zip(move_values)
+        .filter(|(m, v)| total ^ values[m.component] ^ v == 0)
+        .map(|(m, _)| m)
+        .collect();
+    Ok(SolveReport {
+        coordinates,
+        components: components.to_vec(),
+        value: Some(total),
+        outcome: if total == 0 {
+            Outcome::FirstPlayerLoses
+        } else {
+            Outcome::FirstPlayerWins
+        },
+        winning_moves,
+        method: Method::ExactTable { extents },
+        search: None,
+    })
+}
+
+/// The smallest box holding every component: the largest value of each coordinate.
+fn sum_box(components: &[Vec<u64>]) -> Vec<u64> {
+    (0..components[0].len())
+        .map(|i| components.iter().map(|c| c[i]).max().unwrap_or(0))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{load, SourceFile};
+
+    fn game(path: &str) -> Game {
+        let text = std::fs::read_to_string(path).unwrap();
+        load(SourceFile::new(path, &text), &[]).unwrap()
+    }
+
+    fn mv(component: usize, rule: &str, binders: &[(&str, i64)], result: &[&[u64]]) -> GameMove {
+        GameMove {
+            component,
+            rule: rule.to_string(),
+            binders: binders.iter().map(|&(n, v)| (n.to_string(), v)).collect(),
+            result: result.iter().map(|r| r.to_vec()).collect(),
+        }
+    }
+
+    #[test]
+    fn nim_3_5_7() {
+        // Bouton 1901: 3 ⊕ 5 ⊕ 7 = 1; the winning moves take 1 from each heap with that bit.
+        let report = solve(&game("rules/nim.sg"), &[vec![3], vec![5], vec![7]]).unwrap();
+        assert_eq!(report.value, Some(1));
+        assert_eq!(report.outcome, Outcome::FirstPlayerWins);
+        assert_eq!(report.method, Method::ExactTable { extents: vec![7] });
+        assert_eq!(report.search, None);
+        let moves: Vec<(usize, Vec<Vec<u64>>)> = report
+            .winning_moves
+            .iter()
+            .map(|m| (m.component, m.result.clone()))
+            .collect();
+        assert_eq!(
+            moves,
+            [(0, vec![vec![2]]), (1, vec![vec![4]]), (2, vec![vec![6]])]
+        );
+        let p = solve(&game("rules/nim.sg"), &[vec![1], vec![2], vec![3]]).unwrap();
+        assert_eq!((p.value, p.outcome), (Some(0), Outcome::FirstPlayerLoses));
+        assert!(p.winning_moves.is_empty());
+    }
+
+    #[test]
+    fn wythoff_sum() {
+        let report = solve(&game("rules/wythoff.sg"), &[vec![3, 4], vec![5, 2]]).unwrap();
+        assert_eq!(report.value, Some(6));
+        assert_eq!(
+            report.method,
+            Method::ExactTable {
+                extents: vec![5, 4]
+            }
+        );
+        assert_eq!(
+            report.winning_moves,
+            [
+                mv(0, "`take_x`", &[("t", 3)], &[&[0, 4]]),
+                mv(0, "`take_y`", &[("t", 3)], &[&[3, 1]]),
+                mv(1, "`take_x`", &[("t", 5)], &[&[0, 2]]),
+            ]
+        );
+    }
+
+    #[test]
+    fn fibonacci_nim_beyond_the_box() {
+        let far = vec![1_000_000_000_000_000, 999_999_999_999_999];
+        let report = solve(&game("rules/fibonacci-nim.sg"), std::slice::from_ref(&far)).unwrap();
+        assert_eq!(report.value, None);
+        assert_eq!(report.outcome, Outcome::FirstPlayerWins);
+        let Method::Criterion {
+            description,
+            box_text,
+            refusal,
+            ..
+        } = &report.method
+        else {
+            panic!("{:?}", report.method)
+        };
+        assert!(description.contains("Zeckendorf"), "{description}");
+        assert_eq!(box_text, "0 ≤ n ≤ 255, 0 ≤ limit ≤ 255");
+        assert!(matches!(refusal, ExactRefusal::Work { .. }), "{refusal}");
+        let search = report.search.as_ref().unwrap();
+        assert_eq!(search.capped_rules, ["`take`"]);
+        assert_eq!(report.winning_moves.len(), 7);
+        assert_eq!(
+            report.winning_moves[0],
+            mv(0, "`take`", &[("t", 3)], &[&[999_999_999_999_997, 6]])
+        );
+        // A sum beyond the box needs SG values.
+        let err = solve(&game("rules/fibonacci-nim.sg"), &[far.clone(), vec![1, 2]]).unwrap_err();
+        assert!(
+            matches!(err, SolveError::SumBeyondBox { components: 2, .. }),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn heap_errors_carry_the_engines_hint() {
+        let octal = load(SourceFile::new("<t>", "octal 0.07"), &[]).unwrap();
+        let err = solve(&octal, &[vec![1_000_000_000_000_000]]).unwrap_err();
+        assert!(
+            matches!(err, SolveError::Engine(EngineError::TooLarge { .. })),
+            "{err}"
+        );
+        assert_eq!(err.hint(), Some(Hint::SmallerTable));
+        let grid = solve(&game("rules/wythoff.sg"), &[vec![3]]).unwrap_err();
+        assert!(
+            matches!(grid, SolveError::Engine(EngineError::Request(_))),
+            "{grid}"
+        );
+    }
+}
