@@ -27,7 +27,8 @@ use std::collections::HashMap;
 use std::process::Command;
 
 use sgscope::analysis::{self, PeriodReport};
-use sgscope::engine::{self, naive, EngineOptions, SgTable};
+use sgscope::engine::{self, EngineOptions, SgTable};
+use sgscope::oracle::naive;
 use sgscope::rules::{self, Game, SourceFile};
 
 use crate::measure::{ratio_text, seconds_text, size_text, time_runs, timing_text, yes_no, Timing};

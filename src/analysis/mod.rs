@@ -442,7 +442,7 @@ fn report(
 }
 
 /// Test data for the analysis tests: codes from digits, and their tables from the engine's
-/// take-and-break kernel (itself checked against `engine::naive` by property tests).
+/// take-and-break kernel (itself checked against `oracle::naive` by property tests).
 #[cfg(test)]
 pub(crate) mod testing {
     use crate::engine::{takebreak, Progress, SgTable};
@@ -462,8 +462,9 @@ pub(crate) mod testing {
         }
     }
 
-    /// `G(0..len)` of `code`.
-    pub(crate) fn naive_table(code: &TakeBreakCode, len: usize) -> SgTable {
+    /// `G(0..len)` of `code`, from the take-and-break kernel (not an oracle: the kernel is itself
+    /// checked against `oracle::naive`).
+    pub(crate) fn kernel_table(code: &TakeBreakCode, len: usize) -> SgTable {
         let mut table = SgTable::new();
         naive_extend(code, &mut table, len);
         table
@@ -479,7 +480,7 @@ pub(crate) mod testing {
 mod tests {
     use std::ops::ControlFlow;
 
-    use super::testing::{code_from_digits, naive_extend, naive_table};
+    use super::testing::{code_from_digits, kernel_table, naive_extend};
     use super::*;
     use crate::rules::code::Digit;
     use crate::rules::{GameKind, SourceFile};
@@ -610,7 +611,7 @@ mod tests {
             0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7,
         ];
         assert_eq!(
-            naive_table(&code_from_digits("77"), kayles.len()).to_vec(),
+            kernel_table(&code_from_digits("77"), kayles.len()).to_vec(),
             kayles
         );
     }
@@ -766,7 +767,7 @@ mod tests {
         // Kayles (0.77): G(27) = 8 is its first 8 (OEIS A002186), the largest value; under
         // its best mask 9 positions are rare (see `rare`), none without a code.
         let code = code_from_digits("77");
-        let table = naive_table(&code, 300);
+        let table = kernel_table(&code, 300);
         let report = report_for_table("Kayles", Some(&code), &table);
         assert_eq!((report.max_value, report.max_value_at), (8, 27));
         assert_eq!(report.rare, Some(rare::rare_stats_for_code(&code, &table)));
@@ -778,10 +779,10 @@ mod tests {
     fn report_for_a_given_table() {
         let code = code_from_digits("07");
         // n0 = 53, p = 34: B = 142, the proof needs G(0..=175).
-        let report = report_for_table("Dawson's Kayles", Some(&code), &naive_table(&code, 176));
+        let report = report_for_table("Dawson's Kayles", Some(&code), &kernel_table(&code, 176));
         assert!(report.proved);
         assert_eq!(report.values_computed, 176);
-        let report = report_for_table("Dawson's Kayles", Some(&code), &naive_table(&code, 175));
+        let report = report_for_table("Dawson's Kayles", Some(&code), &kernel_table(&code, 175));
         assert!(!report.proved);
         assert_eq!(report.proof_bound, Some(142));
         assert!(
@@ -811,7 +812,7 @@ mod tests {
     fn find_period_dawsons_kayles() {
         let game = octal_game("Dawson's Kayles", code_from_digits("07"));
         let (table, report) = find_period(&game, 100_000, &EngineOptions::default()).expect("fits");
-        assert_eq!(table, naive_table(&code_from_digits("07"), table.len()));
+        assert_eq!(table, kernel_table(&code_from_digits("07"), table.len()));
         assert_eq!(
             (report.preperiod, report.period, report.proof_bound),
             (Some(53), Some(34), Some(142))

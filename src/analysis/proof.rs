@@ -165,7 +165,7 @@ pub fn certify(code: &TakeBreakCode, table: &SgTable, periodicity: &Periodicity)
 mod tests {
     use super::*;
     use crate::analysis::period::detect;
-    use crate::analysis::testing::{code_from_digits, naive_table};
+    use crate::analysis::testing::{code_from_digits, kernel_table};
     use crate::rules::code::{Digit, Modifier};
 
     fn pure(preperiod: usize, period: usize) -> Periodicity {
@@ -186,8 +186,8 @@ mod tests {
             0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1,
             0,
         ];
-        assert_eq!(naive_table(&code, 30).to_vec(), dawson);
-        let long = naive_table(&code, 176);
+        assert_eq!(kernel_table(&code, 30).to_vec(), dawson);
+        let long = kernel_table(&code, 176);
         let p = detect(&long).expect("period");
         assert_eq!(p, pure(53, 34));
         match certify(&code, &long, &p) {
@@ -209,7 +209,7 @@ mod tests {
             other => panic!("expected a proof, got {other:?}"),
         }
         // One value fewer: the proof needs G(175).
-        let short = naive_table(&code, 175);
+        let short = kernel_table(&code, 175);
         assert_eq!(
             certify(&code, &short, &p),
             Certificate::NeedValues {
@@ -224,7 +224,7 @@ mod tests {
         // Subtraction {1, 3, 4}: G = 0 1 0 1 2 3 2 repeating from 0 (Winning Ways ch. 4).
         // h = 1, t = 4, n0 = 0 counted as 1: B = 1 + 4 = 5, needs G(0..=5 + 7 − 1 = 11).
         let code = TakeBreakCode::subtraction(&[1, 3, 4]);
-        let table = naive_table(&code, 12);
+        let table = kernel_table(&code, 12);
         assert_eq!(table.to_vec(), vec![0, 1, 0, 1, 2, 3, 2, 0, 1, 0, 1, 2]);
         match certify(&code, &table, &pure(0, 7)) {
             Certificate::Proved { bound, checked, .. } => {
@@ -236,7 +236,7 @@ mod tests {
             }
             other => panic!("expected a proof, got {other:?}"),
         }
-        let short = naive_table(&code, 11);
+        let short = kernel_table(&code, 11);
         assert_eq!(
             certify(&code, &short, &pure(0, 7)),
             Certificate::NeedValues {
@@ -252,20 +252,20 @@ mod tests {
         // shrunk. 0.4 (take one, leave exactly two heaps) has G = 0 0 0 1 …: G(n + 1) = G(n)
         // for n < p + t = 2, yet G(3) ≠ G(2). Our bound counts n0 = 0 as 1: B = 2 + 1 + 1 = 4.
         let code = code_from_digits("4");
-        assert_eq!(naive_table(&code, 4).to_vec(), [0, 0, 0, 1]);
+        assert_eq!(kernel_table(&code, 4).to_vec(), [0, 0, 0, 1]);
         assert_eq!(
-            certify(&code, &naive_table(&code, 3), &pure(0, 1)),
+            certify(&code, &kernel_table(&code, 3), &pure(0, 1)),
             Certificate::NeedValues { up_to: 4, bound: 4 }
         );
         assert_eq!(
-            certify(&code, &naive_table(&code, 5), &pure(0, 1)),
+            certify(&code, &kernel_table(&code, 5), &pure(0, 1)),
             Certificate::Refuted { at: 2 }
         );
         // The same for one heap: 0.001 (take three, only a whole heap) has G(3) = 1 after three
         // zeros, so "a window of t values repeats" must include n = t: B = 1 + 3 = 4.
         let code = code_from_digits("001");
         assert_eq!(
-            certify(&code, &naive_table(&code, 4 + 5), &pure(0, 5)),
+            certify(&code, &kernel_table(&code, 4 + 5), &pure(0, 5)),
             Certificate::Refuted { at: 3 }
         );
     }
@@ -273,7 +273,7 @@ mod tests {
     #[test]
     fn wrong_candidate_is_refuted() {
         let code = code_from_digits("07");
-        let table = naive_table(&code, 200);
+        let table = kernel_table(&code, 200);
         // 34 is the period only from 53 on; G(52 + 34) ≠ G(52).
         assert_eq!(
             certify(&code, &table, &pure(40, 34)),
@@ -328,12 +328,12 @@ mod tests {
         ];
         for name in names {
             let code = code_from_digits(name);
-            let short = naive_table(&code, 300);
+            let short = kernel_table(&code, 300);
             let Some(p) = detect(&short) else { continue };
             if let Certificate::Proved { theorem, .. } = certify(&code, &short, &p) {
                 proofs += 1;
                 three_heap_proofs += usize::from(theorem.to_string().contains("3 heaps"));
-                let long = naive_table(&code, 900);
+                let long = kernel_table(&code, 900);
                 for n in p.preperiod..900 - p.period {
                     assert_eq!(
                         long.get(n + p.period),

@@ -73,7 +73,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::analysis::testing::{code_from_digits, naive_table};
+    use crate::analysis::testing::{code_from_digits, kernel_table};
     use crate::rules::code::Notation;
 
     /// The fewest rare positions among `1..len` over every mask, counted one mask at a time:
@@ -108,7 +108,7 @@ mod tests {
     fn kayles_has_nine_rare_positions() {
         // Kayles, 0.77 (period 12 from n = 71, Winning Ways ch. 4): 9 rare positions, the
         // known figure, the last of them inside the preperiod.
-        let table = naive_table(&code_from_digits("77"), 2000);
+        let table = kernel_table(&code_from_digits("77"), 2000);
         let stats = rare_stats_for_code(&code_from_digits("77"), &table);
         assert_eq!(stats.rare_count, 9, "{stats:?}");
         assert!(!stats.rare_parity_bit);
@@ -125,7 +125,7 @@ mod tests {
         // under mask 254, see engine::sparse); at 3000 heaps the mask is not that one yet, but
         // the transform's choice must still be the brute-force best.
         let code = general_code("4!.0");
-        let table = naive_table(&code, 3000);
+        let table = kernel_table(&code, 3000);
         let stats = rare_stats_for_code(&code, &table);
         let values = table.to_vec();
         assert_eq!(stats.rare_count, fewest_rare_by_brute_force(&values, true));

@@ -39,7 +39,7 @@ pub fn extend(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::interp;
+    use crate::oracle::interp;
     use crate::rules::{load, GameKind, SourceFile};
 
     fn general_values(text: &str, len: usize) -> Vec<u32> {

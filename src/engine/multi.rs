@@ -730,7 +730,7 @@ fn list_moves(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::interp;
+    use crate::oracle::interp;
     use crate::rules::{load, SourceFile};
 
     fn game(text: &str) -> Game {
@@ -861,7 +861,7 @@ mod properties {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::engine::interp;
+    use crate::oracle::interp;
     use crate::rules::{load, SourceFile};
 
     /// A random two-coordinate rule whose moves lower the coordinate sum: lines, conditions on

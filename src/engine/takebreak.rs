@@ -737,7 +737,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::engine::naive;
+    use crate::oracle::naive;
     use crate::rules::code::{HeapCounts, Notation};
 
     fn code(text: &str) -> TakeBreakCode {

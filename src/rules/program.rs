@@ -940,7 +940,8 @@ mod tests {
 mod properties {
     use proptest::prelude::*;
 
-    use crate::engine::{general, interp, Progress, SgTable};
+    use crate::engine::{general, Progress, SgTable};
+    use crate::oracle::interp;
     use crate::rules::{load, GameKind, SourceFile};
 
     /// Valid rule files, used as seeds for the token soups.

@@ -311,7 +311,8 @@ mod tests {
     use super::super::testing::*;
     use super::super::{applies, Policy};
     use super::*;
-    use crate::engine::{naive, takebreak, Progress};
+    use crate::engine::{takebreak, Progress};
+    use crate::oracle::naive;
 
     #[test]
     fn dawsons_kayles_period_34_from_53() {

@@ -1,14 +1,14 @@
 //! A deliberately simple reference engine, for property tests of the fast kernels.
 //!
-//! Nothing here is clever: every move is listed explicitly (by [`super::moves::code_moves`])
+//! Nothing here is clever: every move is listed explicitly (by [`crate::engine::moves::code_moves`])
 //! and the Sprague–Grundy value is the mex of the options' values, each option being a sum of
 //! heaps whose value is the XOR of theirs (Sprague 1935, Grundy 1939). The point is to be
-//! obviously right, independently of [`super::takebreak`]; the cost is exponential for codes
+//! obviously right, independently of [`crate::engine::takebreak`]; the cost is exponential for codes
 //! with `{j+}` digits (every partition of the heap is listed), so use it on small heaps only.
 
 use std::collections::BTreeSet;
 
-use super::moves::code_moves;
+use crate::engine::moves::code_moves;
 use crate::rules::code::TakeBreakCode;
 
 /// `G(0..len)` for `code`, by [`code_moves`] and a mex over a `BTreeSet`.
