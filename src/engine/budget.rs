@@ -8,7 +8,7 @@
 
 use std::ops::ControlFlow;
 
-use super::{takebreak, EngineError, TableShape};
+use super::{takebreak, EngineError, StepsEvidence, TableShape};
 use crate::rules::program::{Scratch, Stop};
 use crate::rules::{Game, Program, TakeBreakCode};
 
@@ -206,12 +206,35 @@ pub fn rule_steps(program: &Program, extents: &[u64], limit: u64) -> Steps {
 /// (hours of work): [`EngineError::RulesTooSlow`] for a heap table, [`EngineError::BoxTooSlow`]
 /// for a box. Run-time errors are left to the engine, which reports the first position they
 /// occur at.
+///
+/// A heap table is first judged by its last heap alone, allowed `limit / (to + 1)` steps (the
+/// ranges of heap rules usually grow with n): a refusal that costs a share of the work instead
+/// of [`WORK_SAMPLES`] shares, where a short table of huge ranges would otherwise be counted
+/// in full before being refused. The samples across `0..=to` then catch rules whose work lies
+/// elsewhere.
 pub fn check_rule_steps(
     game: &Game,
     program: &Program,
     shape: &TableShape,
 ) -> Result<(), EngineError> {
     let limit = RULE_STEPS_LIMIT as u64;
+    if let TableShape::Sequence { to } = shape {
+        let per_position = (RULE_STEPS_LIMIT / (*to as f64 + 1.0)) as u64;
+        let mut budget = per_position;
+        let last = program.for_each_option(
+            &[*to],
+            &mut Scratch::default(),
+            &mut budget,
+            &mut |_, _, _| ControlFlow::Continue(()),
+        );
+        if let Err(Stop::OutOfBudget) = last {
+            return Err(EngineError::RulesTooSlow {
+                to: *to,
+                limit,
+                evidence: StepsEvidence::LastHeap { per_position },
+            });
+        }
+    }
     let extents = shape.extents();
     if rule_steps(program, &extents, limit) != Steps::Over {
         return Ok(());
@@ -221,7 +244,7 @@ pub fn check_rule_steps(
         TableShape::Sequence { to } => EngineError::RulesTooSlow {
             to: *to,
             limit,
-            samples,
+            evidence: StepsEvidence::Sampled { samples },
         },
         TableShape::Box { extents } => EngineError::BoxTooSlow {
             coordinates: game.coordinates(),
@@ -288,6 +311,24 @@ mod tests {
             check_rule_steps(&linear, program, &shape),
             Err(EngineError::RulesTooSlow { to: 1_000_000, .. })
         ));
+        // Work only in the middle of the table: the last heap is cheap, the samples across
+        // 0..=to catch it.
+        let middle = game("move x in 1..=n * (100000 - n) if x == 1 => n - 1");
+        let crate::rules::GameKind::General { program, .. } = &middle.kind else {
+            panic!()
+        };
+        let shape = TableShape::Sequence { to: 100_000 };
+        assert!(
+            matches!(
+                check_rule_steps(&middle, program, &shape),
+                Err(EngineError::RulesTooSlow {
+                    evidence: StepsEvidence::Sampled { samples: 256 },
+                    ..
+                })
+            ),
+            "{:?}",
+            check_rule_steps(&middle, program, &shape)
+        );
         // A rule error is the engine's to report.
         let failing = game("move x in 0..=3 => n");
         let crate::rules::GameKind::General { program, .. } = &failing.kind else {

@@ -159,16 +159,14 @@ pub enum EngineError {
         feasible_to: u64,
     },
     /// General rules whose ranges are so large that the heap table would take hours.
-    #[error(
-        "G(0..={to}) would take more than {limit:e} rule steps (binder values and moves, estimated from {samples} of its positions): hours of work"
-    )]
+    #[error("{}", rules_too_slow(*.to, *.limit, .evidence))]
     RulesTooSlow {
         /// The largest position asked for.
         to: u64,
         /// The limit of rule steps ([`RULE_STEPS_LIMIT`]).
         limit: u64,
-        /// The positions the estimate was made from.
-        samples: u64,
+        /// What showed it.
+        evidence: StepsEvidence,
     },
     /// A box of a position game whose rule steps would take hours.
     #[error(
@@ -250,6 +248,33 @@ impl EngineError {
             EngineError::TooManyOutside { .. } => Some(Hint::LargerBox),
             _ => None,
         }
+    }
+}
+
+/// What showed a heap table's rule steps past the limit ([`budget::check_rule_steps`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepsEvidence {
+    /// The last heap alone took more than its share of the limit, `per_position` steps (ranges
+    /// usually grow with n, so the last heap is the costliest): refused without sampling.
+    LastHeap {
+        /// The steps one position was allowed.
+        per_position: u64,
+    },
+    /// Heaps sampled across `0..=to` ([`budget::Samples`]).
+    Sampled {
+        /// The heaps the estimate was made from.
+        samples: u64,
+    },
+}
+
+fn rules_too_slow(to: u64, limit: u64, evidence: &StepsEvidence) -> String {
+    match evidence {
+        StepsEvidence::LastHeap { per_position } => format!(
+            "the rules loop over more than {per_position} values at n = {to} alone, so G(0..={to}) would take more than {limit:e} steps"
+        ),
+        StepsEvidence::Sampled { samples } => format!(
+            "G(0..={to}) would take more than {limit:e} rule steps (binder values and moves, estimated from {samples} of its positions): hours of work"
+        ),
     }
 }
 
