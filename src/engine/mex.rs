@@ -42,6 +42,13 @@ impl MexSet {
         word < self.words.len() && self.words[word] & (1u64 << (value % 64)) != 0
     }
 
+    /// The values from `64 · index` to `64 · index + 63` as the bits of one word (bit `i` for
+    /// `64 · index + i`), 0 past the storage.
+    #[inline]
+    pub fn word(&self, index: usize) -> u64 {
+        self.words.get(index).copied().unwrap_or(0)
+    }
+
     /// Adds every value of `other` (used to merge per-thread partial sets).
     pub fn union_with(&mut self, other: &MexSet) {
         if other.words.len() > self.words.len() {

@@ -82,7 +82,7 @@ pub fn extend_dense(
     len: usize,
     progress: &mut Progress,
 ) {
-    extend_with_threshold(code, table, len, progress, PARALLEL_SPLITS);
+    extend_with_threshold(code, table, len, progress, PARALLEL_SPLITS, true);
 }
 
 /// Extra bytes per position the kernel keeps besides the table: one 64-bit word per bitset
@@ -157,19 +157,22 @@ pub fn listing_work_exceeds(code: &TakeBreakCode, len: usize, limit: f64) -> Opt
     None
 }
 
-/// [`extend`] with the number of splits from which a heap's 2-heap splits run in parallel.
+/// [`extend`] with the number of splits from which a heap's 2-heap splits run in parallel;
+/// `lazy` false builds every bitset level, also one [`Levels::lazy_mex`] would not need (the
+/// reference the tests compare it with).
 fn extend_with_threshold(
     code: &TakeBreakCode,
     table: &mut SgTable,
     len: usize,
     progress: &mut Progress,
     parallel_splits: usize,
+    lazy: bool,
 ) {
     let start = table.len();
     if start >= len {
         return;
     }
-    let mut kernel = Kernel::new(code, table.max_value(), parallel_splits);
+    let mut kernel = Kernel::new(code, table.max_value(), parallel_splits, lazy);
     // This kernel reads plain slices (see `SgTable::unpack`).
     table.unpack();
     // The working state is not kept between calls: rebuild it from the table.
@@ -210,10 +213,13 @@ struct Kernel {
     levels: Levels,
     parallel_splits: usize,
     set: MexSet,
+    /// The heap sizes `m` whose splits into [`Levels::lazy`] heaps are options of the heap
+    /// being computed (see [`Levels::lazy_mex`]).
+    deferred: Vec<usize>,
 }
 
 impl Kernel {
-    fn new(code: &TakeBreakCode, max_value: u32, parallel_splits: usize) -> Self {
+    fn new(code: &TakeBreakCode, max_value: u32, parallel_splits: usize, lazy: bool) -> Self {
         // Normalizing keeps the game and guarantees that `d0` is not part of the tail.
         let code = code.normalized();
         let non_empty = code
@@ -234,10 +240,17 @@ impl Kernel {
             } else {
                 Vec::new()
             },
-            levels: Levels::new(LevelPlan::of(&code), max_value),
+            levels: Levels::new(
+                LevelPlan {
+                    lazy_top: lazy && LevelPlan::of(&code).lazy_top,
+                    ..LevelPlan::of(&code)
+                },
+                max_value,
+            ),
             tail: code.tail,
             parallel_splits: parallel_splits.max(2),
             set: MexSet::with_capacity(256),
+            deferred: Vec::new(),
         }
     }
 
@@ -268,6 +281,7 @@ impl Kernel {
             self.levels.push_rows(g);
         }
         self.set.clear();
+        self.deferred.clear();
         let ctx = Options {
             g,
             n,
@@ -276,10 +290,10 @@ impl Kernel {
             parallel_splits: self.parallel_splits,
         };
         for &(k, digit) in self.digits.iter().take_while(|(k, _)| *k <= n) {
-            ctx.insert(k, digit, &mut self.set);
+            ctx.insert(k, digit, &mut self.set, &mut self.deferred);
         }
         if self.tail.is_empty() || n < self.tail_start {
-            return self.set.mex();
+            return self.mex(g);
         }
         let p = self.tail.len();
         let digit_at = |k: usize| self.tail[(k - self.tail_start) % p];
@@ -302,11 +316,21 @@ impl Kernel {
             for k in self.tail_start..=n {
                 let digit = digit_at(k);
                 if !digit.is_empty() {
-                    ctx.insert_splits(k, digit, &mut self.set);
+                    // No tail digit leaves `Levels::lazy` heaps (see `LevelPlan::of`).
+                    ctx.insert_splits(k, digit, &mut self.set, &mut self.deferred);
                 }
             }
         }
-        self.set.mex()
+        self.mex(g)
+    }
+
+    /// The mex of the options collected in `set` and of the deferred splits.
+    fn mex<T: SgValue>(&self, g: &[T]) -> u32 {
+        if self.deferred.is_empty() {
+            self.set.mex()
+        } else {
+            self.levels.lazy_mex(g, &self.set, &self.deferred)
+        }
     }
 }
 
@@ -320,8 +344,9 @@ struct Options<'a, T> {
 }
 
 impl<T: SgValue> Options<'_, T> {
-    /// Inserts the values of the moves that remove `k` tokens under `digit`.
-    fn insert(&self, k: usize, digit: Digit, set: &mut MexSet) {
+    /// Inserts the values of the moves that remove `k` tokens under `digit` (deferring splits
+    /// into [`Levels::lazy`] heaps of `m` by pushing `m` onto `deferred`).
+    fn insert(&self, k: usize, digit: Digit, set: &mut MexSet, deferred: &mut Vec<usize>) {
         let m = self.n - k;
         if k >= 1 {
             if m == 0 && digit.heaps.allows(0) {
@@ -331,11 +356,11 @@ impl<T: SgValue> Options<'_, T> {
                 set.insert(self.g[m].to_u32());
             }
         }
-        self.insert_splits(k, digit, set);
+        self.insert_splits(k, digit, set, deferred);
     }
 
     /// Inserts the values of the moves that remove `k` tokens and leave two or more heaps.
-    fn insert_splits(&self, k: usize, digit: Digit, set: &mut MexSet) {
+    fn insert_splits(&self, k: usize, digit: Digit, set: &mut MexSet, deferred: &mut Vec<usize>) {
         let g = self.g;
         let m = self.n - k;
         let heaps = digit.heaps;
@@ -354,7 +379,12 @@ impl<T: SgValue> Options<'_, T> {
         match digit.modifier {
             Modifier::None => {
                 for j in 3..=most.min(63) {
-                    if heaps.mask & (1 << j) != 0 {
+                    if heaps.mask & (1 << j) == 0 {
+                        continue;
+                    }
+                    if self.levels.lazy == Some(j) {
+                        deferred.push(m);
+                    } else {
                         self.levels.insert_exact(j, m, set);
                     }
                 }
@@ -548,46 +578,68 @@ impl<T: SgValue> Split<'_, T> {
 /// Which bitset levels a code needs: those of its modifier-free digits with bits `j ≥ 3`.
 #[derive(Clone, Copy, Debug, Default)]
 struct LevelPlan {
-    /// Largest exact heap count `j ≥ 3` used (levels `E_2..=E_j` are kept), or 0.
+    /// Largest exact heap count `j ≥ 3` used (levels `E_2..=E_j` are needed), or 0.
     max_exact: usize,
     /// Number of "at least" levels `S_1..=S_i` kept (0 when no `{i+}` digit needs them).
     at_least_levels: usize,
+    /// True when only digits before the tail leave `max_exact` heaps: that level is then only
+    /// ever an option of a few heaps `m` per heap, and [`Levels::lazy_mex`] finds the mex
+    /// without building its rows.
+    lazy_top: bool,
 }
 
 impl LevelPlan {
     fn of(code: &TakeBreakCode) -> Self {
         let mut plan = LevelPlan::default();
-        for digit in code
-            .digits
-            .iter()
-            .chain(&code.tail)
-            .filter(|d| d.modifier == Modifier::None)
-        {
-            let high = digit.heaps.mask >> 3;
-            if high != 0 {
-                plan.max_exact = plan.max_exact.max(66 - high.leading_zeros() as usize);
-            }
+        let highest_exact = |digit: &Digit| match digit.heaps.mask >> 3 {
+            0 => 0,
+            high => 66 - high.leading_zeros() as usize,
+        };
+        let plain = |d: &&Digit| d.modifier == Modifier::None;
+        for digit in code.digits.iter().chain(&code.tail).filter(plain) {
+            plan.max_exact = plan.max_exact.max(highest_exact(digit));
             if let Some(from) = digit.heaps.at_least {
                 plan.at_least_levels = plan.at_least_levels.max((from as usize).max(3));
             }
         }
+        let tail_exact = code.tail.iter().filter(plain).map(highest_exact).max();
+        plan.lazy_top = plan.max_exact >= 3 && tail_exact.unwrap_or(0) < plan.max_exact;
         plan
     }
 
+    /// The exact levels `E_2..=E_{max_exact}` (the memory bound of
+    /// [`working_bytes_per_position`] counts them all).
     fn exact_levels(&self) -> usize {
         self.max_exact.saturating_sub(1)
     }
+
+    /// The exact levels whose rows are kept: all but a [lazy](Self::lazy_top) top one.
+    fn stored_exact_levels(&self) -> usize {
+        self.exact_levels() - usize::from(self.lazy_top)
+    }
 }
+
+/// How far apart the first heap sizes `a` are that [`Levels::lazy_mex`] tries: it visits
+/// `a = 1, 1 + s, 1 + 2s, …, then 2, 2 + s, …`, so that the first few hundred sizes tried sample
+/// the whole range (the splits that reach a given value often come from a narrow range of `a`).
+const LAZY_STRIDE: usize = 16;
 
 /// Per-heap bitsets of reachable XOR values (see the module docs), one row of `words` 64-bit
 /// words per heap size in each level; `words` is a power of two above every value so far, so
 /// that XOR-translating a row stays inside it.
 struct Levels {
     words: usize,
-    /// `exact[j − 2]` holds `E_j(m)` for `m = 0, 1, …`.
+    /// `exact[j − 2]` holds `E_j(m)` for `m = 0, 1, …` (not the [lazy](Self::lazy) level).
     exact: Vec<Vec<u64>>,
+    /// `bounds[j − 2][m]` is one more than the largest value of `E_j(m)`, 0 when it is empty.
+    bounds: Vec<Vec<u32>>,
     /// `at_least[i − 1]` holds `S_i(m)`.
     at_least: Vec<Vec<u64>>,
+    /// `Some(j)`: `E_j` is not stored, [`Self::lazy_mex`] reads it off `E_{j−1}` instead.
+    lazy: Option<usize>,
+    /// With a lazy level, `by_high[h]` lists the heap sizes `a ≥ 1` with `G(a) >> 6 = h`, in
+    /// increasing order.
+    by_high: Vec<Vec<u32>>,
     /// A row being built, reused.
     scratch: Vec<u64>,
     /// Rows complete in every level (the next row is for heap `rows`).
@@ -598,8 +650,11 @@ impl Levels {
     fn new(plan: LevelPlan, max_value: u32) -> Self {
         let mut levels = Levels {
             words: 1,
-            exact: vec![Vec::new(); plan.exact_levels()],
+            exact: vec![Vec::new(); plan.stored_exact_levels()],
+            bounds: vec![Vec::new(); plan.stored_exact_levels()],
             at_least: vec![Vec::new(); plan.at_least_levels],
+            lazy: plan.lazy_top.then_some(plan.max_exact),
+            by_high: Vec::new(),
             scratch: Vec::new(),
             rows: 0,
         };
@@ -617,6 +672,10 @@ impl Levels {
 
     /// Appends the rows for heap `m = g.len()` that do not need `G(m)`: every `E_j(m)` and
     /// `S_i(m)` for `i ≥ 2`, and `S_1(m)` without its one-heap value (see [`Self::finish_row`]).
+    ///
+    /// A split of `m` into `j` heaps (or at least `j`, or at least two for `S_1`) has a
+    /// smallest heap `b ≤ m / j`, and the other heaps are a split of `m − b` into one heap
+    /// fewer, any of which makes a move with `b`: so `b` runs to `m / j` only.
     fn push_rows<T: SgValue>(&mut self, g: &[T]) {
         let m = g.len();
         debug_assert_eq!(m, self.rows);
@@ -625,8 +684,7 @@ impl Levels {
             let parts = index + 2;
             self.scratch.clear();
             self.scratch.resize(words, 0);
-            // The first heap `b` leaves `parts − 1` heaps summing to `m − b ≥ parts − 1`.
-            for b in 1..=m.saturating_sub(parts - 1) {
+            for b in 1..=m / parts {
                 let gb = g[b].to_u32();
                 if parts == 2 {
                     let value = gb ^ g[m - b].to_u32();
@@ -639,18 +697,94 @@ impl Levels {
                     );
                 }
             }
+            let bound = match self.scratch.iter().rposition(|&w| w != 0) {
+                Some(w) => 64 * (w as u32 + 1) - self.scratch[w].leading_zeros(),
+                None => 0,
+            };
+            self.bounds[index].push(bound);
             self.exact[index].extend_from_slice(&self.scratch);
         }
         for index in 0..self.at_least.len() {
             let source = index.saturating_sub(1);
             self.scratch.clear();
             self.scratch.resize(words, 0);
-            for (b, gb) in g.iter().enumerate().skip(1) {
+            // Heap sizes `b` up to `m / max(i, 2)` (none for `m = 0`).
+            let smallest = &g[..(m / (index + 1).max(2) + 1).min(m)];
+            for (b, gb) in smallest.iter().enumerate().skip(1) {
                 let row = Self::row(&self.at_least[source], words, m - b);
                 xor_translate_into(&mut self.scratch, row, gb.to_u32());
             }
             self.at_least[index].extend_from_slice(&self.scratch);
         }
+    }
+
+    /// `mex(set ∪ E_j(m) for every m of deferred)`, `j` being the [lazy](Self::lazy) level,
+    /// without building the rows `E_j(m) = ∪_{1 ≤ a ≤ m/j} G(a) ⊕ E_{j−1}(m − a)`.
+    ///
+    /// The mex is the first value missing, so the words of 64 values are settled in
+    /// increasing order: word `t` by OR-ing, for one `a` after another, the word of
+    /// `E_{j−1}(m − a)` that the XOR with `G(a)` moves onto it, until it is full; then the
+    /// next word. The first word that is not full after every `a` holds the mex. Rows whose
+    /// values all lie below that word are skipped by their bound, and the `a` most likely to
+    /// fill word `t` come first: those whose `G(a)` has no bit above the word's bits that
+    /// `t` lacks (`G(a) >> 6` a submask of `t`, found in [`Self::by_high`]), then the others
+    /// [spread out](LAZY_STRIDE). When the values grow with `n` (hex `0.9`: `G(n) ≈ n/2`) a
+    /// word is full after some 50 `a` and only the mex's word needs every one of them, so a
+    /// heap costs `O(m + W)` word operations instead of the `O(m · W/64)` of building
+    /// `E_j(m)` (`W` the value width). For small values (`W = 64`) it is one pass over `a`.
+    fn lazy_mex<T: SgValue>(&self, g: &[T], set: &MexSet, deferred: &[usize]) -> u32 {
+        let parts = self.lazy.expect("a lazy level");
+        let (rows, bounds) = (&self.exact[parts - 3], &self.bounds[parts - 3]);
+        let words = self.words;
+        // ORs into `acc` the word that `G(a) ⊕ E_{j−1}(m − a)` puts on word `t`; true once
+        // `acc` is full.
+        let add = |acc: &mut u64, t: usize, m: usize, a: usize, ga: u32| {
+            let source = t ^ (ga / 64) as usize;
+            if (source as u32) * 64 < bounds[m - a] {
+                *acc |= xor_permute_bits(rows[(m - a) * words + source], ga % 64);
+            }
+            *acc == u64::MAX
+        };
+        // ORs into `acc` the part of `E_j(m)` on word `t`, stopping once it is full.
+        let fill = |acc: &mut u64, t: usize, m: usize| {
+            let last = m / parts;
+            let mut high = t;
+            loop {
+                let sizes = self.by_high.get(high).map_or(&[][..], |a| a.as_slice());
+                for &a in sizes.iter().take_while(|&&a| a as usize <= last) {
+                    if add(acc, t, m, a as usize, g[a as usize].to_u32()) {
+                        return;
+                    }
+                }
+                if high == 0 {
+                    break;
+                }
+                high = (high - 1) & t;
+            }
+            let stride = LAZY_STRIDE.min(last).max(1);
+            for first in 1..=stride {
+                for a in (first..=last).step_by(stride) {
+                    let ga = g[a].to_u32();
+                    let tried = (ga / 64) as usize & !t == 0;
+                    if !tried && add(acc, t, m, a, ga) {
+                        return;
+                    }
+                }
+            }
+        };
+        for t in 0..words {
+            let mut acc = set.word(t);
+            for &m in deferred {
+                if acc == u64::MAX {
+                    break;
+                }
+                fill(&mut acc, t, m);
+            }
+            if acc != u64::MAX {
+                return 64 * t as u32 + (!acc).trailing_zeros();
+            }
+        }
+        64 * words as u32
     }
 
     /// Completes heap `m`'s rows once `G(m) = value` is known: `S_1(m)` gains the one-heap
@@ -663,6 +797,14 @@ impl Levels {
         let m = self.rows;
         if let Some(level) = self.at_least.first_mut() {
             level[m * self.words + (value / 64) as usize] |= 1 << (value % 64);
+        }
+        // Heaps are never empty: size 0 is no part of a split.
+        if self.lazy.is_some() && m >= 1 {
+            let high = (value / 64) as usize;
+            if high >= self.by_high.len() {
+                self.by_high.resize(high + 1, Vec::new());
+            }
+            self.by_high[high].push(u32::try_from(m).expect("heap sizes of a lazy level fit u32"));
         }
         self.rows += 1;
     }
@@ -753,7 +895,22 @@ mod tests {
     /// Values of `code` by [`extend`] with the parallel split loop forced from `threshold` splits.
     fn kernel_values_parallel(code: &TakeBreakCode, len: usize, threshold: usize) -> Vec<u32> {
         let mut table = SgTable::new();
-        extend_with_threshold(code, &mut table, len, &mut Progress::hidden(), threshold);
+        extend_with_threshold(
+            code,
+            &mut table,
+            len,
+            &mut Progress::hidden(),
+            threshold,
+            true,
+        );
+        table.to_vec()
+    }
+
+    /// Values of `code` with every bitset level built (no [`Levels::lazy_mex`]).
+    fn eager_values(code: &TakeBreakCode, len: usize) -> Vec<u32> {
+        let mut table = SgTable::new();
+        let progress = &mut Progress::hidden();
+        extend_with_threshold(code, &mut table, len, progress, PARALLEL_SPLITS, false);
         table.to_vec()
     }
 
@@ -904,6 +1061,50 @@ mod tests {
     }
 
     #[test]
+    fn hex_0f_is_the_parity_of_the_heap() {
+        // Hex 0.F (remove one token, leave 0 to 3 heaps): G(n) = n mod 2 by induction (the
+        // options of n are the parities of n − 1 tokens in 0 to 3 heaps; rules/hex-0f.sg).
+        // Three-heap splits go through `lazy_mex` with one word of values.
+        let values = kernel_values(&code("0.F"), 3000);
+        assert_eq!(values, (0..3000).map(|n| n % 2).collect::<Vec<u32>>());
+    }
+
+    #[test]
+    fn lazy_three_heap_mex_matches_every_level_built() {
+        // Hex 0.9 (remove one token and leave no heap or three heaps): G(n) ≈ n/2, so the
+        // values pass 64, 256 and 512 and `lazy_mex` runs over many words.
+        let hex_09 = code("0.9");
+        let lazy = kernel_values(&hex_09, 1500);
+        assert!(lazy.iter().filter(|&&v| v >= 512).count() > 300);
+        assert_eq!(lazy, eager_values(&hex_09, 1500));
+        assert_eq!(lazy[..90], naive::code_values(&hex_09, 90)[..]);
+        // Several digits leaving three heaps, one before the point, and a tail that leaves
+        // three heaps too (then nothing is lazy) or only one.
+        for text in [
+            "0.99", "8.09", "0.B9", "0.3F", "0.9[1]", "0.9[8]", "0.{3,4}",
+        ] {
+            let code = code(text);
+            let len = 400;
+            assert_eq!(
+                kernel_values(&code, len),
+                eager_values(&code, len),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn lazy_levels_only_without_tail_digits_at_the_top() {
+        assert!(LevelPlan::of(&code("0.9")).lazy_top);
+        assert!(LevelPlan::of(&code("0.9[1]")).lazy_top);
+        assert!(!LevelPlan::of(&code("0.9[8]")).lazy_top);
+        assert!(!LevelPlan::of(&code("0.07")).lazy_top);
+        // Splits into three and four heaps: only E_4 is lazy, E_2 and E_3 are kept.
+        let plan = LevelPlan::of(&code("0.{3,4}"));
+        assert!(plan.lazy_top && plan.max_exact == 4 && plan.stored_exact_levels() == 2);
+    }
+
+    #[test]
     fn working_memory_counts_bitset_levels() {
         assert_eq!(working_bytes_per_position(&code("0.07")), 0);
         assert_eq!(working_bytes_per_position(&code("0.8!")), 0);
@@ -962,6 +1163,38 @@ mod tests {
         #[test]
         fn kernel_matches_oracle_on_hex_codes(code in code_strategy(false), len in 1usize..72) {
             prop_assert_eq!(kernel_values(&code, len), naive::code_values(&code, len), "{}", code);
+        }
+    }
+
+    /// A random hex code whose digits before the point often leave three heaps (bit 8), with
+    /// the other bits random, and sometimes a tail.
+    fn three_heap_code_strategy() -> impl Strategy<Value = TakeBreakCode> {
+        let digit = prop_oneof![
+            2 => (0u64..16).prop_map(|mask| mask | 8),
+            1 => 0u64..16,
+        ]
+        .prop_map(Digit::from_mask);
+        let d0 = prop_oneof![3 => Just(0u64), 1 => Just(8u64), 1 => Just(12u64)]
+            .prop_map(Digit::from_mask);
+        let tail = prop_oneof![3 => Just(Vec::new()), 1 => prop::collection::vec((0u64..16).prop_map(Digit::from_mask), 1..3)];
+        (d0, prop::collection::vec(digit, 1..4), tail).prop_map(|(d0, rest, tail)| {
+            let mut digits = vec![d0];
+            digits.extend(rest);
+            TakeBreakCode { digits, tail }
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn lazy_three_heap_splits_match_the_oracle(code in three_heap_code_strategy(), len in 1usize..90) {
+            prop_assert_eq!(kernel_values(&code, len), naive::code_values(&code, len), "{}", code);
+        }
+
+        #[test]
+        fn lazy_three_heap_splits_match_every_level_built(code in three_heap_code_strategy(), len in 100usize..400) {
+            prop_assert_eq!(kernel_values(&code, len), eager_values(&code, len), "{}", code);
         }
     }
 
