@@ -4,9 +4,9 @@
 //! play is checked against the fast kernels on random games.
 
 use proptest::prelude::*;
-use sgscope::engine::{self, evaluate, multi, EngineError, EngineOptions};
+use sgscope::engine::{self, multi, EngineError, EngineOptions};
 use sgscope::rules::{self, Game, SourceFile};
-use sgscope::value::{Normal, Outcome, Registry, ValueRule};
+use sgscope::value::{evaluate, Normal, Outcome, Registry, ValueRule};
 
 /// Outcome classes only: a position is a P-position iff none of its options is one. It cannot
 /// value a sum (whether `a + b` is a P-position is not decided by the outcomes of `a` and `b`:

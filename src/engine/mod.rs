@@ -21,7 +21,6 @@
 pub mod boxtable;
 pub mod budget;
 pub mod checkpoint;
-pub mod evaluate;
 pub mod general;
 pub mod generator;
 pub mod mex;

@@ -129,23 +129,7 @@ mod tests {
         use super::super::*;
         use crate::export::Format;
 
-        fn names(list: &[&str]) -> Vec<String> {
-            list.iter().map(|s| s.to_string()).collect()
-        }
-
-        /// Two-heap Nim, G(x, y) = x ⊕ y (Bouton 1901).
-        fn nim(rows: u64, columns: u64) -> BoxTable {
-            BoxTable::from_fn(names(&["x", "y"]), vec![rows, columns], |p| {
-                (p[0] ^ p[1]) as u32
-            })
-        }
-
-        fn render(table: &BoxTable, format: Format) -> String {
-            let mut out = Vec::new();
-            crate::export::write_table(&mut out, &Table::Box(table.clone()), format, "Nim", false)
-                .unwrap();
-            String::from_utf8(out).unwrap()
-        }
+        use crate::export::testing::{names, nim, render};
         #[test]
         fn csv_has_one_column_per_coordinate_and_parses_back() {
             let table = nim(3, 5);

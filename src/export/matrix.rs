@@ -30,26 +30,10 @@ pub fn write_matrix(out: &mut dyn Write, table: &Table) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use crate::engine::{BoxTable, Table};
+    use crate::engine::BoxTable;
     use crate::export::Format;
 
-    fn names(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| s.to_string()).collect()
-    }
-
-    /// Two-heap Nim, G(x, y) = x ⊕ y (Bouton 1901).
-    fn nim(rows: u64, columns: u64) -> BoxTable {
-        BoxTable::from_fn(names(&["x", "y"]), vec![rows, columns], |p| {
-            (p[0] ^ p[1]) as u32
-        })
-    }
-
-    fn render(table: &BoxTable, format: Format) -> String {
-        let mut out = Vec::new();
-        crate::export::write_table(&mut out, &Table::Box(table.clone()), format, "Nim", false)
-            .unwrap();
-        String::from_utf8(out).unwrap()
-    }
+    use crate::export::testing::{names, nim, render};
     #[test]
     fn matrix_is_one_line_per_row() {
         assert_eq!(

@@ -154,6 +154,32 @@ pub(crate) fn next_position(position: &mut [u64], extents: &[u64]) {
     }
 }
 
+/// Tables for the exporters' tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{write_table, Format};
+    use crate::engine::{BoxTable, Table};
+
+    /// Owned coordinate names.
+    pub(crate) fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// Two-heap Nim, G(x, y) = x ⊕ y (Bouton 1901).
+    pub(crate) fn nim(rows: u64, columns: u64) -> BoxTable {
+        BoxTable::from_fn(names(&["x", "y"]), vec![rows, columns], |p| {
+            (p[0] ^ p[1]) as u32
+        })
+    }
+
+    /// `table` written in `format` for the game "Nim", without colour.
+    pub(crate) fn render(table: &BoxTable, format: Format) -> String {
+        let mut out = Vec::new();
+        write_table(&mut out, &Table::Box(table.clone()), format, "Nim", false).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,6 @@
 //! Test oracles: slow reference engines that are obviously right, which the property tests
 //! (and the benchmarks' "naive" rows) compare the fast kernels against. Nothing in the command
-//! line uses them; the generic evaluator of [`crate::engine::evaluate`] is the production path
+//! line uses them; the generic evaluator of [`crate::value::evaluate`] is the production path
 //! for values no kernel computes.
 //!
 //! * [`naive`]: a take-and-break code's values from its explicitly listed partitions;

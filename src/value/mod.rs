@@ -8,24 +8,25 @@
 //! * [`Normal`] is normal play valued by Sprague–Grundy values: `G(p) = mex{G(q) : p → q}` and
 //!   `G(a + b) = G(a) ⊕ G(b)` (Sprague 1935, Grundy 1939). The engine has fast kernels for it
 //!   (take-and-break, sparse space, waves), which [`crate::engine::compute`] uses; the generic
-//!   evaluator of [`crate::engine::evaluate`] computes the same values slowly, and the tests
+//!   evaluator of [`evaluate`] computes the same values slowly, and the tests
 //!   compare the two.
 //! * A new rule (misère play, outcome classes, loopy values) implements [`ValueRule`] in its
 //!   own file and is registered in a [`Registry`] ([`Registry::standard`] lists the built-in
-//!   ones); the engine then evaluates it on every game through [`crate::engine::evaluate`],
+//!   ones); the engine then evaluates it on every game through [`evaluate`],
 //!   with no change to the kernels or their callers. A rule whose positions can only be valued
 //!   by a search of its own (loopy values by retrograde analysis, misère sums by canonical
 //!   multisets) overrides [`DynRule::evaluate`] instead of using the recursion on options.
 
+pub mod evaluate;
 mod normal;
 
 use std::fmt;
 
 pub use normal::Normal;
 
-use crate::engine::evaluate::{self, ValueTable};
 use crate::engine::EngineError;
 use crate::rules::Game;
+use evaluate::ValueTable;
 
 /// Who wins a position with perfect play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -6,21 +6,21 @@
 //! that of a position with no option. Heap games are valued in increasing heap size (every
 //! move leaves smaller heaps); position games by a depth-first search with an explicit stack,
 //! memoised over the box and, for positions outside it, a hash map (at most
-//! [`MAX_OUTSIDE`](super::multi::MAX_OUTSIDE)). A move back to a position on the stack is a
+//! [`MAX_OUTSIDE`](crate::engine::multi::MAX_OUTSIDE)). A move back to a position on the stack is a
 //! cycle, which a recursion on options cannot value: the error says so.
 //!
 //! This is the slow, obviously right path: it lists every option of every position through
-//! the [`MoveGenerator`]. Normal play has fast kernels ([`super::compute`],
-//! [`super::multi`]); the tests check that this evaluator with [`crate::value::Normal`] gives
+//! the [`MoveGenerator`]. Normal play has fast kernels ([`crate::engine::compute`],
+//! [`crate::engine::multi`]); the tests check that this evaluator with [`crate::value::Normal`] gives
 //! their values.
 
 use std::collections::HashMap;
 
-use super::generator::MoveGenerator;
-use super::multi::MAX_OUTSIDE;
-use super::{budget, EngineError, TableShape};
+use super::{Outcome, ValueRule};
+use crate::engine::generator::MoveGenerator;
+use crate::engine::multi::MAX_OUTSIDE;
+use crate::engine::{budget, EngineError, TableShape};
 use crate::rules::{Diagnostic, Game};
-use crate::value::{Outcome, ValueRule};
 
 /// The values of every position of the box `0..=extents[i]` of `game` under `rule`, in
 /// row-major order (the last coordinate fastest). Refused before allocating when the box would
