@@ -258,11 +258,7 @@ pub fn check_rule_steps(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{load, SourceFile};
-
-    fn game(text: &str) -> Game {
-        load(SourceFile::new("t.sg", text), &[]).unwrap()
-    }
+    use crate::rules::testing::game;
 
     #[test]
     fn small_boxes_are_counted_in_full_and_large_ones_sampled_across() {

@@ -492,11 +492,7 @@ pub fn human_bytes(bytes: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{load, SourceFile};
-
-    fn game(text: &str) -> Game {
-        load(SourceFile::new("<test>", text), &[]).unwrap()
-    }
+    use crate::rules::testing::game;
 
     #[test]
     fn chunked_extension_gives_the_same_table_and_can_stop() {

@@ -119,12 +119,7 @@ fn modifier_allows(digit: &Digit, heaps: &[u64]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::code::Notation;
-    use crate::rules::{load, SourceFile};
-
-    fn code(text: &str) -> TakeBreakCode {
-        TakeBreakCode::parse(text, Notation::General, 0).unwrap()
-    }
+    use crate::rules::testing::{code, game};
 
     #[test]
     fn lists_kayles_moves_from_a_row_of_four() {
@@ -165,11 +160,9 @@ mod tests {
 
     #[test]
     fn lines_are_expanded_with_their_binder() {
-        let game = load(
-            SourceFile::new("t.sg", "position (x, y)\nmove t in 1..=x => (x - t, y)\nmove if y > 0 => (x, y - 1) + (0, 0)"),
-            &[],
-        )
-        .unwrap();
+        let game = game(
+            "position (x, y)\nmove t in 1..=x => (x - t, y)\nmove if y > 0 => (x, y - 1) + (0, 0)",
+        );
         let program = game.position_program().unwrap();
         let mut seen = Vec::new();
         for_each_rule_move(

@@ -28,11 +28,7 @@ pub fn code_values(code: &TakeBreakCode, len: usize) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::code::Notation;
-
-    fn code(text: &str) -> TakeBreakCode {
-        TakeBreakCode::parse(text, Notation::General, 0).unwrap()
-    }
+    use crate::rules::testing::code;
 
     #[test]
     fn nim_and_subtraction_values() {

@@ -145,3 +145,20 @@ pub fn load(source: SourceFile, overrides: &[(String, i64)]) -> Result<Game, Rul
     drop(file);
     lower::lower(checked, source)
 }
+
+/// Games and codes for the unit tests of every module.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::code::{Notation, TakeBreakCode};
+    use super::{load, Game, SourceFile};
+
+    /// The game of the rules `text` (which must load).
+    pub(crate) fn game(text: &str) -> Game {
+        load(SourceFile::new("t.sg", text), &[]).unwrap()
+    }
+
+    /// The take-and-break code `text` in the general notation (e.g. `0.77`, `4!.0`).
+    pub(crate) fn code(text: &str) -> TakeBreakCode {
+        TakeBreakCode::parse(text, Notation::General, 0).unwrap()
+    }
+}

@@ -200,11 +200,7 @@ pub fn rule_error(game: &Game, diagnostic: Diagnostic) -> SolveError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{load, SourceFile};
-
-    fn game(text: &str) -> Game {
-        load(SourceFile::new("t.sg", text), &[]).unwrap()
-    }
+    use crate::rules::testing::game;
 
     #[test]
     fn one_listing_for_codes_heap_rules_and_position_rules() {
