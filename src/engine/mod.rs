@@ -16,6 +16,7 @@
 
 pub mod boxtable;
 pub mod checkpoint;
+pub mod estimate;
 pub mod general;
 pub mod interp;
 pub mod mex;
@@ -276,7 +277,13 @@ pub fn estimate_bytes(game: &Game, to: u64) -> u64 {
         Some(code) => takebreak::working_bytes_per_position(code),
         None => 0,
     };
-    values.saturating_mul(per_value)
+    // Bitset levels grow with the values (hex 0.9: n²/16 bytes).
+    let levels = game
+        .code()
+        .map_or(0, |code| estimate::level_bytes(code, to));
+    values
+        .saturating_mul(per_value)
+        .max(levels.saturating_add(4 * values))
 }
 
 /// Refuses `to` when [`estimate_bytes`] exceeds the memory available.
