@@ -204,6 +204,7 @@ fn table(
     let output = output.unwrap_or("-");
     let color = color.enabled(output);
     let (mut table, ()) = checkpointing.run(game, |mut table, hook| {
+        note_if_long(game, table.len(), to, "--to", hook.is_some());
         match hook {
             Some(hook) => engine::extend_in_chunks(game, &mut table, to, &engine_options(), hook)?,
             None => engine::extend(game, &mut table, to, &engine_options())?,
@@ -227,6 +228,7 @@ fn period(
     // Timed from the table the search starts with (after loading a checkpoint).
     let mut started = (Instant::now(), 0);
     let (table, report) = checkpointing.run(game, |table, hook| {
+        note_if_long(game, table.len(), max, "--max", hook.is_some());
         started = (Instant::now(), table.len());
         match hook {
             Some(hook) => {
@@ -248,6 +250,32 @@ fn period(
         }
     })?;
     Ok(())
+}
+
+/// Says up front (one line on stderr) when extending `G(0..from)` to `G(0..=to)` is estimated
+/// to take more than ten minutes, and how to go smaller or resumable.
+fn note_if_long(game: &Game, from: usize, to: u64, flag: &str, checkpointed: bool) {
+    let Some(estimate) = engine::estimate::estimate(game, from as u64, to) else {
+        return;
+    };
+    if estimate.seconds > 600.0 {
+        let stop = if checkpointed {
+            ""
+        } else {
+            ", or add --checkpoint FILE to stop and resume it"
+        };
+        let (what, will) = if flag == "--max" {
+            ("the period search may compute up to ", ", which would take")
+        } else {
+            ("", " will take")
+        };
+        eprintln!(
+            "note: {what}G(0..={to}) of {}{will} about {} ({}); ask for a smaller {flag}{stop}",
+            game.name,
+            engine::progress::human_duration(estimate.seconds),
+            estimate.work
+        );
+    }
 }
 
 /// The human form of a period report, with the values of the preperiod and of one period.
