@@ -345,6 +345,7 @@ mod tests {
         let wide = level_bytes(&code("hex 0.9"), 1 << 24);
         assert!(wide > 4 << 40, "{wide}");
         assert!(check_memory(&game("hex 0.9"), 1 << 24).is_err());
+        assert!(check_memory(&game("hex 0.9"), u64::MAX / 2).is_err());
     }
 
     #[test]

@@ -283,7 +283,7 @@ pub fn estimate_bytes(game: &Game, to: u64) -> u64 {
         .map_or(0, |code| estimate::level_bytes(code, to));
     values
         .saturating_mul(per_value)
-        .max(levels.saturating_add(4 * values))
+        .max(levels.saturating_add(values.saturating_mul(4)))
 }
 
 /// Refuses `to` when [`estimate_bytes`] exceeds the memory available.

@@ -20,9 +20,12 @@
 //! * `j ≥ 3` without a modifier uses per-heap bitsets of reachable XORs, built by the recursion
 //!   `E_j(m) = ∪_{b ≥ 1} G(b) ⊕ E_{j−1}(m − b)` (exactly `j` heaps, `E_1(m) = {G(m)}`) and
 //!   `S_i(m) = ∪_{b ≥ 1} G(b) ⊕ S_{i−1}(m − b)` for `{i+}` (at least `i` heaps, with
-//!   `S_1(m) = {G(m)} ∪ ∪_b G(b) ⊕ S_1(m − b)`). Each level costs `O(m · W/64)` word operations
-//!   per heap, `W` being the power of two above the largest value, and keeps `W` bits per heap
-//!   (see [`working_bytes_per_position`]);
+//!   `S_1(m) = {G(m)} ∪ ∪_b G(b) ⊕ S_1(m − b)`), `b` running over the smallest heap only
+//!   (`b ≤ m/j`). Each level costs `O(m · W/64)` word operations per heap, `W` being the power
+//!   of two above the largest value, and keeps `W` bits per heap (see [`level_bytes`]). The top
+//!   level, when only digits before the tail use it (hex `0.9`, `0.F`), is not built: the mex
+//!   is read off the level below it word by word (`Levels::lazy_mex`), `O(m + 50 · W/64)`
+//!   reads per heap instead of `O(m · W/64)`;
 //! * `j ≥ 3` with `=` takes `j` equal heaps of `m/j`: XOR `G(m/j)` for odd `j`, 0 for even `j`;
 //! * `j ≥ 3` with `!` or `?` falls back to listing the partitions of `m` into allowed numbers of
 //!   parts: `O(m^(J−1))` per heap for at most `J` heaps, and exponential in `√m` for `{j+}`.
@@ -98,7 +101,8 @@ pub struct DenseWork {
     pub pairs: f64,
     /// 64-bit words XOR-translated into, or inserted from, the rows of the bitset levels.
     pub level_words: f64,
-    /// Words [`Levels::lazy_mex`] reads.
+    /// Words read to find the mex of splits into the top number of heaps without building
+    /// their bitsets (the lazy level).
     pub lazy_words: f64,
 }
 
@@ -193,7 +197,9 @@ pub fn level_bytes(code: &TakeBreakCode, len: usize, words: usize) -> u64 {
     if levels == 0 {
         return 0;
     }
-    let per_heap = levels * 8 * words as u64 + 4 * plan.stored_exact_levels() as u64 + 4;
+    let per_heap = (levels * 8)
+        .saturating_mul(words as u64)
+        .saturating_add(4 * plan.stored_exact_levels() as u64 + 4);
     per_heap.saturating_mul(len as u64)
 }
 
