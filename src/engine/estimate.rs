@@ -3,8 +3,8 @@
 //!
 //! The estimate counts the work of the kernel that will run — two-heap splits visited, values
 //! of the sparse kernel, words of the bitset levels of three or more heaps, partitions listed,
-//! rule loop steps — and multiplies each count by a rate measured on one core of a current
-//! x86 machine (the `RATE_*` constants). It is rough, within a factor of two or three: enough
+//! rule loop steps — and multiplies each count by a rate measured on a current 2-core x86
+//! machine (the `RATE_*` constants; AMD EPYC and Intel Xeon virtual machines). It is rough, within a factor of two or three: enough
 //! to tell seconds from minutes from hours. The width of the values, which the levels' cost
 //! depends on, is not known in advance: it is read off a short prefix of the table computed
 //! for the purpose (a few milliseconds), and extrapolated.
@@ -16,15 +16,17 @@ use super::{check_memory, feasible_to, sparse, takebreak, Progress, SgTable, RUL
 use crate::rules::code::TakeBreakCode;
 use crate::rules::{Game, GameKind, Program};
 
-/// Seconds per two-heap split visited by the dense kernel.
-const RATE_PAIR: f64 = 1.2e-9;
-/// Seconds per value of the [sparse](super::sparse) kernel at 2^28 heaps (Grundy's game: 513 s
-/// on 2 cores), a little less for smaller tables: `∝ N^0.15` (2^24: 21 s).
-const RATE_SPARSE_VALUE: f64 = 1.9e-6;
+/// Seconds per two-heap split visited by the dense kernel (0.5 ns while the values fit a
+/// register, 2.4 ns for large ones: octal `0.[7]` to 5000 in 25 s).
+const RATE_PAIR: f64 = 1.5e-9;
+/// Seconds per value of the [sparse](super::sparse) kernel at 2^28 heaps, a little less for
+/// smaller tables: `∝ N^0.15` (Grundy's game on 2 cores: 2^28 in 513 s and 2^24 in 21 s on
+/// the benchmark machine, 2^22 in 15 s on a busier one).
+const RATE_SPARSE_VALUE: f64 = 2.85e-6;
 /// Seconds per word of the bitset levels XOR-translated or inserted.
 const RATE_LEVEL_WORD: f64 = 2.0e-9;
-/// Seconds per word read by the lazy top level (hex `0.9` to 65536: about 20 s).
-const RATE_LAZY_WORD: f64 = 4.0e-9;
+/// Seconds per word read by the lazy top level (hex `0.9` to 65536 in 20 s, hex `0.F` in 9 s).
+const RATE_LAZY_WORD: f64 = 1.0e-8;
 /// Seconds per partition part listed (`!`/`?` digits with three or more heaps).
 const RATE_PARTITION: f64 = 3.0e-9;
 /// Seconds per loop step (binder value or move) of general rules.
@@ -289,7 +291,7 @@ mod tests {
         let grundy = estimate(&game("takebreak 4!.0"), 0, 1 << 30).unwrap();
         assert!((600.0..7200.0).contains(&grundy.seconds), "{grundy:?}");
         assert!(matches!(grundy.work, Work::SparseValues(_)));
-        // Hex 0.9: values grow like n/2, the cost like n² (about 10 s to 65536).
+        // Hex 0.9: values grow like n/2, the cost like n² (about 20 s to 65536).
         let hex = estimate(&game("hex 0.9"), 0, 1 << 18).unwrap();
         assert!(hex.seconds > 60.0, "{hex:?}");
         match hex.work {
