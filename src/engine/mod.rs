@@ -35,8 +35,8 @@ use thiserror::Error;
 use crate::rules::{Diagnostic, Game, GameKind, SourceFile};
 pub use mex::MexSet;
 pub use progress::Progress;
-use sparse::SparseState;
 pub use table::SgTable;
+use takebreak::KernelState;
 
 /// How to run a kernel.
 #[derive(Clone, Debug, Default)]
@@ -129,7 +129,7 @@ pub fn extend(
     // whether it is large enough to store values from 256 to 511 in 9 bits.
     table.reserve(len - table.len());
     let mut progress = Progress::new(table.len() as u64, len as u64, options.progress);
-    let result = extend_kernel(game, table, len, &mut progress, &mut SparseState::default());
+    let result = extend_kernel(game, table, len, &mut progress, &mut KernelState::default());
     progress.finish();
     result
 }
@@ -190,7 +190,7 @@ pub fn extend_in_chunks(
     table.reserve(len - table.len());
     let mut progress = Progress::new(table.len() as u64, len as u64, options.progress);
     let mut chunk = FIRST_CHUNK;
-    let mut state = SparseState::default();
+    let mut state = KernelState::default();
     let result = loop {
         if between_chunks(table).is_break() {
             break Err(EngineError::Interrupted {
@@ -216,14 +216,14 @@ pub fn extend_in_chunks(
     result
 }
 
-/// Runs the game's kernel from `table.len()` to `len` values, keeping the sparse kernel's
-/// working state in `state` for the next call on the same table.
+/// Runs the game's kernel from `table.len()` to `len` values, keeping the kernels' working
+/// state in `state` for the next call on the same table.
 fn extend_kernel(
     game: &Game,
     table: &mut SgTable,
     len: usize,
     progress: &mut Progress,
-    state: &mut SparseState,
+    state: &mut KernelState,
 ) -> Result<(), EngineError> {
     match &game.kind {
         GameKind::Code { code, .. }

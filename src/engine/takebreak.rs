@@ -56,23 +56,35 @@ const SPARSE_FROM: usize = 4096;
 /// table by its period once the periodicity theorem proves one (codes without modifiers only),
 /// and hands back to the dense kernel if the game turns out not to be sparse.
 pub fn extend(code: &TakeBreakCode, table: &mut SgTable, len: usize, progress: &mut Progress) {
-    extend_keeping(code, table, len, progress, &mut SparseState::default());
+    extend_keeping(code, table, len, progress, &mut KernelState::default());
 }
 
-/// [`extend`], keeping the sparse kernel's working state in `state` for the next call on the
-/// same table (see [`super::sparse::extend`]).
+/// The working state of the kernels kept from one [`extend_keeping`] call to the next on the
+/// same table: the sparse kernel's (see [`super::sparse::extend`]), and the dense kernel with
+/// its bitset levels, which would otherwise be rebuilt from the whole table at every call (a
+/// run in chunks, with a checkpoint, makes one call per half second).
+#[derive(Default)]
+pub struct KernelState {
+    sparse: SparseState,
+    dense: Option<Kernel>,
+}
+
+/// [`extend`], keeping the kernels' working state in `state` for the next call on the same
+/// table.
 pub fn extend_keeping(
     code: &TakeBreakCode,
     table: &mut SgTable,
     len: usize,
     progress: &mut Progress,
-    state: &mut SparseState,
+    state: &mut KernelState,
 ) {
     if len > SPARSE_FROM && super::sparse::applies(code) {
         extend_dense(code, table, SPARSE_FROM, progress);
-        super::sparse::extend(code, table, len, progress, state);
+        super::sparse::extend(code, table, len, progress, &mut state.sparse);
     }
-    extend_dense(code, table, len, progress);
+    let kept = state.dense.take().filter(|k| k.done == table.len());
+    let kernel = extend_with(code, table, len, progress, PARALLEL_SPLITS, true, kept);
+    state.dense = kernel;
 }
 
 /// [`extend`] by the dense kernel only.
@@ -285,16 +297,36 @@ fn extend_with_threshold(
     parallel_splits: usize,
     lazy: bool,
 ) {
+    extend_with(code, table, len, progress, parallel_splits, lazy, None);
+}
+
+/// [`extend_with_threshold`] continuing with `kept`, a kernel whose working state is that of
+/// `table` as it is (from an earlier call), else with a new one rebuilt from the table. Returns
+/// the kernel, up to date with the table (`None` when there was nothing to do).
+fn extend_with(
+    code: &TakeBreakCode,
+    table: &mut SgTable,
+    len: usize,
+    progress: &mut Progress,
+    parallel_splits: usize,
+    lazy: bool,
+    kept: Option<Kernel>,
+) -> Option<Kernel> {
     let start = table.len();
     if start >= len {
-        return;
+        return kept;
     }
-    let mut kernel = Kernel::new(code, table.max_value(), parallel_splits, lazy);
     // This kernel reads plain slices (see `SgTable::unpack`).
     table.unpack();
-    // The working state is not kept between calls: rebuild it from the table.
+    let mut kernel = match kept {
+        Some(kernel) => kernel,
+        None => {
+            let mut kernel = Kernel::new(code, table.max_value(), parallel_splits, lazy);
+            kernel.catch_up(table);
+            kernel
+        }
+    };
     kernel.levels.reserve(len);
-    kernel.catch_up(table);
     table.reserve(len - start);
     for n in start..len {
         let max_value = table.max_value();
@@ -308,9 +340,11 @@ fn extend_with_threshold(
         };
         table.push(value);
         kernel.levels.finish_row(value);
+        kernel.done = n + 1;
         progress.tick(n as u64 + 1);
     }
     progress.set(len as u64);
+    Some(kernel)
 }
 
 struct Kernel {
@@ -332,6 +366,8 @@ struct Kernel {
     /// The heap sizes `m` whose splits into [`Levels::lazy`] heaps are options of the heap
     /// being computed (see [`Levels::lazy_mex`]).
     deferred: Vec<usize>,
+    /// The length of the table the working state is that of.
+    done: usize,
 }
 
 impl Kernel {
@@ -367,11 +403,13 @@ impl Kernel {
             parallel_splits: parallel_splits.max(2),
             set: MexSet::with_capacity(256),
             deferred: Vec::new(),
+            done: 0,
         }
     }
 
     /// Brings the working state up to date with `table`, computed by an earlier call.
     fn catch_up(&mut self, table: &SgTable) {
+        self.done = table.len();
         for m in 0..table.len() {
             if !self.levels.is_empty() {
                 match table.storage() {
@@ -1259,6 +1297,24 @@ mod tests {
         // Splits into three and four heaps: only E_4 is lazy, E_2 and E_3 are kept.
         let plan = LevelPlan::of(&code("0.{3,4}"));
         assert!(plan.lazy_top && plan.max_exact == 4 && plan.stored_exact_levels() == 2);
+    }
+
+    #[test]
+    fn a_kept_kernel_continues_the_table() {
+        // In chunks with one state the dense kernel carries on from where it stopped (levels,
+        // lazy lists, the tail's ring); a table extended elsewhere in between is caught up.
+        for text in ["0.9", "0.[B]", "0.9[1]", "0.F", "4.[4]", "0.07"] {
+            let code = code(text);
+            let whole = kernel_values(&code, 700);
+            let mut table = SgTable::new();
+            let mut state = KernelState::default();
+            for len in [1, 2, 50, 51, 300, 450] {
+                extend_keeping(&code, &mut table, len, &mut Progress::hidden(), &mut state);
+            }
+            extend(&code, &mut table, 500, &mut Progress::hidden());
+            extend_keeping(&code, &mut table, 700, &mut Progress::hidden(), &mut state);
+            assert_eq!(table.to_vec(), whole, "{text}");
+        }
     }
 
     #[test]
