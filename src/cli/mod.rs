@@ -8,6 +8,7 @@ mod check;
 mod checkpointing;
 mod code;
 mod console;
+mod long_run;
 mod patterns;
 mod period;
 mod plot;

@@ -9,6 +9,7 @@ use crate::export;
 use crate::rules::Game;
 
 use super::args::{Checkpointing, GameArgs};
+use super::long_run::{note_if_long, Bound};
 use super::{CliError, Context};
 
 /// `period` arguments.
@@ -38,9 +39,18 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let options = EngineOptions { progress: true };
     // Timed from the table the search starts with (after loading a checkpoint).
     let mut started = (Instant::now(), 0);
+    let console = &mut context.console;
     let (table, report) = args
         .checkpointing
         .run(&game, &context.args, |table, hook| {
+            note_if_long(
+                console,
+                &game,
+                table.len(),
+                args.max,
+                Bound::Max,
+                hook.is_some(),
+            );
             started = (Instant::now(), table.len());
             match hook {
                 Some(hook) => {

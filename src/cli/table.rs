@@ -4,6 +4,7 @@ use crate::engine::{self, multi, EngineOptions, Table};
 use crate::export::{self, Format};
 
 use super::args::{parse_format, BoxArg, Checkpointing, ColorChoice, GameArgs};
+use super::long_run::{note_if_long, Bound};
 use super::{CliError, Context};
 
 /// `table` arguments.
@@ -48,9 +49,11 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
             "--format matrix is a grid of a position game (`position (x, y)`); a heap game's table is text, csv or json".into(),
         ));
     }
+    let console = &mut context.console;
     let (mut table, ()) = args
         .checkpointing
         .run(&game, &context.args, |mut table, hook| {
+            note_if_long(console, &game, table.len(), to, Bound::To, hook.is_some());
             let options = EngineOptions { progress: true };
             match hook {
                 Some(hook) => engine::extend_in_chunks(&game, &mut table, to, &options, hook)?,

@@ -8,7 +8,7 @@
 
 use std::ops::ControlFlow;
 
-use super::{takebreak, EngineError, StepsEvidence, TableShape};
+use super::{estimate, takebreak, EngineError, StepsEvidence, TableShape};
 use crate::rules::program::{Scratch, Stop};
 use crate::rules::{Game, Program, TakeBreakCode};
 
@@ -45,7 +45,8 @@ pub fn box_positions(extents: &[u64]) -> u128 {
 /// Estimated peak bytes of a request, before anything is allocated.
 ///
 /// * A heap table `G(0..=to)`: 4 bytes per value (the widest storage, since the values are not
-///   known in advance) plus the take-and-break kernel's working memory per position.
+///   known in advance) plus the take-and-break kernel's working memory per position, or the
+///   table plus the kernel's bitset levels ([`estimate::level_bytes`]) when those are larger.
 /// * A box: 4 bytes per value; for two or more coordinates 8 more per position and per wave
 ///   (coordinate sum) for the wave order.
 ///
@@ -55,8 +56,13 @@ pub fn memory_need(shape: &TableShape, code: Option<&TakeBreakCode>) -> MemoryNe
         TableShape::Sequence { to } => {
             let values = to.saturating_add(1);
             let per_value = 4 + code.map_or(0, takebreak::working_bytes_per_position);
+            // Bitset levels (splits into three or more heaps) grow with the values: hex 0.9
+            // needs about n²/16 bytes.
+            let levels = code.map_or(0, |code| estimate::level_bytes(code, *to));
             MemoryNeed {
-                bytes: values.saturating_mul(per_value),
+                bytes: values
+                    .saturating_mul(per_value)
+                    .max(levels.saturating_add(values.saturating_mul(4))),
                 addressable: *to <= usize::MAX as u64 / 8,
             }
         }

@@ -35,6 +35,18 @@ impl MexSet {
         self.words[word] |= 1u64 << (value % 64);
     }
 
+    /// Adds `64 · index + i` for every bit `i` of `bits`.
+    #[inline]
+    pub fn insert_word(&mut self, index: usize, bits: u64) {
+        if bits == 0 {
+            return;
+        }
+        if index >= self.words.len() {
+            self.words.resize(index + 1, 0);
+        }
+        self.words[index] |= bits;
+    }
+
     /// True if `value` is in the set.
     #[inline]
     pub fn contains(&self, value: u32) -> bool {

@@ -21,6 +21,7 @@
 pub mod boxtable;
 pub mod budget;
 pub mod checkpoint;
+pub mod estimate;
 pub mod general;
 pub mod generator;
 pub mod mex;
@@ -41,8 +42,8 @@ pub use boxtable::{BoxTable, Table};
 pub use budget::RULE_STEPS_LIMIT;
 pub use mex::MexSet;
 pub use progress::Progress;
-use sparse::SparseState;
 pub use table::SgTable;
+use takebreak::KernelState;
 
 /// How to run a kernel.
 #[derive(Clone, Debug, Default)]
@@ -328,7 +329,7 @@ pub fn extend(
     // whether it is large enough to store values from 256 to 511 in 9 bits.
     table.reserve(len - table.len());
     let mut progress = Progress::new(table.len() as u64, len as u64, options.progress);
-    let result = extend_kernel(game, table, len, &mut progress, &mut SparseState::default());
+    let result = extend_kernel(game, table, len, &mut progress, &mut KernelState::default());
     progress.finish();
     result
 }
@@ -390,7 +391,7 @@ pub fn extend_in_chunks(
     table.reserve(len - table.len());
     let mut progress = Progress::new(table.len() as u64, len as u64, options.progress);
     let mut chunk = FIRST_CHUNK;
-    let mut state = SparseState::default();
+    let mut state = KernelState::default();
     let result = loop {
         if between_chunks(table).is_break() {
             break Err(EngineError::Interrupted {
@@ -416,14 +417,14 @@ pub fn extend_in_chunks(
     result
 }
 
-/// Runs the game's kernel from `table.len()` to `len` values, keeping the sparse kernel's
-/// working state in `state` for the next call on the same table.
+/// Runs the game's kernel from `table.len()` to `len` values, keeping the kernels' working
+/// state in `state` for the next call on the same table.
 fn extend_kernel(
     game: &Game,
     table: &mut SgTable,
     len: usize,
     progress: &mut Progress,
-    state: &mut SparseState,
+    state: &mut KernelState,
 ) -> Result<(), EngineError> {
     match &game.kind {
         GameKind::Code { code, .. }

@@ -20,9 +20,12 @@
 //! * `j ≥ 3` without a modifier uses per-heap bitsets of reachable XORs, built by the recursion
 //!   `E_j(m) = ∪_{b ≥ 1} G(b) ⊕ E_{j−1}(m − b)` (exactly `j` heaps, `E_1(m) = {G(m)}`) and
 //!   `S_i(m) = ∪_{b ≥ 1} G(b) ⊕ S_{i−1}(m − b)` for `{i+}` (at least `i` heaps, with
-//!   `S_1(m) = {G(m)} ∪ ∪_b G(b) ⊕ S_1(m − b)`). Each level costs `O(m · W/64)` word operations
-//!   per heap, `W` being the power of two above the largest value, and keeps `W` bits per heap
-//!   (see [`working_bytes_per_position`]);
+//!   `S_1(m) = {G(m)} ∪ ∪_b G(b) ⊕ S_1(m − b)`), `b` running over the smallest heap only
+//!   (`b ≤ m/j`). Each level costs `O(m · W/64)` word operations per heap, `W` being the power
+//!   of two above the largest value, and keeps `W` bits per heap (see [`level_bytes`]). The top
+//!   level, when only digits before the tail use it (hex `0.9`, `0.F`), is not built: the mex
+//!   is read off the level below it word by word (`Levels::lazy_mex`), `O(m + 50 · W/64)`
+//!   reads per heap instead of `O(m · W/64)`;
 //! * `j ≥ 3` with `=` takes `j` equal heaps of `m/j`: XOR `G(m/j)` for odd `j`, 0 for even `j`;
 //! * `j ≥ 3` with `!` or `?` falls back to listing the partitions of `m` into allowed numbers of
 //!   parts: `O(m^(J−1))` per heap for at most `J` heaps, and exponential in `√m` for `{j+}`.
@@ -42,9 +45,6 @@ use crate::rules::code::{Digit, Modifier, TakeBreakCode};
 /// Heaps with at least this many 2-heap splits have them computed by parallel rayon tasks.
 const PARALLEL_SPLITS: usize = 8192;
 
-/// How often (in heaps) the progress bar is updated.
-const PROGRESS_EVERY: usize = 4096;
-
 /// Heaps computed densely before the [sparse](super::sparse) kernel takes over a finite
 /// octal code (it chooses its mask from these values; below this the dense kernel is cheap).
 const SPARSE_FROM: usize = 4096;
@@ -56,23 +56,35 @@ const SPARSE_FROM: usize = 4096;
 /// table by its period once the periodicity theorem proves one (codes without modifiers only),
 /// and hands back to the dense kernel if the game turns out not to be sparse.
 pub fn extend(code: &TakeBreakCode, table: &mut SgTable, len: usize, progress: &mut Progress) {
-    extend_keeping(code, table, len, progress, &mut SparseState::default());
+    extend_keeping(code, table, len, progress, &mut KernelState::default());
 }
 
-/// [`extend`], keeping the sparse kernel's working state in `state` for the next call on the
-/// same table (see [`super::sparse::extend`]).
+/// The working state of the kernels kept from one [`extend_keeping`] call to the next on the
+/// same table: the sparse kernel's (see [`super::sparse::extend`]), and the dense kernel with
+/// its bitset levels, which would otherwise be rebuilt from the whole table at every call (a
+/// run in chunks, with a checkpoint, makes one call per half second).
+#[derive(Default)]
+pub struct KernelState {
+    sparse: SparseState,
+    dense: Option<Kernel>,
+}
+
+/// [`extend`], keeping the kernels' working state in `state` for the next call on the same
+/// table.
 pub fn extend_keeping(
     code: &TakeBreakCode,
     table: &mut SgTable,
     len: usize,
     progress: &mut Progress,
-    state: &mut SparseState,
+    state: &mut KernelState,
 ) {
     if len > SPARSE_FROM && super::sparse::applies(code) {
         extend_dense(code, table, SPARSE_FROM, progress);
-        super::sparse::extend(code, table, len, progress, state);
+        super::sparse::extend(code, table, len, progress, &mut state.sparse);
     }
-    extend_dense(code, table, len, progress);
+    let kept = state.dense.take().filter(|k| k.done == table.len());
+    let kernel = extend_with(code, table, len, progress, PARALLEL_SPLITS, true, kept);
+    state.dense = kernel;
 }
 
 /// [`extend`] by the dense kernel only.
@@ -93,6 +105,116 @@ pub fn working_bytes_per_position(code: &TakeBreakCode) -> u64 {
     8 * (plan.exact_levels() + plan.at_least_levels) as u64
 }
 
+/// The dense kernel's work for `G(0..len)` in counts of its inner loops, for the estimates of
+/// [`super::estimate`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DenseWork {
+    /// Two-heap splits visited (`G(a) ⊕ G(m − a)`), as options and for the rows of `E_2`.
+    pub pairs: f64,
+    /// 64-bit words XOR-translated into, or inserted from, the rows of the bitset levels.
+    pub level_words: f64,
+    /// Words read to find the mex of splits into the top number of heaps without building
+    /// their bitsets (the lazy level).
+    pub lazy_words: f64,
+}
+
+/// Words [`Levels::lazy_mex`] reads to settle one word of values below the mex (measured on
+/// hex `0.9`, whose values grow; the mex's own word takes one read per split).
+const LAZY_READS_PER_WORD: f64 = 50.0;
+
+/// [`DenseWork`] of `G(0..len)` when the value bitsets are `words(m)` 64-bit words wide at heap
+/// `m` (1 while the values stay below 64). The partitions listed for `!`/`?` digits with three
+/// or more heaps are counted by [`listing_work`] instead.
+pub fn dense_work(code: &TakeBreakCode, len: usize, words: &dyn Fn(usize) -> f64) -> DenseWork {
+    let code = code.normalized();
+    let plan = LevelPlan::of(&code);
+    let pairs_of = |d: &Digit| d.heaps.allows(2) && d.modifier != Modifier::Equal;
+    // Rows of stored levels a digit inserts per heap, and lazy splits it defers.
+    let rows_of = |d: &Digit| {
+        if d.modifier != Modifier::None {
+            return (0.0, 0.0);
+        }
+        let mut rows = f64::from(d.heaps.at_least.is_some_and(|j| j >= 3) as u8);
+        let mut lazy = 0.0;
+        for j in (3..64).filter(|&j| d.heaps.mask & (1 << j) != 0) {
+            if plan.lazy_top && j == plan.max_exact {
+                lazy += 1.0;
+            } else {
+                rows += 1.0;
+            }
+        }
+        (rows, lazy)
+    };
+    let p = code.tail.len().max(1) as f64;
+    let tail_pairs = code.tail.iter().filter(|d| pairs_of(d)).count() as f64 / p;
+    let tail_rows = code.tail.iter().map(|d| rows_of(d).0).sum::<f64>() / p;
+    let built = (3..=plan.max_exact)
+        .take(plan.stored_exact_levels().saturating_sub(1))
+        .map(|j| 1.0 / j as f64)
+        .chain((1..=plan.at_least_levels).map(|i| 1.0 / i.max(2) as f64))
+        .sum::<f64>();
+    let ts = code.digits.len();
+    let mut work = DenseWork::default();
+    // Per heap `n`, evaluated at the middle of each of 256 equal chunks of heaps.
+    let chunks = 256.min(len.max(1));
+    for c in 0..chunks {
+        let (from, to) = (len * c / chunks, len * (c + 1) / chunks);
+        let (n, count) = ((from + to) as f64 / 2.0, (to - from) as f64);
+        let w = words((from + to) / 2);
+        let mut heap = DenseWork::default();
+        for (k, d) in code
+            .digits
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| (*k as f64) < n)
+        {
+            let m = n - k as f64;
+            if pairs_of(d) {
+                heap.pairs += m / 2.0;
+            }
+            let (rows, lazy) = rows_of(d);
+            heap.level_words += rows * w;
+            if lazy > 0.0 {
+                heap.lazy_words += lazy * (m / plan.max_exact as f64 + LAZY_READS_PER_WORD * w);
+            }
+        }
+        let tail = (n - ts as f64).max(0.0);
+        heap.pairs += tail_pairs * tail * tail / 4.0;
+        heap.level_words += tail_rows * tail * w;
+        if plan.stored_exact_levels() >= 1 {
+            heap.pairs += n / 2.0;
+        }
+        heap.level_words += built * n * w;
+        work.pairs += heap.pairs * count;
+        work.level_words += heap.level_words * count;
+        work.lazy_words += heap.lazy_words * count;
+    }
+    work
+}
+
+/// True when the kernel keeps bitset levels for splits into three or more heaps, whose cost
+/// and memory grow with the width of the values.
+pub fn has_levels(code: &TakeBreakCode) -> bool {
+    let plan = LevelPlan::of(&code.normalized());
+    plan.exact_levels() + plan.at_least_levels > 0
+}
+
+/// Bytes of the bitset levels for `G(0..len)` when the values stay below `64 · words`: a row
+/// of `words` 64-bit words per heap in every stored level, and a few bytes per heap of
+/// bookkeeping (row bounds, heap sizes by value) — `len · words · 8` per level, `len²/16`
+/// when the values grow like `n/2` (hex `0.9`: 256 MiB at 65536).
+pub fn level_bytes(code: &TakeBreakCode, len: usize, words: usize) -> u64 {
+    let plan = LevelPlan::of(&code.normalized());
+    let levels = (plan.stored_exact_levels() + plan.at_least_levels) as u64;
+    if levels == 0 {
+        return 0;
+    }
+    let per_heap = (levels * 8)
+        .saturating_mul(words as u64)
+        .saturating_add(4 * plan.stored_exact_levels() as u64 + 4);
+    per_heap.saturating_mul(len as u64)
+}
+
 /// For codes whose `!` or `?` digits leave three or more heaps (the only splits this kernel
 /// lists one partition at a time), the table length at which listing `G(0..len)` would pass
 /// `limit` partitions; `None` when `G(0..len)` stays within it (always, for other codes).
@@ -102,13 +224,20 @@ pub fn working_bytes_per_position(code: &TakeBreakCode) -> u64 {
 /// listed `(k, j)`; the number grows like `exp(π√(2m/3))`, so without this check a request
 /// such as `takebreak 0.{3+}?` to n = 200 would run for ages instead of being refused.
 pub fn listing_work_exceeds(code: &TakeBreakCode, len: usize, limit: f64) -> Option<usize> {
+    listing_work(code, len, limit).err()
+}
+
+/// The partitions (times their parts) that listing `G(0..len)` takes, as counted by
+/// [`listing_work_exceeds`]: `Ok(work)` when it stays within `limit` (0 for codes that list
+/// nothing), else `Err` with the table length at which it passes the limit.
+pub fn listing_work(code: &TakeBreakCode, len: usize, limit: f64) -> Result<f64, usize> {
     let code = code.normalized();
     let listed = |d: &Digit| {
         matches!(d.modifier, Modifier::Unequal | Modifier::NotAllEqual)
             && (d.heaps.mask >> 3 != 0 || d.heaps.at_least.is_some())
     };
     if !code.digits.iter().chain(&code.tail).any(listed) {
-        return None;
+        return Ok(0.0);
     }
     // Parts counts above this contribute nothing before the limit is passed.
     const MOST_PARTS: usize = 256;
@@ -151,10 +280,10 @@ pub fn listing_work_exceeds(code: &TakeBreakCode, len: usize, limit: f64) -> Opt
                 .sum::<f64>();
         }
         if work > limit {
-            return Some(n + 1);
+            return Err(n + 1);
         }
     }
-    None
+    Ok(work)
 }
 
 /// [`extend`] with the number of splits from which a heap's 2-heap splits run in parallel;
@@ -168,15 +297,36 @@ fn extend_with_threshold(
     parallel_splits: usize,
     lazy: bool,
 ) {
+    extend_with(code, table, len, progress, parallel_splits, lazy, None);
+}
+
+/// [`extend_with_threshold`] continuing with `kept`, a kernel whose working state is that of
+/// `table` as it is (from an earlier call), else with a new one rebuilt from the table. Returns
+/// the kernel, up to date with the table (`None` when there was nothing to do).
+fn extend_with(
+    code: &TakeBreakCode,
+    table: &mut SgTable,
+    len: usize,
+    progress: &mut Progress,
+    parallel_splits: usize,
+    lazy: bool,
+    kept: Option<Kernel>,
+) -> Option<Kernel> {
     let start = table.len();
     if start >= len {
-        return;
+        return kept;
     }
-    let mut kernel = Kernel::new(code, table.max_value(), parallel_splits, lazy);
     // This kernel reads plain slices (see `SgTable::unpack`).
     table.unpack();
-    // The working state is not kept between calls: rebuild it from the table.
-    kernel.catch_up(table);
+    let mut kernel = match kept {
+        Some(kernel) => kernel,
+        None => {
+            let mut kernel = Kernel::new(code, table.max_value(), parallel_splits, lazy);
+            kernel.catch_up(table);
+            kernel
+        }
+    };
+    kernel.levels.reserve(len);
     table.reserve(len - start);
     for n in start..len {
         let max_value = table.max_value();
@@ -190,11 +340,11 @@ fn extend_with_threshold(
         };
         table.push(value);
         kernel.levels.finish_row(value);
-        if n % PROGRESS_EVERY == 0 {
-            progress.set(n as u64);
-        }
+        kernel.done = n + 1;
+        progress.tick(n as u64 + 1);
     }
     progress.set(len as u64);
+    Some(kernel)
 }
 
 struct Kernel {
@@ -216,6 +366,8 @@ struct Kernel {
     /// The heap sizes `m` whose splits into [`Levels::lazy`] heaps are options of the heap
     /// being computed (see [`Levels::lazy_mex`]).
     deferred: Vec<usize>,
+    /// The length of the table the working state is that of.
+    done: usize,
 }
 
 impl Kernel {
@@ -251,11 +403,13 @@ impl Kernel {
             parallel_splits: parallel_splits.max(2),
             set: MexSet::with_capacity(256),
             deferred: Vec::new(),
+            done: 0,
         }
     }
 
     /// Brings the working state up to date with `table`, computed by an earlier call.
     fn catch_up(&mut self, table: &SgTable) {
+        self.done = table.len();
         for m in 0..table.len() {
             if !self.levels.is_empty() {
                 match table.storage() {
@@ -511,13 +665,11 @@ fn insert_pair_values<T: SgValue>(g: &[T], m: usize, from: usize, to: usize, set
     }
 }
 
-/// Inserts `base + i` for every bit `i` of `bits`.
+/// Inserts `base + i` for every bit `i` of `bits` (`base` a multiple of 64).
 #[inline]
-fn insert_bits(set: &mut MexSet, base: u32, mut bits: u64) {
-    while bits != 0 {
-        set.insert(base + bits.trailing_zeros());
-        bits &= bits - 1;
-    }
+fn insert_bits(set: &mut MexSet, base: u32, bits: u64) {
+    debug_assert_eq!(base % 64, 0);
+    set.insert_word((base / 64) as usize, bits);
 }
 
 /// Lists the partitions of a heap into `j ≥ 3` parts under a `!` or `?` digit.
@@ -637,6 +789,12 @@ struct Levels {
     at_least: Vec<Vec<u64>>,
     /// `Some(j)`: `E_j` is not stored, [`Self::lazy_mex`] reads it off `E_{j−1}` instead.
     lazy: Option<usize>,
+    /// With a lazy level `E_j`, the rows of `E_{j−1}` by columns (instead of `exact`):
+    /// `columns[w][m]` is word `w` of `E_{j−1}(m)`, so that [`Self::lazy_mex`], which reads one
+    /// word of the rows of many `m`, reads consecutive memory.
+    columns: Vec<Vec<u64>>,
+    /// Rows each column has room for.
+    reserved: usize,
     /// With a lazy level, `by_high[h]` lists the heap sizes `a ≥ 1` with `G(a) >> 6 = h`, in
     /// increasing order.
     by_high: Vec<Vec<u32>>,
@@ -654,6 +812,12 @@ impl Levels {
             bounds: vec![Vec::new(); plan.stored_exact_levels()],
             at_least: vec![Vec::new(); plan.at_least_levels],
             lazy: plan.lazy_top.then_some(plan.max_exact),
+            columns: if plan.lazy_top {
+                vec![Vec::new()]
+            } else {
+                Vec::new()
+            },
+            reserved: 0,
             by_high: Vec::new(),
             scratch: Vec::new(),
             rows: 0,
@@ -702,7 +866,13 @@ impl Levels {
                 None => 0,
             };
             self.bounds[index].push(bound);
-            self.exact[index].extend_from_slice(&self.scratch);
+            if self.lazy == Some(parts + 1) {
+                for (column, &bits) in self.columns.iter_mut().zip(&self.scratch) {
+                    column.push(bits);
+                }
+            } else {
+                self.exact[index].extend_from_slice(&self.scratch);
+            }
         }
         for index in 0..self.at_least.len() {
             let source = index.saturating_sub(1);
@@ -734,26 +904,22 @@ impl Levels {
     /// `E_j(m)` (`W` the value width). For small values (`W = 64`) it is one pass over `a`.
     fn lazy_mex<T: SgValue>(&self, g: &[T], set: &MexSet, deferred: &[usize]) -> u32 {
         let parts = self.lazy.expect("a lazy level");
-        let (rows, bounds) = (&self.exact[parts - 3], &self.bounds[parts - 3]);
-        let words = self.words;
-        // ORs into `acc` the word that `G(a) ⊕ E_{j−1}(m − a)` puts on word `t`; true once
-        // `acc` is full.
-        let add = |acc: &mut u64, t: usize, m: usize, a: usize, ga: u32| {
-            let source = t ^ (ga / 64) as usize;
-            if (source as u32) * 64 < bounds[m - a] {
-                *acc |= xor_permute_bits(rows[(m - a) * words + source], ga % 64);
-            }
-            *acc == u64::MAX
-        };
+        let (columns, bounds) = (&self.columns, &self.bounds[parts - 3]);
         // ORs into `acc` the part of `E_j(m)` on word `t`, stopping once it is full.
         let fill = |acc: &mut u64, t: usize, m: usize| {
             let last = m / parts;
+            // The `a` whose `G(a) >> 6` is a submask `high` of `t`, read from column `t ⊕ high`.
             let mut high = t;
             loop {
+                let column = &columns[t ^ high];
                 let sizes = self.by_high.get(high).map_or(&[][..], |a| a.as_slice());
                 for &a in sizes.iter().take_while(|&&a| a as usize <= last) {
-                    if add(acc, t, m, a as usize, g[a as usize].to_u32()) {
-                        return;
+                    let bits = column[m - a as usize];
+                    if bits != 0 {
+                        *acc |= xor_permute_bits(bits, g[a as usize].to_u32() % 64);
+                        if *acc == u64::MAX {
+                            return;
+                        }
                     }
                 }
                 if high == 0 {
@@ -761,18 +927,23 @@ impl Levels {
                 }
                 high = (high - 1) & t;
             }
+            // Then the others, spread out.
             let stride = LAZY_STRIDE.min(last).max(1);
             for first in 1..=stride {
                 for a in (first..=last).step_by(stride) {
                     let ga = g[a].to_u32();
-                    let tried = (ga / 64) as usize & !t == 0;
-                    if !tried && add(acc, t, m, a, ga) {
-                        return;
+                    let high = (ga / 64) as usize;
+                    let source = t ^ high;
+                    if high & !t != 0 && (source as u32) * 64 < bounds[m - a] {
+                        *acc |= xor_permute_bits(columns[source][m - a], ga % 64);
+                        if *acc == u64::MAX {
+                            return;
+                        }
                     }
                 }
             }
         };
-        for t in 0..words {
+        for t in 0..self.words {
             let mut acc = set.word(t);
             for &m in deferred {
                 if acc == u64::MAX {
@@ -784,7 +955,16 @@ impl Levels {
                 return 64 * t as u32 + (!acc).trailing_zeros();
             }
         }
-        64 * words as u32
+        64 * self.words as u32
+    }
+
+    /// Makes room for the rows of `len` heaps in the columns (the other levels grow as
+    /// vectors do).
+    fn reserve(&mut self, len: usize) {
+        self.reserved = len;
+        for column in &mut self.columns {
+            column.reserve(len.saturating_sub(column.len()));
+        }
     }
 
     /// Completes heap `m`'s rows once `G(m) = value` is known: `S_1(m)` gains the one-heap
@@ -823,11 +1003,26 @@ impl Levels {
             }
             *level = wider;
         }
+        if let Some(first) = self.columns.first() {
+            // Values never reached these words before: zero in every row so far.
+            let rows = first.len();
+            self.columns.resize_with(needed, || {
+                let mut column = Vec::with_capacity(rows.max(self.reserved));
+                column.resize(rows, 0);
+                column
+            });
+        }
         self.words = needed;
     }
 
     fn insert_exact(&self, parts: usize, m: usize, set: &mut MexSet) {
-        Self::insert_row(Self::row(&self.exact[parts - 2], self.words, m), set);
+        if self.lazy == Some(parts + 1) {
+            for (w, column) in self.columns.iter().enumerate() {
+                insert_bits(set, w as u32 * 64, column[m]);
+            }
+        } else {
+            Self::insert_row(Self::row(&self.exact[parts - 2], self.words, m), set);
+        }
     }
 
     fn insert_at_least(&self, parts: usize, m: usize, set: &mut MexSet) {
@@ -1102,6 +1297,24 @@ mod tests {
         // Splits into three and four heaps: only E_4 is lazy, E_2 and E_3 are kept.
         let plan = LevelPlan::of(&code("0.{3,4}"));
         assert!(plan.lazy_top && plan.max_exact == 4 && plan.stored_exact_levels() == 2);
+    }
+
+    #[test]
+    fn a_kept_kernel_continues_the_table() {
+        // In chunks with one state the dense kernel carries on from where it stopped (levels,
+        // lazy lists, the tail's ring); a table extended elsewhere in between is caught up.
+        for text in ["0.9", "0.[B]", "0.9[1]", "0.F", "4.[4]", "0.07"] {
+            let code = code(text);
+            let whole = kernel_values(&code, 700);
+            let mut table = SgTable::new();
+            let mut state = KernelState::default();
+            for len in [1, 2, 50, 51, 300, 450] {
+                extend_keeping(&code, &mut table, len, &mut Progress::hidden(), &mut state);
+            }
+            extend(&code, &mut table, 500, &mut Progress::hidden());
+            extend_keeping(&code, &mut table, 700, &mut Progress::hidden(), &mut state);
+            assert_eq!(table.to_vec(), whole, "{text}");
+        }
     }
 
     #[test]
