@@ -42,7 +42,8 @@
 //! Rules whose move sets grow in proportion to `n` (`2 * x <= n`) never match a code, because
 //! a code's moves at small `n` are already those at large `n` translated. The method is
 //! conservative by design: a wrong lowering would be a silently wrong table, while a missed
-//! one only costs speed.
+//! one only costs speed. The game keeps `V` ([`Game::lowering`]), so that a period report
+//! proved through the code can say that it rests on this argument.
 
 use std::collections::BTreeSet;
 
