@@ -516,7 +516,10 @@ fn bench_row(
                     }
                 }
             }
-            _ => problems.push(format!("not proved: {}", report.reason)),
+            _ => problems.push(format!(
+                "not proved: {}",
+                sgscope::export::period::reason(report)
+            )),
         }
     }
     let ok = problems.is_empty();

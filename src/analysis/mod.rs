@@ -18,8 +18,8 @@ pub mod rare;
 use serde::Serialize;
 
 use crate::engine::{self, ChunkHook, EngineError, EngineOptions, SgTable};
-use crate::rules::{Game, TakeBreakCode};
-use proof::{Certificate, Theorem};
+use crate::rules::{Game, Lowering, TakeBreakCode};
+use proof::{Certificate, NotApplicable, Theorem};
 use rare::RareStats;
 
 /// `G(n + period) = G(n) + saltus` for every `n ≥ preperiod` (in the range checked).
@@ -49,8 +49,10 @@ impl Periodicity {
     }
 }
 
-/// What `period` reports: the periodicity found, whether it is proved, and why.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// What `period` reports: the periodicity found, whether it is proved, and why, as typed data.
+/// The sentences a person reads (the text report, the JSON report's `reason`) are written from
+/// it by [`crate::export::period`].
+#[derive(Clone, Debug, PartialEq)]
 pub struct PeriodReport {
     /// The game's name.
     pub game: String,
@@ -60,7 +62,8 @@ pub struct PeriodReport {
     pub period: Option<usize>,
     /// The saltus (0 for pure periodicity).
     pub saltus: Option<i64>,
-    /// True only with a certificate from a theorem (see [`proof`]).
+    /// True only with a certificate from a theorem (see [`proof`]): `certificate` is
+    /// [`Certificate::Proved`].
     pub proved: bool,
     /// How many values `G(0..values_computed)` were computed.
     pub values_computed: usize,
@@ -69,14 +72,61 @@ pub struct PeriodReport {
     /// The first position where the largest value occurs (0 for an empty table).
     pub max_value_at: usize,
     /// For a take-and-break game, the rare/common statistics of the table (see [`rare`]).
-    #[serde(flatten)]
     pub rare: Option<RareStats>,
     /// Full periods seen after the preperiod.
     pub periods_seen: Option<f64>,
-    /// For a proof: the theorem's bound (values `n0 ≤ n < bound` were checked).
+    /// For a proof: the theorem's bound (values `n0 ≤ n < bound` were checked); also the bound
+    /// a proof would need when `certificate` is [`Certificate::NeedValues`].
     pub proof_bound: Option<usize>,
-    /// A sentence a person can read: the theorem used, or the evidence, or why nothing was found.
-    pub reason: String,
+    /// What a theorem says about the period found; `None` when no period was found. General
+    /// rules without an equivalent code get [`NotApplicable::GeneralRules`].
+    pub certificate: Option<Certificate>,
+    /// Why the analysis ended where it did.
+    pub stop: Stop,
+    /// When the search stopped below the limit asked for because the engine could not go
+    /// further (see [`engine::feasible_to`]).
+    pub cut_short: Option<CutShort>,
+    /// For general rules lowered to a code: the code and the bound of its verification. The
+    /// values, and any proof, are then the code's (see [`crate::rules::lower`]).
+    pub lowering: Option<Lowering>,
+}
+
+impl PeriodReport {
+    /// The periodicity found, if any (saltus 0 when not given).
+    pub fn periodicity(&self) -> Option<Periodicity> {
+        Some(Periodicity {
+            preperiod: self.preperiod?,
+            period: self.period?,
+            saltus: self.saltus.unwrap_or(0),
+        })
+    }
+}
+
+/// Why the analysis of a [`PeriodReport`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// A proof closed, or a table given was analysed as it is.
+    Analysed,
+    /// The search reached its limit (`--max`, or the [cut-short](CutShort) limit).
+    MaxReached,
+    /// The search stopped early, the candidate being the same at `previous_len` values and at
+    /// the end, with at least [`STABLE_PERIODS`] periods seen.
+    Stable {
+        /// The table length at which the same candidate was found before.
+        previous_len: usize,
+    },
+}
+
+/// A search that stopped at `stopped_at` instead of `max`: beyond it, this code's `!`/`?`
+/// digits leaving three or more heaps would list more than `listing_limit` partitions.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CutShort {
+    /// The last `n` computed.
+    pub stopped_at: u64,
+    /// The limit asked for.
+    pub max: u64,
+    /// The engine's [`engine::LISTING_LIMIT`].
+    pub listing_limit: f64,
 }
 
 /// How long a search took: wall-clock seconds (computing and analysing) and the rate at which
@@ -198,14 +248,12 @@ fn search_game(
             None => engine::extend(game, table, to, options),
         },
     )?;
-    if let Some(feasible) = feasible {
-        if !report.proved {
-            report.reason += &format!(
-                " (the search stopped at n = {feasible}, not {max}: beyond it this code's `!`/`?` digits with three or more heaps would list more than {:e} partitions)",
-                engine::LISTING_LIMIT
-            );
-        }
-    }
+    report.cut_short = feasible.map(|stopped_at| CutShort {
+        stopped_at,
+        max,
+        listing_limit: engine::LISTING_LIMIT,
+    });
+    report.lowering = game.lowering();
     Ok((table, report))
 }
 
@@ -357,17 +405,6 @@ fn analyse(code: Option<&TakeBreakCode>, table: &SgTable) -> Analysis {
     analysis
 }
 
-/// Why the analysis ended, for the report's reason.
-#[derive(Clone, Copy)]
-enum Stop {
-    /// A given table, or a proof.
-    Analysed,
-    /// The search reached its limit.
-    MaxReached,
-    /// The search stopped because the candidate was the same at `previous_len` values.
-    Stable { previous_len: usize },
-}
-
 fn report(
     game_name: &str,
     code: Option<&TakeBreakCode>,
@@ -376,7 +413,6 @@ fn report(
     stop: Stop,
 ) -> PeriodReport {
     let len = table.len();
-    let last = len.saturating_sub(1);
     let max_value = table.max_value();
     let mut report = PeriodReport {
         game: game_name.to_string(),
@@ -390,54 +426,33 @@ fn report(
         rare: code.map(|code| rare::rare_stats_for_code(code, table)),
         periods_seen: None,
         proof_bound: None,
-        reason: String::new(),
+        certificate: None,
+        stop,
+        cut_short: None,
+        lowering: None,
     };
     let Some(candidate) = analysis.candidate else {
-        report.reason = format!(
-            "no period found in G(0..={last}): no candidate had two full periods and {} matching pairs after its preperiod",
-            period::MIN_CHECKED_PAIRS
-        );
-        if let Stop::MaxReached = stop {
-            report.reason.push_str("; raise --max to search further");
-        }
         return report;
     };
-    let seen = period::periods_seen(&candidate, len);
     report.preperiod = Some(candidate.preperiod);
     report.period = Some(candidate.period);
     report.saltus = Some(candidate.saltus);
-    report.periods_seen = Some(seen);
-    let evidence = format!("the period held over {seen:.1} periods (n ≤ {last})");
-    report.reason = match &analysis.certificate {
-        Some(Certificate::Proved { bound, theorem, checked }) => {
+    report.periods_seen = Some(period::periods_seen(&candidate, len));
+    let certificate = analysis
+        .certificate
+        .clone()
+        .unwrap_or(Certificate::NotApplicable {
+            why: NotApplicable::GeneralRules,
+        });
+    match &certificate {
+        Certificate::Proved { bound, .. } => {
             report.proved = true;
             report.proof_bound = Some(*bound);
-            format!("proved by {theorem}: {checked}")
         }
-        Some(Certificate::NeedValues { up_to, bound }) => {
-            report.proof_bound = Some(*bound);
-            let how = match stop {
-                Stop::MaxReached => format!("raise --max to at least {up_to}"),
-                _ => format!("compute the table to n = {up_to}"),
-            };
-            format!(
-                "not proved: the periodicity theorem needs G(0..={up_to}) but only G(0..={last}) is computed ({how}); {evidence}"
-            )
-        }
-        Some(Certificate::Refuted { at }) => {
-            format!("not proved: G({at}+{p}) ≠ G({at}) contradicts the candidate period", p = candidate.period)
-        }
-        Some(Certificate::NotApplicable { why }) => format!("not proved: {why}; {evidence}"),
-        None => format!(
-            "not proved: no theorem applies to general rules without an equivalent take-and-break code; {evidence}"
-        ),
-    };
-    if let Stop::Stable { previous_len } = stop {
-        report.reason.push_str(&format!(
-            "; stopped early: the same period was found at n ≤ {} and n ≤ {last}",
-            previous_len.saturating_sub(1)
-        ));
+        Certificate::NeedValues { bound, .. } => report.proof_bound = Some(*bound),
+        Certificate::Refuted { .. } | Certificate::NotApplicable { .. } => {}
     }
+    report.certificate = Some(certificate);
     report
 }
 
@@ -534,18 +549,21 @@ mod tests {
                 (Some(n0), Some(p), Some(0)),
                 "0.{digits}"
             );
-            assert!(report.proved, "0.{digits}: {}", report.reason);
+            assert!(report.proved, "0.{digits}: {:?}", report.certificate);
             assert_eq!(report.proof_bound, Some(bound), "0.{digits}");
             // The search stops at the first length with which the theorem proves the period:
             // G(n + p) = G(n) checked for n0 ≤ n < B reads G(0..B + p).
             assert_eq!(report.values_computed, bound + p, "0.{digits}");
             assert_eq!(table.len(), bound + p);
+            // The reason reads "proved by the octal periodicity theorem …".
+            let Some(Certificate::Proved { theorem, .. }) = report.certificate else {
+                panic!("0.{digits}: {:?}", report.certificate);
+            };
             assert!(
-                report
-                    .reason
-                    .starts_with("proved by the octal periodicity theorem"),
-                "{}",
-                report.reason
+                theorem
+                    .to_string()
+                    .starts_with("the octal periodicity theorem"),
+                "{theorem}"
             );
         }
     }
@@ -617,12 +635,24 @@ mod tests {
     }
 
     #[test]
-    fn dawsons_kayles_reason_shows_the_arithmetic() {
+    fn dawsons_kayles_certificate_shows_the_arithmetic() {
+        // The sentence of this certificate is checked in `export::period`.
         let (_, report) = naive_search(&code_from_digits("07"), 10_000);
+        let theorem = Theorem::for_code(&code_from_digits("07")).unwrap();
         assert_eq!(
-            report.reason,
-            "proved by the octal periodicity theorem (Guy–Smith): G(n+34) = G(n) checked for 53 ≤ n < 2·53+34+2 = 142"
+            report.certificate,
+            Some(Certificate::Proved {
+                bound: 142,
+                theorem,
+                checked: proof::Checked {
+                    theorem,
+                    period: 34,
+                    from: 53,
+                    to: 142
+                }
+            })
         );
+        assert_eq!(report.stop, Stop::Analysed);
         assert_eq!(
             report.max_value, 9,
             "Dawson's Kayles values never exceed 9 (Winning Ways ch. 4)"
@@ -636,7 +666,7 @@ mod tests {
         let (table, report) = naive_search(&code, 100);
         assert_eq!(table.to_vec()[..7], [0, 1, 0, 1, 2, 3, 2]);
         assert_eq!((report.preperiod, report.period), (Some(0), Some(7)));
-        assert!(report.proved, "{}", report.reason);
+        assert!(report.proved, "{:?}", report.certificate);
         // h = 1, t = 4, n0 = 0 counted as 1: B = 1 + 4 = 5, so the proof reads G(0..5 + 7).
         // Only 5 pairs repeat there, too few for the detector: the proof alone reports it.
         assert_eq!(report.values_computed, 5 + 7);
@@ -648,8 +678,8 @@ mod tests {
         // unsolved octal games; searches far beyond this one found no period), so the search
         // must neither prove nor claim a period here.
         let (table, report) = naive_search(&code_from_digits("007"), 4_000);
-        assert!(!report.proved, "{}", report.reason);
-        assert_eq!(report.period, None, "{}", report.reason);
+        assert!(!report.proved, "{:?}", report.certificate);
+        assert_eq!(report.period, None, "{:?}", report.certificate);
         assert_eq!(table.len(), 4_001);
     }
 
@@ -687,11 +717,16 @@ mod tests {
         let (_, report, sizes) = formula_search(Some(&code), 1100, values);
         assert_eq!(sizes.last(), Some(&1100), "{sizes:?}");
         assert!(!report.proved);
+        // The reason says "raise --max to at least 1211".
         assert!(
-            report.reason.contains("raise --max to at least 1211"),
-            "{}",
-            report.reason
+            matches!(
+                report.certificate,
+                Some(Certificate::NeedValues { up_to: 1211, .. })
+            ),
+            "{:?}",
+            report.certificate
         );
+        assert_eq!(report.stop, Stop::MaxReached);
     }
 
     #[test]
@@ -708,17 +743,23 @@ mod tests {
             (Some(0), Some(1), Some(1))
         );
         assert!(!report.proved);
-        assert!(report.reason.contains("saltus 1"), "{}", report.reason);
-        assert!(report.reason.contains("stopped early"), "{}", report.reason);
+        // The reason names the saltus and says the search stopped early.
+        assert_eq!(
+            report.certificate,
+            Some(Certificate::NotApplicable {
+                why: NotApplicable::Saltus(1)
+            })
+        );
+        assert_eq!(report.stop, Stop::Stable { previous_len: 1024 });
         // General rules without a code: the same rule.
         let (_, report, sizes) = formula_search(None, 1_000_000, |n| [0, 1, 1][n % 3]);
         assert_eq!(sizes, vec![1023, 2047]);
-        assert!(
-            report
-                .reason
-                .starts_with("not proved: no theorem applies to general rules"),
-            "{}",
-            report.reason
+        // "not proved: no theorem applies to general rules …".
+        assert_eq!(
+            report.certificate,
+            Some(Certificate::NotApplicable {
+                why: NotApplicable::GeneralRules
+            })
         );
     }
 
@@ -744,11 +785,10 @@ mod tests {
         assert_eq!(sizes, vec![1023, 2047, 4095, 5000]);
         assert_eq!(table.len(), 5001);
         assert_eq!(report.period, None);
-        assert!(
-            report.reason.starts_with("no period found in G(0..=5000)"),
-            "{}",
-            report.reason
-        );
+        // "no period found in G(0..=5000) …; raise --max to search further".
+        assert_eq!(report.certificate, None);
+        assert_eq!(report.values_computed, 5001);
+        assert_eq!(report.stop, Stop::MaxReached);
     }
 
     #[test]
@@ -785,11 +825,15 @@ mod tests {
         let report = report_for_table("Dawson's Kayles", Some(&code), &kernel_table(&code, 175));
         assert!(!report.proved);
         assert_eq!(report.proof_bound, Some(142));
-        assert!(
-            report.reason.contains("compute the table to n = 175"),
-            "{}",
-            report.reason
+        // The reason says "compute the table to n = 175".
+        assert_eq!(
+            report.certificate,
+            Some(Certificate::NeedValues {
+                up_to: 175,
+                bound: 142
+            })
         );
+        assert_eq!(report.stop, Stop::Analysed);
         let report = report_for_table("short", None, &SgTable::from_values(&[0, 1]));
         assert_eq!(report.period, None);
     }
@@ -805,6 +849,7 @@ mod tests {
             params: Vec::new(),
             kind: GameKind::Code { code },
             source: SourceFile::new("test.sg", ""),
+            lowering_checked_to: None,
         }
     }
 
@@ -829,7 +874,7 @@ mod tests {
         let bound = 2 * n0 + p + 2;
         let game = octal_game("0.16", code_from_digits("16"));
         let (table, report) = find_period(&game, 600_000, &EngineOptions::default()).expect("fits");
-        assert!(report.proved, "{}", report.reason);
+        assert!(report.proved, "{:?}", report.certificate);
         assert_eq!(
             (report.preperiod, report.period, report.proof_bound),
             (Some(n0), Some(p), Some(bound))

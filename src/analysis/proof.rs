@@ -95,6 +95,8 @@ pub enum NotApplicable {
         /// `h`.
         heaps: usize,
     },
+    /// The game has general rules without an equivalent take-and-break code.
+    GeneralRules,
 }
 
 impl fmt::Display for NotApplicable {
@@ -110,6 +112,9 @@ impl fmt::Display for NotApplicable {
             NotApplicable::BoundOverflows { heaps } => {
                 write!(f, "the theorem's bound for {heaps} heaps overflows")
             }
+            NotApplicable::GeneralRules => f.write_str(
+                "no theorem applies to general rules without an equivalent take-and-break code",
+            ),
         }
     }
 }

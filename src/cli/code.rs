@@ -8,7 +8,6 @@ use crate::export::{self, CodeSpec, Lang};
 use crate::rules::Game;
 
 use super::args::{parse_lang, BoxArg, GameArgs};
-use super::period::periodicity;
 use super::{CliError, Context};
 
 /// `code` arguments.
@@ -57,16 +56,13 @@ fn sequence_code(
 ) -> Result<String, CliError> {
     let options = EngineOptions { progress: true };
     let (mut table, report) = analysis::find_period(game, max, &options)?;
-    let found = periodicity(&report);
+    let found = report.periodicity();
     if found.is_none() {
         // No period: the table up to --to, and the snippet refuses anything beyond it.
         table = engine::compute(game, to, &options)?;
     }
     // The snippet's header says "observed, NOT proved: …" itself.
-    let reason = report
-        .reason
-        .strip_prefix("not proved: ")
-        .unwrap_or(&report.reason);
+    let reason = export::period::explanation(&report);
     if found.is_some() && !report.proved {
         context.console.note(&format!(
             "warning: the period of {} is observed, not proved ({reason}); the snippet extrapolates it",
@@ -77,7 +73,7 @@ fn sequence_code(
         game: &game.name,
         periodicity: found,
         proved: report.proved,
-        reason,
+        reason: &reason,
     };
     Ok(export::generate(lang, &table, &spec)?)
 }

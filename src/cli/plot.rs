@@ -11,7 +11,6 @@ use crate::export::{self, ChartSpec};
 use crate::rules::Game;
 
 use super::args::{BoxArg, GameArgs};
-use super::period::periodicity;
 use super::{CliError, Context};
 
 /// `plot` arguments.
@@ -61,7 +60,7 @@ fn chart(game: &Game, to: u64, rare: bool, output: &str) -> Result<(), CliError>
     };
     let report = analysis::report_for_table(&game.name, game.code(), &table);
     let spec = ChartSpec {
-        periodicity: periodicity(&report),
+        periodicity: report.periodicity(),
         rare: report.rare.filter(|_| rare).map(|stats| stats.mask()),
         ..ChartSpec::new(&game.name, &game.coordinate)
     };

@@ -4,16 +4,12 @@
 //! `{"game": …, "coordinate": "n", "values": [G(0), G(1), …], "max_value": …, "p_positions": …}`,
 //! with the array streamed value by value (and `p_positions`, the number of positions with
 //! value 0, counted on the way), so a table of any length needs only a fixed buffer.
-//! A [`PeriodReport`] is serialised by serde, pretty-printed, followed by the search's
-//! [`SearchTiming`] fields when given.
+//! The period report's JSON is written by [`super::period`].
 
 use std::io::{self, BufWriter, Write};
 
-use serde::Serialize;
-
 use super::csv::push_decimal;
 use super::next_position;
-use crate::analysis::{PeriodReport, SearchTiming};
 use crate::engine::{BoxTable, SgTable, Table};
 
 /// Bytes collected before each call to the underlying writer.
@@ -109,31 +105,9 @@ pub fn write_box_json(out: &mut dyn Write, table: &BoxTable, game: &str) -> io::
     out.flush()
 }
 
-/// A report and, after its fields, the timing's (`seconds`, `values_per_second`).
-#[derive(Serialize)]
-struct TimedReport<'a> {
-    #[serde(flatten)]
-    report: &'a PeriodReport,
-    #[serde(flatten)]
-    timing: Option<&'a SearchTiming>,
-}
-
-/// Writes `report` (and `timing`, when given) as one pretty-printed JSON object, ending with
-/// a newline.
-pub fn write_report_json(
-    out: &mut dyn Write,
-    report: &PeriodReport,
-    timing: Option<&SearchTiming>,
-) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, &TimedReport { report, timing })?;
-    writeln!(out)?;
-    out.flush()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::rare::RareStats;
     use serde_json::{json, Value};
 
     fn table_json(values: &[u32], game: &str) -> String {
@@ -174,64 +148,6 @@ mod tests {
         let parsed: Value = serde_json::from_str(&table_json(&[], "empty")).unwrap();
         assert_eq!(parsed["values"], json!([]));
         assert_eq!(parsed["p_positions"], 0);
-    }
-
-    #[test]
-    fn period_report_round_trips_its_fields() {
-        let report = PeriodReport {
-            game: "Dawson's Kayles".to_string(),
-            preperiod: Some(53),
-            period: Some(34),
-            saltus: Some(0),
-            proved: true,
-            values_computed: 1000,
-            max_value: 9,
-            max_value_at: 92,
-            rare: Some(RareStats {
-                rare_mask: 6,
-                rare_parity_bit: true,
-                rare_count: 40,
-                last_rare: Some(990),
-                largest_rare_value: None,
-            }),
-            periods_seen: Some(27.8),
-            proof_bound: Some(176),
-            reason: "octal periodicity theorem".to_string(),
-        };
-        let timing = SearchTiming {
-            seconds: 0.25,
-            values_per_second: 4000,
-        };
-        let mut out = Vec::new();
-        write_report_json(&mut out, &report, Some(&timing)).unwrap();
-        let parsed: Value = serde_json::from_slice(&out).unwrap();
-        assert_eq!(parsed["game"], "Dawson's Kayles");
-        assert_eq!(parsed["preperiod"], 53);
-        assert_eq!(parsed["period"], 34);
-        assert_eq!(parsed["proved"], true);
-        assert_eq!(parsed["proof_bound"], 176);
-        assert_eq!(parsed["periods_seen"], 27.8);
-        assert_eq!(parsed["max_value_at"], 92);
-        assert_eq!(parsed["rare_mask"], 6);
-        assert_eq!(parsed["rare_parity_bit"], true);
-        assert_eq!(parsed["rare_count"], 40);
-        assert_eq!(parsed["last_rare"], 990);
-        assert_eq!(parsed["largest_rare_value"], Value::Null);
-        assert_eq!(parsed["seconds"], 0.25);
-        assert_eq!(parsed["values_per_second"], 4000);
-        assert!(out.ends_with(b"}\n"));
-        // Without a code there are no rare fields; without a timing no timing fields.
-        let plain = PeriodReport {
-            rare: None,
-            ..report
-        };
-        let mut out = Vec::new();
-        write_report_json(&mut out, &plain, None).unwrap();
-        let parsed: Value = serde_json::from_slice(&out).unwrap();
-        for key in ["rare_mask", "rare_count", "last_rare", "seconds"] {
-            assert!(parsed.get(key).is_none(), "{key} in {parsed}");
-        }
-        assert_eq!(parsed["max_value_at"], 92);
     }
 
     mod boxes {

@@ -4,11 +4,13 @@
 //!
 //! * [`text`]: grids for the terminal, P-positions (value 0) highlighted;
 //! * [`csv`]: one column per coordinate, then `sg`, streamed;
-//! * [`json`]: the table (streamed) and the period report (via serde);
+//! * [`json`]: the table, streamed;
 //! * [`matrix`]: a plain CSV grid of the values;
 //! * [`plot`] and [`heatmap`]: PNG and SVG charts of a sequence, with the period marked when one
 //!   is known, and heat maps of two-coordinate boxes;
 //! * [`code`]: lookup functions `sg(…)` in C++, Python, Rust and Java;
+//! * [`period`]: the text and the JSON of a `period` report, its sentences rendered from the
+//!   typed report;
 //! * [`solve`]: the text of a `solve` report;
 //!
 //! A position `n` with `G(n) = 0` is a P-position (the previous player wins), by the
@@ -19,6 +21,7 @@ pub mod csv;
 pub mod heatmap;
 pub mod json;
 pub mod matrix;
+pub mod period;
 pub mod plot;
 pub mod solve;
 pub mod text;
@@ -33,7 +36,8 @@ use crate::engine::Table;
 
 pub use code::{generate, CodeSpec, Lang};
 pub use csv::{write_csv, write_table_csv};
-pub use json::{write_report_json, write_table_json};
+pub use json::write_table_json;
+pub use period::write_report_json;
 pub use plot::{render_chart, write_chart, ChartFormat, ChartSpec};
 pub use text::{write_table_text, write_text, TextOptions};
 

@@ -42,7 +42,8 @@
 //! Rules whose move sets grow in proportion to `n` (`2 * x <= n`) never match a code, because
 //! a code's moves at small `n` are already those at large `n` translated. The method is
 //! conservative by design: a wrong lowering would be a silently wrong table, while a missed
-//! one only costs speed.
+//! one only costs speed. The game keeps `V` ([`Game::lowering`]), so that a period report
+//! proved through the code can say that it rests on this argument.
 
 use std::collections::BTreeSet;
 
@@ -70,6 +71,7 @@ pub fn lower(checked: Checked, source: SourceFile) -> Result<Game, RulesError> {
         params,
         rules,
     } = checked;
+    let mut lowering_checked_to = None;
     let (default_name, kind) = match rules {
         Rules::Family { family, span } => {
             let text = source
@@ -101,6 +103,9 @@ pub fn lower(checked: Checked, source: SourceFile) -> Result<Game, RulesError> {
             } else {
                 lower_moves(&moves, &program)
             };
+            if lowered.is_some() {
+                lowering_checked_to = verification_bound(&moves);
+            }
             (
                 default_general_name(&source),
                 GameKind::General { program, lowered },
@@ -114,6 +119,7 @@ pub fn lower(checked: Checked, source: SourceFile) -> Result<Game, RulesError> {
         params,
         kind,
         source,
+        lowering_checked_to,
     })
 }
 
@@ -138,6 +144,25 @@ fn default_general_name(source: &SourceFile) -> String {
 /// A take-and-break code with exactly the moves of `moves`, if the method of the module
 /// documentation finds and verifies one.
 pub fn lower_moves(moves: &[CheckedMove], program: &Program) -> Option<TakeBreakCode> {
+    let bound = verification_bound(moves)? as usize;
+    let mut budget = WORK_BUDGET;
+    let rule_moves = observe(program, bound, &mut budget)?;
+    let plain = infer_code(&rule_moves, bound)?;
+    // If the plain code allows splits into equal heaps that the rules do not, the rules may be
+    // the code with `!` on its splitting digits (Grundy's game, `4!.0`).
+    let unequal = with_unequal_splits(&plain);
+    for code in [Some(plain), unequal].into_iter().flatten() {
+        if matches_rules(&code, &rule_moves, &mut budget)? {
+            return Some(code);
+        }
+    }
+    None
+}
+
+/// The verification bound `V = 64 + 4·Σ|constants|·Π|multipliers|` of `moves` (step 2 of
+/// the module documentation), when they pass the syntactic gate (step 1) and
+/// `V ≤` [`MAX_VERIFY_BOUND`].
+pub fn verification_bound(moves: &[CheckedMove]) -> Option<u64> {
     let mut constants: u64 = 0;
     let mut multipliers: u64 = 1;
     for e in moves.iter().flat_map(expressions) {
@@ -151,22 +176,7 @@ pub fn lower_moves(moves: &[CheckedMove], program: &Program) -> Option<TakeBreak
         .saturating_mul(multipliers)
         .saturating_mul(4)
         .saturating_add(64);
-    if bound > MAX_VERIFY_BOUND {
-        return None;
-    }
-    let bound = bound as usize;
-    let mut budget = WORK_BUDGET;
-    let rule_moves = observe(program, bound, &mut budget)?;
-    let plain = infer_code(&rule_moves, bound)?;
-    // If the plain code allows splits into equal heaps that the rules do not, the rules may be
-    // the code with `!` on its splitting digits (Grundy's game, `4!.0`).
-    let unequal = with_unequal_splits(&plain);
-    for code in [Some(plain), unequal].into_iter().flatten() {
-        if matches_rules(&code, &rule_moves, &mut budget)? {
-            return Some(code);
-        }
-    }
-    None
+    (bound <= MAX_VERIFY_BOUND).then_some(bound)
 }
 
 /// Step 3: the code's moves equal the rules' at every observed `n` (`None`: out of budget).

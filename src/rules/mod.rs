@@ -41,6 +41,19 @@ pub struct Game {
     pub kind: GameKind,
     /// The text the game was read from, for rendering run-time rule errors.
     pub source: SourceFile,
+    /// For general rules lowered to a code (`GameKind::General { lowered: Some(_), .. }`):
+    /// the bound `V` up to which [`lower`] checked that the rules' moves are the code's.
+    pub lowering_checked_to: Option<u64>,
+}
+
+/// General rules recognised as a take-and-break code (see [`lower`]): the code, and the bound
+/// `V` such that the rules' moves were checked equal to the code's for every heap `n ≤ V`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lowering {
+    /// The code the engine runs instead of the rules.
+    pub code: TakeBreakCode,
+    /// The verification bound `V`.
+    pub checked_to: u64,
 }
 
 /// How a game's moves are described.
@@ -67,6 +80,24 @@ impl Game {
         match &self.kind {
             GameKind::Code { code, .. } => Some(code),
             GameKind::General { lowered, .. } => lowered.as_ref(),
+        }
+    }
+
+    /// The code general rules were lowered to, with the bound of its verification; `None`
+    /// for a family form (which is its code by definition) and for rules without a code.
+    pub fn lowering(&self) -> Option<Lowering> {
+        match (&self.kind, self.lowering_checked_to) {
+            (
+                GameKind::General {
+                    lowered: Some(code),
+                    ..
+                },
+                Some(checked_to),
+            ) => Some(Lowering {
+                code: code.clone(),
+                checked_to,
+            }),
+            _ => None,
         }
     }
 
