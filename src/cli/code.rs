@@ -3,7 +3,7 @@
 
 use crate::analysis;
 use crate::engine::multi;
-use crate::engine::{self, EngineOptions};
+use crate::engine::{self, EngineOptions, Table};
 use crate::export::{self, CodeSpec, Lang};
 use crate::rules::Game;
 
@@ -34,8 +34,15 @@ pub struct Args {
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let game = args.game.load()?;
     let snippet = if game.position_program().is_some() {
-        let table = multi::compute_box(&game, &args.to.extents(&game.coordinates())?)?;
-        export::code::generate_box(args.lang, &table, &game.name)?
+        let table = Table::Box(multi::compute_box(
+            &game,
+            &args.to.extents(&game.coordinates())?,
+        )?);
+        let spec = CodeSpec {
+            game: &game.name,
+            ..CodeSpec::default()
+        };
+        export::generate(args.lang, &table, &spec)?
     } else {
         sequence_code(&game, args.lang, args.max, args.to.heap_to(&game)?, context)?
     };
@@ -75,5 +82,6 @@ fn sequence_code(
         proved: report.proved,
         reason: &reason,
     };
+    let table = Table::sequence(&game.coordinate, table);
     Ok(export::generate(lang, &table, &spec)?)
 }

@@ -4,11 +4,8 @@
 use std::path::Path;
 
 use crate::analysis;
-use crate::engine::multi;
-use crate::engine::{self, SgTable};
-use crate::export::heatmap::{self, HeatmapSpec};
+use crate::engine::{self, multi, SgTable, Table};
 use crate::export::{self, ChartSpec};
-use crate::rules::Game;
 
 use super::args::{BoxArg, GameArgs};
 use super::{CliError, Context};
@@ -32,53 +29,40 @@ pub struct Args {
 /// Runs `plot`.
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let game = args.game.load()?;
-    // A one-coordinate position game gets the chart of a heap game.
-    if game.position_program().is_some() && game.coordinates().len() != 1 && !args.rare {
-        heat_map(&game, &args.to, &args.output)?;
-    } else {
-        chart(&game, args.to.heap_to(&game)?, args.rare, &args.output)?;
-    }
-    context.console.note(&format!("wrote {}", args.output));
-    Ok(())
-}
-
-fn chart(game: &Game, to: u64, rare: bool, output: &str) -> Result<(), CliError> {
-    // Refuse a bad extension or a meaningless --rare before computing anything.
-    export::ChartFormat::from_path(Path::new(output))?;
-    if rare && game.code().is_none() {
-        return Err(CliError::Usage(format!(
-            "--rare needs a take-and-break game: {} has general rules without an equivalent code",
-            game.name
-        )));
-    }
-    let table = match game.position_program() {
-        Some(_) => {
-            let boxed = engine::multi::compute_box(game, &[to])?;
-            SgTable::from_values(boxed.values())
-        }
-        None => engine::compute(game, to, &engine::EngineOptions { progress: true })?,
-    };
-    let report = analysis::report_for_table(&game.name, game.code(), &table);
-    let spec = ChartSpec {
-        periodicity: report.periodicity(),
-        rare: report.rare.filter(|_| rare).map(|stats| stats.mask()),
-        ..ChartSpec::new(&game.name, &game.coordinate)
-    };
-    export::write_chart(Path::new(output), &table, &spec)?;
-    Ok(())
-}
-
-/// A heat map of a position game of two coordinates.
-fn heat_map(game: &Game, to: &BoxArg, output: &str) -> Result<(), CliError> {
-    export::ChartFormat::from_path(Path::new(output))?;
+    let output = Path::new(&args.output);
+    // Refuse a bad extension, a meaningless --rare or a box that cannot be drawn before
+    // computing anything.
+    export::ChartFormat::from_path(output)?;
     let coordinates = game.coordinates();
-    if coordinates.len() != 2 {
+    // A one-coordinate position game gets the chart of a heap game.
+    let heat_map = game.position_program().is_some() && coordinates.len() != 1 && !args.rare;
+    if heat_map && coordinates.len() != 2 {
         return Err(CliError::Usage(format!(
             "a heat map needs two coordinates, but positions are ({}); use `table` instead",
             coordinates.join(", ")
         )));
     }
-    let table = multi::compute_box(game, &to.extents(&coordinates)?)?;
-    heatmap::write_heatmap(Path::new(output), &table, &HeatmapSpec::new(&game.name))?;
+    if !heat_map && args.rare && game.code().is_none() {
+        return Err(CliError::Usage(format!(
+            "--rare needs a take-and-break game: {} has general rules without an equivalent code",
+            game.name
+        )));
+    }
+    let mut spec = ChartSpec::new(&game.name, &game.coordinate);
+    let table = if heat_map {
+        Table::Box(multi::compute_box(&game, &args.to.extents(&coordinates)?)?)
+    } else {
+        let to = args.to.heap_to(&game)?;
+        let values = match game.position_program() {
+            Some(_) => SgTable::from_values(multi::compute_box(&game, &[to])?.values()),
+            None => engine::compute(&game, to, &engine::EngineOptions { progress: true })?,
+        };
+        let report = analysis::report_for_table(&game.name, game.code(), &values);
+        spec.periodicity = report.periodicity();
+        spec.rare = report.rare.filter(|_| args.rare).map(|stats| stats.mask());
+        Table::sequence(&game.coordinate, values)
+    };
+    export::write_plot(output, &table, &spec)?;
+    context.console.note(&format!("wrote {}", args.output));
     Ok(())
 }

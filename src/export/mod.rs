@@ -38,7 +38,7 @@ pub use code::{generate, CodeSpec, Lang};
 pub use csv::{write_csv, write_table_csv};
 pub use json::write_table_json;
 pub use period::write_report_json;
-pub use plot::{render_chart, write_chart, ChartFormat, ChartSpec};
+pub use plot::{render_chart, ChartFormat, ChartSpec};
 pub use text::{write_table_text, write_text, TextOptions};
 
 /// Why an export failed.
@@ -128,6 +128,24 @@ impl FromStr for Format {
             .into_iter()
             .find(|format| format.name().eq_ignore_ascii_case(text))
             .ok_or_else(|| format!("unknown format `{text}`: expected text, csv, json or matrix"))
+    }
+}
+
+/// Draws `table` into `path`, a `.png` or `.svg` file written atomically: a chart of `G` against
+/// the position for a heap game's sequence or a one-coordinate box ([`plot`]; `spec` marks the
+/// periodicity and rare positions), a heat map for a two-coordinate box ([`heatmap`], titled
+/// `spec.game`). A box of three or more coordinates is refused.
+pub fn write_plot(path: &Path, table: &Table, spec: &ChartSpec) -> Result<(), ExportError> {
+    match table {
+        Table::Sequence { values, .. } => plot::write_chart(path, values, spec),
+        Table::Box(boxed) if boxed.dimension() == 1 => plot::write_chart(
+            path,
+            &crate::engine::SgTable::from_values(boxed.values()),
+            spec,
+        ),
+        Table::Box(boxed) => {
+            heatmap::write_heatmap(path, boxed, &heatmap::HeatmapSpec::new(spec.game))
+        }
     }
 }
 

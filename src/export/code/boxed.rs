@@ -1,6 +1,6 @@
-//! `sg(x, y, …)` for a position game's table over a box (see [`super::generate_box`]).
+//! `sg(x, y, …)` for a position game's table over a box (see [`super::generate`]).
 
-use super::{docstring, CLike, Lang, Snippet, Table, CPP, JAVA};
+use super::{docstring, CLike, Lang, Snippet, Stored, CPP, JAVA};
 use crate::engine::boxtable::BoxTable;
 
 /// Words that cannot name a parameter in at least one target language (or would shadow a
@@ -123,7 +123,7 @@ struct Parameters {
 
 /// The box's parameters and the stored table.
 pub(super) struct BoxModel {
-    table: Table,
+    table: Stored,
     parameters: Parameters,
 }
 
@@ -140,7 +140,7 @@ impl BoxModel {
                 .to_string(),
         ];
         BoxModel {
-            table: Table::new(
+            table: Stored::new(
                 table.values().to_vec(),
                 game,
                 &parameters.position(),
@@ -228,7 +228,7 @@ impl Parameters {
 }
 
 impl Snippet for BoxModel {
-    fn table(&self) -> &Table {
+    fn table(&self) -> &Stored {
         &self.table
     }
 
@@ -361,7 +361,7 @@ mod tests {
             ),
         ];
         for (table, game, outside, message) in cases {
-            let code = generate_box(lang, &table, game).unwrap();
+            let code = generate_box(lang, &table, game);
             assert_no_main(lang, &code);
             let Some(output) = run(lang, dir.path(), &harness(lang, &table, &code, &outside))
             else {
@@ -389,7 +389,7 @@ mod tests {
             vec![4, 5, 6],
             |p| p.iter().sum::<u64>() as u32,
         );
-        let code = generate_box(Lang::Python, &table, "Fibonacci Nim").unwrap();
+        let code = generate_box(Lang::Python, &table, "Fibonacci Nim");
         assert!(
             code.starts_with(
                 "# Sprague-Grundy values G(n, limit, k) of Fibonacci Nim for 0 <= n <= 4, \

@@ -18,7 +18,7 @@
 
 use std::fmt::Write as _;
 
-use super::{docstring, CLike, CodeSpec, Lang, Snippet, Table, CPP, JAVA};
+use super::{docstring, CLike, CodeSpec, Lang, Snippet, Stored, CPP, JAVA};
 use crate::analysis::Periodicity;
 use crate::engine::SgTable;
 use crate::export::ExportError;
@@ -69,7 +69,7 @@ pub(super) fn check_periodicity(
 
 /// The stored prefix of a sequence and the periodicity that extends it.
 pub(super) struct Sequence {
-    table: Table,
+    table: Stored,
     periodicity: Option<Periodicity>,
 }
 
@@ -114,7 +114,7 @@ impl Sequence {
             }
         };
         Sequence {
-            table: Table::new(values, spec.game, "n", "", about),
+            table: Stored::new(values, spec.game, "n", "", about),
             periodicity: spec.periodicity,
         }
     }
@@ -150,7 +150,7 @@ impl Sequence {
 }
 
 impl Snippet for Sequence {
-    fn table(&self) -> &Table {
+    fn table(&self) -> &Stored {
         &self.table
     }
 
@@ -353,7 +353,7 @@ mod tests {
     //! the table (or [`Periodicity::extrapolate`]) gives, and fail loudly where it must.
 
     use super::super::tests::{assert_fails_with, assert_no_main, run};
-    use super::super::{generate, test_each_language, Lang};
+    use super::super::{generate_sequence, test_each_language, Lang};
     use super::*;
     use crate::engine::mex::mex_of;
 
@@ -490,7 +490,7 @@ mod tests {
             proved: case.name == "dawson",
             reason: "test table",
         };
-        let code = generate(lang, &case.table, &spec).unwrap();
+        let code = generate_sequence(lang, &case.table, &spec).unwrap();
         assert_no_main(lang, &code);
         code
     }
@@ -625,7 +625,7 @@ mod tests {
             proved: true,
             reason: "octal periodicity theorem",
         };
-        let code = generate(Lang::Python, &table, &proved).unwrap();
+        let code = generate_sequence(Lang::Python, &table, &proved).unwrap();
         assert!(
             code.starts_with("# Sprague-Grundy values G(n) of Dawson's Kayles.\n"),
             "{code}"
@@ -643,7 +643,7 @@ mod tests {
             reason: "",
             ..proved
         };
-        let code = generate(Lang::Cpp, &table, &observed).unwrap();
+        let code = generate_sequence(Lang::Cpp, &table, &observed).unwrap();
         assert!(
             code.contains("// Periodicity observed, NOT proved.\n"),
             "{code}"
@@ -664,14 +664,18 @@ mod tests {
             }),
             ..CodeSpec::default()
         };
-        let message = |spec: CodeSpec| generate(Lang::Rust, &table, &spec).unwrap_err().to_string();
+        let message = |spec: CodeSpec| {
+            generate_sequence(Lang::Rust, &table, &spec)
+                .unwrap_err()
+                .to_string()
+        };
         assert!(message(spec(0, 0, 0)).contains("at least 1"));
         assert!(message(spec(0, 2, -1)).contains("negative"));
         assert!(message(spec(4, 4, 0)).contains("holds only 6 values"));
         assert!(message(spec(0, 3, 0)).contains("contradicts"));
         assert!(message(spec(0, 2, i64::MAX)).contains("contradicts"));
-        assert!(generate(Lang::Rust, &table, &spec(0, 2, 0)).is_ok());
-        let empty = generate(Lang::Rust, &SgTable::new(), &CodeSpec::default());
+        assert!(generate_sequence(Lang::Rust, &table, &spec(0, 2, 0)).is_ok());
+        let empty = generate_sequence(Lang::Rust, &SgTable::new(), &CodeSpec::default());
         assert!(matches!(empty, Err(ExportError::EmptyTable)));
     }
 }
