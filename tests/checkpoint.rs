@@ -216,3 +216,141 @@ fn a_damaged_or_foreign_file_is_refused() {
     let err = fails(&["table", "octal 0.77", "--resume", &missing], 1);
     assert!(err.contains("cannot read checkpoint"), "{err}");
 }
+
+/// Issue 14, item 6: a path that cannot be written is refused before the work, naming the path
+/// and what to do, for every subcommand that writes files (it used to fail after the whole run,
+/// throwing the result away).
+#[test]
+fn unwritable_paths_are_refused_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = path_arg(&dir.path().join("nodir/F"));
+    let folder = path_arg(dir.path());
+    let csv = path_arg(&dir.path().join("t.csv"));
+    let cases: [&[&str]; 6] = [
+        &[
+            "table",
+            GRUNDY,
+            "--to",
+            N,
+            "-o",
+            &csv,
+            "--checkpoint",
+            &missing,
+        ],
+        &["table", GRUNDY, "--to", N, "-o", &missing],
+        &["period", GRUNDY, "--max", N, "--checkpoint", &missing],
+        &["plot", GRUNDY, "--to", N, "-o", &format!("{missing}.png")],
+        &["code", GRUNDY, "--lang", "cpp", "--to", N, "-o", &missing],
+        &["table", GRUNDY, "--to", N, "-o", &folder],
+    ];
+    for args in cases {
+        let err = fails(args, 2);
+        assert!(err.starts_with("error: cannot write "), "{args:?}: {err}");
+        assert!(err.contains("  help: "), "{args:?}: {err}");
+        if args.last() == Some(&folder.as_str()) {
+            assert!(err.contains("it is a folder, not a file"), "{err}");
+        } else {
+            assert!(
+                err.contains(&missing) && err.contains("nodir does not exist"),
+                "{err}"
+            );
+            assert!(err.contains("create the folder first"), "{err}");
+        }
+    }
+    assert!(!std::path::Path::new(&csv).exists());
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "no probe left"
+    );
+}
+
+/// Issue 14, item 6: a checkpoint that cannot be saved during the run (its folder removed
+/// after the start) costs a warning, not the result.
+#[test]
+fn a_checkpoint_that_cannot_be_saved_still_gives_the_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let ckpt = path_arg(&sub.join("grundy.ckpt"));
+    let out = path_arg(&dir.path().join("grundy.csv"));
+    let child = Command::new(env!("CARGO_BIN_EXE_sgscope"))
+        .args(["table", GRUNDY, "--to", N, "--format", "csv"])
+        .args(["-o", &out, "--checkpoint", &ckpt])
+        .current_dir(root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the sgscope binary runs");
+    sleep(Duration::from_millis(300));
+    std::fs::remove_dir_all(&sub).unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "stderr:\n{stderr}");
+    assert!(
+        stderr.contains("warning: cannot save checkpoint")
+            && stderr.contains("the result is written all the same"),
+        "{stderr}"
+    );
+    let full = ok(&["table", GRUNDY, "--to", N, "--format", "csv"]);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), full);
+}
+
+/// Issue 14, item 10: `kill -9` while `-o` is being written leaves its temporary file behind
+/// (nothing can run then); the next write of the same file removes it.
+#[test]
+fn a_killed_run_leaves_no_temporary_file_after_the_next_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("dawson.csv");
+    let temporaries = || -> Vec<String> {
+        std::fs::read_dir(dir.path())
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|name| name.starts_with(".dawson.csv.sgscope-tmp."))
+            .collect()
+    };
+    // Dawson's Kayles is filled by its period at once: the run is mostly writing the file.
+    let mut caught = false;
+    for to in ["3000000", "10000000", "30000000"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sgscope"))
+            .args(["table", "octal 0.07", "--to", to, "--format", "csv"])
+            .args(["-o", &path_arg(&out)])
+            .current_dir(root())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the sgscope binary runs");
+        let started = Instant::now();
+        while child.try_wait().unwrap().is_none() && started.elapsed() < Duration::from_secs(60) {
+            if !temporaries().is_empty() {
+                child.kill().unwrap();
+                caught = true;
+                break;
+            }
+            sleep(Duration::from_millis(1));
+        }
+        child.wait().unwrap();
+        // Killed just after the rename: try again.
+        caught &= !temporaries().is_empty();
+        if caught {
+            break;
+        }
+    }
+    assert!(caught, "no run was caught writing its output");
+    assert_eq!(temporaries().len(), 1, "kill -9 leaves the temporary file");
+    ok(&[
+        "table",
+        "octal 0.07",
+        "--to",
+        "100",
+        "--format",
+        "csv",
+        "-o",
+        &path_arg(&out),
+    ]);
+    assert_eq!(temporaries(), Vec::<String>::new());
+    assert!(std::fs::read_to_string(&out)
+        .unwrap()
+        .starts_with("n,sg\n0,0\n"));
+}

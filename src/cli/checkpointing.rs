@@ -1,11 +1,18 @@
 //! `--checkpoint` and `--resume`: start from a saved table, save every two minutes and on
-//! Ctrl-C, and tell the user how to go on.
+//! Ctrl-C, and tell the user how to go on; and the check, before any work, that the files a
+//! command will write can be written ([`check_output`], [`Checkpointing::check_paths`]).
+//!
+//! A checkpoint that cannot be saved during a run costs the run nothing: a warning says so, the
+//! next save is tried two minutes later, and the finished table is still written to `-o`. Only
+//! a Ctrl-C whose checkpoint cannot be saved ends with that error.
 
+use std::io::ErrorKind;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::engine::checkpoint::{self, Fingerprint, Saver};
 use crate::engine::{ChunkHook, EngineError, SgTable};
+use crate::fs;
 use crate::rules::Game;
 
 use super::args::Checkpointing;
@@ -47,6 +54,8 @@ impl Checkpointing {
         // process as usual.
         if let Err(e) = ctrlc::set_handler(|| {
             if INTERRUPTED.swap(true, Ordering::SeqCst) {
+                // `exit` runs no destructors: remove the half-written files first.
+                fs::remove_temporaries();
                 std::process::exit(130);
             }
         }) {
@@ -63,11 +72,25 @@ impl Checkpointing {
         if self.resume.as_ref() == Some(path) {
             saver.saved_len = initial.len();
         }
-        let result = work(initial, Some(&mut |table| saver.between_chunks(table)));
-        if let Some(error) = saver.error.take() {
-            return Err(error.into());
-        }
+        let mut warned = false;
+        let result = work(
+            initial,
+            Some(&mut |table| {
+                let flow = saver.between_chunks(table);
+                if let Some(error) = saver.error.as_ref().filter(|_| !warned) {
+                    eprintln!(
+                        "warning: {error}; the run goes on (the next save is tried in two minutes)"
+                    );
+                    warned = true;
+                }
+                flow
+            }),
+        );
         match result {
+            // Stopped by Ctrl-C, whose checkpoint could not be saved.
+            Err(EngineError::Interrupted { .. }) if saver.error.is_some() => {
+                Err(saver.error.take().expect("checked").into())
+            }
             Err(EngineError::Interrupted { at }) => Err(CliError::Interrupted {
                 at,
                 file: path.clone(),
@@ -76,7 +99,11 @@ impl Checkpointing {
             Err(e) => Err(e.into()),
             Ok((table, other)) => {
                 if table.len() > saver.saved_len || self.resume.as_ref() != Some(path) {
-                    saver.save(&table)?;
+                    // The finished table matters more than its checkpoint: warn, and go on to
+                    // write it.
+                    if let Err(error) = saver.save(&table) {
+                        eprintln!("warning: {error}; the result is written all the same");
+                    }
                 }
                 Ok((table, other))
             }
@@ -114,6 +141,16 @@ fn shell_quote(a: &str) -> String {
 }
 
 impl Checkpointing {
+    /// Checks, before any work, that `output` (`-o`, unless it is `-` or absent) and the
+    /// `--checkpoint` file can be written, so that a long run is not thrown away at its end.
+    pub fn check_paths(&self, output: Option<&str>) -> Result<(), CliError> {
+        check_output(output)?;
+        match &self.checkpoint {
+            Some(path) => check_path("--checkpoint", path),
+            None => Ok(()),
+        }
+    }
+
     /// Refuses `--checkpoint`/`--resume` for a position game (they save heap tables).
     pub fn refuse_for_positions(&self) -> Result<(), CliError> {
         if self.checkpoint.is_some() || self.resume.is_some() {
@@ -123,4 +160,36 @@ impl Checkpointing {
         }
         Ok(())
     }
+}
+
+/// Checks, before any work, that the `-o` file `output` can be written (nothing to check for
+/// standard output, `-` or no `-o`).
+pub fn check_output(output: Option<&str>) -> Result<(), CliError> {
+    match output {
+        Some(path) if path != "-" => check_path("-o", Path::new(path)),
+        _ => Ok(()),
+    }
+}
+
+/// [`fs::check_writable`] for the file given to `flag`, with what to do about a failure.
+fn check_path(flag: &str, path: &Path) -> Result<(), CliError> {
+    fs::check_writable(path).map_err(|error| {
+        let help = match error.source.kind() {
+            ErrorKind::NotFound => {
+                format!("create the folder first, or give {flag} a file in a folder that exists")
+            }
+            ErrorKind::IsADirectory => {
+                format!(
+                    "give {flag} a file name, e.g. {}",
+                    path.join("NAME").display()
+                )
+            }
+            _ => format!("give {flag} a file in a folder you can write to"),
+        };
+        CliError::Usage(format!(
+            "cannot write {flag} {}: {}\n  help: {help}",
+            path.display(),
+            error.source
+        ))
+    })
 }

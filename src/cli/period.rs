@@ -28,6 +28,7 @@ pub struct Args {
 /// Runs `period`.
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let game = args.game.load()?;
+    args.checkpointing.check_paths(None)?;
     if game.position_program().is_some() {
         return Err(CliError::Usage(format!(
             "`period` analyses heap games; {} is a position game: try `sgscope patterns`",

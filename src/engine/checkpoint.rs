@@ -467,7 +467,9 @@ pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(120);
 
 /// The hook a checkpointed run passes to [`extend_in_chunks`](super::extend_in_chunks): saves
 /// the table every [`CHECKPOINT_EVERY`], and saves it and stops when `interrupted` is set (by a
-/// Ctrl-C handler). A failed save stops the run too; the error is kept in [`Saver::error`].
+/// Ctrl-C handler). A failed save does not stop the run (its result matters more than the
+/// checkpoint): the error is kept in [`Saver::error`] and the save is tried again an interval
+/// later.
 #[derive(Debug)]
 pub struct Saver<'a> {
     path: PathBuf,
@@ -477,7 +479,7 @@ pub struct Saver<'a> {
     interrupted: &'a AtomicBool,
     /// The length of the table last saved (or loaded from `path`), 0 if none.
     pub saved_len: usize,
-    /// The error that stopped the run, if saving failed.
+    /// Why the last save failed (`None` once a save succeeds).
     pub error: Option<CheckpointError>,
 }
 
@@ -507,20 +509,19 @@ impl<'a> Saver<'a> {
 
     /// Saves `table` now.
     pub fn save(&mut self, table: &SgTable) -> Result<(), CheckpointError> {
+        // The next try is an interval later, whether this one succeeds or not.
+        self.last_save = Instant::now();
         save(&self.path, &self.fingerprint, table)?;
         self.saved_len = table.len();
-        self.last_save = Instant::now();
         Ok(())
     }
 
-    /// The hook: save when due or interrupted; stop when interrupted or when saving failed.
+    /// The hook: save when due or interrupted (a failure is kept in [`Saver::error`]); stop
+    /// when interrupted.
     pub fn between_chunks(&mut self, table: &SgTable) -> ControlFlow<()> {
         let interrupted = self.interrupted.load(Ordering::SeqCst);
         if interrupted || self.last_save.elapsed() >= self.every {
-            if let Err(e) = self.save(table) {
-                self.error = Some(e);
-                return ControlFlow::Break(());
-            }
+            self.error = self.save(table).err();
         }
         if interrupted {
             ControlFlow::Break(())
@@ -703,15 +704,23 @@ mod tests {
         assert_eq!(lazy.saved_len, 4);
         assert_eq!(load(&file, &fp()).unwrap(), longer);
         assert!(lazy.error.is_none());
-        // A folder that does not exist: the save fails and the run stops with the error.
-        let mut broken = Saver::new(
-            &dir.path().join("no/such/dir/f"),
-            fp(),
-            Duration::ZERO,
-            &flag,
-        );
-        assert!(broken.between_chunks(&table).is_break());
+        // A folder that does not exist: the save fails, the run goes on, the error is kept; an
+        // interrupted run still stops.
+        let broken_path = dir.path().join("no/such/dir/f");
+        let mut broken = Saver::new(&broken_path, fp(), Duration::ZERO, &flag);
+        flag.store(false, Ordering::SeqCst);
+        assert!(broken.between_chunks(&table).is_continue());
         assert!(matches!(broken.error, Some(CheckpointError::Write(_))));
+        assert_eq!(broken.saved_len, 0);
+        // The folder appears: the next save succeeds and clears the error.
+        std::fs::create_dir_all(broken_path.parent().unwrap()).unwrap();
+        assert!(broken.between_chunks(&longer).is_continue());
+        assert!(broken.error.is_none());
+        assert_eq!(broken.saved_len, 4);
+        std::fs::remove_dir_all(dir.path().join("no")).unwrap();
+        flag.store(true, Ordering::SeqCst);
+        assert!(broken.between_chunks(&table).is_break());
+        assert!(broken.error.is_some());
     }
 
     proptest! {

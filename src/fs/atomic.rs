@@ -4,6 +4,14 @@
 //! new one; on an error, or if the writer is dropped without [`AtomicFile::commit`], the
 //! temporary file is removed and the target is untouched.
 //!
+//! **Temporary files** are named `.NAME.sgscope-tmp.PID.K` (`NAME` the target's file name,
+//! `PID` this process, `K` a counter), in the target's folder. Every exit the process controls
+//! removes them: an error or a panic drops the [`AtomicFile`], and an exit that skips
+//! destructors (a second Ctrl-C) first calls [`remove_temporaries`], which removes every one
+//! still open. A process killed outright (`kill -9`, a crash) cannot clean up; the next
+//! [`AtomicFile::create`] for the same target removes the temporaries of that target whose
+//! process no longer runs (checked in `/proc`; where there is no `/proc`, none is removed).
+//!
 //! A target that exists and is not a
 //! regular file (`/dev/null`, a named pipe, a terminal) is written in place: renaming over it
 //! would replace the device with a plain file. A symbolic link is followed, so the file it
@@ -13,11 +21,203 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 use super::FsError;
 
 /// Distinguishes temporary files created by one process.
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// The temporary files this process has open, for [`remove_temporaries`].
+static OPEN_TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// What temporary file names contain between the target's name and the process id.
+const TEMP_MARK: &str = ".sgscope-tmp.";
+
+/// Removes every temporary file this process still has open, for an exit that skips
+/// destructors (`std::process::exit` from a signal handler). Safe to call from any thread; a
+/// writer whose temporary file was removed fails on commit and leaves nothing behind.
+pub fn remove_temporaries() {
+    remove_temporaries_where(|_| true);
+}
+
+/// [`remove_temporaries`] for the temporary files whose path passes `filter` (tests run in
+/// parallel in one process: each removes its own only).
+fn remove_temporaries_where(filter: impl Fn(&Path) -> bool) {
+    // A handler may run while another thread holds the lock (or panicked with it): never wait.
+    let mut paths = match OPEN_TEMPORARIES.try_lock() {
+        Ok(paths) => paths,
+        Err(std::sync::TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+        Err(std::sync::TryLockError::WouldBlock) => return,
+    };
+    paths.retain(|path| {
+        let remove = filter(path);
+        if remove {
+            let _ = fs::remove_file(path);
+        }
+        !remove
+    });
+}
+
+fn register(path: &Path) {
+    if let Ok(mut paths) = OPEN_TEMPORARIES.lock() {
+        paths.push(path.to_path_buf());
+    }
+}
+
+fn unregister(path: &Path) {
+    if let Ok(mut paths) = OPEN_TEMPORARIES.lock() {
+        paths.retain(|p| p != path);
+    }
+}
+
+/// The temporary file name `.NAME.sgscope-tmp.PID.K`.
+fn temp_name(file_name: &std::ffi::OsStr, pid: u32, unique: u64) -> std::ffi::OsString {
+    let mut name = std::ffi::OsString::from(".");
+    name.push(file_name);
+    name.push(format!("{TEMP_MARK}{pid}.{unique}"));
+    name
+}
+
+/// The process id in `name` when it is a temporary file name of the target `file_name`.
+fn temp_owner(name: &std::ffi::OsStr, file_name: &std::ffi::OsStr) -> Option<u32> {
+    let name = name.to_str()?;
+    let rest = name
+        .strip_prefix('.')?
+        .strip_prefix(file_name.to_str()?)?
+        .strip_prefix(TEMP_MARK)?;
+    let (pid, unique) = rest.split_once('.')?;
+    unique.parse::<u64>().ok()?;
+    pid.parse().ok()
+}
+
+/// Whether process `pid` may still run: false only when `/proc` exists and has no entry for it.
+fn process_may_run(pid: u32) -> bool {
+    !Path::new("/proc/self").exists() || Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// Removes the temporary files of `file_name` in `folder` left by processes that no longer
+/// run (killed while writing). Best effort: a folder that cannot be read is left alone.
+fn remove_stale_temporaries(folder: &Path, file_name: &std::ffi::OsStr) {
+    let Ok(entries) = fs::read_dir(folder) else {
+        return;
+    };
+    let me = std::process::id();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        if let Some(pid) = temp_owner(&name, file_name) {
+            if pid != me && !process_may_run(pid) {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
+/// How [`AtomicFile::create`] writes a target.
+enum Plan {
+    /// A device or pipe, opened and written in place.
+    InPlace,
+    /// A temporary file in `folder` renamed to `destination` (the target, or the file a
+    /// symbolic link at the target points to), whose file name is `file_name`.
+    Replace {
+        folder: PathBuf,
+        file_name: std::ffi::OsString,
+        destination: PathBuf,
+    },
+}
+
+/// How `target` is to be written, or why it cannot be.
+fn plan(target: &Path) -> io::Result<Plan> {
+    if target.file_name().is_none() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "the path does not name a file",
+        ));
+    }
+    if let Ok(metadata) = fs::metadata(target) {
+        if metadata.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::IsADirectory,
+                "it is a folder, not a file",
+            ));
+        }
+        if !metadata.is_file() {
+            return Ok(Plan::InPlace);
+        }
+    }
+    // Replace what a symbolic link points to, not the link.
+    let destination = match fs::symlink_metadata(target) {
+        Ok(metadata) if metadata.file_type().is_symlink() => {
+            fs::canonicalize(target).unwrap_or_else(|_| target.to_path_buf())
+        }
+        _ => target.to_path_buf(),
+    };
+    let folder = match destination.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let file_name = destination
+        .file_name()
+        .or_else(|| target.file_name())
+        .unwrap_or_default()
+        .to_os_string();
+    Ok(Plan::Replace {
+        folder,
+        file_name,
+        destination,
+    })
+}
+
+/// Checks, before any long work, that `target` can be written: it names a file, is not a
+/// folder, and its folder exists and accepts a new file (tried by creating and removing a
+/// temporary file there). A device or pipe is checked for existence only (opening a pipe
+/// would wait for a reader). The error says which of these failed.
+pub fn check_writable(target: impl AsRef<Path>) -> Result<(), FsError> {
+    let target = target.as_ref();
+    let error = |source| FsError {
+        action: "write",
+        path: target.to_path_buf(),
+        source,
+    };
+    let Plan::Replace {
+        folder, file_name, ..
+    } = plan(target).map_err(error)?
+    else {
+        return Ok(());
+    };
+    match fs::metadata(&folder) {
+        Ok(metadata) if metadata.is_dir() => {}
+        Ok(_) => {
+            return Err(error(io::Error::new(
+                io::ErrorKind::NotADirectory,
+                format!("{} is not a folder", folder.display()),
+            )))
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Err(error(io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("the folder {} does not exist", folder.display()),
+            )))
+        }
+        Err(e) => return Err(error(e)),
+    }
+    let probe = folder.join(temp_name(
+        &file_name,
+        std::process::id(),
+        TEMP_COUNTER.fetch_add(1, Ordering::Relaxed),
+    ));
+    match OpenOptions::new().write(true).create_new(true).open(&probe) {
+        Ok(file) => {
+            drop(file);
+            let _ = fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(e) => Err(error(io::Error::new(
+            e.kind(),
+            format!("cannot create a file in {}: {e}", folder.display()),
+        ))),
+    }
+}
 
 #[derive(Debug)]
 struct Replacement {
@@ -48,14 +248,8 @@ impl AtomicFile {
             path: target.clone(),
             source,
         };
-        let file_name = target.file_name().ok_or_else(|| {
-            error(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                "the path does not name a file",
-            ))
-        })?;
-        if let Ok(metadata) = fs::metadata(&target) {
-            if !metadata.is_file() && !metadata.is_dir() {
+        let (folder, file_name, destination) = match plan(&target).map_err(error)? {
+            Plan::InPlace => {
                 let file = OpenOptions::new()
                     .write(true)
                     .open(&target)
@@ -66,39 +260,31 @@ impl AtomicFile {
                     writer: Some(BufWriter::with_capacity(1 << 16, file)),
                 });
             }
-        }
-        // Replace what a symbolic link points to, not the link.
-        let real_target = match fs::symlink_metadata(&target) {
-            Ok(metadata) if metadata.file_type().is_symlink() => {
-                fs::canonicalize(&target).unwrap_or_else(|_| target.clone())
-            }
-            _ => target.clone(),
+            Plan::Replace {
+                folder,
+                file_name,
+                destination,
+            } => (folder, file_name, destination),
         };
-        let folder = match real_target.parent() {
-            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        let file_name = real_target.file_name().unwrap_or(file_name);
+        remove_stale_temporaries(&folder, &file_name);
         loop {
             let unique = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
-            let mut temp_name = std::ffi::OsString::from(".");
-            temp_name.push(file_name);
-            temp_name.push(format!(".{}.{unique}.tmp", std::process::id()));
-            let temp_path = folder.join(temp_name);
+            let temp_path = folder.join(temp_name(&file_name, std::process::id(), unique));
             match OpenOptions::new()
                 .write(true)
                 .create_new(true)
                 .open(&temp_path)
             {
                 Ok(file) => {
+                    register(&temp_path);
                     return Ok(AtomicFile {
                         target,
                         replace: Some(Replacement {
                             temp_path,
-                            destination: real_target,
+                            destination,
                         }),
                         writer: Some(BufWriter::with_capacity(1 << 16, file)),
-                    })
+                    });
                 }
                 // Left over by another process with the same pid: try the next name.
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
@@ -131,6 +317,7 @@ impl AtomicFile {
             });
         };
         let result = finish_file(writer).and_then(|()| fs::rename(&temp_path, &destination));
+        unregister(&temp_path);
         if let Err(source) = result {
             let _ = fs::remove_file(&temp_path);
             return Err(FsError {
@@ -183,6 +370,7 @@ impl Drop for AtomicFile {
             drop(writer);
             if let Some(replacement) = &self.replace {
                 let _ = fs::remove_file(&replacement.temp_path);
+                unregister(&replacement.temp_path);
             }
         }
     }
@@ -314,6 +502,75 @@ mod tests {
             .is_symlink());
         assert_eq!(fs::read_to_string(&real).unwrap(), "new");
         assert_eq!(entries(dir.path()), vec!["link.csv", "real.csv"]);
+    }
+
+    /// The pid of a process that has ended (its entry is gone from `/proc`).
+    fn dead_pid() -> u32 {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        assert!(!process_may_run(pid));
+        pid
+    }
+
+    #[test]
+    fn temporaries_of_dead_processes_are_removed_by_the_next_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("t.csv");
+        let name = std::ffi::OsStr::new("t.csv");
+        // What `kill -9` during a write leaves: a temporary file of a process that is gone.
+        let stale = dir.path().join(temp_name(name, dead_pid(), 0));
+        fs::write(&stale, [b'x'; 4096]).unwrap();
+        // A running process's temporary file, and another target's, stay.
+        let live = dir.path().join(temp_name(name, 1, 3));
+        fs::write(&live, "being written").unwrap();
+        let other = dir
+            .path()
+            .join(temp_name(std::ffi::OsStr::new("u.csv"), dead_pid(), 0));
+        fs::write(&other, "another target").unwrap();
+        write_atomically(&target, |w| w.write_all(b"new")).unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "new");
+        assert!(!stale.exists());
+        assert!(live.exists() && other.exists());
+        assert_eq!(temp_owner(&temp_name(name, 42, 7), name), Some(42));
+        assert_eq!(
+            temp_owner(std::ffi::OsStr::new(".t.csv.42.7.tmp"), name),
+            None
+        );
+    }
+
+    #[test]
+    fn open_temporaries_are_removed_on_request() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut file = AtomicFile::create(dir.path().join("c.ckpt")).unwrap();
+        file.write_all(b"half").unwrap();
+        let temp = entries(dir.path());
+        assert_eq!(temp.len(), 1);
+        assert!(temp[0].starts_with(".c.ckpt.sgscope-tmp."), "{temp:?}");
+        // What the Ctrl-C handler does before `exit` (`remove_temporaries`), for this folder only.
+        remove_temporaries_where(|path| path.starts_with(dir.path()));
+        assert!(entries(dir.path()).is_empty());
+        assert!(file.commit().is_err(), "the temporary file is gone");
+        assert!(entries(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn writability_is_checked_before_the_work() {
+        let dir = tempfile::tempdir().unwrap();
+        let check = |path: &Path| check_writable(path).map_err(|e| e.to_string());
+        assert_eq!(check(&dir.path().join("new.csv")), Ok(()));
+        assert_eq!(check(Path::new("/dev/null")), Ok(()));
+        assert!(entries(dir.path()).is_empty(), "the probe is removed");
+        let missing = check(&dir.path().join("nodir/F")).unwrap_err();
+        assert!(
+            missing.contains("nodir/F") && missing.contains("nodir does not exist"),
+            "{missing}"
+        );
+        let folder = check(dir.path()).unwrap_err();
+        assert!(folder.contains("it is a folder"), "{folder}");
+        fs::write(dir.path().join("file"), "").unwrap();
+        let under_a_file = check(&dir.path().join("file/x")).unwrap_err();
+        assert!(under_a_file.contains("is not a folder"), "{under_a_file}");
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
-pub use atomic::{write_atomically, AtomicFile};
+pub use atomic::{check_writable, remove_temporaries, write_atomically, AtomicFile};
 
 /// A file operation that failed, with the file the user asked for.
 #[derive(Debug, Error)]

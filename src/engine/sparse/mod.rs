@@ -111,7 +111,7 @@ use super::table::with_values;
 use super::{Progress, SgTable};
 use crate::rules::code::{Modifier, TakeBreakCode};
 use crate::theory::periodicity::Theorem;
-use fill::fill_proven_period;
+use fill::{fill_by_period, fill_proven_period};
 use kernel::{Kernel, OrderTrial, Window};
 pub use mask::{best_mask, Mask};
 use pipeline::{FarSets, Helper, Pipeline, PIPELINE_BLOCK, PIPELINE_WORK};
@@ -163,6 +163,10 @@ pub fn extend(
 #[derive(Default)]
 pub struct SparseState {
     saved: Option<Saved>,
+    /// A period the periodicity theorem proved for this code's table: a later call extends
+    /// the table by it at once, without trying the theorem again (it is tried only at powers
+    /// of two, so a run in chunks would otherwise go back to computing every value).
+    proven: Option<(TakeBreakCode, usize)>,
 }
 
 /// What a call leaves for the next one.
@@ -236,11 +240,20 @@ fn extend_with(
     } else {
         None
     };
+    if let Some((_, period)) =
+        (state.proven.as_ref()).filter(|(c, _)| theorem.is_some() && c == code)
+    {
+        fill_by_period(table, len, *period);
+        progress.set(len as u64);
+        return (true, 0);
+    }
     // The theorem is tried at each power of two (here and in `Run::heaps`): a try costs up to
     // `8·len` comparisons, too many for every call of a run that comes in chunks.
-    if start.is_power_of_two()
-        && theorem.is_some_and(|theorem| fill_proven_period(table, len, &theorem))
+    if let Some(period) = (theorem.as_ref())
+        .filter(|_| start.is_power_of_two())
+        .and_then(|theorem| fill_proven_period(table, len, theorem))
     {
+        state.proven = Some((code.clone(), period));
         progress.set(len as u64);
         return (true, 0);
     }
@@ -269,6 +282,7 @@ fn extend_with(
         helped_blocks: 0,
         order_trial,
         helper,
+        proven: None,
     };
     // The pipeline runs inside the pool, so that each block's `join` only pushes the helper's
     // job to a worker's queue.
@@ -276,11 +290,15 @@ fn extend_with(
         Some(pipeline) => rayon::scope(|_| run.pipelined(pipeline)),
         None => run.heaps(start..len, None),
     };
+    if let Some(period) = run.proven {
+        state.proven = Some((code.clone(), period));
+    }
     if let Some(finished) = stop {
         return (finished, run.helped_blocks);
     }
     run.progress.set(len as u64);
     *state = SparseState {
+        proven: None,
         saved: Some(Saved {
             code: code.clone(),
             len,
@@ -312,6 +330,8 @@ struct Run<'a> {
     order_trial: OrderTrial,
     /// The second thread's copies, kept from an earlier call or made by [`Run::pipelined`].
     helper: Option<Helper>,
+    /// The period the theorem proved, once it filled the table.
+    proven: Option<usize>,
 }
 
 impl Run<'_> {
@@ -336,10 +356,11 @@ impl Run<'_> {
             kernel.record(n, value);
             // Try the periodicity theorem each time the table's length is a power of two.
             let power_of_two = (n + 1).is_power_of_two();
-            if power_of_two
-                && (self.theorem.as_ref())
-                    .is_some_and(|theorem| fill_proven_period(self.table, self.len, theorem))
+            if let Some(period) = (self.theorem.as_ref())
+                .filter(|_| power_of_two)
+                .and_then(|theorem| fill_proven_period(self.table, self.len, theorem))
             {
+                self.proven = Some(period);
                 self.progress.set(self.len as u64);
                 return Some(true);
             }
