@@ -33,7 +33,7 @@ pub struct Args {
 
 /// Runs `code`.
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
-    let game = args.game.load()?;
+    let game = args.game.load(&mut context.console)?;
     let snippet = if game.position_program().is_some() {
         let table = multi::compute_box(&game, &args.to.extents(&game.coordinates())?)?;
         export::code::generate_box(args.lang, &table, &game.name)?

@@ -29,7 +29,7 @@ pub struct Args {
 
 /// Runs `period`.
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
-    let game = args.game.load()?;
+    let game = args.game.load(&mut context.console)?;
     if game.position_program().is_some() {
         return Err(CliError::Usage(format!(
             "`period` analyses heap games; {} is a position game: try `sgscope patterns`",

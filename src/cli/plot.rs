@@ -32,7 +32,7 @@ pub struct Args {
 
 /// Runs `plot`.
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
-    let game = args.game.load()?;
+    let game = args.game.load(&mut context.console)?;
     // A one-coordinate position game gets the chart of a heap game.
     if game.position_program().is_some() && game.coordinates().len() != 1 && !args.rare {
         heat_map(&game, &args.to, &args.output)?;

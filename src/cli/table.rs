@@ -31,7 +31,7 @@ pub struct Args {
 
 /// Runs `table`.
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
-    let game = args.game.load()?;
+    let game = args.game.load(&mut context.console)?;
     let output = args.output.as_deref().unwrap_or("-");
     let color = args.color.enabled(output);
     if game.position_program().is_some() {
