@@ -157,3 +157,183 @@ fn a_file_full_of_errors_shows_the_first_twenty_and_counts_the_others() {
         "{checking}"
     );
 }
+
+// Issue 14 ("sgscope under hostile input"): the rules/loading side and the messages.
+
+fn write_file(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> String {
+    let path = dir.path().join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn many_errors_stop_after_twenty() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_file(&dir, "at.sg", "@\n".repeat(20_000).as_bytes());
+    let err = fails(&["check", &path], 1);
+    assert_eq!(err.matches("error: unexpected character `@`").count(), 20);
+    assert!(err.contains("error: … and 19980 more errors"), "{err}");
+}
+
+#[test]
+fn a_long_line_is_cut_around_the_caret() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = format!("move x in 1..=3 => n - x {}", "y".repeat(200_000));
+    let path = write_file(&dir, "long.sg", line.as_bytes());
+    let err = fails(&["check", &path], 1);
+    assert!(err.len() < 1000, "{} bytes of stderr", err.len());
+    assert!(err.contains(":1:26"), "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    let shown = lines.iter().find(|l| l.starts_with("1 | ")).unwrap();
+    let caret = lines.iter().find(|l| l.contains('^')).unwrap();
+    // The caret is under the first `y`; the line is cut 60 characters after the caret (itself
+    // cut to 60 wide), and ends with `…`.
+    let column = caret.chars().position(|c| c == '^').unwrap();
+    assert_eq!(shown.chars().nth(column), Some('y'), "{err}");
+    assert!(
+        shown.ends_with('…') && caret.contains(&format!(" {} expected", "^".repeat(60))),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_file_over_one_mib_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_file(
+        &dir,
+        "big.sg",
+        "move x in 1..=min(3, n) => n - x\n"
+            .repeat(40_000)
+            .as_bytes(),
+    );
+    let err = fails(&["check", &path], 1);
+    assert!(err.contains("larger than 1048576 bytes (1 MiB)"), "{err}");
+    assert!(err.contains("big.sg:31776:"), "{err}");
+    assert!(err.contains("help: "), "{err}");
+}
+
+#[test]
+fn directories_devices_and_empty_files_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = fails(&["check", dir.path().to_str().unwrap()], 1);
+    assert!(err.contains("is a directory"), "{err}");
+    let err = fails(&["check", "/dev/null"], 1);
+    assert!(err.contains("not a regular file"), "{err}");
+    let empty = write_file(&dir, "empty.sg", b"");
+    let err = fails(&["check", &empty], 1);
+    assert!(err.contains("the file is empty"), "{err}");
+    assert!(!err.contains("no such file"), "{err}");
+}
+
+#[test]
+fn invalid_utf8_is_located() {
+    let err = error_for_bytes(b"move x in 1..=n => n - x\n# caf\xe9\n");
+    assert!(
+        err.contains("not valid UTF-8: byte 0xE9 at byte offset 30"),
+        "{err}"
+    );
+    assert!(err.contains("bad.sg:2:6"), "{err}");
+    assert!(err.contains("help: "), "{err}");
+}
+
+fn error_for_bytes(rules: &[u8]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_file(&dir, "bad.sg", rules);
+    fails(&["check", &path], 1).replace(&path, "bad.sg")
+}
+
+#[test]
+fn a_set_value_out_of_range_is_too_large() {
+    let err = fails(
+        &["check", "rules/bash.sg", "--set", "k=100000000000000000000"],
+        2,
+    );
+    assert!(err.contains("is too large"), "{err}");
+    assert!(
+        err.contains("-9223372036854775808 to 9223372036854775807"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_negative_to_gets_our_message() {
+    let err = fails(&["table", "rules/kayles.sg", "--to", "-1"], 2);
+    assert!(
+        err.contains("`--to` must be a non-negative integer"),
+        "{err}"
+    );
+    assert!(!err.contains("'-- -1'"), "{err}");
+}
+
+#[test]
+fn an_unknown_set_parameter_points_at_the_parameter_or_at_no_line() {
+    let err = fails(&["check", "rules/bash.sg", "--set", "kk=5"], 1);
+    assert!(err.contains("rules/bash.sg:5:7"), "{err}");
+    assert!(err.contains("| param k = 3"), "{err}");
+    assert!(err.contains("did you mean `k`"), "{err}");
+    let err = fails(&["check", "rules/nim.sg", "--set", "kk=5"], 1);
+    assert!(err.contains(" --> rules/nim.sg\n"), "{err}");
+    assert!(!err.contains(" | #"), "no comment line is shown: {err}");
+    assert!(
+        err.contains("declares no parameters: remove `--set kk=5`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn heaps_without_an_arrow_get_a_help_line() {
+    let err = fails(&["check", "move m: n + 1"], 1);
+    assert!(err.contains("<command line>:1:11"), "{err}");
+    assert!(
+        err.contains("help: ") && err.contains("`move m: => n - 1`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_always_empty_range_is_a_warning() {
+    let out = crate::support::sgscope(&["table", "rules/bash.sg", "--set", "k=-1", "--to", "5"]);
+    assert!(out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with("warning: the subtraction set is empty (with k = -1)"),
+        "{err}"
+    );
+    assert!(err.contains("rules/bash.sg:6:1"), "{err}");
+    let out = crate::support::sgscope(&[
+        "check",
+        "param k = 3\nmove x in 1..=min(k, n) => n - x",
+        "--set",
+        "k=-1",
+    ]);
+    assert!(out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("warning: the range of `x` is empty"), "{err}");
+    assert!(err.contains("<command line>:2:11"), "{err}");
+    // No warning without the override.
+    let out = crate::support::sgscope(&["check", "rules/bash.sg"]);
+    assert!(out.stderr.is_empty());
+}
+
+#[test]
+fn check_evaluates_the_smallest_positions() {
+    let err = fails(&["check", "move m: => n + 1"], 1);
+    assert!(
+        err.contains("at n = 0, this move leaves a heap of 1"),
+        "{err}"
+    );
+    assert!(err.contains("<command line>:1:12"), "{err}");
+    assert!(err.contains("help: "), "{err}");
+    let err = fails(&["check", "move x in 1..=2 if n == 9 => n + x"], 1);
+    assert!(err.contains("at n = 9"), "{err}");
+}
+
+#[test]
+fn threads_are_bounded_by_the_cores() {
+    let err = fails(
+        &["--threads", "65535", "table", "rules/nim.sg", "--to", "10"],
+        2,
+    );
+    assert!(err.contains("--threads must be from 1 to"), "{err}");
+    assert!(err.contains("per core"), "{err}");
+}

@@ -2,6 +2,7 @@
 //! `--set NAME=VALUE`, `--to` of a box, `--color`, `--format`, `--lang`, and
 //! `--checkpoint`/`--resume`.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
@@ -10,7 +11,7 @@ use clap::ValueEnum;
 use crate::export::{Format, Lang};
 use crate::rules::{self, Game, SourceFile};
 
-use super::CliError;
+use super::{CliError, Console};
 
 /// `GAME` and `--set`, shared by every subcommand that reads one game.
 ///
@@ -26,9 +27,10 @@ pub struct GameArgs {
 }
 
 impl GameArgs {
-    /// The game, with the `--set` values applied (see [`load_game`]).
-    pub fn load(&self) -> Result<Game, CliError> {
-        self.sets.load(&self.game)
+    /// The game, with the `--set` values applied (see [`load_game`]); warnings about the rules
+    /// are printed on `console`'s standard error.
+    pub fn load(&self, console: &mut Console) -> Result<Game, CliError> {
+        self.sets.load(&self.game, console)
     }
 }
 
@@ -41,33 +43,95 @@ pub struct Sets {
 }
 
 impl Sets {
-    /// The game named by `game` (see [`load_game`]), with these values applied.
-    pub fn load(&self, game: &str) -> Result<Game, CliError> {
-        load_game(game, &self.sets)
+    /// The game named by `game` (see [`load_game`]), with these values applied; warnings
+    /// about the rules are printed on `console`'s standard error.
+    pub fn load(&self, game: &str, console: &mut Console) -> Result<Game, CliError> {
+        let (game, warnings) = load_game_with_warnings(game, &self.sets)?;
+        for warning in warnings {
+            let text = warning.render_warning(&game.source);
+            console.note(text.trim_end_matches('\n'));
+        }
+        Ok(game)
     }
 }
 
 /// Reads the game named by `game`: the file at that path if it exists, otherwise `game` itself
-/// as rules text (so `sgscope period 'octal 0.07'` works without a file).
+/// as rules text (so `sgscope period 'octal 0.07'` works without a file). A directory, a device
+/// or an empty file is named as such; only the first [`rules::MAX_SOURCE_BYTES`] (and one) bytes
+/// of a file are read, so a huge file is refused without reading it whole.
 pub fn load_game(game: &str, sets: &[(String, i64)]) -> Result<Game, CliError> {
+    Ok(load_game_with_warnings(game, sets)?.0)
+}
+
+/// [`load_game`], with the warnings about the rules.
+pub fn load_game_with_warnings(
+    game: &str,
+    sets: &[(String, i64)],
+) -> Result<(Game, Vec<rules::Diagnostic>), CliError> {
     let path = Path::new(game);
-    let source = if path.is_file() {
-        let text = std::fs::read_to_string(path).map_err(|e| CliError::Read {
-            path: game.to_string(),
-            message: e.to_string(),
-        })?;
-        SourceFile::new(game, text)
-    } else if looks_like_path(game) {
-        return Err(CliError::Read {
-            path: game.to_string(),
-            message:
+    let cannot_read = |message: String| CliError::Read {
+        path: game.to_string(),
+        message,
+    };
+    let source = match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => {
+            if meta.len() == 0 {
+                return Err(cannot_read(
+                    "the file is empty (a rules file holds `move …` rules or a family line such as `octal 0.07`)".into(),
+                ));
+            }
+            let mut bytes = Vec::new();
+            std::fs::File::open(path)
+                .and_then(|file| {
+                    file.take(rules::MAX_SOURCE_BYTES as u64 + 1)
+                        .read_to_end(&mut bytes)
+                })
+                .map_err(|e| cannot_read(e.to_string()))?;
+            rules::source_from_bytes(game, bytes)?
+        }
+        Ok(meta) if meta.is_dir() => {
+            return Err(cannot_read(
+                "it is a directory, not a rules file (give a file, e.g. rules/kayles.sg)".into(),
+            ))
+        }
+        Ok(meta) => {
+            return Err(cannot_read(format!(
+                "it is {}, not a regular file (give a rules file, e.g. rules/kayles.sg)",
+                file_kind(&meta)
+            )))
+        }
+        Err(_) if looks_like_path(game) => {
+            return Err(cannot_read(
                 "no such file (to give the rules inline, write them in quotes, e.g. 'octal 0.07')"
                     .into(),
-        });
-    } else {
-        SourceFile::new("<command line>", game)
+            ))
+        }
+        Err(_) => SourceFile::new("<command line>", game),
     };
-    Ok(rules::load(source, sets)?)
+    Ok(rules::load_with_warnings(source, sets)?)
+}
+
+/// What a file that is neither a regular file nor a directory is, for messages.
+fn file_kind(meta: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let kind = meta.file_type();
+        if kind.is_char_device() {
+            return "a character device";
+        }
+        if kind.is_block_device() {
+            return "a block device";
+        }
+        if kind.is_fifo() {
+            return "a pipe";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    let _ = meta;
+    "a special file"
 }
 
 /// A single word ending in `.sg` or containing a path separator is meant as a file, not as rules.
@@ -86,10 +150,19 @@ pub fn parse_set(arg: &str) -> Result<(String, i64), String> {
             "`{name}` is not a parameter name (letters, digits, _)"
         ));
     }
-    let value: i64 = value
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{}` is not an integer (in --set {arg})", value.trim()))?;
+    let value = value.trim();
+    let value: i64 = value.parse().map_err(|_| {
+        let digits = value.strip_prefix(['-', '+']).unwrap_or(value);
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            format!(
+                "`{value}` is too large (in --set {arg}): parameter values are integers from {} to {}",
+                i64::MIN,
+                i64::MAX
+            )
+        } else {
+            format!("`{value}` is not an integer (in --set {arg})")
+        }
+    })?;
     Ok((name.to_string(), value))
 }
 
@@ -104,6 +177,12 @@ impl FromStr for BoxArg {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, String> {
+        if text.trim().parse::<i128>().is_ok_and(|v| v < 0) {
+            return Err(format!(
+                "`--to` must be a non-negative integer (not {}), e.g. --to 100",
+                text.trim()
+            ));
+        }
         if let Ok(all) = text.trim().parse::<u64>() {
             return Ok(BoxArg {
                 all: Some(all),
@@ -248,6 +327,10 @@ mod tests {
             .extents(&names)
             .is_err());
         assert!("x=-1".parse::<BoxArg>().is_err());
+        assert!("-1"
+            .parse::<BoxArg>()
+            .unwrap_err()
+            .contains("`--to` must be a non-negative integer"));
         assert!("big".parse::<BoxArg>().is_err());
     }
 
@@ -257,6 +340,16 @@ mod tests {
         assert_eq!(parse_set("L = -2"), Ok(("L".into(), -2)));
         assert!(parse_set("k").unwrap_err().contains("NAME=VALUE"));
         assert!(parse_set("k=x").unwrap_err().contains("not an integer"));
+        // Issue 14 item 12: a value out of range is "too large", with the range.
+        let big = parse_set("k=100000000000000000000").unwrap_err();
+        assert!(
+            big.contains("is too large") && big.contains("9223372036854775807"),
+            "{big}"
+        );
+        assert!(parse_set("k=-100000000000000000000")
+            .unwrap_err()
+            .contains("too large"));
+        assert!(parse_set("k=10^20").unwrap_err().contains("not an integer"));
         assert!(parse_set("=3").is_err());
     }
 

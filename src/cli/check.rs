@@ -1,8 +1,18 @@
-//! `check`: parse and check rules files without computing anything.
+//! `check`: parse and check rules files, and evaluate their moves at the smallest positions
+//! (heaps `0..=16`, or a position game's coordinates `0..=4`), so that a rule failing at run
+//! time (`move => n + 1`) is reported as `table` would report it.
+
+use crate::engine::{self, multi, EngineError, EngineOptions};
+use crate::rules::Game;
 
 use super::args::Sets;
 use super::period::game_title;
 use super::{CliError, Context};
+
+/// The last heap evaluated by `check`.
+const CHECK_TO: u64 = 16;
+/// The largest coordinate of the box evaluated by `check` for a position game.
+const CHECK_BOX: u64 = 4;
 
 /// `check` arguments.
 #[derive(Debug, clap::Args)]
@@ -18,7 +28,11 @@ pub struct Args {
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let mut failures = Vec::new();
     for name in &args.games {
-        match args.sets.load(name) {
+        match args
+            .sets
+            .load(name, &mut context.console)
+            .and_then(|game| evaluate_small(&game).map(|()| game))
+        {
             Ok(game) => context
                 .console
                 .print(&format!("ok: {name}: {}\n", game_title(&game)))?,
@@ -37,5 +51,23 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
                 args.games.len()
             )))
         }
+    }
+}
+
+/// Computes the smallest positions of `game`; an error of its rules (a move to a larger heap,
+/// a negative heap, an overflow, a cycle) is returned as `table` would report it, while a
+/// refusal of the request (memory, time, positions outside the box) is not an error of the
+/// rules and is ignored.
+fn evaluate_small(game: &Game) -> Result<(), CliError> {
+    let result = match game.position_program() {
+        Some(program) => {
+            let extents = vec![CHECK_BOX; program.coordinates().len()];
+            multi::compute_box(game, &extents).map(|_| ())
+        }
+        None => engine::compute(game, CHECK_TO, &EngineOptions { progress: false }).map(|_| ()),
+    };
+    match result {
+        Err(e @ (EngineError::Rule { .. } | EngineError::Cycle { .. })) => Err(e.into()),
+        _ => Ok(()),
     }
 }

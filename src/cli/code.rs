@@ -32,7 +32,7 @@ pub struct Args {
 
 /// Runs `code`.
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
-    let game = args.game.load()?;
+    let game = args.game.load(&mut context.console)?;
     super::checkpointing::check_output(args.output.as_deref())?;
     let snippet = if game.position_program().is_some() {
         let table = Table::Box(multi::compute_box(

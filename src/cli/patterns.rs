@@ -25,7 +25,7 @@ pub struct Args {
 
 /// Runs `patterns`.
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
-    let text = report(&args.game.load()?, &args.to, args.json)?;
+    let text = report(&args.game.load(&mut context.console)?, &args.to, args.json)?;
     context.console.print(&text)?;
     Ok(())
 }

@@ -27,7 +27,7 @@ pub struct Args {
 
 /// Runs `period`.
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
-    let game = args.game.load()?;
+    let game = args.game.load(&mut context.console)?;
     args.checkpointing.check_paths(None)?;
     if game.position_program().is_some() {
         return Err(CliError::Usage(format!(

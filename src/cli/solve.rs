@@ -20,7 +20,7 @@ pub struct Args {
 /// Runs `solve`. What was found before an error (the position and the pattern deciding it,
 /// when the pattern then fails on a move) is printed before the error.
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
-    let game = args.game.load()?;
+    let game = args.game.load(&mut context.console)?;
     let arity = game.coordinates().len();
     let components = solve::parse_sum(&args.position.join(" "), arity)
         .map_err(|e| CliError::Solve(Box::new(e.into())))?;

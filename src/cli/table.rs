@@ -31,7 +31,7 @@ pub struct Args {
 
 /// Runs `table`.
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
-    let game = args.game.load()?;
+    let game = args.game.load(&mut context.console)?;
     args.checkpointing.check_paths(args.output.as_deref())?;
     let output = args.output.as_deref().unwrap_or("-");
     let color = args.color.enabled(output);

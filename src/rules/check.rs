@@ -171,25 +171,7 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
     }
     for (key, value) in overrides {
         if !params.iter().any(|(p, _)| p == key) {
-            let help = match suggest(key, params.iter().map(|(p, _)| p.as_str())) {
-                Some(s) => format!("did you mean `{s}`?"),
-                None if params.is_empty() => "this file declares no parameters".to_string(),
-                None => format!(
-                    "the parameters are {}",
-                    params
-                        .iter()
-                        .map(|(p, _)| format!("`{p}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            };
-            errors.push(
-                Diagnostic::new(
-                    format!("no parameter `{key}` (from --set {key}={value})"),
-                    Span::new(0, 0),
-                )
-                .with_help(help),
-            );
+            errors.push(unknown_override(key, *value, &params, file));
         }
     }
 
@@ -273,6 +255,42 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
     } else {
         errors.sort_by_key(|e| e.span.start);
         Err(errors)
+    }
+}
+
+/// `--set key=value` names no parameter: point at the parameter it probably means, or at no
+/// line (the error is in the command line, not in the file), and list the parameters.
+fn unknown_override(
+    key: &str,
+    value: i64,
+    params: &[(String, i64)],
+    file: &ast::File,
+) -> Diagnostic {
+    let message = format!("no parameter `{key}` (from --set {key}={value})");
+    if params.is_empty() {
+        return Diagnostic::unlocated(message).with_help(format!(
+            "this file declares no parameters: remove `--set {key}={value}`"
+        ));
+    }
+    let names = params
+        .iter()
+        .map(|(p, _)| format!("`{p}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let declared = |name: &str| {
+        file.items.iter().find_map(|item| match item {
+            Item::Param { name: ident, .. } if ident.name == name => Some(ident.span),
+            _ => None,
+        })
+    };
+    let suggestion = suggest(key, params.iter().map(|(p, _)| p.as_str()));
+    match suggestion.and_then(|s| Some((s, declared(s)?))) {
+        Some((s, span)) => Diagnostic::new(message, span)
+            .with_label(format!("the parameter `{s}` is declared here"))
+            .with_help(format!(
+                "did you mean `{s}`? (--set {s}={value}; the parameters are {names})"
+            )),
+        None => Diagnostic::unlocated(message).with_help(format!("the parameters are {names}")),
     }
 }
 
@@ -790,9 +808,9 @@ mod tests {
                 "error: unknown name `kk`\n --> rules/t.sg:2:19\n  |\n2 | move x in 1..=min(kk, n) => n - x\n  |                   ^^ not defined here\n  |\n  = help: did you mean `k`?\n",
             ),
             (
-                "param k = 3\nsubtraction 1..=k\n",
+                "# Bash\nparam k = 3\nsubtraction 1..=k\n",
                 &[("kk", 5)],
-                "error: no parameter `kk` (from --set kk=5)\n --> rules/t.sg:1:1\n  |\n1 | param k = 3\n  | ^\n  |\n  = help: did you mean `k`?\n",
+                "error: no parameter `kk` (from --set kk=5)\n --> rules/t.sg:2:7\n  |\n2 | param k = 3\n  |       ^ the parameter `k` is declared here\n  |\n  = help: did you mean `k`? (--set k=5; the parameters are `k`)\n",
             ),
             (
                 "move x in 1..=3 => n - x\nmove y in 1..=2 = > n\n",

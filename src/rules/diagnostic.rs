@@ -131,6 +131,8 @@ pub struct Diagnostic {
     pub label: Option<String>,
     /// What to do, e.g. "did you mean `k`?".
     pub help: Option<String>,
+    /// False for an error about the file as a whole (no line to show; `span` is unused).
+    pub located: bool,
 }
 
 impl Diagnostic {
@@ -141,6 +143,16 @@ impl Diagnostic {
             span,
             label: None,
             help: None,
+            located: true,
+        }
+    }
+
+    /// An error about the whole text, shown with its name but no line (e.g. a `--set` of a
+    /// parameter that the file does not declare, when it declares none).
+    pub fn unlocated(message: impl Into<String>) -> Self {
+        Diagnostic {
+            located: false,
+            ..Diagnostic::new(message, Span::new(0, 0))
         }
     }
 
@@ -166,6 +178,17 @@ impl Diagnostic {
         Rendered {
             diagnostic: self,
             lines,
+            kind: "error",
+        }
+        .to_string()
+    }
+
+    /// Renders the diagnostic as a warning (`warning:` instead of `error:`).
+    pub fn render_warning(&self, source: &SourceFile) -> String {
+        Rendered {
+            diagnostic: self,
+            lines: &LineIndex::new(source),
+            kind: "warning",
         }
         .to_string()
     }
@@ -174,19 +197,36 @@ impl Diagnostic {
 struct Rendered<'a> {
     diagnostic: &'a Diagnostic,
     lines: &'a LineIndex<'a>,
+    /// `error` or `warning`.
+    kind: &'static str,
 }
+
+/// Source lines longer than this many characters are shown cut around the caret.
+pub const MAX_SHOWN_LINE: usize = 160;
+/// How many characters of a cut line are shown on each side of the caret.
+const CONTEXT: usize = 60;
+/// Quoted text (between backquotes) longer than this many characters is shortened in
+/// messages, labels and help lines.
+const MAX_QUOTED: usize = 60;
 
 impl fmt::Display for Rendered<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let d = self.diagnostic;
+        writeln!(f, "{}: {}", self.kind, shorten_quoted(&d.message))?;
+        if !d.located {
+            writeln!(f, " --> {}", self.lines.source.name)?;
+            if let Some(help) = &d.help {
+                writeln!(f, "  |")?;
+                writeln!(f, "  = help: {}", shorten_quoted(help))?;
+            }
+            return Ok(());
+        }
         let (line, col) = self.lines.line_col(d.span.start);
         let text = self.lines.line_text(line);
         let gutter = line.to_string().len();
         let pad = " ".repeat(gutter);
-        writeln!(f, "error: {}", d.message)?;
         writeln!(f, "{pad}--> {}:{line}:{col}", self.lines.source.name)?;
         writeln!(f, "{pad} |")?;
-        writeln!(f, "{line} | {}", text.replace('\t', " "))?;
         // The caret is as wide as the span, clipped to the end of the line (at least one).
         let (end_line, end_col) = self.lines.line_col(d.span.end);
         let line_chars = text.chars().count();
@@ -196,16 +236,75 @@ impl fmt::Display for Rendered<'_> {
             line_chars + 1
         };
         let width = last_col.saturating_sub(col).max(1);
-        write!(f, "{pad} | {}{}", " ".repeat(col - 1), "^".repeat(width))?;
+        let (shown, caret_at, width) = cut_line(text, line_chars, col - 1, width);
+        writeln!(f, "{line} | {shown}")?;
+        write!(f, "{pad} | {}{}", " ".repeat(caret_at), "^".repeat(width))?;
         if let Some(label) = &d.label {
-            write!(f, " {label}")?;
+            write!(f, " {}", shorten_quoted(label))?;
         }
         writeln!(f)?;
         if let Some(help) = &d.help {
             writeln!(f, "{pad} |")?;
-            writeln!(f, "{pad} = help: {help}")?;
+            writeln!(f, "{pad} = help: {}", shorten_quoted(help))?;
         }
         Ok(())
+    }
+}
+
+/// The line as shown (tabs as one space, so that columns count characters), the caret's
+/// column in it (0-based) and its width. A line of more than [`MAX_SHOWN_LINE`] characters is
+/// cut to [`CONTEXT`] characters each side of the caret (itself at most [`CONTEXT`] wide),
+/// with `…` where text is left out.
+fn cut_line(text: &str, line_chars: usize, caret: usize, width: usize) -> (String, usize, usize) {
+    if line_chars <= MAX_SHOWN_LINE {
+        return (text.replace('\t', " "), caret, width);
+    }
+    let width = width.min(CONTEXT);
+    let from = caret.saturating_sub(CONTEXT);
+    let to = (caret + width + CONTEXT).min(line_chars);
+    let mut shown = String::new();
+    if from > 0 {
+        shown.push('…');
+    }
+    shown.extend(
+        text.chars()
+            .skip(from)
+            .take(to - from)
+            .map(|c| if c == '\t' { ' ' } else { c }),
+    );
+    if to < line_chars {
+        shown.push('…');
+    }
+    (shown, caret - from + usize::from(from > 0), width)
+}
+
+/// `text` with every backquoted part longer than [`MAX_QUOTED`] characters cut to its start
+/// and end around a `…`, so that a message quoting a huge token stays short.
+fn shorten_quoted(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.len() <= MAX_QUOTED {
+        return text.into();
+    }
+    let mut out = String::new();
+    let mut changed = false;
+    for (i, part) in text.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        let chars = part.chars().count();
+        if i % 2 == 1 && chars > MAX_QUOTED {
+            let keep = MAX_QUOTED / 2;
+            out.extend(part.chars().take(keep));
+            out.push('…');
+            out.extend(part.chars().skip(chars - keep / 2));
+            changed = true;
+        } else {
+            out.push_str(part);
+        }
+    }
+    if changed {
+        out.into()
+    } else {
+        text.into()
     }
 }
 
@@ -290,6 +389,63 @@ mod tests {
         let out = Diagnostic::new("expected a code", Span::new(5, 5)).render(&src);
         assert!(out.contains("<command line>:1:6"), "{out}");
         assert!(out.contains("  |      ^\n"), "{out}");
+    }
+
+    #[test]
+    fn long_lines_are_cut_around_the_caret() {
+        // Issue 14 item 8: a 12 MB line was echoed whole (20.7 MB of stderr).
+        let line = format!(
+            "move x in 1..=3 => n - x {}é\tz {}",
+            "y".repeat(500),
+            "w".repeat(500)
+        );
+        let at = line.find('é').unwrap();
+        let src = SourceFile::new("t.sg", format!("# c\n{line}\n"));
+        let d = Diagnostic::new("expected `=>`", Span::new(4 + at, 4 + at + 2));
+        let out = d.render(&src);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[1], " --> t.sg:2:526");
+        let shown = lines[3].strip_prefix("2 | ").unwrap();
+        assert!(shown.starts_with('…') && shown.ends_with('…'), "{shown}");
+        assert_eq!(shown.chars().count(), 1 + 60 + 1 + 60 + 1);
+        // The caret sits under the `é` (counted in characters, the tab shown as a space).
+        let caret = lines[4].strip_prefix("  | ").unwrap();
+        let column = caret.find('^').unwrap();
+        assert_eq!(shown.chars().nth(column), Some('é'));
+        assert_eq!(caret.trim(), "^");
+        assert!(shown.contains("é z"), "{shown}");
+        // A short line is shown whole, as before.
+        let src = SourceFile::new("t.sg", "move\tx");
+        let out = Diagnostic::new("e", Span::new(5, 6)).render(&src);
+        assert!(out.contains("1 | move x\n  |      ^\n"), "{out}");
+    }
+
+    #[test]
+    fn long_quoted_text_is_shortened_in_messages() {
+        let name = "x".repeat(1000);
+        let src = SourceFile::new("t.sg", name.clone());
+        let out = Diagnostic::new(format!("unknown name `{name}`"), Span::new(0, 1000))
+            .with_help(format!("remove `{name}`"))
+            .render(&src);
+        assert!(out.len() < 700, "{out}");
+        assert!(
+            out.contains(&format!("`{}…{}`", "x".repeat(30), "x".repeat(15))),
+            "{out}"
+        );
+        // The caret of a span wider than the shown text is cut too.
+        assert!(out.contains(&format!(" {}\n", "^".repeat(60))), "{out}");
+    }
+
+    #[test]
+    fn unlocated_errors_name_the_file_only() {
+        let src = SourceFile::new("rules/nim.sg", "move x in 1..=n => n - x\n");
+        let out = Diagnostic::unlocated("no parameter `k`")
+            .with_help("this file declares no parameters")
+            .render(&src);
+        assert_eq!(
+            out,
+            "error: no parameter `k`\n --> rules/nim.sg\n  |\n  = help: this file declares no parameters\n"
+        );
     }
 
     #[test]

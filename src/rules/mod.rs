@@ -5,7 +5,9 @@
 //! take-and-break [`code`] when the rules are one, and to a compiled [`program`] otherwise).
 //! Keywords, built-in functions and "did you mean" suggestions are in [`names`]. Every error
 //! is a [`Diagnostic`] with a span, rendered as `file:line:col`, the line, a caret and a
-//! `help:` line; a text with many errors shows the first [`MAX_ERRORS`].
+//! `help:` line; a text with many errors shows the first [`MAX_ERRORS`]. A rules text is at
+//! most [`MAX_SOURCE_BYTES`] (1 MiB) of UTF-8: loading takes about 90 bytes of memory per byte
+//! of text (tokens, syntax tree and checked program), so a larger one is refused.
 //! The grammar is documented in `docs/rules.md`.
 
 pub mod ast;
@@ -19,6 +21,7 @@ pub mod names;
 pub mod parser;
 pub mod program;
 pub mod token;
+pub mod warn;
 
 use std::fmt;
 
@@ -165,16 +168,93 @@ impl fmt::Display for RulesError {
 
 impl std::error::Error for RulesError {}
 
+/// The largest rules text loaded, in bytes (1 MiB: the largest shipped file is about 2 KB).
+pub const MAX_SOURCE_BYTES: usize = 1 << 20;
+
+/// The error for a text longer than [`MAX_SOURCE_BYTES`], at its first byte past the limit.
+fn too_large(source: &SourceFile) -> RulesError {
+    let mut at = MAX_SOURCE_BYTES.min(source.text.len());
+    while !source.text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let diagnostic = Diagnostic::new(
+        format!(
+            "the rules text is larger than {MAX_SOURCE_BYTES} bytes (1 MiB), the most sgscope reads"
+        ),
+        Span::new(at, at),
+    )
+    .with_label("the limit is reached here")
+    .with_help("a game needs a few lines: describe its moves with ranges (`x in 1..=k`) and conditions instead of one line per move");
+    RulesError {
+        source: source.clone(),
+        diagnostics: vec![diagnostic],
+        more: 0,
+    }
+}
+
+/// The rules text named `name` from the bytes of a file: an error if they are not UTF-8
+/// (located at the first bad byte, with its offset) or longer than [`MAX_SOURCE_BYTES`].
+/// `bytes` may be cut after `MAX_SOURCE_BYTES + 1` bytes: only their length is then known.
+pub fn source_from_bytes(name: &str, mut bytes: Vec<u8>) -> Result<SourceFile, RulesError> {
+    if bytes.len() > MAX_SOURCE_BYTES {
+        bytes.truncate(MAX_SOURCE_BYTES + 1);
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        return Err(too_large(&SourceFile::new(name, text)));
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(SourceFile::new(name, text)),
+        Err(e) => {
+            let error = e.utf8_error();
+            let at = error.valid_up_to();
+            let bad = error.error_len().unwrap_or(e.as_bytes().len() - at);
+            let shown = e.as_bytes()[at..at + bad]
+                .iter()
+                .map(|b| format!("0x{b:02X}"))
+                .collect::<Vec<_>>()
+                .join(" ");
+            // The text up to the bad byte is the same in the lossy copy, so are its offsets.
+            let source = SourceFile::new(name, String::from_utf8_lossy(e.as_bytes()).into_owned());
+            let diagnostic = Diagnostic::new(
+                format!("the rules text is not valid UTF-8: byte {shown} at byte offset {at}"),
+                Span::new(at, at + '\u{FFFD}'.len_utf8()),
+            )
+            .with_label("not UTF-8 (shown as �)")
+            .with_help(
+                "save the file as UTF-8 text (e.g. `iconv -f latin1 -t utf-8`), or remove the byte",
+            );
+            Err(RulesError {
+                source,
+                diagnostics: vec![diagnostic],
+                more: 0,
+            })
+        }
+    }
+}
+
 /// Reads a game from `source`, applying `--set NAME=VALUE` overrides.
 ///
-/// An override that names no parameter is an error with a "did you mean".
+/// An override that names no parameter is an error with a "did you mean". A text longer than
+/// [`MAX_SOURCE_BYTES`] is refused.
 pub fn load(source: SourceFile, overrides: &[(String, i64)]) -> Result<Game, RulesError> {
+    Ok(load_with_warnings(source, overrides)?.0)
+}
+
+/// [`load`], with the [`warn`]ings about the rules (render them with
+/// [`Diagnostic::render_warning`]).
+pub fn load_with_warnings(
+    source: SourceFile,
+    overrides: &[(String, i64)],
+) -> Result<(Game, Vec<Diagnostic>), RulesError> {
+    if source.text.len() > MAX_SOURCE_BYTES {
+        return Err(too_large(&source));
+    }
     let file = parser::parse_counted(&source.text).map_err(|e| RulesError::new(&source, e))?;
     let checked = check::check(&file, overrides)
         .map_err(|e| RulesError::new(&source, diagnostic::Errors::from_sorted(e)))?;
     // The syntax tree is several times the size of the text: free it before lowering.
     drop(file);
-    lower::lower(checked, source)
+    let warnings = warn::warnings(&checked.rules, checked.coordinates.len(), &checked.params);
+    Ok((lower::lower(checked, source)?, warnings))
 }
 
 /// Games and codes for the unit tests of every module.

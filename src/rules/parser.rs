@@ -406,7 +406,19 @@ impl Parser<'_> {
                     self.advance();
                     self.range()?
                 } else {
-                    self.expect(TokenKind::Assign)?;
+                    self.expect(TokenKind::Assign).map_err(|d| {
+                        if d.help.is_some() {
+                            return d;
+                        }
+                        // `move m: n + 1`: the heaps left written without `=>`.
+                        let head = match &label {
+                            Some(label) => format!("move {}: ", label.name),
+                            None => "move ".to_string(),
+                        };
+                        d.with_help(format!(
+                            "binders are written `x in 1..=n` (or `x = …`); the heaps a move leaves come after `=>`, e.g. `{head}x in 1..=n => n - x` or `{head}=> n - 1`"
+                        ))
+                    })?;
                     // `j = e` binds one value: the range `e..=e`.
                     let value = self.expr()?;
                     RangeExpr {
