@@ -263,6 +263,18 @@ fn a_negative_to_gets_our_message() {
         "{err}"
     );
     assert!(!err.contains("'-- -1'"), "{err}");
+    for command in ["period", "code"] {
+        let mut args = vec![command, "rules/kayles.sg", "--max", "-1"];
+        if command == "code" {
+            args.extend(["--lang", "cpp"]);
+        }
+        let err = fails(&args, 2);
+        assert!(
+            err.contains("`--max` must be a non-negative integer (not -1)"),
+            "{command}: {err}"
+        );
+        assert!(!err.contains("'-- -1'"), "{command}: {err}");
+    }
 }
 
 #[test]

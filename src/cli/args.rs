@@ -166,6 +166,25 @@ pub fn parse_set(arg: &str) -> Result<(String, i64), String> {
     Ok((name.to_string(), value))
 }
 
+/// `--max N`: a non-negative integer, with our own message for a negative one (clap's would
+/// suggest `-- -1`).
+pub(super) fn parse_max(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    match text.parse::<u64>() {
+        Ok(max) => Ok(max),
+        Err(_) if text.parse::<i128>().is_ok_and(|v| v < 0) => Err(format!(
+            "`--max` must be a non-negative integer (not {text}), e.g. --max 65536"
+        )),
+        Err(_) if text.parse::<i128>().is_ok() => Err(format!(
+            "`{text}` is too large for --max: the largest is {}",
+            u64::MAX
+        )),
+        Err(_) => Err(format!(
+            "`{text}` is not a non-negative integer, e.g. --max 65536"
+        )),
+    }
+}
+
 /// `--to`: one bound for every coordinate (`100`), or one per coordinate (`x=100,y=50`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoxArg {

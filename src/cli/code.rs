@@ -7,7 +7,7 @@ use crate::engine::{self, EngineOptions, Table};
 use crate::export::{self, CodeSpec, Lang};
 use crate::rules::Game;
 
-use super::args::{parse_lang, BoxArg, GameArgs};
+use super::args::{parse_lang, parse_max, BoxArg, GameArgs};
 use super::{CliError, Context};
 
 /// `code` arguments.
@@ -17,7 +17,7 @@ pub struct Args {
     #[arg(long, value_parser = parse_lang)]
     lang: Lang,
     /// Search for a period up to G(0..=N).
-    #[arg(long, default_value_t = 65536, value_name = "N")]
+    #[arg(long, default_value_t = 65536, value_name = "N", value_parser = parse_max)]
     max: u64,
     /// When no period is found, emit the table G(0..=N) with a guard beyond it (a
     /// position game: the box's table, e.g. --to 100 or --to x=100,y=50).

@@ -109,17 +109,18 @@ fn parse_threads(text: &str) -> Result<u16, String> {
     }
 }
 
-/// The command line's parser: [`Cli`], with `--to` taking values that start with `-`, so that
-/// `--to -1` is refused by its own parser ("must be a non-negative integer") rather than by
+/// The command line's parser: [`Cli`], with `--to` and `--max` taking values that start with
+/// `-`, so that `--to -1` is refused by its own parser ("must be a non-negative integer") rather than by
 /// clap's "to pass '-1' as a value, use '-- -1'".
 fn command() -> clap::Command {
     use clap::CommandFactory;
-    Cli::command().mut_subcommands(|sub| {
-        if sub.get_arguments().any(|a| a.get_id() == "to") {
-            sub.mut_arg("to", |a| a.allow_negative_numbers(true))
-        } else {
-            sub
+    Cli::command().mut_subcommands(|mut sub| {
+        for bound in ["to", "max"] {
+            if sub.get_arguments().any(|a| a.get_id() == bound) {
+                sub = sub.mut_arg(bound, |a| a.allow_negative_numbers(true));
+            }
         }
+        sub
     })
 }
 

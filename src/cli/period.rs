@@ -6,7 +6,7 @@ use crate::analysis::{self, SearchTiming};
 use crate::engine::EngineOptions;
 use crate::export;
 
-use super::args::{Checkpointing, GameArgs};
+use super::args::{parse_max, Checkpointing, GameArgs};
 use super::long_run::{note_if_long, Bound};
 use super::{CliError, Context};
 
@@ -14,7 +14,7 @@ use super::{CliError, Context};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Compute at most G(0..=N) while looking for a proof.
-    #[arg(long, default_value_t = 65536, value_name = "N")]
+    #[arg(long, default_value_t = 65536, value_name = "N", value_parser = parse_max)]
     max: u64,
     /// Print a JSON object instead of text.
     #[arg(long)]
