@@ -183,7 +183,7 @@ impl<'a> Samples<'a> {
 }
 
 /// What [`rule_steps`] concluded.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Steps {
     /// The box's rule steps are estimated at most the limit (about `estimate`).
     Within {
@@ -194,6 +194,8 @@ pub enum Steps {
     Over {
         /// The estimated steps of the whole box.
         estimate: f64,
+        /// The costliest position sampled (the last of equals), and its steps.
+        costliest: (Vec<u64>, f64),
     },
     /// A rule failed at a sampled position, and the steps before it are within the limit:
     /// the computation would fail (the engine reports where, at the first position it occurs
@@ -259,21 +261,29 @@ pub fn rule_steps_from(program: &Program, lows: &[u64], highs: &[u64], limit: u6
     let mut scratch = Scratch::default();
     let mut seed = 0x2545_F491_4F6C_DD1D;
     let (mut steps, mut failed) = (0.0, false);
+    let mut costliest = (Vec::new(), -1.0);
     let mut position = Vec::with_capacity(sides.len());
     while let Some(offset) = samples.next_position() {
         position.clear();
         position.extend(offset.iter().zip(lows).map(|(&o, &l)| o + l));
-        match position_steps(program, &position, &mut scratch, &mut seed) {
-            Ok(s) => steps += s,
+        let here = match position_steps(program, &position, &mut scratch, &mut seed) {
+            Ok(s) => s,
             Err(s) => {
-                steps += s;
                 failed = true;
+                s
             }
+        };
+        steps += here;
+        if here >= costliest.1 {
+            costliest = (position.clone(), here);
         }
     }
     let estimate = steps / count * positions as f64;
     if estimate > limit as f64 {
-        Steps::Over { estimate }
+        Steps::Over {
+            estimate,
+            costliest,
+        }
     } else if failed {
         Steps::Failed
     } else {
@@ -292,11 +302,19 @@ pub fn check_rule_steps(
 ) -> Result<f64, EngineError> {
     let limit = steps_limit();
     let extents = shape.extents();
-    let estimate = match rule_steps(program, &extents, limit) {
+    let (estimate, costliest) = match rule_steps(program, &extents, limit) {
         Steps::Within { estimate } => return Ok(estimate),
         Steps::Failed => return Ok(0.0),
-        Steps::Over { estimate } => estimate,
+        Steps::Over {
+            estimate,
+            costliest,
+        } => (estimate, costliest),
     };
+    let place = crate::rules::checked::Place {
+        names: program.coordinates(),
+        values: &costliest.0,
+    };
+    let costliest = format!("about {} at {place} alone", estimate::count(costliest.1));
     let samples = Samples::new(&extents, WORK_SAMPLES).count() as u64;
     Err(match shape {
         TableShape::Sequence { to } => EngineError::RulesTooSlow {
@@ -304,6 +322,7 @@ pub fn check_rule_steps(
             limit,
             estimate,
             samples,
+            costliest,
         },
         TableShape::Box { extents } => EngineError::BoxTooSlow {
             coordinates: game.coordinates(),
@@ -311,6 +330,7 @@ pub fn check_rule_steps(
             limit,
             estimate,
             samples,
+            costliest,
         },
     })
 }
@@ -526,7 +546,7 @@ pub fn over_budget(
             allowed,
         } => (
             format!(
-                "at {place}, the moves keep leaving the box: {positions} positions outside it took {} rule steps, more than the {} allowed (as many as the box is estimated to take, at least {}); {progress}",
+                "at {place}, the moves keep leaving the box: {positions} positions outside it took {} rule steps, more than the {} allowed (as many as the box is estimated to take, at least {}, and {OUTSIDE_POSITION_STEPS} a position); {progress}",
                 estimate::count(steps as f64),
                 estimate::count(allowed as f64),
                 estimate::count(OUTSIDE_STEPS as f64)
@@ -553,6 +573,13 @@ pub fn over_budget(
         hint,
     }
 }
+
+/// Rule steps each position outside a box earns for the work outside it, besides
+/// [`OUTSIDE_STEPS`] (or the box's estimate): a game that needs many cheap positions beyond
+/// the box (a knight's moves, a row of counters) gets them, up to
+/// [`MAX_OUTSIDE`](super::multi::MAX_OUTSIDE); moves that leave the box with ever more moves
+/// per position do not.
+pub const OUTSIDE_POSITION_STEPS: u64 = 256;
 
 /// The fewest rule steps positions outside a box may take (when the box itself takes fewer):
 /// half a second or so of work.

@@ -160,7 +160,7 @@ pub enum EngineError {
     },
     /// General rules whose ranges are so large that the heap table would take hours.
     #[error(
-        "G(0..={to}) would take more than {limit:e} rule steps (about {}: binder values and moves, estimated from {samples} of its positions and the rules' ranges): hours of work",
+        "G(0..={to}) would take more than {limit:e} rule steps (about {}: binder values and moves, estimated from {samples} of its positions and the rules' ranges; {costliest}): hours of work",
         estimate::count(*.estimate)
     )]
     RulesTooSlow {
@@ -172,10 +172,12 @@ pub enum EngineError {
         estimate: f64,
         /// The positions the estimate was made from.
         samples: u64,
+        /// The costliest position sampled and its steps, in words.
+        costliest: String,
     },
     /// A box of a position game whose rule steps would take hours.
     #[error(
-        "the box {} would take more than {limit:e} rule steps (about {}: binder values and moves, estimated from {samples} of its positions and the rules' ranges): hours of work",
+        "the box {} would take more than {limit:e} rule steps (about {}: binder values and moves, estimated from {samples} of its positions and the rules' ranges; {costliest}): hours of work",
         box_text(.coordinates, .extents),
         estimate::count(*.estimate)
     )]
@@ -190,6 +192,8 @@ pub enum EngineError {
         estimate: f64,
         /// The positions the estimate was made from.
         samples: u64,
+        /// The costliest position sampled and its steps, in words.
+        costliest: String,
     },
     /// A take-and-break code's table estimated to take far longer than the budget
     /// ([`budget::check_time`]); refused before any work.

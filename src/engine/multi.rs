@@ -595,11 +595,12 @@ impl<'g> Solver<'g> {
                     // Work outside the box: bounded, so that moves leaving it for good stop.
                     let (spent, allowed) = &mut self.outside_steps;
                     *spent += before - self.meter.left;
-                    if *spent > *allowed {
+                    let earned = self.outside.entries.len() as u64 * budget::OUTSIDE_POSITION_STEPS;
+                    if *spent > allowed.saturating_add(earned) {
                         let why = OverBudget::Outside {
                             positions: self.outside.entries.len(),
                             steps: *spent,
-                            allowed: *allowed,
+                            allowed: allowed.saturating_add(earned),
                         };
                         let rule = self.outside.made_by[i];
                         let rule = (rule != NO_RULE).then_some(rule as usize);
