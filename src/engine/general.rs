@@ -3,7 +3,9 @@
 //! heaps are smaller than `n`, which [`Program::for_each_move`] guarantees, so the table is
 //! filled in order.
 
+use super::budget::Meter;
 use super::{MexSet, Progress, SgTable};
+use crate::rules::program::{Scratch, Stop};
 use crate::rules::{Diagnostic, Program};
 
 /// How often (in positions) progress is reported.
@@ -18,16 +20,57 @@ pub fn extend(
     len: usize,
     progress: &mut Progress,
 ) -> Result<(), Diagnostic> {
+    match extend_within(program, table, len, progress, &mut Meter::new(u64::MAX)) {
+        Ok(()) | Err(GeneralStop::OutOfBudget { .. }) => Ok(()),
+        Err(GeneralStop::Rule(diagnostic)) => Err(diagnostic),
+    }
+}
+
+/// Why [`extend_within`] stopped.
+#[derive(Debug)]
+pub enum GeneralStop {
+    /// A rule failed at run time.
+    Rule(Diagnostic),
+    /// The meter ran out at heap `at` (the table holds `G(0..at)`), in rule `rule`.
+    OutOfBudget {
+        /// The heap being computed.
+        at: u64,
+        /// The rule that was running.
+        rule: Option<usize>,
+    },
+}
+
+/// [`extend`], spending the rule steps of `meter` (the interpreter's loop count, handed from
+/// one heap to the next: no cost beyond the count it keeps anyway).
+pub fn extend_within(
+    program: &Program,
+    table: &mut SgTable,
+    len: usize,
+    progress: &mut Progress,
+    meter: &mut Meter,
+) -> Result<(), GeneralStop> {
     let mut options = MexSet::with_capacity(256);
+    let mut scratch = Scratch::default();
     table.reserve(len.saturating_sub(table.len()));
     for n in table.len()..len {
         options.clear();
-        program.for_each_move(n as u64, &mut |heaps| {
-            let value = heaps
-                .iter()
-                .fold(0u32, |acc, &h| acc ^ table.get(h as usize));
-            options.insert(value);
-        })?;
+        let listed =
+            program.for_each_move_in(n as u64, &mut scratch, &mut meter.left, &mut |heaps| {
+                let value = heaps
+                    .iter()
+                    .fold(0u32, |acc, &h| acc ^ table.get(h as usize));
+                options.insert(value);
+            });
+        match listed {
+            Ok(()) | Err(Stop::Break) => {}
+            Err(Stop::Error(diagnostic)) => return Err(GeneralStop::Rule(diagnostic)),
+            Err(Stop::OutOfBudget) => {
+                return Err(GeneralStop::OutOfBudget {
+                    at: n as u64,
+                    rule: scratch.out_of_budget_in(),
+                })
+            }
+        }
         table.push(options.mex());
         if n % PROGRESS_EVERY == 0 {
             progress.set(n as u64);

@@ -62,9 +62,35 @@ impl<'g> MoveGenerator<'g> {
         position: &[u64],
         visit: &mut dyn FnMut(&[u64]),
     ) -> Result<(), Diagnostic> {
+        match self.for_each_option_within(position, &mut u64::MAX.clone(), visit) {
+            Err(Stop::Error(diagnostic)) => Err(diagnostic),
+            _ => Ok(()),
+        }
+    }
+
+    /// The program of compiled rules, if the generator has one.
+    pub fn program(&self) -> Option<&'g Program> {
+        match self {
+            MoveGenerator::Code(_) => None,
+            MoveGenerator::Heap(program) | MoveGenerator::Positions(program) => Some(program),
+        }
+    }
+
+    /// [`MoveGenerator::for_each_option`], spending `budget` (a step per binder value and
+    /// move of the rules, per option of a code): [`Stop::OutOfBudget`] when it runs out.
+    pub fn for_each_option_within(
+        &self,
+        position: &[u64],
+        budget: &mut u64,
+        visit: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), Stop> {
         let program = match self {
             MoveGenerator::Code(code) => {
-                for heaps in moves::code_moves(code, position[0]) {
+                let options = moves::code_moves(code, position[0]);
+                *budget = budget
+                    .checked_sub(options.len() as u64)
+                    .ok_or(Stop::OutOfBudget)?;
+                for heaps in options {
                     visit(&heaps);
                 }
                 return Ok(());
@@ -73,12 +99,11 @@ impl<'g> MoveGenerator<'g> {
         };
         let heap_game = !program.is_position_game();
         let mut components = Vec::new();
-        let mut unlimited = u64::MAX;
-        let result = moves::for_each_rule_move(
+        moves::for_each_rule_move(
             program,
             position,
             &mut Scratch::default(),
-            &mut unlimited,
+            budget,
             &mut |_, _, flat| {
                 if heap_game {
                     components.clear();
@@ -89,10 +114,10 @@ impl<'g> MoveGenerator<'g> {
                 }
                 ControlFlow::Continue(())
             },
-        );
-        match result {
-            Err(Stop::Error(diagnostic)) => Err(diagnostic),
-            _ => Ok(()),
-        }
+        )
+        .or_else(|stop| match stop {
+            Stop::Break => Ok(()),
+            stop => Err(stop),
+        })
     }
 }

@@ -159,29 +159,70 @@ pub enum EngineError {
         feasible_to: u64,
     },
     /// General rules whose ranges are so large that the heap table would take hours.
-    #[error("{}", rules_too_slow(*.to, *.limit, .evidence))]
+    #[error(
+        "G(0..={to}) would take more than {limit:e} rule steps (about {}: binder values and moves, estimated from {samples} of its positions and the rules' ranges; {costliest}): hours of work",
+        estimate::count(*.estimate)
+    )]
     RulesTooSlow {
         /// The largest position asked for.
         to: u64,
-        /// The limit of rule steps ([`RULE_STEPS_LIMIT`]).
+        /// The limit of rule steps ([`budget::steps_limit`]).
         limit: u64,
-        /// What showed it.
-        evidence: StepsEvidence,
+        /// The estimated steps.
+        estimate: f64,
+        /// The positions the estimate was made from.
+        samples: u64,
+        /// The costliest position sampled and its steps, in words.
+        costliest: String,
     },
     /// A box of a position game whose rule steps would take hours.
     #[error(
-        "the box {} would take more than {limit:e} rule steps (binder values and moves, estimated from {samples} of its positions): hours of work",
-        box_text(.coordinates, .extents)
+        "the box {} would take more than {limit:e} rule steps (about {}: binder values and moves, estimated from {samples} of its positions and the rules' ranges; {costliest}): hours of work",
+        box_text(.coordinates, .extents),
+        estimate::count(*.estimate)
     )]
     BoxTooSlow {
         /// The coordinates' names.
         coordinates: Vec<String>,
         /// The largest value of each coordinate.
         extents: Vec<u64>,
-        /// The limit of rule steps ([`RULE_STEPS_LIMIT`]).
+        /// The limit of rule steps ([`budget::steps_limit`]).
         limit: u64,
+        /// The estimated steps.
+        estimate: f64,
         /// The positions the estimate was made from.
         samples: u64,
+        /// The costliest position sampled and its steps, in words.
+        costliest: String,
+    },
+    /// A take-and-break code's table estimated to take far longer than the budget
+    /// ([`budget::check_time`]); refused before any work.
+    #[error(
+        "G(0..={to}) would take about {} ({work}), far past the budget of {}",
+        progress::human_duration(*.seconds),
+        progress::human_duration(*.limit_seconds)
+    )]
+    TooLong {
+        /// The largest position asked for.
+        to: u64,
+        /// The estimated seconds.
+        seconds: f64,
+        /// The budget ([`budget::TIME_LIMIT_SECONDS`]).
+        limit_seconds: f64,
+        /// What the time goes to, in words.
+        work: String,
+    },
+    /// A request stopped while running, past the budget its estimate allowed (rule steps,
+    /// the work outside a box, the memory of a box's search): located at the rule, with how
+    /// far it got ([`budget::over_budget`]).
+    #[error("{}", .diagnostic.render(.file))]
+    OverBudget {
+        /// What happened and where.
+        diagnostic: Box<Diagnostic>,
+        /// The rules text.
+        file: Box<SourceFile>,
+        /// What to do about it.
+        hint: Hint,
     },
     /// The caller's hook of [`extend_in_chunks`] asked to stop (e.g. on Ctrl-C); the table
     /// holds `G(0..at)`.
@@ -244,37 +285,12 @@ impl EngineError {
             }
             | EngineError::BoxTooSlow { .. } => Some(Hint::SmallerBox),
             EngineError::TooSlow { feasible_to, .. } => Some(Hint::TableBelow(*feasible_to)),
+            EngineError::TooLong { .. } => Some(Hint::SmallerTable),
             EngineError::RulesTooSlow { .. } => Some(Hint::BoundRanges),
+            EngineError::OverBudget { hint, .. } => Some(*hint),
             EngineError::TooManyOutside { .. } => Some(Hint::LargerBox),
             _ => None,
         }
-    }
-}
-
-/// What showed a heap table's rule steps past the limit ([`budget::check_rule_steps`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StepsEvidence {
-    /// The last heap alone took more than its share of the limit, `per_position` steps (ranges
-    /// usually grow with n, so the last heap is the costliest): refused without sampling.
-    LastHeap {
-        /// The steps one position was allowed.
-        per_position: u64,
-    },
-    /// Heaps sampled across `0..=to` ([`budget::Samples`]).
-    Sampled {
-        /// The heaps the estimate was made from.
-        samples: u64,
-    },
-}
-
-fn rules_too_slow(to: u64, limit: u64, evidence: &StepsEvidence) -> String {
-    match evidence {
-        StepsEvidence::LastHeap { per_position } => format!(
-            "the rules loop over more than {per_position} values at n = {to} alone, so G(0..={to}) would take more than {limit:e} steps"
-        ),
-        StepsEvidence::Sampled { samples } => format!(
-            "G(0..={to}) would take more than {limit:e} rule steps (binder values and moves, estimated from {samples} of its positions): hours of work"
-        ),
     }
 }
 
@@ -334,7 +350,7 @@ pub fn extend(
     result
 }
 
-/// The refusals that come before any work (memory, partition listing, rule loop steps), then
+/// The refusals that come before any work (memory, partition listing, rule loop steps, time), then
 /// the table length to reach, or `None` when `table` already holds `G(0..=to)`.
 fn prepare(game: &Game, table: &SgTable, to: u64) -> Result<Option<usize>, EngineError> {
     let shape = TableShape::Sequence { to };
@@ -353,6 +369,7 @@ fn prepare(game: &Game, table: &SgTable, to: u64) -> Result<Option<usize>, Engin
     {
         budget::check_rule_steps(game, program, &shape)?;
     }
+    budget::check_time(game, table.len() as u64, to)?;
     Ok(Some(len))
 }
 
@@ -439,9 +456,28 @@ fn extend_kernel(
             program,
             lowered: None,
         } => {
-            general::extend(program, table, len, progress).map_err(|diagnostic| EngineError::Rule {
-                diagnostic: Box::new(diagnostic),
-                file: Box::new(game.source.clone()),
+            // One meter per call: a run in chunks (with a checkpoint, resumable) is metered
+            // chunk by chunk.
+            let mut meter = budget::Meter::default();
+            general::extend_within(program, table, len, progress, &mut meter).map_err(|stop| {
+                match stop {
+                    general::GeneralStop::Rule(diagnostic) => EngineError::Rule {
+                        diagnostic: Box::new(diagnostic),
+                        file: Box::new(game.source.clone()),
+                    },
+                    general::GeneralStop::OutOfBudget { at, rule } => budget::over_budget(
+                        game,
+                        Some(program),
+                        rule,
+                        &[at],
+                        budget::OverBudget::Steps {
+                            limit: meter.limit(),
+                        },
+                        u128::from(at),
+                        len as u128,
+                        Hint::BoundRanges,
+                    ),
+                }
             })
         }
     }

@@ -26,8 +26,9 @@ use std::ops::ControlFlow;
 use rayon::prelude::*;
 
 use super::boxtable::BoxTable;
+use super::budget::{Meter, OverBudget, SharedMeter};
 use super::moves::{self, line_point};
-use super::{budget, EngineError, MexSet, Progress, TableShape};
+use super::{budget, EngineError, Hint, MexSet, Progress, TableShape};
 use crate::rules::program::{Move, Scratch, Stop};
 use crate::rules::{Game, Program};
 
@@ -87,8 +88,10 @@ pub fn compute_box_in_order(
         extents: extents.to_vec(),
     };
     budget::check_memory(&shape, None)?;
-    budget::check_rule_steps(game, program, &shape)?;
-    let mut solver = Solver::new(game, extents)?.with_progress(true);
+    let estimate = budget::check_rule_steps(game, program, &shape)?;
+    let mut solver = Solver::new(game, extents)?
+        .with_progress(true)
+        .with_outside_steps(estimate as u64);
     solver.fill_box(order)?;
     Ok(solver.into_table())
 }
@@ -159,8 +162,12 @@ impl Layout {
 struct Outside {
     ids: HashMap<Vec<u64>, usize>,
     entries: Vec<(Vec<u64>, u32)>,
+    /// The rule whose move first reached each entry (`NO_RULE` for a position asked for).
+    made_by: Vec<u32>,
     limit: usize,
 }
+
+const NO_RULE: u32 = u32::MAX;
 
 /// A position game's values over a box, and on demand outside it.
 pub struct Solver<'g> {
@@ -173,6 +180,12 @@ pub struct Solver<'g> {
     mex: MexSet,
     point: Vec<u64>,
     show_progress: bool,
+    /// The request's rule steps (module docs of [`budget`]).
+    meter: Meter,
+    /// Rule steps spent on positions outside the box, and what they may cost.
+    outside_steps: (u64, u64),
+    /// Bytes the search's stack and listed moves may use.
+    search_bytes: u64,
 }
 
 impl<'g> Solver<'g> {
@@ -181,6 +194,13 @@ impl<'g> Solver<'g> {
     pub fn new(game: &'g Game, extents: &[u64]) -> Result<Self, EngineError> {
         let program = box_program(game, extents)?;
         check_box_memory(extents)?;
+        let shape = TableShape::Box {
+            extents: extents.to_vec(),
+        };
+        // Half the memory available, less the box's own values.
+        let search_bytes = (super::available_memory() / 2)
+            .saturating_sub(budget::memory_need(&shape, None).bytes)
+            .max(1 << 24);
         let layout = Layout::new(extents);
         Ok(Solver {
             game,
@@ -190,13 +210,31 @@ impl<'g> Solver<'g> {
             outside: Outside {
                 ids: HashMap::new(),
                 entries: Vec::new(),
+                made_by: Vec::new(),
                 limit: MAX_OUTSIDE,
             },
             scratch: Scratch::default(),
             mex: MexSet::with_capacity(256),
             point: Vec::new(),
             show_progress: false,
+            meter: Meter::default(),
+            outside_steps: (0, budget::OUTSIDE_STEPS),
+            search_bytes,
         })
+    }
+
+    /// Lets the positions outside the box cost `steps` rule steps (at least
+    /// [`budget::OUTSIDE_STEPS`]; [`compute_box`] allows as many as the box is estimated to
+    /// take): past them the moves are leaving the box for good, and the search stops with
+    /// [`EngineError::OverBudget`] instead of following them.
+    pub fn with_outside_steps(mut self, steps: u64) -> Self {
+        self.outside_steps.1 = steps.max(budget::OUTSIDE_STEPS);
+        self
+    }
+
+    /// Rule steps spent so far (of [`budget::steps_limit`]).
+    pub fn steps_spent(&self) -> u64 {
+        self.meter.spent()
     }
 
     /// Lowers the number of positions outside the box that may be computed (at most
@@ -303,23 +341,60 @@ impl<'g> Solver<'g> {
             self.program,
             position,
             &mut self.scratch,
-            &mut UNLIMITED.clone(),
+            &mut self.meter.left,
             &mut |rule, binders, components| {
                 visit(rule, binders, components);
                 ControlFlow::Continue(())
             },
         );
-        self.rule_error(result)
+        let rule = self.scratch.out_of_budget_in();
+        self.rule_error(result, position, rule)
     }
 
-    fn rule_error(&self, result: Result<(), Stop>) -> Result<(), EngineError> {
+    /// The engine's error for a stopped enumeration at `position` (`rule`: the rule running
+    /// when the meter ran out).
+    fn rule_error(
+        &self,
+        result: Result<(), Stop>,
+        position: &[u64],
+        rule: Option<usize>,
+    ) -> Result<(), EngineError> {
         match result {
-            Ok(()) | Err(Stop::Break) | Err(Stop::OutOfBudget) => Ok(()),
+            Ok(()) | Err(Stop::Break) => Ok(()),
+            Err(Stop::OutOfBudget) => Err(self.over_budget(
+                rule,
+                position,
+                OverBudget::Steps {
+                    limit: self.meter.limit(),
+                },
+                Hint::SmallerBox,
+            )),
             Err(Stop::Error(diagnostic)) => Err(EngineError::Rule {
                 diagnostic: Box::new(diagnostic),
                 file: Box::new(self.game.source.clone()),
             }),
         }
+    }
+
+    /// [`budget::over_budget`] with how far the box got.
+    fn over_budget(
+        &self,
+        rule: Option<usize>,
+        position: &[u64],
+        why: OverBudget,
+        hint: Hint,
+    ) -> EngineError {
+        let done = self.values.iter().filter(|&&v| v < ON_STACK).count();
+        budget::over_budget(
+            self.game,
+            Some(self.program),
+            rule,
+            position,
+            why,
+            done as u128,
+            self.layout.size as u128,
+            hint,
+        )
     }
 
     fn state(&self, node: usize) -> u32 {
@@ -348,7 +423,7 @@ impl<'g> Solver<'g> {
     }
 
     fn node_of(&mut self, position: &[u64]) -> Result<usize, EngineError> {
-        node_of(&self.layout, &mut self.outside, position)
+        node_of(&self.layout, &mut self.outside, position, NO_RULE)
     }
 
     /// Anti-diagonal waves in parallel, until a move reaches a position not yet computed; the
@@ -358,6 +433,7 @@ impl<'g> Solver<'g> {
         let layout = &self.layout;
         let waves = Waves::new(layout);
         let program = self.program;
+        let shared = SharedMeter::new(&self.meter);
         for wave in waves.iter() {
             let values = &self.values;
             let init = || {
@@ -366,11 +442,25 @@ impl<'g> Solver<'g> {
                     MexSet::with_capacity(256),
                     Vec::new(),
                     Vec::new(),
+                    // Steps not yet reported to the shared meter.
+                    ReportOnDrop {
+                        meter: &shared,
+                        local: 0,
+                    },
                 )
             };
-            let value_of = |(scratch, mex, position, point): &mut (_, _, _, _), &index| {
+            let value_of = |(scratch, mex, position, point, spent): &mut (
+                Scratch,
+                MexSet,
+                Vec<u64>,
+                Vec<u64>,
+                ReportOnDrop<'_>,
+            ),
+                            &index| {
                 layout.write_position(index, position);
-                direct_value(
+                let left = shared.left(spent.local);
+                let mut budget = left;
+                let value = direct_value(
                     program,
                     scratch,
                     layout,
@@ -379,10 +469,14 @@ impl<'g> Solver<'g> {
                     position,
                     mex,
                     point,
-                )
+                    &mut budget,
+                );
+                spent.local += left - budget;
+                shared.report(&mut spent.local, false);
+                value.map_err(|stop| (stop, index, scratch.out_of_budget_in()))
             };
             // A small wave is not worth handing to the pool (a long thin box has millions).
-            let computed: Result<Vec<Option<u32>>, Stop> = if wave.len() >= PARALLEL_WAVE {
+            let computed: Result<Vec<Option<u32>>, _> = if wave.len() >= PARALLEL_WAVE {
                 wave.par_iter().map_init(init, value_of).collect()
             } else {
                 let mut state = init();
@@ -390,9 +484,14 @@ impl<'g> Solver<'g> {
                     .map(|index| value_of(&mut state, index))
                     .collect()
             };
+            shared.settle(&mut self.meter);
             let computed = match computed {
                 Ok(c) => c,
-                Err(stop) => return self.rule_error(Err(stop)).map(|()| done),
+                Err((stop, index, rule)) => {
+                    let mut position = Vec::new();
+                    self.layout.write_position(index, &mut position);
+                    return self.rule_error(Err(stop), &position, rule).map(|()| done);
+                }
             };
             if computed.iter().any(Option::is_none) {
                 // Some move reaches a position not computed yet: the search does the rest.
@@ -431,6 +530,7 @@ impl<'g> Solver<'g> {
                     let v = outside.entries[*outside.ids.get(p)? - size].1;
                     (v < ON_STACK).then_some(v)
                 };
+                let before = self.meter.left;
                 let direct = direct_value(
                     self.program,
                     &mut self.scratch,
@@ -440,6 +540,7 @@ impl<'g> Solver<'g> {
                     &position,
                     &mut self.mex,
                     &mut self.point,
+                    &mut self.meter.left,
                 );
                 match direct {
                     Ok(Some(value)) => self.set_state(node, value),
@@ -452,19 +553,60 @@ impl<'g> Solver<'g> {
                             &mut self.outside,
                             &position,
                             &mut arena,
+                            &mut self.meter.left,
                         );
-                        match listed {
-                            Ok(()) => {}
+                        let last_rule = match listed {
+                            Ok(rule) => rule,
                             Err(ListError::Outside(e)) => return Err(e),
-                            Err(ListError::Stop(stop)) => self.rule_error(Err(stop))?,
-                        }
+                            Err(ListError::Stop(stop)) => {
+                                let rule = self.scratch.out_of_budget_in();
+                                self.rule_error(Err(stop), &position, rule)?;
+                                None
+                            }
+                        };
                         stack.push(Frame {
                             node,
                             start,
                             next: start,
                         });
+                        // The memory of the search: its frames and the moves they listed.
+                        let bytes = (arena.len() * std::mem::size_of::<usize>()
+                            + stack.len() * std::mem::size_of::<Frame>())
+                            as u64;
+                        if bytes > self.search_bytes {
+                            let why = OverBudget::SearchMemory {
+                                bytes: self.search_bytes,
+                                depth: stack.len(),
+                            };
+                            return Err(self.over_budget(
+                                last_rule,
+                                &position,
+                                why,
+                                Hint::SmallerBox,
+                            ));
+                        }
                     }
-                    Err(stop) => self.rule_error(Err(stop))?,
+                    Err(stop) => {
+                        let rule = self.scratch.out_of_budget_in();
+                        self.rule_error(Err(stop), &position, rule)?;
+                    }
+                }
+                if let Some(i) = node.checked_sub(self.layout.size) {
+                    // Work outside the box: bounded, so that moves leaving it for good stop.
+                    let (spent, allowed) = &mut self.outside_steps;
+                    *spent += before - self.meter.left;
+                    let earned = self.outside.entries.len() as u64 * budget::OUTSIDE_POSITION_STEPS;
+                    if *spent > allowed.saturating_add(earned) {
+                        let why = OverBudget::Outside {
+                            positions: self.outside.entries.len(),
+                            steps: *spent,
+                            allowed: allowed.saturating_add(earned),
+                        };
+                        let rule = self.outside.made_by[i];
+                        let rule = (rule != NO_RULE).then_some(rule as usize);
+                        let from = self.outside.entries[i].0.clone();
+                        return Err(self.over_budget(rule, &from, why, Hint::LargerBox));
+                    }
                 }
             }
             let Some(top) = stack.last_mut() else {
@@ -609,6 +751,7 @@ fn direct_value(
     position: &[u64],
     mex: &mut MexSet,
     point: &mut Vec<u64>,
+    budget: &mut u64,
 ) -> Result<Option<u32>, Stop> {
     mex.clear();
     let arity = layout.extents.len();
@@ -616,50 +759,49 @@ fn direct_value(
         Some(i) => (values[i] < ON_STACK).then_some(values[i]),
         None => outside(p),
     };
-    let result =
-        program.for_each_option(position, scratch, &mut UNLIMITED.clone(), &mut |_, _, m| {
-            match m {
-                Move::Sum(components) => {
-                    let mut xor = 0;
-                    for c in components.chunks(arity) {
-                        let Some(v) = known(c) else {
+    let result = program.for_each_option(position, scratch, budget, &mut |_, _, m| {
+        match m {
+            Move::Sum(components) => {
+                let mut xor = 0;
+                for c in components.chunks(arity) {
+                    let Some(v) = known(c) else {
+                        return ControlFlow::Break(());
+                    };
+                    xor ^= v;
+                }
+                mex.insert(xor);
+            }
+            Move::Line { first, step, count } => {
+                line_point(first, step, count - 1, point);
+                if let (Some(start), Some(_)) = (layout.index(first), layout.index(point)) {
+                    // Inside the box from end to end (a box is convex).
+                    let stride: isize = step
+                        .iter()
+                        .zip(&layout.strides)
+                        .map(|(&d, &s)| d as isize * s as isize)
+                        .sum();
+                    let mut index = start as isize;
+                    for _ in 0..count {
+                        let v = values[index as usize];
+                        if v >= ON_STACK {
+                            return ControlFlow::Break(());
+                        }
+                        mex.insert(v);
+                        index += stride;
+                    }
+                } else {
+                    for t in 0..count {
+                        line_point(first, step, t, point);
+                        let Some(v) = known(point) else {
                             return ControlFlow::Break(());
                         };
-                        xor ^= v;
-                    }
-                    mex.insert(xor);
-                }
-                Move::Line { first, step, count } => {
-                    line_point(first, step, count - 1, point);
-                    if let (Some(start), Some(_)) = (layout.index(first), layout.index(point)) {
-                        // Inside the box from end to end (a box is convex).
-                        let stride: isize = step
-                            .iter()
-                            .zip(&layout.strides)
-                            .map(|(&d, &s)| d as isize * s as isize)
-                            .sum();
-                        let mut index = start as isize;
-                        for _ in 0..count {
-                            let v = values[index as usize];
-                            if v >= ON_STACK {
-                                return ControlFlow::Break(());
-                            }
-                            mex.insert(v);
-                            index += stride;
-                        }
-                    } else {
-                        for t in 0..count {
-                            line_point(first, step, t, point);
-                            let Some(v) = known(point) else {
-                                return ControlFlow::Break(());
-                            };
-                            mex.insert(v);
-                        }
+                        mex.insert(v);
                     }
                 }
             }
-            ControlFlow::Continue(())
-        });
+        }
+        ControlFlow::Continue(())
+    });
     match result {
         Ok(()) => Ok(Some(mex.mex())),
         Err(Stop::Break) => Ok(None),
@@ -667,7 +809,12 @@ fn direct_value(
     }
 }
 
-fn node_of(layout: &Layout, outside: &mut Outside, position: &[u64]) -> Result<usize, EngineError> {
+fn node_of(
+    layout: &Layout,
+    outside: &mut Outside,
+    position: &[u64],
+    rule: u32,
+) -> Result<usize, EngineError> {
     if let Some(index) = layout.index(position) {
         return Ok(index);
     }
@@ -681,6 +828,7 @@ fn node_of(layout: &Layout, outside: &mut Outside, position: &[u64]) -> Result<u
     }
     let id = layout.size + outside.entries.len();
     outside.entries.push((position.to_vec(), UNVISITED));
+    outside.made_by.push(rule);
     outside.ids.insert(position.to_vec(), id);
     Ok(id)
 }
@@ -691,7 +839,8 @@ enum ListError {
 }
 
 /// Appends the node ids of every move's components to `arena`, each move ended by
-/// [`END_OF_MOVE`].
+/// [`END_OF_MOVE`], spending `budget`; the rule of the last move listed.
+#[allow(clippy::too_many_arguments)]
 fn list_moves(
     program: &Program,
     scratch: &mut Scratch,
@@ -699,17 +848,20 @@ fn list_moves(
     outside: &mut Outside,
     position: &[u64],
     arena: &mut Vec<usize>,
-) -> Result<(), ListError> {
+    budget: &mut u64,
+) -> Result<Option<usize>, ListError> {
     let arity = layout.extents.len();
     let mut failure = None;
+    let mut last_rule = None;
     let result = moves::for_each_rule_move(
         program,
         position,
         scratch,
-        &mut UNLIMITED.clone(),
-        &mut |_, _, components| {
+        budget,
+        &mut |rule, _, components| {
+            last_rule = Some(rule);
             for c in components.chunks(arity) {
-                match node_of(layout, outside, c) {
+                match node_of(layout, outside, c, rule as u32) {
                     Ok(id) => arena.push(id),
                     Err(e) => {
                         failure = Some(e);
@@ -724,7 +876,20 @@ fn list_moves(
     if let Some(e) = failure {
         return Err(ListError::Outside(e));
     }
-    result.map_err(ListError::Stop)
+    result.map(|()| last_rule).map_err(ListError::Stop)
+}
+
+/// A thread's steps not yet reported to the [`SharedMeter`], reported when the thread's
+/// state is dropped (at the end of a parallel wave).
+struct ReportOnDrop<'a> {
+    meter: &'a SharedMeter,
+    local: u64,
+}
+
+impl Drop for ReportOnDrop<'_> {
+    fn drop(&mut self) {
+        self.meter.report(&mut self.local, true);
+    }
 }
 
 #[cfg(test)]

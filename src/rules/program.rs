@@ -147,6 +147,16 @@ pub struct Scratch {
     slots: Vec<i64>,
     components: Vec<u64>,
     line_end: Vec<u64>,
+    /// The rule that was running when the budget ran out ([`Stop::OutOfBudget`]).
+    out_of_budget_in: Option<usize>,
+}
+
+impl Scratch {
+    /// The rule that was running when an enumeration last stopped with
+    /// [`Stop::OutOfBudget`] (the engine's running meter names it in its error).
+    pub fn out_of_budget_in(&self) -> Option<usize> {
+        self.out_of_budget_in
+    }
 }
 
 impl fmt::Debug for Program {
@@ -239,6 +249,45 @@ impl Program {
         }
     }
 
+    /// The span of rule `rule`'s `move` statement, for messages that point at it.
+    pub fn rule_span(&self, rule: usize) -> Span {
+        self.moves[rule].span
+    }
+
+    /// An estimate of the steps (binder values and moves, counted as by the budget of
+    /// [`Program::for_each_option`]) that enumerating the moves of `position` takes, from the
+    /// rules' ranges alone, without enumerating them: Knuth's estimator of the size of a
+    /// backtrack tree (Knuth 1975, "Estimating the efficiency of backtrack programs"). Each
+    /// rule's nested binder loops are a tree; `probes` random paths down it, each multiplying
+    /// the lengths of the ranges it meets, average to an unbiased estimate of its nodes. It
+    /// sees a range of `2^t` values inside a loop over `t` as well as a single huge range, in
+    /// a few range evaluations per probe. A path stops where an expression faults (the engine
+    /// reports that at run time). `seed` makes it reproducible.
+    pub fn estimate_steps(&self, position: &[u64], probes: u32, seed: &mut u64) -> f64 {
+        let arity = self.coordinates.len();
+        let mut slots = vec![0i64; self.slots];
+        for (slot, &c) in slots.iter_mut().zip(position) {
+            match i64::try_from(c) {
+                Ok(c) => *slot = c,
+                Err(_) => return 1.0,
+            }
+        }
+        let probes = probes.max(1);
+        let mut total = 0.0;
+        for m in &self.moves {
+            if m.binders.is_empty() {
+                total += 1.0;
+                continue;
+            }
+            let mut nodes = 0.0;
+            for _ in 0..probes {
+                nodes += m.probe(&mut slots, arity, seed);
+            }
+            total += nodes / f64::from(probes);
+        }
+        total
+    }
+
     /// Calls `visit` with the heaps of every move from heap `n` of a heap game (heaps of size
     /// 0 included as 0; `none` gives an empty slice). A move found by several rules, or by
     /// several binder values, is visited each time.
@@ -262,6 +311,18 @@ impl Program {
         budget: &mut u64,
         visit: &mut dyn FnMut(&[u64]),
     ) -> Result<(), Stop> {
+        self.for_each_move_in(n, &mut Scratch::default(), budget, visit)
+    }
+
+    /// [`Program::for_each_move_within`] with the caller's working memory, which also tells
+    /// which rule was running when the budget ran out ([`Scratch::out_of_budget_in`]).
+    pub fn for_each_move_in(
+        &self,
+        n: u64,
+        scratch: &mut Scratch,
+        budget: &mut u64,
+        visit: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), Stop> {
         if self.position_game {
             return Err(Stop::Error(
                 Diagnostic::new(
@@ -274,17 +335,12 @@ impl Program {
                 .with_help("use `table`, `plot`, `code` or `solve`, which compute position games"),
             ));
         }
-        self.for_each_option(
-            &[n],
-            &mut Scratch::default(),
-            budget,
-            &mut |_, binders, m| {
-                m.for_each_concrete(binders, |_, heaps| {
-                    visit(heaps);
-                    ControlFlow::Continue(())
-                })
-            },
-        )
+        self.for_each_option(&[n], scratch, budget, &mut |_, binders, m| {
+            m.for_each_concrete(binders, |_, heaps| {
+                visit(heaps);
+                ControlFlow::Continue(())
+            })
+        })
     }
 
     /// Calls `visit(rule, binders, move)` for every move from `position` (one value per
@@ -406,9 +462,18 @@ struct Env<'a, 'v> {
 }
 
 impl Env<'_, '_> {
+    #[inline]
     fn spend(&mut self, steps: u64) -> Result<(), Stop> {
-        *self.budget = self.budget.checked_sub(steps).ok_or(Stop::OutOfBudget)?;
-        Ok(())
+        match self.budget.checked_sub(steps) {
+            Some(left) => {
+                *self.budget = left;
+                Ok(())
+            }
+            None => {
+                self.scratch.out_of_budget_in = Some(self.rule);
+                Err(Stop::OutOfBudget)
+            }
+        }
     }
 
     fn fault(&self) -> impl Fn(Fault) -> Stop + '_ {
@@ -433,6 +498,40 @@ impl Env<'_, '_> {
 }
 
 impl CompiledMove {
+    /// One random path down the rule's binder loops ([`Program::estimate_steps`]): the nodes
+    /// of the loop tree it stands for, `1 + R0 + R0·R1 + …` for the range lengths `Ri` met.
+    fn probe(&self, slots: &mut [i64], arity: usize, seed: &mut u64) -> f64 {
+        let (mut weight, mut nodes) = (1.0f64, 1.0f64);
+        for (depth, binder) in self.binders.iter().enumerate() {
+            let Ok(lo) = (binder.lo)(slots) else { break };
+            let hi = if binder.single {
+                lo
+            } else {
+                let Ok(hi) = (binder.hi)(slots) else { break };
+                hi
+            };
+            let hi = if binder.inclusive {
+                i128::from(hi)
+            } else {
+                i128::from(hi) - 1
+            };
+            let lo = i128::from(lo);
+            if lo > hi {
+                break;
+            }
+            let len = hi - lo + 1;
+            weight *= len as f64;
+            nodes += weight;
+            // xorshift64: any fixed sequence will do.
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            let pick = lo + (u128::from(*seed) % len as u128) as i128;
+            slots[arity + depth] = pick as i64;
+        }
+        nodes
+    }
+
     fn run(&self, depth: usize, env: &mut Env) -> Result<(), Stop> {
         env.spend(1)?;
         let slot = env.arity + depth;

@@ -3,7 +3,7 @@
 //! proved beyond that box).
 
 use crate::analysis::criteria::CriteriaReport;
-use crate::engine::budget::{self, Steps};
+use crate::engine::budget;
 use crate::engine::multi;
 use crate::rules::{Game, Program};
 
@@ -126,7 +126,7 @@ pub fn criteria_box(program: &Program, arity: usize) -> Vec<u64> {
         let next = vec![2 * side + 1; arity];
         let positions = u128::from(2 * side + 2).pow(arity as u32);
         if positions > CRITERIA_BOX_POSITIONS
-            || budget::rule_steps(program, &next, CRITERIA_BOX_WORK) != Steps::Within
+            || !budget::rule_steps(program, &next, CRITERIA_BOX_WORK).is_within()
         {
             return vec![side; arity];
         }
@@ -142,7 +142,7 @@ mod tests {
     use crate::rules::program::Move;
 
     fn work_within(program: &Program, extents: &[u64], limit: u64) -> bool {
-        budget::rule_steps(program, extents, limit) == Steps::Within
+        budget::rule_steps(program, extents, limit).is_within()
     }
 
     #[test]

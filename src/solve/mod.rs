@@ -136,7 +136,7 @@ pub enum SolveError {
     Position(#[from] PositionError),
     /// A take-and-break code's heap too large to list every partition of.
     #[error(
-        "listing every move of a heap of {heap} of {game} would take too long (the moves of this code are listed for heaps up to {largest})"
+        "listing every move of a heap of {heap} of {game} would take too long (the moves of this code are listed for heaps up to {largest})\n  help: ask about heaps of at most {largest} tokens"
     )]
     CodeMovesTooMany {
         /// The heap.
@@ -262,14 +262,18 @@ pub fn solve(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveE
         Some(program) => {
             let extents = sum_box(components);
             let positions = budget::box_positions(&extents);
-            if budget::rule_steps(program, &extents, SOLVE_EXACT_WORK) != Steps::Within {
-                let refusal = ExactRefusal::Work {
-                    positions,
-                    limit: SOLVE_EXACT_WORK,
-                };
-                return beyond::solve_beyond_box(game, components, refusal);
-            }
-            let mut solver = match Solver::new(game, &extents) {
+            let estimate = match budget::rule_steps(program, &extents, SOLVE_EXACT_WORK) {
+                Steps::Within { estimate } => estimate,
+                _ => {
+                    let refusal = ExactRefusal::Work {
+                        positions,
+                        limit: SOLVE_EXACT_WORK,
+                    };
+                    return beyond::solve_beyond_box(game, components, refusal);
+                }
+            };
+            let solver = Solver::new(game, &extents).map(|s| s.with_outside_steps(estimate as u64));
+            let mut solver = match solver {
                 Err(EngineError::TooLarge {
                     needed_bytes,
                     available_bytes,
@@ -302,6 +306,10 @@ pub fn solve(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveE
         }
         None => {
             let largest = components.iter().map(|h| h[0]).max().unwrap_or(0);
+            // Before any work: a table too large for memory, then a code's heap too large to
+            // list the moves of, are refused before the table is computed.
+            engine::check_memory(game, largest)?;
+            moves::check_listable(game, largest)?;
             let table = engine::compute(game, largest, &EngineOptions::default())?;
             let mut moves = Vec::new();
             for (i, c) in components.iter().enumerate() {

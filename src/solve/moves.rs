@@ -68,6 +68,23 @@ pub fn listable_heap(max_heaps: Option<u32>) -> u64 {
     }
 }
 
+/// Refuses a heap `n` of a take-and-break code too large to list the moves of
+/// ([`SolveError::CodeMovesTooMany`]; other games list any position's moves).
+pub fn check_listable(game: &Game, n: u64) -> Result<(), SolveError> {
+    let GameKind::Code { code, .. } = &game.kind else {
+        return Ok(());
+    };
+    let largest = listable_heap(code.max_heaps());
+    if n > largest {
+        return Err(SolveError::CodeMovesTooMany {
+            heap: n,
+            game: game.name.clone(),
+            largest,
+        });
+    }
+    Ok(())
+}
+
 /// Calls `visit` with every move of `component` (a heap `[n]` or a position) of `game`, in
 /// rule order (a code's moves by tokens removed), and returns the rules that
 /// [`Limit::StepsPerRule`] cut short.
@@ -83,14 +100,7 @@ pub fn for_each_move(
     let program = match &game.kind {
         GameKind::Code { code, .. } => {
             let n = component[0];
-            let largest = listable_heap(code.max_heaps());
-            if n > largest {
-                return Err(SolveError::CodeMovesTooMany {
-                    heap: n,
-                    game: game.name.clone(),
-                    largest,
-                });
-            }
+            check_listable(game, n)?;
             for result in code_moves(code, n) {
                 let taken = (n - result.iter().sum::<u64>()) as i64;
                 visit(Listed {

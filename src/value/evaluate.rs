@@ -17,9 +17,11 @@
 use std::collections::HashMap;
 
 use super::{Outcome, ValueRule};
+use crate::engine::budget::{Meter, OverBudget};
 use crate::engine::generator::MoveGenerator;
 use crate::engine::multi::MAX_OUTSIDE;
-use crate::engine::{budget, EngineError, TableShape};
+use crate::engine::{budget, EngineError, Hint, TableShape};
+use crate::rules::program::Stop;
 use crate::rules::{Diagnostic, Game};
 
 /// The values of every position of the box `0..=extents[i]` of `game` under `rule`, in
@@ -45,6 +47,16 @@ pub fn evaluate<R: ValueRule + ?Sized>(
         },
         None,
     )?;
+    if let Some(program) = generator.program() {
+        let shape = if generator.decreasing() {
+            TableShape::Sequence { to: extents[0] }
+        } else {
+            TableShape::Box {
+                extents: extents.to_vec(),
+            }
+        };
+        budget::check_rule_steps(game, program, &shape)?;
+    }
     let rule_error = |diagnostic: Diagnostic| EngineError::Rule {
         diagnostic: Box::new(diagnostic),
         file: Box::new(game.source.clone()),
@@ -56,6 +68,8 @@ pub fn evaluate<R: ValueRule + ?Sized>(
         strides: strides(extents),
         inside: vec![None; box_size(extents)],
         outside: HashMap::new(),
+        meter: std::cell::Cell::new(Meter::default().left),
+        game,
     };
     if generator.decreasing() {
         // Options of heap n lie below n, so one pass in increasing n values them first.
@@ -159,6 +173,9 @@ struct Search<'a, R: ValueRule + ?Sized> {
     strides: Vec<usize>,
     inside: Vec<Option<R::Value>>,
     outside: HashMap<Vec<u64>, R::Value>,
+    /// Rule steps left of the request's budget ([`Meter`]).
+    meter: std::cell::Cell<u64>,
+    game: &'a Game,
 }
 
 impl<R: ValueRule + ?Sized> Search<'_, R> {
@@ -189,8 +206,10 @@ impl<R: ValueRule + ?Sized> Search<'_, R> {
         let arity = self.generator.arity();
         let mut options = Vec::new();
         let mut failure = None;
-        self.generator
-            .for_each_option(position, &mut |flat| {
+        let mut left = self.meter.get();
+        let listed = self
+            .generator
+            .for_each_option_within(position, &mut left, &mut |flat| {
                 if failure.is_some() {
                     return;
                 }
@@ -198,8 +217,32 @@ impl<R: ValueRule + ?Sized> Search<'_, R> {
                     Ok(v) => options.push(v),
                     Err(f) => failure = Some(f),
                 }
-            })
-            .map_err(Failure::Rule)?;
+            });
+        self.meter.set(left);
+        match listed {
+            Ok(()) | Err(Stop::Break) => {}
+            Err(Stop::Error(diagnostic)) => return Err(Failure::Rule(diagnostic)),
+            Err(Stop::OutOfBudget) => {
+                let done = self.inside.iter().filter(|v| v.is_some()).count();
+                let limit = budget::steps_limit();
+                let why = OverBudget::Steps { limit };
+                let hint = if self.generator.decreasing() {
+                    Hint::BoundRanges
+                } else {
+                    Hint::SmallerBox
+                };
+                return Err(Failure::Engine(budget::over_budget(
+                    self.game,
+                    self.generator.program(),
+                    None,
+                    position,
+                    why,
+                    done as u128,
+                    self.inside.len() as u128,
+                    hint,
+                )));
+            }
+        }
         if let Some(f) = failure {
             return Err(f);
         }
