@@ -104,7 +104,7 @@ impl<'g> MoveGenerator<'g> {
             position,
             &mut Scratch::default(),
             budget,
-            &mut |_, _, flat| {
+            |_, _, flat| {
                 if heap_game {
                     components.clear();
                     components.extend(flat.iter().copied().filter(|&h| h > 0));

@@ -40,9 +40,6 @@ pub fn code_moves(code: &TakeBreakCode, n: u64) -> Vec<Vec<u64>> {
     moves
 }
 
-/// What [`for_each_rule_move`] calls: `(rule, binder values, components)`.
-pub type RuleMoveVisitor<'v> = dyn FnMut(usize, &[i64], &[u64]) -> ControlFlow<()> + 'v;
-
 /// Calls `visit(rule, binders, components)` for every move of `program` from `position`, in
 /// rule order: a line of moves is expanded by
 /// [`Move::for_each_concrete`](crate::rules::program::Move::for_each_concrete), the line's
@@ -55,8 +52,10 @@ pub fn for_each_rule_move(
     position: &[u64],
     scratch: &mut Scratch,
     budget: &mut u64,
-    visit: &mut RuleMoveVisitor<'_>,
+    mut visit: impl FnMut(usize, &[i64], &[u64]) -> ControlFlow<()>,
 ) -> Result<(), Stop> {
+    // Generic, not `dyn`: the box search lists millions of moves, and the visitor (`node_of`)
+    // is then inlined into the loop over a line's moves.
     program.for_each_option(position, scratch, budget, &mut |rule, binders, m| {
         m.for_each_concrete(binders, |binders, components| {
             visit(rule, binders, components)
@@ -170,7 +169,7 @@ mod tests {
             &[3, 1],
             &mut Scratch::default(),
             &mut u64::MAX.clone(),
-            &mut |r, b, c| {
+            |r, b, c| {
                 seen.push((r, b.to_vec(), c.to_vec()));
                 ControlFlow::Continue(())
             },

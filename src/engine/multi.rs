@@ -342,7 +342,7 @@ impl<'g> Solver<'g> {
             position,
             &mut self.scratch,
             &mut self.meter.left,
-            &mut |rule, binders, components| {
+            |rule, binders, components| {
                 visit(rule, binders, components);
                 ControlFlow::Continue(())
             },
@@ -853,12 +853,8 @@ fn list_moves(
     let arity = layout.extents.len();
     let mut failure = None;
     let mut last_rule = None;
-    let result = moves::for_each_rule_move(
-        program,
-        position,
-        scratch,
-        budget,
-        &mut |rule, _, components| {
+    let result =
+        moves::for_each_rule_move(program, position, scratch, budget, |rule, _, components| {
             last_rule = Some(rule);
             for c in components.chunks(arity) {
                 match node_of(layout, outside, c, rule as u32) {
@@ -871,8 +867,7 @@ fn list_moves(
             }
             arena.push(END_OF_MOVE);
             ControlFlow::Continue(())
-        },
-    );
+        });
     if let Some(e) = failure {
         return Err(ListError::Outside(e));
     }

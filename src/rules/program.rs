@@ -94,6 +94,7 @@ impl Move<'_> {
     /// the `t`-th move of a [`Move::Line`] (`t` in `0..count`) has the last binder increased
     /// by `t` and leads to the one component `first + t·step`. `binders` are those reported
     /// with the move by [`Program::for_each_option`]. Stops early if `visit` breaks.
+    #[inline]
     pub fn for_each_concrete(
         &self,
         binders: &[i64],
@@ -112,10 +113,10 @@ impl Move<'_> {
         point.copy_from_slice(first);
         for t in 0..count {
             if t > 0 {
-                // The line's binder is the last one.
+                // The line's binder is the last one; each move is one step further along it.
                 *line_binders.last_mut().expect("a line has a binder") += 1;
-                for ((c, &f), &d) in point.iter_mut().zip(first).zip(step) {
-                    *c = (f as i64 + t as i64 * d) as u64;
+                for (c, &d) in point.iter_mut().zip(step) {
+                    *c = c.wrapping_add_signed(d);
                 }
             }
             visit(line_binders, point)?;

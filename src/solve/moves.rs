@@ -119,7 +119,7 @@ pub fn for_each_move(
             component,
             &mut Scratch::default(),
             &mut UNLIMITED.clone(),
-            &mut |rule, binders, result| {
+            |rule, binders, result| {
                 visit(Listed {
                     rule: RuleOf::Rule(rule),
                     binders,
