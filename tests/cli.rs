@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::support::{csv_values, fails, ok, root, sgscope};
+use crate::support::{assert_has, csv_values, fails, ok, root, sgscope};
 
 #[test]
 fn dawsons_kayles_period_json_is_proved() {
@@ -27,9 +27,7 @@ fn dawsons_kayles_period_json_is_proved() {
 #[test]
 fn period_text_output_names_the_game() {
     let out = ok(&["period", "rules/kayles.sg"]);
-    assert!(out.contains("Kayles"), "{out}");
-    assert!(out.contains("period:     12"), "{out}");
-    assert!(out.contains("proved:     yes"), "{out}");
+    assert_has(&out, &["Kayles", "period:     12", "proved:     yes"]);
 }
 
 #[test]

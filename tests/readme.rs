@@ -36,7 +36,7 @@ use std::process::Command;
 
 use clap::CommandFactory;
 
-use crate::support::root;
+use crate::support::{assert_has, root};
 
 /// One `$ ` command of a `console` block and its expected output.
 #[derive(Debug, PartialEq)]
@@ -439,8 +439,13 @@ fn fixture_passes() {
 fn wrong_output_is_reported_with_a_diff() {
     let doc = FIXTURE.replace("4,1\n", "4,7\n");
     let err = check_doc(&doc).unwrap_err();
-    assert!(err.contains("README line 6: `$ sgscope table"), "{err}");
-    assert!(err.contains("  3,0\n- 4,7\n+ 4,1\n  5,2\n"), "{err}");
+    assert_has(
+        &err,
+        &[
+            "README line 6: `$ sgscope table",
+            "  3,0\n- 4,7\n+ 4,1\n  5,2\n",
+        ],
+    );
     // `cat rules/bash.sg` with no expected output: the file is not empty.
     assert!(
         err.contains("README line 15: `$ cat rules/bash.sg`"),

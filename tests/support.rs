@@ -74,3 +74,11 @@ pub fn rel(path: &Path) -> String {
         .to_string_lossy()
         .into_owned()
 }
+
+/// Asserts that `text` contains every one of `parts`, showing the whole text when one is missing.
+#[track_caller]
+pub fn assert_has(text: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(text.contains(part), "missing {part:?} in:\n{text}");
+    }
+}

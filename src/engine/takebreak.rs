@@ -94,7 +94,7 @@ pub fn extend_dense(
     len: usize,
     progress: &mut Progress,
 ) {
-    extend_with_threshold(code, table, len, progress, PARALLEL_SPLITS, true);
+    extend_with(code, table, len, progress, PARALLEL_SPLITS, true, None);
 }
 
 /// Extra bytes per position the kernel keeps besides the table: one 64-bit word per bitset
@@ -286,23 +286,11 @@ pub fn listing_work(code: &TakeBreakCode, len: usize, limit: f64) -> Result<f64,
     Ok(work)
 }
 
-/// [`extend`] with the number of splits from which a heap's 2-heap splits run in parallel;
-/// `lazy` false builds every bitset level, also one [`Levels::lazy_mex`] would not need (the
-/// reference the tests compare it with).
-fn extend_with_threshold(
-    code: &TakeBreakCode,
-    table: &mut SgTable,
-    len: usize,
-    progress: &mut Progress,
-    parallel_splits: usize,
-    lazy: bool,
-) {
-    extend_with(code, table, len, progress, parallel_splits, lazy, None);
-}
-
-/// [`extend_with_threshold`] continuing with `kept`, a kernel whose working state is that of
-/// `table` as it is (from an earlier call), else with a new one rebuilt from the table. Returns
-/// the kernel, up to date with the table (`None` when there was nothing to do).
+/// [`extend`] with the number of splits from which a heap's 2-heap splits run in parallel,
+/// continuing with `kept`, a kernel whose working state is that of `table` as it is (from an
+/// earlier call), else with a new one rebuilt from the table. `lazy` false builds every bitset
+/// level, also one [`Levels::lazy_mex`] would not need (the reference the tests compare it
+/// with). Returns the kernel, up to date with the table (`None` when there was nothing to do).
 fn extend_with(
     code: &TakeBreakCode,
     table: &mut SgTable,
@@ -416,7 +404,7 @@ impl Kernel {
                     Storage::U8(g) => self.levels.push_rows(&g[..m]),
                     Storage::U16(g) => self.levels.push_rows(&g[..m]),
                     Storage::U32(g) => self.levels.push_rows(&g[..m]),
-                    Storage::U9(_) => unreachable!("`extend_with_threshold` unpacks the table"),
+                    Storage::U9(_) => unreachable!("`extend_with` unpacks the table"),
                 }
                 self.levels.finish_row(table.get(m));
             }
@@ -1090,13 +1078,14 @@ mod tests {
     /// Values of `code` by [`extend`] with the parallel split loop forced from `threshold` splits.
     fn kernel_values_parallel(code: &TakeBreakCode, len: usize, threshold: usize) -> Vec<u32> {
         let mut table = SgTable::new();
-        extend_with_threshold(
+        extend_with(
             code,
             &mut table,
             len,
             &mut Progress::hidden(),
             threshold,
             true,
+            None,
         );
         table.to_vec()
     }
@@ -1105,7 +1094,7 @@ mod tests {
     fn eager_values(code: &TakeBreakCode, len: usize) -> Vec<u32> {
         let mut table = SgTable::new();
         let progress = &mut Progress::hidden();
-        extend_with_threshold(code, &mut table, len, progress, PARALLEL_SPLITS, false);
+        extend_with(code, &mut table, len, progress, PARALLEL_SPLITS, false, None);
         table.to_vec()
     }
 
