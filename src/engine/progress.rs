@@ -1,7 +1,7 @@
 //! Progress of long runs on stderr: on a terminal a bar, drawn once a run has taken more than a
-//! second; otherwise (stderr piped or redirected to a file) one line every
-//! [`LINE_EVERY`] (30 s) with the position reached, the rate and the time left, so that long
-//! work is never silent and runs shorter than that print nothing.
+//! second; otherwise (stderr piped or redirected to a file) a line [`FIRST_LINE_AFTER`] (10 s)
+//! into the run and then one every [`LINE_EVERY`] (30 s), with the position reached, the rate
+//! and the time left, so that long work is never silent and short runs print nothing.
 
 use std::io::IsTerminal;
 use std::sync::OnceLock;
@@ -15,8 +15,12 @@ const SHOW_AFTER: Duration = Duration::from_secs(1);
 /// after the process started tracking progress).
 pub const LINE_EVERY: Duration = Duration::from_secs(30);
 
+/// When the first progress line is printed when stderr is not a terminal (after the process
+/// started tracking progress).
+pub const FIRST_LINE_AFTER: Duration = Duration::from_secs(10);
+
 /// When the first tracker of this process was created: progress lines are due at multiples of
-/// [`LINE_EVERY`] after it, so a computation done in stages (a period search grows its table
+/// [`FIRST_LINE_AFTER`] plus multiples of [`LINE_EVERY`] after it, so a computation done in stages (a period search grows its table
 /// step by step, each step with its own tracker) prints at the same pace as one in one piece.
 static FIRST_TRACKER: OnceLock<Instant> = OnceLock::new();
 
@@ -161,8 +165,8 @@ impl Progress {
 
 impl Lines {
     fn new(first_tracker: Instant, start: u64, now: Instant) -> Self {
-        // The next multiple of LINE_EVERY after the first tracker that is still ahead.
-        let mut due = first_tracker + LINE_EVERY;
+        // The next due time after the first tracker (10 s, 40 s, 70 s, …) that is still ahead.
+        let mut due = first_tracker + FIRST_LINE_AFTER;
         while due <= now {
             due += LINE_EVERY;
         }
@@ -316,44 +320,47 @@ mod tests {
     }
 
     #[test]
-    fn no_line_before_thirty_seconds_then_one_per_thirty() {
+    fn no_line_before_ten_seconds_then_one_per_thirty() {
         let t0 = Instant::now();
         let mut lines = Lines::new(t0, 0, t0);
         let at = |s: u64| t0 + Duration::from_secs(s);
-        // A run shorter than 30 s prints nothing, however often it reports.
-        for s in 0..30 {
+        // A run shorter than 10 s prints nothing, however often it reports.
+        for s in 0..10 {
             assert_eq!(lines.due_line(at(s), s * 1000, 0, 100_000), None);
         }
         let line = lines
-            .due_line(at(30), 30_000, 0, 100_001)
-            .expect("a line at 30 s");
+            .due_line(at(10), 10_000, 0, 100_001)
+            .expect("a line at 10 s");
         assert_eq!(
             line,
-            "progress: n = 29999 of 100000 (29%), 1000 values/s, about 70 s left"
+            "progress: n = 9999 of 100000 (9%), 1000 values/s, about 2 min left"
         );
-        assert_eq!(lines.due_line(at(45), 45_000, 0, 100_001), None);
-        assert!(lines.due_line(at(61), 61_000, 0, 100_001).is_some());
+        // Then one every 30 s.
+        assert_eq!(lines.due_line(at(25), 25_000, 0, 100_001), None);
+        assert!(lines.due_line(at(41), 41_000, 0, 100_001).is_some());
+        assert_eq!(lines.due_line(at(60), 60_000, 0, 100_001), None);
+        assert!(lines.due_line(at(70), 70_000, 0, 100_001).is_some());
         // Nor once the work is done.
-        assert_eq!(lines.due_line(at(95), 100_001, 0, 100_001), None);
+        assert_eq!(lines.due_line(at(100), 100_001, 0, 100_001), None);
         // A tracker created later in the same process (the next stage of a period search)
         // keeps the pace of the first one.
-        let later = Lines::new(t0, 61_000, at(70));
-        assert_eq!(later.due, at(90));
+        let later = Lines::new(t0, 61_000, at(75));
+        assert_eq!(later.due, at(100));
     }
 
     #[test]
     fn a_tracker_started_just_before_a_line_is_due_measures_a_few_seconds_first() {
         let t0 = Instant::now();
         let at = |s: u64| t0 + Duration::from_secs(s);
-        // The next stage of a period search starts at 29 s; its first heaps are slow.
-        let mut stage = Lines::new(t0, 65_536, at(29));
-        assert_eq!(stage.due_line(at(30), 65_537, 65_536, 131_072), None);
-        assert_eq!(stage.due, at(34));
+        // The next stage of a period search starts at 39 s; its first heaps are slow.
+        let mut stage = Lines::new(t0, 65_536, at(39));
+        assert_eq!(stage.due_line(at(40), 65_537, 65_536, 131_072), None);
+        assert_eq!(stage.due, at(44));
         let line = stage
-            .due_line(at(34), 65_536 + 5_000, 65_536, 131_072)
+            .due_line(at(44), 65_536 + 5_000, 65_536, 131_072)
             .expect("a line once the rate is measured");
         assert!(line.contains(", 1000 values/s,"), "{line}");
         // The lines that follow keep the thirty-second pace.
-        assert!(stage.due > at(34));
+        assert!(stage.due > at(44));
     }
 }

@@ -1094,7 +1094,15 @@ mod tests {
     fn eager_values(code: &TakeBreakCode, len: usize) -> Vec<u32> {
         let mut table = SgTable::new();
         let progress = &mut Progress::hidden();
-        extend_with(code, &mut table, len, progress, PARALLEL_SPLITS, false, None);
+        extend_with(
+            code,
+            &mut table,
+            len,
+            progress,
+            PARALLEL_SPLITS,
+            false,
+            None,
+        );
         table.to_vec()
     }
 
