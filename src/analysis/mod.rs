@@ -850,6 +850,7 @@ mod tests {
             kind: GameKind::Code { code },
             source: SourceFile::new("test.sg", ""),
             lowering_checked_to: None,
+            play: None,
         }
     }
 

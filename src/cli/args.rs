@@ -9,7 +9,7 @@ use std::str::FromStr;
 use clap::ValueEnum;
 
 use crate::export::{Format, Lang};
-use crate::rules::{self, Game, SourceFile};
+use crate::rules::{self, Game, Play, SourceFile};
 
 use super::{CliError, Console};
 
@@ -31,6 +31,48 @@ impl GameArgs {
     /// are printed on `console`'s standard error.
     pub fn load(&self, console: &mut Console) -> Result<Game, CliError> {
         self.sets.load(&self.game, console)
+    }
+}
+
+/// `--misere` / `--normal`: the play convention, for the subcommands that value positions.
+///
+/// A rules file may say `play misere`; a flag that disagrees with the file's `play` line wins,
+/// and a note on stderr says so (with the line), so the two never disagree silently.
+#[derive(Debug, Default, clap::Args)]
+pub struct PlayArgs {
+    /// Misère play: the player who makes the last move loses (the default of a file that
+    /// says `play misere`).
+    #[arg(long, conflicts_with = "normal")]
+    pub misere: bool,
+    /// Normal play, even for a file that says `play misere`.
+    #[arg(long)]
+    pub normal: bool,
+}
+
+impl PlayArgs {
+    /// The convention to value `game` under: the flag if one is given, else the file's `play`
+    /// line, else normal play. A flag overriding the file's line is noted on `console`.
+    pub fn resolve(&self, game: &Game, console: &mut Console) -> Play {
+        let flag = match (self.misere, self.normal) {
+            (true, _) => Some(Play::Misere),
+            (_, true) => Some(Play::Normal),
+            _ => None,
+        };
+        match (flag, game.play) {
+            (Some(flag), Some((file, span))) if flag != file => {
+                let (line, column) = game.source.line_col(span.start);
+                console.note(&format!(
+                    "note: --{} overrides `play {}` at {}:{line}:{column}",
+                    flag.word(),
+                    file.word(),
+                    game.source.name
+                ));
+                flag
+            }
+            (Some(flag), _) => flag,
+            (None, Some((file, _))) => file,
+            (None, None) => Play::Normal,
+        }
     }
 }
 

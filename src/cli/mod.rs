@@ -29,7 +29,7 @@ use crate::fs::FsError;
 use crate::rules::RulesError;
 use crate::solve::SolveError;
 
-pub use args::{load_game, parse_set, BoxArg, ColorChoice, GameArgs, Sets};
+pub use args::{load_game, parse_set, BoxArg, ColorChoice, GameArgs, PlayArgs, Sets};
 pub use console::Console;
 
 /// sgscope: Sprague–Grundy tables, periods and proofs for impartial games.
@@ -150,6 +150,9 @@ fn hint_help(hint: Hint) -> String {
         }
         Hint::SmallerBox => "ask for a smaller --to".to_string(),
         Hint::LargerBox => "enlarge the box with --to, or bound the moves".to_string(),
+        Hint::SmallerSums => {
+            "ask for a smaller --to, or a sum of fewer or smaller components".to_string()
+        }
     }
 }
 

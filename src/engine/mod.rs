@@ -126,6 +126,8 @@ pub enum Hint {
     SmallerBox,
     /// Enlarge the box (so fewer positions lie outside it), or bound the moves.
     LargerBox,
+    /// Ask for smaller misère sums: a shorter table, fewer or smaller components.
+    SmallerSums,
 }
 
 /// Why a table or a box could not be computed. The messages name no command-line option:
@@ -260,6 +262,15 @@ pub enum EngineError {
         /// The rule leading from each position to the next (`None` when none was found).
         rules: Vec<Option<String>>,
     },
+    /// A misère search over sums needed more sums than it may keep.
+    #[error(
+        "the misère search over sums needed more than {limit} sums of components (about {} of memory)",
+        human_bytes(*.limit as u64 * crate::value::misere::sums::BYTES_PER_SUM)
+    )]
+    TooManySums {
+        /// The limit that was reached.
+        limit: usize,
+    },
     /// Too many positions outside the box were needed.
     #[error(
         "more than {limit} positions outside the box were needed (about {} of memory)",
@@ -289,6 +300,7 @@ impl EngineError {
             EngineError::RulesTooSlow { .. } => Some(Hint::BoundRanges),
             EngineError::OverBudget { hint, .. } => Some(*hint),
             EngineError::TooManyOutside { .. } => Some(Hint::LargerBox),
+            EngineError::TooManySums { .. } => Some(Hint::SmallerSums),
             _ => None,
         }
     }

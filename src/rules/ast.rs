@@ -60,10 +60,36 @@ pub enum Item {
         /// The whole line.
         span: Span,
     },
+    /// `play misere` or `play normal`: the play convention the file is valued under by default.
+    Play {
+        /// The convention.
+        play: Play,
+        /// The whole line.
+        span: Span,
+    },
     /// A family line.
     Family(FamilyLine),
     /// A `move` rule.
     Move(MoveRule),
+}
+
+/// A play convention: who wins when the player to move has no move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Play {
+    /// Normal play: the player who cannot move loses (the last player to move wins).
+    Normal,
+    /// Misère play: the player who cannot move wins (the last player to move loses).
+    Misere,
+}
+
+impl Play {
+    /// The word of the `play` statement.
+    pub fn word(self) -> &'static str {
+        match self {
+            Play::Normal => "normal",
+            Play::Misere => "misere",
+        }
+    }
 }
 
 /// A family line: the whole game as a subtraction set or a take-and-break code.

@@ -6,7 +6,7 @@
 //! coordinates, the parameters and the move's binders; a misspelt one gets a "did you mean"
 //! ([`super::names`]). Every error found is returned, sorted by position.
 
-use super::ast::{self, BinaryOp, Expr, ExprKind, FamilyForm, Item, SetExpr, UnaryOp};
+use super::ast::{self, BinaryOp, Expr, ExprKind, FamilyForm, Item, Play, SetExpr, UnaryOp};
 use super::checked::{CExprKind, CheckedBinder};
 use super::names::{suggest, FUNCTIONS, RESERVED};
 use super::{Diagnostic, Span};
@@ -72,6 +72,7 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
     let mut errors = Vec::new();
     let mut name = None;
     let mut description = None;
+    let mut play: Option<(Play, Span)> = None;
     // The coordinates: `heap m`, `position (x, y)`, or `n` by default.
     let mut declared: Option<(Vec<String>, bool, &'static str)> = None;
     for item in &file.items {
@@ -82,6 +83,14 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
             }
             Item::Description { value, span } => {
                 set_once(&mut description, value, *span, "description", &mut errors);
+                continue;
+            }
+            Item::Play { play: p, span } => {
+                if play.is_some() {
+                    errors.push(duplicate("play", *span));
+                } else {
+                    play = Some((*p, *span));
+                }
                 continue;
             }
             Item::Heap { name: heap, span } => (std::slice::from_ref(heap), false, "heap", *span),
@@ -226,6 +235,7 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
             | Item::Description { span, .. }
             | Item::Param { span, .. }
             | Item::Heap { span, .. }
+            | Item::Play { span, .. }
             | Item::Position { span, .. } => *span,
             Item::Family(f) => f.span,
             Item::Move(m) => m.span,
@@ -250,6 +260,7 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
             coordinates,
             position_game,
             params,
+            play,
             rules,
         })
     } else {

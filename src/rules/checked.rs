@@ -12,7 +12,7 @@
 //! `/` is floor division and `%` the Euclidean remainder (`-7 / 2 == -4`, `-7 % 2 == 1`), so
 //! that `n % d` is always in `0..|d|`, as in number theory.
 
-use super::ast::BinaryOp;
+use super::ast::{BinaryOp, Play};
 use super::code::Notation;
 use super::{Diagnostic, Span};
 
@@ -32,6 +32,8 @@ pub struct Checked {
     pub position_game: bool,
     /// Parameter values after overrides, in declaration order.
     pub params: Vec<(String, i64)>,
+    /// The `play` line: the convention and where it is written.
+    pub play: Option<(Play, Span)>,
     /// The moves.
     pub rules: Rules,
 }

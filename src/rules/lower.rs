@@ -72,6 +72,7 @@ pub fn lower(checked: Checked, source: SourceFile) -> Result<Game, RulesError> {
         coordinates,
         position_game,
         params,
+        play,
         rules,
     } = checked;
     let mut lowering_checked_to = None;
@@ -123,6 +124,7 @@ pub fn lower(checked: Checked, source: SourceFile) -> Result<Game, RulesError> {
         kind,
         source,
         lowering_checked_to,
+        play,
     })
 }
 

@@ -25,6 +25,7 @@ pub mod warn;
 
 use std::fmt;
 
+pub use ast::Play;
 pub use code::TakeBreakCode;
 pub use diagnostic::{Diagnostic, SourceFile, Span, MAX_ERRORS};
 pub use program::Program;
@@ -47,6 +48,9 @@ pub struct Game {
     /// For general rules lowered to a code (`GameKind::General { lowered: Some(_), .. }`):
     /// the bound `V` up to which [`lower`] checked that the rules' moves are the code's.
     pub lowering_checked_to: Option<u64>,
+    /// The file's `play` line (`play misere`) and where it is written; without one a game is
+    /// valued in normal play unless the command line asks for misère play.
+    pub play: Option<(Play, Span)>,
 }
 
 /// General rules recognised as a take-and-break code (see [`lower`]): the code, and the bound

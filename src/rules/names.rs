@@ -2,12 +2,13 @@
 //! "did you mean" suggestions for misspelt ones, shared by the parser and the checker.
 
 /// Words that start a statement.
-pub const STATEMENT_KEYWORDS: [&str; 10] = [
+pub const STATEMENT_KEYWORDS: [&str; 11] = [
     "name",
     "description",
     "param",
     "heap",
     "position",
+    "play",
     "move",
     "subtraction",
     "octal",
@@ -17,7 +18,7 @@ pub const STATEMENT_KEYWORDS: [&str; 10] = [
 
 /// Words with a fixed meaning inside rules, which cannot name a parameter, binder or coordinate:
 /// the statement keywords and the words of a move.
-pub const RESERVED: [&str; 14] = concat_words(STATEMENT_KEYWORDS, ["in", "if", "none", "all"]);
+pub const RESERVED: [&str; 15] = concat_words(STATEMENT_KEYWORDS, ["in", "if", "none", "all"]);
 
 /// `first` followed by `second`; `N` must be their total length (checked at compile time).
 const fn concat_words<const A: usize, const B: usize, const N: usize>(

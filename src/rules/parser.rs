@@ -9,7 +9,7 @@
 //! `&`, `<< >>`, `+ -`, `* / %`, prefix `- !`.
 
 use super::ast::{
-    self, BinaryOp, Binder, Expr, ExprKind, FamilyForm, FamilyLine, Ident, Item, MoveRule,
+    self, BinaryOp, Binder, Expr, ExprKind, FamilyForm, FamilyLine, Ident, Item, MoveRule, Play,
     RangeExpr, SetExpr, UnaryOp,
 };
 use super::code::Notation;
@@ -261,6 +261,21 @@ impl Parser<'_> {
                 let name = self.ident()?;
                 let span = first.span.to(self.end_of_statement()?);
                 Ok(Item::Heap { name, span })
+            }
+            "play" => {
+                self.advance();
+                let word = self.peek();
+                let play = match self.text(word) {
+                    "misere" if word.kind == TokenKind::Ident => Play::Misere,
+                    "normal" if word.kind == TokenKind::Ident => Play::Normal,
+                    _ => {
+                        self.note("`misere` or `normal`");
+                        return Err(self.unexpected());
+                    }
+                };
+                self.advance();
+                let span = first.span.to(self.end_of_statement()?);
+                Ok(Item::Play { play, span })
             }
             "position" => {
                 self.advance();

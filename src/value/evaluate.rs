@@ -32,31 +32,7 @@ pub fn evaluate<R: ValueRule + ?Sized>(
     game: &Game,
     extents: &[u64],
 ) -> Result<Vec<R::Value>, EngineError> {
-    let generator = MoveGenerator::of(game);
-    if extents.len() != generator.arity() {
-        return Err(EngineError::Request(format!(
-            "positions of {} have {} coordinates, not {}",
-            game.name,
-            generator.arity(),
-            extents.len()
-        )));
-    }
-    budget::check_memory(
-        &TableShape::Box {
-            extents: extents.to_vec(),
-        },
-        None,
-    )?;
-    if let Some(program) = generator.program() {
-        let shape = if generator.decreasing() {
-            TableShape::Sequence { to: extents[0] }
-        } else {
-            TableShape::Box {
-                extents: extents.to_vec(),
-            }
-        };
-        budget::check_rule_steps(game, program, &shape)?;
-    }
+    let generator = check_request(game, extents)?;
     let rule_error = |diagnostic: Diagnostic| EngineError::Rule {
         diagnostic: Box::new(diagnostic),
         file: Box::new(game.source.clone()),
@@ -101,6 +77,41 @@ pub fn evaluate<R: ValueRule + ?Sized>(
         .into_iter()
         .map(|v| v.expect("valued"))
         .collect())
+}
+
+/// The move generator of `game`, once the request for the box `0..=extents[i]` is known to
+/// fit: the right number of coordinates, the box's memory, and (for rules) the rule steps
+/// estimated over samples of the box. Every evaluator over the move generator starts here.
+pub fn check_request<'g>(
+    game: &'g Game,
+    extents: &[u64],
+) -> Result<MoveGenerator<'g>, EngineError> {
+    let generator = MoveGenerator::of(game);
+    if extents.len() != generator.arity() {
+        return Err(EngineError::Request(format!(
+            "positions of {} have {} coordinates, not {}",
+            game.name,
+            generator.arity(),
+            extents.len()
+        )));
+    }
+    budget::check_memory(
+        &TableShape::Box {
+            extents: extents.to_vec(),
+        },
+        None,
+    )?;
+    if let Some(program) = generator.program() {
+        let shape = if generator.decreasing() {
+            TableShape::Sequence { to: extents[0] }
+        } else {
+            TableShape::Box {
+                extents: extents.to_vec(),
+            }
+        };
+        budget::check_rule_steps(game, program, &shape)?;
+    }
+    Ok(generator)
 }
 
 /// Values of a box under a value rule, type-erased for reports: each position's value as text

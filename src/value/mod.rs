@@ -18,10 +18,12 @@
 //!   multisets) overrides [`DynRule::evaluate`] instead of using the recursion on options.
 
 pub mod evaluate;
+pub mod misere;
 mod normal;
 
 use std::fmt;
 
+pub use misere::Misere;
 pub use normal::Normal;
 
 use crate::engine::EngineError;
@@ -107,10 +109,10 @@ pub struct Registry {
 }
 
 impl Registry {
-    /// The built-in rules: [`Normal`].
+    /// The built-in rules: [`Normal`] and [`Misere`].
     pub fn standard() -> Self {
         Registry {
-            rules: vec![Box::new(Normal)],
+            rules: vec![Box::new(Normal), Box::new(Misere)],
         }
     }
 

@@ -1,0 +1,138 @@
+//! Misère play: the player who cannot move *wins* (the last player to move loses).
+//!
+//! A position's misère Grundy value is `G⁻(0) = 1` for a position with no move and
+//! `G⁻(G) = mex{G⁻(G')}` otherwise; the player to move loses iff `G⁻ = 0`. Unlike normal
+//! play, `G⁻` of a sum is not determined by the components' values, so a move leaving
+//! several components is valued by the search over sums of [`sums`], and every position is
+//! given its full [`Genus`] (Conway), from which tameness follows.
+//!
+//! [`Misere`] is the value rule (registered as `misere`); [`table`] values every position of a
+//! heap table or a box with both conventions side by side.
+
+pub mod genus;
+pub mod sums;
+
+pub use genus::Genus;
+pub use sums::{Sum, Sums, Valued};
+
+use super::evaluate::{self, ValueTable};
+use super::{DynRule, Outcome};
+use crate::engine::progress::Progress;
+use crate::engine::EngineError;
+use crate::rules::Game;
+
+/// Misère play valued by misère Grundy values (with the genus of every position).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Misere;
+
+impl DynRule for Misere {
+    fn name(&self) -> &'static str {
+        "misere"
+    }
+
+    fn evaluate(&self, game: &Game, extents: &[u64]) -> Result<ValueTable, EngineError> {
+        let table = table(game, extents, false)?;
+        Ok(ValueTable::new(
+            "misere",
+            table.coordinates.clone(),
+            table.extents.clone(),
+            table
+                .cells
+                .iter()
+                .map(|c| (c.genus.misere().to_string(), c.outcome()))
+                .collect(),
+        ))
+    }
+}
+
+/// One position's worth in both conventions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cell {
+    /// Its genus: the normal Grundy value `g` and the misère superscripts (`γ0 = G⁻`).
+    pub genus: Genus,
+    /// Whether the position is tame (its genus and all its positions' are tame).
+    pub tame: bool,
+}
+
+impl Cell {
+    /// The normal-play Grundy value.
+    pub fn normal(&self) -> u32 {
+        self.genus.normal
+    }
+
+    /// The misère Grundy value `G⁻`.
+    pub fn misere(&self) -> u32 {
+        self.genus.misere()
+    }
+
+    /// The misère outcome: P (the player to move loses) iff `G⁻ = 0`.
+    pub fn outcome(&self) -> Outcome {
+        if self.misere() == 0 {
+            Outcome::P
+        } else {
+            Outcome::N
+        }
+    }
+}
+
+/// Every position of a heap table `0..=to` or a box, valued in both conventions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MisereTable {
+    /// The coordinates' names (one, the heap's, for a heap game).
+    pub coordinates: Vec<String>,
+    /// The largest value of each coordinate.
+    pub extents: Vec<u64>,
+    /// The cells in row-major order (the last coordinate fastest).
+    pub cells: Vec<Cell>,
+    /// Whether the positions are heaps (one coordinate, every move to smaller heaps).
+    pub heap_game: bool,
+}
+
+impl MisereTable {
+    /// The first heap (or position, in row-major order) that is wild, if any.
+    pub fn first_wild(&self) -> Option<usize> {
+        self.cells.iter().position(|c| !c.tame)
+    }
+
+    /// The coordinates of the cell at `index`.
+    pub fn position_of(&self, index: usize) -> Vec<u64> {
+        let mut position = vec![0; self.extents.len()];
+        let mut rest = index as u64;
+        for (i, &extent) in self.extents.iter().enumerate().rev() {
+            position[i] = rest % (extent + 1);
+            rest /= extent + 1;
+        }
+        position
+    }
+}
+
+/// Values every position of the box `0..=extents[i]` of `game` (for a heap game, one extent:
+/// the heaps `0..=to`) in normal and misère play, by the search over sums of [`Sums`]. Refused
+/// before any work, like [`evaluate::evaluate`], when the box does not fit or its rules would
+/// take hours; `progress` draws a bar on a terminal.
+pub fn table(game: &Game, extents: &[u64], progress: bool) -> Result<MisereTable, EngineError> {
+    let generator = evaluate::check_request(game, extents)?;
+    let mut sums = Sums::new(game);
+    let size: u64 = extents.iter().map(|&e| e + 1).product();
+    let mut bar = Progress::new(0, size, progress);
+    let mut cells = Vec::with_capacity(size as usize);
+    let mut table = MisereTable {
+        coordinates: game.coordinates(),
+        extents: extents.to_vec(),
+        cells: Vec::new(),
+        heap_game: generator.decreasing(),
+    };
+    for index in 0..size {
+        let position = table.position_of(index as usize);
+        let sum = sums.canonical(&position)?;
+        let valued = sums.value(&sum)?;
+        cells.push(Cell {
+            genus: valued.genus.clone(),
+            tame: valued.tame,
+        });
+        bar.tick(index + 1);
+    }
+    bar.finish();
+    table.cells = cells;
+    Ok(table)
+}

@@ -1,0 +1,306 @@
+//! Genera of sums, exactly: a memoised search over canonical multisets of components.
+//!
+//! Misère play has no XOR rule, so a position that is a sum (the heaps left by a
+//! take-and-break move, several tuples of a position game) is valued as a game of its own:
+//! its options replace one component by one of that component's options. A sum is stored
+//! canonically, as the sorted list of its components with every component that has no move
+//! left out (it is the empty game, and adding it changes nothing), so that every order of the
+//! same heaps is valued once.
+//!
+//! Two theorems keep the search small. A sum of *tame* components (every position of each
+//! has a tame genus, [`Genus::is_tame`]) is valued by Conway's tame addition
+//! ([`Genus::tame_sum`]) without listing its options; only sums with a wild component are
+//! searched. And a component's own genus comes from its options' genera
+//! ([`Genus::from_options`]), never from sums with explicit copies of `*2`.
+
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use super::genus::Genus;
+use crate::engine::budget::{self, OverBudget};
+use crate::engine::generator::MoveGenerator;
+use crate::engine::{EngineError, Hint};
+use crate::rules::program::Stop;
+use crate::rules::Game;
+
+/// The most sums the search keeps (about [`BYTES_PER_SUM`] bytes each): past it the search
+/// stops with [`EngineError::TooManySums`].
+pub const MAX_SUMS: usize = 20_000_000;
+
+/// Memory of one stored sum (its key, genus and hash-map overhead), for the limit's message.
+pub const BYTES_PER_SUM: u64 = 120;
+
+/// A sum in canonical form: its components sorted, `arity` coordinates each, flattened.
+pub type Sum = Box<[u64]>;
+
+/// What the search knows of a sum.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Valued {
+    /// Its genus.
+    pub genus: Genus,
+    /// Whether it is tame: its genus and those of all its positions are tame.
+    pub tame: bool,
+}
+
+/// The search: the genus of any sum of positions of one game.
+pub struct Sums<'g> {
+    game: &'g Game,
+    generator: MoveGenerator<'g>,
+    arity: usize,
+    /// Each component's options, each a flat list of components (empty heaps left out).
+    options: HashMap<Sum, Rc<[Sum]>>,
+    valued: HashMap<Sum, Valued>,
+    /// Rule steps left of the request's budget.
+    steps_left: u64,
+    max_sums: usize,
+}
+
+/// One step of the depth-first search: a sum and the sums it needs.
+struct Frame {
+    sum: Sum,
+    /// True while the needed sums are the components alone (for tame addition); false once
+    /// they are the options.
+    components: bool,
+    needs: Vec<Sum>,
+    next: usize,
+}
+
+impl<'g> Sums<'g> {
+    /// A search over sums of positions of `game`.
+    pub fn new(game: &'g Game) -> Self {
+        let generator = MoveGenerator::of(game);
+        Sums {
+            game,
+            generator,
+            arity: generator.arity(),
+            options: HashMap::new(),
+            valued: HashMap::new(),
+            steps_left: budget::steps_limit(),
+            max_sums: MAX_SUMS,
+        }
+    }
+
+    /// The same search stopping past `max_sums` stored sums (for tests of the limit).
+    pub fn with_max_sums(mut self, max_sums: usize) -> Self {
+        self.max_sums = max_sums;
+        self
+    }
+
+    /// Coordinates per component.
+    pub fn arity(&self) -> usize {
+        self.arity
+    }
+
+    /// Sums stored so far.
+    pub fn len(&self) -> usize {
+        self.valued.len()
+    }
+
+    /// Whether nothing is stored yet.
+    pub fn is_empty(&self) -> bool {
+        self.valued.is_empty()
+    }
+
+    /// The canonical form of the sum of `components` (`arity` coordinates each, flattened):
+    /// sorted, without the components that have no move.
+    pub fn canonical(&mut self, components: &[u64]) -> Result<Sum, EngineError> {
+        let mut kept: Vec<&[u64]> = Vec::with_capacity(components.len() / self.arity.max(1));
+        for component in components.chunks(self.arity) {
+            if !self.component_options(component)?.is_empty() {
+                kept.push(component);
+            }
+        }
+        kept.sort_unstable();
+        Ok(kept.concat().into_boxed_slice())
+    }
+
+    /// The options of one component, listed once and kept.
+    pub fn component_options(&mut self, component: &[u64]) -> Result<Rc<[Sum]>, EngineError> {
+        if let Some(options) = self.options.get(component) {
+            return Ok(options.clone());
+        }
+        let heap_game = self.generator.decreasing();
+        let mut listed: Vec<Sum> = Vec::new();
+        let result =
+            self.generator
+                .for_each_option_within(component, &mut self.steps_left, &mut |flat| {
+                    listed.push(flat.into())
+                });
+        match result {
+            Ok(()) | Err(Stop::Break) => {}
+            Err(Stop::Error(diagnostic)) => {
+                return Err(EngineError::Rule {
+                    diagnostic: Box::new(diagnostic),
+                    file: Box::new(self.game.source.clone()),
+                })
+            }
+            Err(Stop::OutOfBudget) => {
+                let hint = if heap_game {
+                    Hint::BoundRanges
+                } else {
+                    Hint::SmallerBox
+                };
+                return Err(budget::over_budget(
+                    self.game,
+                    self.generator.program(),
+                    None,
+                    component,
+                    OverBudget::Steps {
+                        limit: budget::steps_limit(),
+                    },
+                    self.valued.len() as u128,
+                    self.valued.len() as u128,
+                    hint,
+                ));
+            }
+        }
+        let options: Rc<[Sum]> = listed.into();
+        self.options.insert(component.into(), options.clone());
+        Ok(options)
+    }
+
+    /// The options of the canonical sum `sum`: each replaces one component by one of its
+    /// options. Each is given with the index of the component moved (in `sum`'s order) and
+    /// the components it left; equal components are moved once.
+    pub fn options_of(&mut self, sum: &[u64]) -> Result<Vec<(usize, Sum, Sum)>, EngineError> {
+        let arity = self.arity;
+        let count = sum.len() / arity.max(1);
+        let mut moves = Vec::new();
+        for i in 0..count {
+            let component = &sum[i * arity..(i + 1) * arity];
+            if i > 0 && &sum[(i - 1) * arity..i * arity] == component {
+                continue;
+            }
+            let options = self.component_options(component)?;
+            for left in options.iter() {
+                let mut flat: Vec<u64> = Vec::with_capacity(sum.len() + left.len());
+                flat.extend_from_slice(&sum[..i * arity]);
+                flat.extend_from_slice(&sum[(i + 1) * arity..]);
+                flat.extend_from_slice(left);
+                moves.push((i, left.clone(), self.canonical(&flat)?));
+            }
+        }
+        Ok(moves)
+    }
+
+    /// What the search knows of the canonical sum `sum`, valuing it (and every sum it needs)
+    /// first if need be.
+    pub fn value(&mut self, sum: &[u64]) -> Result<&Valued, EngineError> {
+        if !self.valued.contains_key(sum) {
+            self.search(sum.into())?;
+        }
+        Ok(&self.valued[sum])
+    }
+
+    /// The genus of the canonical sum `sum` if it is valued already.
+    pub fn known(&self, sum: &[u64]) -> Option<&Valued> {
+        self.valued.get(sum)
+    }
+
+    /// Values `root` depth first, with an explicit stack (no recursion, however long the
+    /// game); a sum that needs itself is a cycle of moves.
+    fn search(&mut self, root: Sum) -> Result<(), EngineError> {
+        let mut on_path: HashSet<Sum> = HashSet::new();
+        let first = self.frame(root)?;
+        on_path.insert(first.sum.clone());
+        let mut stack = vec![first];
+        while let Some(top) = stack.last_mut() {
+            // The next sum this frame needs that is not valued yet.
+            while top.next < top.needs.len() && self.valued.contains_key(&top.needs[top.next]) {
+                top.next += 1;
+            }
+            if top.next < top.needs.len() {
+                let needed = top.needs[top.next].clone();
+                if on_path.contains(&needed) {
+                    return Err(self.cycle(&stack, &needed));
+                }
+                let frame = self.frame(needed)?;
+                on_path.insert(frame.sum.clone());
+                stack.push(frame);
+                continue;
+            }
+            if top.components {
+                // Every component, repeated ones as often as they occur (`needs` has each once).
+                let parts: Vec<&Valued> = top
+                    .sum
+                    .chunks(self.arity)
+                    .map(|c| &self.valued[c])
+                    .collect();
+                if parts.iter().all(|p| p.tame) {
+                    let genus = parts
+                        .iter()
+                        .skip(1)
+                        .fold(parts[0].genus.clone(), |sum, p| sum.tame_sum(&p.genus));
+                    let sum = top.sum.clone();
+                    self.store(sum, Valued { genus, tame: true })?;
+                    on_path.remove(&stack.pop().expect("a frame").sum);
+                    continue;
+                }
+                let sum = top.sum.clone();
+                let needs = self.option_sums(&sum)?;
+                let top = stack.last_mut().expect("a frame");
+                top.components = false;
+                top.needs = needs;
+                top.next = 0;
+                continue;
+            }
+            let options: Vec<&Valued> = top.needs.iter().map(|o| &self.valued[o]).collect();
+            let genus = Genus::from_options(&options.iter().map(|o| &o.genus).collect::<Vec<_>>());
+            let tame = genus.is_tame() && options.iter().all(|o| o.tame);
+            let sum = top.sum.clone();
+            self.store(sum, Valued { genus, tame })?;
+            on_path.remove(&stack.pop().expect("a frame").sum);
+        }
+        Ok(())
+    }
+
+    /// The frame of `sum`: its components first when it has several (tame addition may value
+    /// it), its options otherwise.
+    fn frame(&mut self, sum: Sum) -> Result<Frame, EngineError> {
+        let count = sum.len() / self.arity.max(1);
+        if count >= 2 {
+            let mut needs: Vec<Sum> = sum.chunks(self.arity).map(Into::into).collect();
+            needs.dedup();
+            return Ok(Frame {
+                sum,
+                components: true,
+                needs,
+                next: 0,
+            });
+        }
+        let needs = self.option_sums(&sum)?;
+        Ok(Frame {
+            sum,
+            components: false,
+            needs,
+            next: 0,
+        })
+    }
+
+    fn option_sums(&mut self, sum: &[u64]) -> Result<Vec<Sum>, EngineError> {
+        Ok(self
+            .options_of(sum)?
+            .into_iter()
+            .map(|(_, _, option)| option)
+            .collect())
+    }
+
+    fn store(&mut self, sum: Sum, valued: Valued) -> Result<(), EngineError> {
+        if self.valued.len() >= self.max_sums {
+            return Err(EngineError::TooManySums {
+                limit: self.max_sums,
+            });
+        }
+        self.valued.insert(sum, valued);
+        Ok(())
+    }
+
+    /// The cycle error: the sums on the stack from `back_to` up, and `back_to` again.
+    fn cycle(&self, stack: &[Frame], back_to: &[u64]) -> EngineError {
+        let from = stack.iter().position(|f| &*f.sum == back_to).unwrap_or(0);
+        let mut positions: Vec<Vec<u64>> = stack[from..].iter().map(|f| f.sum.to_vec()).collect();
+        positions.push(back_to.to_vec());
+        let rules = vec![None; positions.len() - 1];
+        EngineError::Cycle { positions, rules }
+    }
+}
