@@ -50,19 +50,19 @@ impl Genus {
         if options.is_empty() {
             return Genus::terminal();
         }
-        let normal = mex_of(&mut options.iter().map(|o| o.normal));
+        let normal = mex_of(options.iter().map(|o| o.normal));
         // From `stable_from` on, every option's superscripts have period 2.
         let stable_from = options
             .iter()
             .map(|o| o.superscripts.len() - 2)
             .max()
             .unwrap_or(0);
-        let mut gamma = vec![mex_of(&mut options.iter().map(|o| o.gamma(0)))];
+        let mut gamma = vec![mex_of(options.iter().map(|o| o.gamma(0)))];
         loop {
             let k = gamma.len();
             let previous = gamma[k - 1];
             let next = mex_of(
-                &mut options
+                options
                     .iter()
                     .map(|o| o.gamma(k))
                     .chain([previous, previous ^ 1]),
