@@ -5,9 +5,10 @@ use crate::analysis;
 use crate::engine::multi;
 use crate::engine::{self, EngineOptions, Table};
 use crate::export::{self, CodeSpec, Lang};
-use crate::rules::Game;
+use crate::rules::{Game, Play};
+use crate::value::misere;
 
-use super::args::{parse_lang, parse_max, BoxArg, GameArgs};
+use super::args::{parse_lang, parse_max, BoxArg, GameArgs, PlayArgs};
 use super::{CliError, Context};
 
 /// `code` arguments.
@@ -16,9 +17,9 @@ pub struct Args {
     /// Target language: cpp, python, rust or java.
     #[arg(long, value_parser = parse_lang)]
     lang: Lang,
-    /// Search for a period up to G(0..=N).
-    #[arg(long, default_value_t = 65536, value_name = "N", value_parser = parse_max)]
-    max: u64,
+    /// Search for a period up to G(0..=N) [default: 65536; with --misere 2048].
+    #[arg(long, value_name = "N", value_parser = parse_max)]
+    max: Option<u64>,
     /// When no period is found, emit the table G(0..=N) with a guard beyond it (a
     /// position game: the box's table, e.g. --to 100 or --to x=100,y=50).
     #[arg(long, default_value = "1000", value_name = "N")]
@@ -27,6 +28,8 @@ pub struct Args {
     #[arg(short, long, value_name = "FILE")]
     output: Option<String>,
     #[command(flatten)]
+    play: PlayArgs,
+    #[command(flatten)]
     game: GameArgs,
 }
 
@@ -34,7 +37,10 @@ pub struct Args {
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let game = args.game.load(&mut context.console)?;
     super::checkpointing::check_output(args.output.as_deref())?;
-    let snippet = if game.position_program().is_some() {
+    let misere = args.play.resolve(&game, &mut context.console) == Play::Misere;
+    let snippet = if misere {
+        misere_code(&game, &args, context)?
+    } else if game.position_program().is_some() {
         let table = Table::Box(multi::compute_box(
             &game,
             &args.to.extents(&game.coordinates())?,
@@ -45,7 +51,8 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
         };
         export::generate(args.lang, &table, &spec)?
     } else {
-        sequence_code(&game, args.lang, args.max, args.to.heap_to(&game)?, context)?
+        let max = args.max.unwrap_or(65536);
+        sequence_code(&game, args.lang, max, args.to.heap_to(&game)?, context)?
     };
     let output = args.output.as_deref().unwrap_or("-");
     context
@@ -85,4 +92,44 @@ fn sequence_code(
     };
     let table = Table::sequence(&game.coordinate, table);
     Ok(export::generate(lang, &table, &spec)?)
+}
+
+/// The snippet of the misère values `G⁻`: a heap game's observed period when one is found up
+/// to `--max` (a misère period is never proved), else the table to `--to`; a position game's
+/// box.
+fn misere_code(game: &Game, args: &Args, context: &mut Context<'_>) -> Result<String, CliError> {
+    let name = format!("{} (misère play: G⁻)", game.name);
+    if game.position_program().is_some() {
+        let table = misere::table(game, &args.to.extents(&game.coordinates())?, true)?;
+        let spec = CodeSpec {
+            game: &name,
+            ..CodeSpec::default()
+        };
+        return Ok(export::generate(args.lang, &table.misere_table(), &spec)?);
+    }
+    let max = args.max.unwrap_or(super::period::DEFAULT_MISERE_MAX);
+    let (mut table, _) = misere::table_until(game, &[max], true, true)?;
+    let found = analysis::misere::summarize(&table).misere_period;
+    let reason = match found {
+        Some(_) => format!(
+            "the misère values repeat in G⁻(0..={}), but no theorem proves a misère period",
+            table.cells.len() - 1
+        ),
+        None => format!("no period found in G⁻(0..={})", table.cells.len() - 1),
+    };
+    if found.is_some() {
+        context.console.note(&format!(
+            "warning: the misère period of {} is observed, not proved ({reason}); the snippet extrapolates it",
+            game.name
+        ));
+    } else {
+        table = misere::table(game, &[args.to.heap_to(game)?], true)?;
+    }
+    let spec = CodeSpec {
+        game: &name,
+        periodicity: found,
+        proved: false,
+        reason: &reason,
+    };
+    Ok(export::generate(args.lang, &table.misere_table(), &spec)?)
 }

@@ -5,9 +5,11 @@ use crate::analysis::criteria::CriteriaReport;
 use crate::analysis::patterns;
 use crate::engine;
 use crate::engine::multi;
-use crate::rules::Game;
+use crate::engine::Table;
+use crate::rules::{Game, Play};
+use crate::value::misere;
 
-use super::args::{BoxArg, GameArgs};
+use super::args::{BoxArg, GameArgs, PlayArgs};
 use super::{CliError, Context};
 
 /// `patterns` arguments.
@@ -20,28 +22,44 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     #[command(flatten)]
+    play: PlayArgs,
+    #[command(flatten)]
     game: GameArgs,
 }
 
 /// Runs `patterns`.
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
-    let text = report(&args.game.load(&mut context.console)?, &args.to, args.json)?;
+    let game = args.game.load(&mut context.console)?;
+    let play = args.play.resolve(&game, &mut context.console);
+    let text = report(&game, &args.to, args.json, play)?;
     context.console.print(&text)?;
     Ok(())
 }
 
+/// The values the patterns are sought in: normal values, or misère values `G⁻` (whose zeros
+/// are the misère P-positions).
+fn values(game: &Game, extents: &[u64], play: Play) -> Result<Table, CliError> {
+    Ok(match (play, game.position_program()) {
+        (Play::Misere, _) => misere::table(game, extents, true)?.misere_table(),
+        (Play::Normal, Some(_)) => Table::Box(multi::compute_box(game, extents)?),
+        (Play::Normal, None) => Table::sequence(
+            &game.coordinate,
+            engine::compute(game, extents[0], &engine::EngineOptions::default())?,
+        ),
+    })
+}
+
 /// The report, as text or JSON.
-fn report(game: &Game, to: &BoxArg, json: bool) -> Result<String, CliError> {
+fn report(game: &Game, to: &BoxArg, json: bool, play: Play) -> Result<String, CliError> {
     let coordinates = game.coordinates();
     let extents = to.extents(&coordinates)?;
+    let table = values(game, &extents, play)?;
+    let boxed = |table: Table| match table {
+        Table::Box(boxed) => boxed,
+        Table::Sequence { .. } => unreachable!("a position game's table is a box"),
+    };
     let text = if game.position_program().is_none() || coordinates.len() == 1 {
-        let values = match game.position_program() {
-            Some(_) => multi::compute_box(game, &extents)?.values().to_vec(),
-            None => {
-                let table = engine::compute(game, extents[0], &engine::EngineOptions::default())?;
-                table.to_vec()
-            }
-        };
+        let values: Vec<u32> = table.iter().collect();
         let report = patterns::p_position_patterns(&values);
         if json {
             to_json(&report)?
@@ -49,7 +67,7 @@ fn report(game: &Game, to: &BoxArg, json: bool) -> Result<String, CliError> {
             format!("{}\n", report.describe(&coordinates[0]))
         }
     } else if coordinates.len() == 2 {
-        let table = multi::compute_box(game, &extents)?;
+        let table = boxed(table);
         let report = patterns::analyse_box(&table).map_err(|e| CliError::Usage(e.to_string()))?;
         if json {
             to_json(&report)?
@@ -58,14 +76,27 @@ fn report(game: &Game, to: &BoxArg, json: bool) -> Result<String, CliError> {
         }
     } else {
         // Rows and diagonals are 2-D ideas; any number of coordinates has criteria.
-        let report = CriteriaReport::of(&multi::compute_box(game, &extents)?);
+        let report = CriteriaReport::of(&boxed(table));
         if json {
             to_json(&report)?
         } else {
             report.to_string()
         }
     };
-    Ok(text)
+    if play == Play::Normal {
+        return Ok(text);
+    }
+    if json {
+        let mut value: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| CliError::Failed(e.to_string()))?;
+        if let Some(object) = value.as_object_mut() {
+            object.insert("play".into(), "misere".into());
+        }
+        return to_json(&value);
+    }
+    Ok(format!(
+        "misère play: the patterns below are those of the misère P-positions (G⁻ = 0, the player to move loses)\n{text}"
+    ))
 }
 
 fn to_json(report: &impl serde::Serialize) -> Result<String, CliError> {

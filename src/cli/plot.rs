@@ -6,8 +6,10 @@ use std::path::Path;
 use crate::analysis;
 use crate::engine::{self, multi, SgTable, Table};
 use crate::export::{self, ChartSpec};
+use crate::rules::Play;
+use crate::value::misere;
 
-use super::args::{BoxArg, GameArgs};
+use super::args::{BoxArg, GameArgs, PlayArgs};
 use super::{CliError, Context};
 
 /// `plot` arguments.
@@ -22,6 +24,8 @@ pub struct Args {
     /// The chart file: .png or .svg.
     #[arg(short, long, value_name = "FILE")]
     output: String,
+    #[command(flatten)]
+    play: PlayArgs,
     #[command(flatten)]
     game: GameArgs,
 }
@@ -49,8 +53,24 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
             game.name
         )));
     }
-    let mut spec = ChartSpec::new(&game.name, &game.coordinate);
-    let table = if heat_map {
+    let misere = args.play.resolve(&game, &mut context.console) == Play::Misere;
+    if misere && args.rare {
+        return Err(CliError::Usage(
+            "--rare marks rare normal values; drop it with --misere".into(),
+        ));
+    }
+    let title = format!("{}, misère play: G⁻", game.name);
+    let mut spec = ChartSpec::new(if misere { &title } else { &game.name }, &game.coordinate);
+    let table = if misere {
+        let extents = if heat_map {
+            args.to.extents(&coordinates)?
+        } else {
+            vec![args.to.heap_to(&game)?]
+        };
+        let table = misere::table(&game, &extents, true)?;
+        spec.periodicity = analysis::misere::summarize(&table).misere_period;
+        table.misere_table()
+    } else if heat_map {
         Table::Box(multi::compute_box(&game, &args.to.extents(&coordinates)?)?)
     } else {
         let to = args.to.heap_to(&game)?;

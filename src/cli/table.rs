@@ -1,9 +1,12 @@
 //! `table`: the values of every position, as text, CSV, JSON or (position games) a matrix.
 
+use crate::analysis;
 use crate::engine::{self, multi, EngineOptions, Table};
 use crate::export::{self, Format};
+use crate::rules::{Game, Play};
+use crate::value::misere;
 
-use super::args::{parse_format, BoxArg, Checkpointing, ColorChoice, GameArgs};
+use super::args::{parse_format, BoxArg, Checkpointing, ColorChoice, GameArgs, PlayArgs};
 use super::long_run::{note_if_long, Bound};
 use super::{CliError, Context};
 
@@ -24,6 +27,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
     #[command(flatten)]
+    play: PlayArgs,
+    #[command(flatten)]
     checkpointing: Checkpointing,
     #[command(flatten)]
     game: GameArgs,
@@ -35,6 +40,9 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     args.checkpointing.check_paths(args.output.as_deref())?;
     let output = args.output.as_deref().unwrap_or("-");
     let color = args.color.enabled(output);
+    if args.play.resolve(&game, &mut context.console) == Play::Misere {
+        return run_misere(&args, &game, context);
+    }
     if game.position_program().is_some() {
         args.checkpointing.refuse_for_positions()?;
         let extents = args.to.extents(&game.coordinates())?;
@@ -67,6 +75,33 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let table = Table::sequence(&game.coordinate, table);
     context.console.write_to(output, |out| {
         export::write_table(out, &table, args.format, &game.name, color)
+    })?;
+    Ok(())
+}
+
+/// `table --misere`: every position's normal value, misère value and genus.
+fn run_misere(args: &Args, game: &Game, context: &mut Context<'_>) -> Result<(), CliError> {
+    if args.checkpointing.checkpoint.is_some() || args.checkpointing.resume.is_some() {
+        return Err(CliError::Usage(
+            "--checkpoint is for normal-play tables; a misère table is computed in one piece (drop --checkpoint)".into(),
+        ));
+    }
+    if args.format == Format::Matrix {
+        return Err(CliError::Usage(
+            "--format matrix is a grid of normal values; a misère table is text, csv or json"
+                .into(),
+        ));
+    }
+    let extents = if game.position_program().is_some() {
+        args.to.extents(&game.coordinates())?
+    } else {
+        vec![args.to.heap_to(game)?]
+    };
+    let table = misere::table(game, &extents, true)?;
+    let summary = analysis::misere::summarize(&table);
+    let output = args.output.as_deref().unwrap_or("-");
+    context.console.write_to(output, |out| {
+        export::misere::write_table(out, &table, &summary, args.format, &game.name)
     })?;
     Ok(())
 }

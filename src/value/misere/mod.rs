@@ -18,7 +18,7 @@ pub use sums::{Sum, Sums, Valued};
 use super::evaluate::{self, ValueTable};
 use super::{DynRule, Outcome};
 use crate::engine::progress::Progress;
-use crate::engine::EngineError;
+use crate::engine::{BoxTable, EngineError, SgTable, Table};
 use crate::rules::Game;
 
 /// Misère play valued by misère Grundy values (with the genus of every position).
@@ -89,6 +89,26 @@ pub struct MisereTable {
 }
 
 impl MisereTable {
+    /// The misère Grundy values `G⁻`, in row-major order.
+    pub fn misere_values(&self) -> Vec<u32> {
+        self.cells.iter().map(Cell::misere).collect()
+    }
+
+    /// The misère values as a [`Table`] (a sequence for a heap game, a box otherwise), for
+    /// the exporters and analyses of normal values (charts, code, patterns, periods).
+    pub fn misere_table(&self) -> Table {
+        let values = self.misere_values();
+        if self.heap_game {
+            Table::sequence(&self.coordinates[0], SgTable::from_values(&values))
+        } else {
+            Table::Box(BoxTable::new(
+                self.coordinates.clone(),
+                self.extents.clone(),
+                values,
+            ))
+        }
+    }
+
     /// The first heap (or position, in row-major order) that is wild, if any.
     pub fn first_wild(&self) -> Option<usize> {
         self.cells.iter().position(|c| !c.tame)
@@ -111,28 +131,54 @@ impl MisereTable {
 /// before any work, like [`evaluate::evaluate`], when the box does not fit or its rules would
 /// take hours; `progress` draws a bar on a terminal.
 pub fn table(game: &Game, extents: &[u64], progress: bool) -> Result<MisereTable, EngineError> {
+    let (table, stopped) = table_until(game, extents, progress, false)?;
+    match stopped {
+        Some(error) => Err(error),
+        None => Ok(table),
+    }
+}
+
+/// [`table`], but when `keep_partial` is set a search over sums that reaches its limit
+/// ([`EngineError::TooManySums`]) after the first position ends the table there instead: the
+/// positions valued so far are returned with the error that stopped them (for analyses that
+/// use as many values as can be had, such as a period search).
+pub fn table_until(
+    game: &Game,
+    extents: &[u64],
+    progress: bool,
+    keep_partial: bool,
+) -> Result<(MisereTable, Option<EngineError>), EngineError> {
     let generator = evaluate::check_request(game, extents)?;
     let mut sums = Sums::new(game);
     let size: u64 = extents.iter().map(|&e| e + 1).product();
     let mut bar = Progress::new(0, size, progress);
-    let mut cells = Vec::with_capacity(size as usize);
     let mut table = MisereTable {
         coordinates: game.coordinates(),
         extents: extents.to_vec(),
-        cells: Vec::new(),
+        cells: Vec::with_capacity(size as usize),
         heap_game: generator.decreasing(),
     };
     for index in 0..size {
         let position = table.position_of(index as usize);
-        let sum = sums.canonical(&position)?;
-        let valued = sums.value(&sum)?;
-        cells.push(Cell {
-            genus: valued.genus.clone(),
-            tame: valued.tame,
-        });
+        let valued = sums
+            .canonical(&position)
+            .and_then(|sum| sums.value(&sum).cloned());
+        match valued {
+            Ok(valued) => table.cells.push(Cell {
+                genus: valued.genus,
+                tame: valued.tame,
+            }),
+            Err(error @ EngineError::TooManySums { .. })
+                if keep_partial && index > 0 && table.heap_game =>
+            {
+                bar.finish();
+                table.extents = vec![index - 1];
+                return Ok((table, Some(error)));
+            }
+            Err(error) => return Err(error),
+        }
         bar.tick(index + 1);
     }
     bar.finish();
-    table.cells = cells;
-    Ok(table)
+    Ok((table, None))
 }

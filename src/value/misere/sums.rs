@@ -25,7 +25,7 @@ use crate::rules::Game;
 
 /// The most sums the search keeps (about [`BYTES_PER_SUM`] bytes each): past it the search
 /// stops with [`EngineError::TooManySums`].
-pub const MAX_SUMS: usize = 20_000_000;
+pub const MAX_SUMS: usize = 5_000_000;
 
 /// Memory of one stored sum (its key, genus and hash-map overhead), for the limit's message.
 pub const BYTES_PER_SUM: u64 = 120;
