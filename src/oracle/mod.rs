@@ -4,7 +4,9 @@
 //! for values no kernel computes.
 //!
 //! * [`naive`]: a take-and-break code's values from its explicitly listed partitions;
-//! * [`interp`]: general move rules by walking the checked syntax tree.
+//! * [`interp`]: general move rules by walking the checked syntax tree;
+//! * [`misere`]: misère Grundy values of sums by the definition, over the whole game tree.
 
 pub mod interp;
+pub mod misere;
 pub mod naive;

@@ -1,0 +1,252 @@
+//! Misère play (issue 10): the genus recursion and the search over sums against a brute
+//! force over whole game trees, misère Nim against Bouton's rule, and the command line.
+
+use proptest::prelude::*;
+use sgscope::engine::{self, EngineOptions};
+use sgscope::oracle::misere::misere_grundy;
+use sgscope::rules::{self, Game, SourceFile};
+use sgscope::value::misere::{self, Sums};
+
+use crate::support::{fails, ok, root};
+
+fn game(text: &str) -> Game {
+    rules::load(SourceFile::new("<test>", text), &[]).unwrap()
+}
+
+const NIM: &str = "move take: x in 1..=n => n - x";
+
+/// Misère Nim (Bouton 1902): the player to move loses iff every heap is at most 1 and their
+/// number is odd, or some heap is larger and the XOR is 0.
+fn bouton_misere_p(heaps: &[u64]) -> bool {
+    let xor = heaps.iter().fold(0, |a, &b| a ^ b);
+    if heaps.iter().all(|&h| h <= 1) {
+        xor == 1
+    } else {
+        xor == 0
+    }
+}
+
+#[test]
+fn misere_nim_sums_of_up_to_four_heaps_follow_bouton() {
+    let nim = game(NIM);
+    let mut sums = Sums::new(&nim);
+    let mut checked = 0;
+    for a in 0..=7u64 {
+        for b in a..=7 {
+            for c in b..=7 {
+                for d in c..=7 {
+                    let heaps = [a, b, c, d];
+                    let sum = sums.canonical(&heaps).unwrap();
+                    let p = sums.value(&sum).unwrap().genus.misere() == 0;
+                    assert_eq!(p, bouton_misere_p(&heaps), "{heaps:?}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    // Multisets of four heaps of 0..=7 (zeros standing for fewer heaps): C(11, 4).
+    assert_eq!(checked, 330);
+}
+
+#[test]
+fn nim_heaps_are_tame_with_the_genera_of_nim() {
+    // ONAG ch. 12: *0 = 0^{120}, *1 = 1^{031}, *n = n^{n(n⊕2)} for n ≥ 2.
+    let table = misere::table(&game(NIM), &[9], false).unwrap();
+    assert_eq!(table.cells[0].genus.to_string(), "0^{120}");
+    assert_eq!(table.cells[1].genus.to_string(), "1^{031}");
+    for n in 2..=9u32 {
+        let genus = &table.cells[n as usize].genus;
+        assert_eq!(genus.superscripts(), [n, n ^ 2], "heap {n}");
+        assert!(table.cells[n as usize].tame);
+    }
+    assert_eq!(table.first_wild(), None);
+}
+
+#[test]
+fn kayles_turns_wild_at_five() {
+    // Kayles (octal 0.77): the heap of 5 has genus 4^{146} (Winning Ways ch. 13, the example
+    // of a wild genus in the issue), and every smaller heap is tame.
+    let table = misere::table(&game("octal 0.77"), &[12], false).unwrap();
+    assert_eq!(table.cells[5].genus.to_string(), "4^{146}");
+    assert_eq!(table.first_wild(), Some(5));
+    // The genus of every heap agrees with the brute force on heap + k·*2.
+    let g = game("octal 0.77");
+    for n in 0..=12u64 {
+        for k in 0..3 {
+            assert_eq!(
+                table.cells[n as usize].genus.gamma(k),
+                misere_grundy(&g, &[n], k, 0),
+                "heap {n}, {k} copies of *2"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_position_with_no_move_is_p_in_normal_play_and_n_in_misere() {
+    // subtraction {2, 3}: heaps 0 and 1 have no move.
+    let table = misere::table(&game("subtraction {2, 3}"), &[30], false).unwrap();
+    let g = game("subtraction {2, 3}");
+    let normal = engine::compute(&g, 30, &EngineOptions::default())
+        .unwrap()
+        .to_vec();
+    for n in [0usize, 1] {
+        assert_eq!(table.cells[n].normal(), 0);
+        assert_eq!(table.cells[n].misere(), 1);
+    }
+    for (n, cell) in table.cells.iter().enumerate() {
+        assert_eq!(cell.normal(), normal[n], "heap {n}");
+    }
+}
+
+#[test]
+fn position_games_are_valued_by_the_same_search() {
+    let g = rules::load(
+        SourceFile::new(
+            "wythoff.sg",
+            std::fs::read_to_string(root().join("rules/wythoff.sg")).unwrap(),
+        ),
+        &[],
+    )
+    .unwrap();
+    let table = misere::table(&g, &[4, 4], false).unwrap();
+    for (index, cell) in table.cells.iter().enumerate() {
+        let position = table.position_of(index);
+        assert_eq!(
+            cell.misere(),
+            misere_grundy(&g, &position, 0, 0),
+            "{position:?}"
+        );
+    }
+}
+
+/// A random octal code of up to three digits (`0.d1d2d3`).
+fn octal_code() -> impl Strategy<Value = String> {
+    proptest::collection::vec(0u8..8, 1..4).prop_map(|digits| {
+        format!(
+            "octal 0.{}",
+            digits.iter().map(u8::to_string).collect::<String>()
+        )
+    })
+}
+
+/// A random heap rule: take `x` from a range, possibly splitting the rest in two.
+fn heap_rules() -> impl Strategy<Value = String> {
+    (1i64..4, 0i64..3, any::<bool>()).prop_map(|(lo, extra, split)| {
+        if split {
+            format!(
+                "move x in {lo}..={} , a in 0..=(n - x) / 2 if x <= n => a, n - x - a",
+                lo + extra
+            )
+        } else {
+            format!("move x in {lo}..={} if x <= n => n - x", lo + extra)
+        }
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// The genus recursion and the search over sums (with tame addition wherever every
+    /// component is tame) give the brute force's G⁻ of heaps plus copies of *2, and of sums.
+    #[test]
+    fn genus_and_sums_agree_with_brute_force(
+        rules in prop_oneof![octal_code(), heap_rules()],
+        sum in proptest::collection::vec(1u64..=7, 2..=3),
+    ) {
+        let g = game(&rules);
+        let table = misere::table(&g, &[9], false).unwrap();
+        let normal = engine::compute(&g, 9, &EngineOptions::default()).unwrap().to_vec();
+        for n in 0..=9u64 {
+            let cell = &table.cells[n as usize];
+            prop_assert_eq!(cell.normal(), normal[n as usize], "{} heap {}", rules, n);
+            for k in 0..3 {
+                prop_assert_eq!(cell.genus.gamma(k), misere_grundy(&g, &[n], k, 0), "{} heap {} + {}·*2", rules, n, k);
+            }
+        }
+        let mut sums = Sums::new(&g);
+        let canonical = sums.canonical(&sum).unwrap();
+        let valued = sums.value(&canonical).unwrap().clone();
+        for k in 0..2 {
+            prop_assert_eq!(valued.genus.gamma(k), misere_grundy(&g, &sum, k, 0), "{} sum {:?} + {}·*2", rules, sum, k);
+        }
+    }
+}
+
+#[test]
+fn table_misere_csv_has_the_documented_columns() {
+    let csv = ok(&[
+        "table",
+        "octal 0.77",
+        "--misere",
+        "--to",
+        "20",
+        "--format",
+        "csv",
+    ]);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "n,sg,misere_sg,genus");
+    assert_eq!(lines.len(), 22);
+    let table = misere::table(&game("octal 0.77"), &[20], false).unwrap();
+    for (n, line) in lines[1..].iter().enumerate() {
+        let cell = &table.cells[n];
+        assert_eq!(
+            *line,
+            format!("{n},{},{},{}", cell.normal(), cell.misere(), cell.genus),
+        );
+    }
+}
+
+#[test]
+fn the_play_line_and_the_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("anti.sg");
+    std::fs::write(
+        &file,
+        "# misère Nim\nplay misere\nmove take: x in 1..=n => n - x\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let by_file = ok(&["table", path, "--to", "3", "--format", "csv"]);
+    assert!(by_file.starts_with("n,sg,misere_sg,genus\n"), "{by_file}");
+    assert_eq!(
+        by_file,
+        ok(&["table", path, "--to", "3", "--format", "csv", "--misere"])
+    );
+    // --normal wins over the file's line, and says so on stderr.
+    let output =
+        crate::support::sgscope(&["table", path, "--to", "3", "--format", "csv", "--normal"]);
+    assert!(output.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        "n,sg\n0,0\n1,1\n2,2\n3,3\n"
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("--normal overrides `play misere` at"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("anti.sg:2:1"), "{stderr}");
+    // Both flags at once are refused by the argument parser.
+    fails(&["table", path, "--misere", "--normal"], 2);
+}
+
+#[test]
+fn a_bad_play_line_is_located() {
+    let error = fails(&["table", "play sideways\nsubtraction {1}", "--to", "3"], 1);
+    assert!(
+        error.contains("<rules>:1:6") || error.contains(":1:6"),
+        "{error}"
+    );
+    assert!(error.contains("`misere` or `normal`"), "{error}");
+    let error = fails(
+        &[
+            "table",
+            "play misere\nplay normal\nsubtraction {1}",
+            "--to",
+            "3",
+        ],
+        1,
+    );
+    assert!(error.contains("a second `play` line"), "{error}");
+}
