@@ -265,11 +265,13 @@ pub enum EngineError {
     /// A misère search over sums needed more sums than it may keep.
     #[error(
         "the misère search over sums needed more than {limit} sums of components (about {} of memory)",
-        human_bytes(*.limit as u64 * crate::value::misere::sums::BYTES_PER_SUM)
+        human_bytes(*.bytes)
     )]
     TooManySums {
         /// The limit that was reached.
         limit: usize,
+        /// The memory of that many sums.
+        bytes: u64,
     },
     /// Too many positions outside the box were needed.
     #[error(

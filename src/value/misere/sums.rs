@@ -289,6 +289,7 @@ impl<'g> Sums<'g> {
         if self.valued.len() >= self.max_sums {
             return Err(EngineError::TooManySums {
                 limit: self.max_sums,
+                bytes: self.max_sums as u64 * BYTES_PER_SUM,
             });
         }
         self.valued.insert(sum, valued);
