@@ -12,6 +12,7 @@ mod long_run;
 mod patterns;
 mod period;
 mod plot;
+mod quotient;
 mod solve;
 mod table;
 
@@ -83,6 +84,12 @@ enum Command {
         after_help = "Examples:\n  sgscope solve rules/nim.sg 3 5 7\n  sgscope solve rules/wythoff.sg '(3, 5)'\n  sgscope solve rules/wythoff.sg '(3, 4) + (5, 2)'\n  sgscope solve rules/fibonacci-nim.sg '(10, 9)'   # smallest winning first take"
     )]
     Solve(solve::Args),
+    /// The misère quotient (Plambeck–Siegel) of the sums of heaps up to N: its order,
+    /// P-portion and a presentation, proved, for each bound 1..=N.
+    #[command(
+        after_help = "Examples:\n  sgscope quotient 'octal 0.75' --max-heap 6\n  sgscope quotient rules/anti-nim.sg --max-heap 7\n  sgscope quotient rules/kayles.sg --max-heap 5 --json"
+    )]
+    Quotient(quotient::Args),
     /// Parse and check rules files without computing anything.
     #[command(after_help = "Examples:\n  sgscope check rules/bash.sg\n  sgscope check rules/*.sg")]
     Check(check::Args),
@@ -356,6 +363,7 @@ where
         Command::Patterns(args) => patterns::run(args, &mut context),
         Command::Solve(args) => solve::run(args, &mut context),
         Command::Check(args) => check::run(args, &mut context),
+        Command::Quotient(args) => quotient::run(args, &mut context),
     };
     match result {
         Ok(()) => 0,

@@ -18,6 +18,7 @@ use serde_json::json;
 use super::Format;
 use crate::analysis::misere::MisereSummary;
 use crate::analysis::Periodicity;
+use crate::value::misere::quotient::{Quotient, Step};
 use crate::value::misere::MisereTable;
 
 /// Writes `table` in `format` (text, csv or json; a matrix is refused by the caller).
@@ -253,6 +254,155 @@ pub fn period_json(game: &str, summary: &MisereSummary, stopped: &StoppedAt) -> 
         "proved": false,
         "stopped_at": stopped.as_ref().map(|(at, _)| at),
         "stopped_because": stopped.as_ref().map(|(_, why)| why),
+    });
+    format!("{value}\n")
+}
+
+/// The generators (the heaps that brought new elements), the other heaps as elements, the
+/// relations and the P-portion, as words.
+fn quotient_words(q: &Quotient) -> (Vec<String>, Vec<String>, Vec<String>, Vec<String>) {
+    let generators = q
+        .essential
+        .iter()
+        .enumerate()
+        .map(|(g, &i)| format!("{} = heap {}", Quotient::generator_name(g), q.heaps[i]))
+        .collect();
+    let aliases = (0..q.heaps.len())
+        .filter(|i| !q.essential.contains(i))
+        .map(|i| {
+            format!(
+                "heap {} = {}",
+                q.heaps[i],
+                Quotient::word(q.image_of_heap(i))
+            )
+        })
+        .collect();
+    let relations = q
+        .relations
+        .iter()
+        .map(|(word, normal)| format!("{} = {}", Quotient::word(word), Quotient::word(normal)))
+        .collect();
+    let p_portion = q
+        .p_portion
+        .iter()
+        .map(|&x| Quotient::word(&q.elements[x]))
+        .collect();
+    (generators, aliases, relations, p_portion)
+}
+
+/// The bound from which the last quotient found has had its order (where it stopped
+/// changing, as far as the search went).
+fn stable_from(steps: &[Step]) -> Option<u64> {
+    let found: Vec<&Quotient> = steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Found(q) => Some(q),
+            Step::NotFound { .. } => None,
+        })
+        .collect();
+    let last = found.last()?;
+    found
+        .iter()
+        .rev()
+        .take_while(|q| q.order() == last.order())
+        .last()
+        .map(|q| q.max_heap)
+}
+
+/// The text of `quotient`: the order and P-portion for each bound, then the last quotient's
+/// presentation.
+pub fn quotient_text(title: &str, steps: &[Step]) -> String {
+    let mut s = format!(
+        "game:       {title}, misère play
+"
+    );
+    s += "heaps   order   P-portion
+";
+    let mut last = None;
+    for step in steps {
+        match step {
+            Step::Found(q) => {
+                s += &format!(
+                    "≤ {:<5} {:>5}   {:>9}\n",
+                    q.max_heap,
+                    q.order(),
+                    q.p_portion.len()
+                );
+                last = Some(q);
+            }
+            Step::NotFound { max_heap, reason } => {
+                s += &format!("≤ {max_heap:<5} not found: {reason}\n");
+            }
+        }
+    }
+    if let Some(q) = last {
+        let (generators, aliases, relations, p_portion) = quotient_words(q);
+        s += &format!(
+            "quotient of the heaps ≤ {} (order {}):\n",
+            q.max_heap,
+            q.order()
+        );
+        s += &format!(
+            "  generators: {}\n",
+            if generators.is_empty() {
+                "none (every heap is the empty game)".to_string()
+            } else {
+                generators.join(", ")
+            }
+        );
+        if !aliases.is_empty() {
+            s += &format!("  the others: {}\n", aliases.join(", "));
+        }
+        s += &format!(
+            "  relations:  {}\n",
+            if relations.is_empty() {
+                "none".to_string()
+            } else {
+                relations.join(", ")
+            }
+        );
+        s += &format!("  P-portion:  {}\n", p_portion.join(", "));
+        if let Some(from) = stable_from(steps) {
+            s += &format!(
+                "  the order has been {} since the heaps ≤ {from}\n",
+                q.order()
+            );
+        }
+        s += "proved:     yes: the quotient's outcome rule was checked on every state of a sum, which covers every sum by induction (see docs/misere.md)\n";
+    }
+    s
+}
+
+/// The JSON of `quotient`: one object per bound, ending with a newline.
+pub fn quotient_json(game: &str, steps: &[Step]) -> String {
+    let items: Vec<serde_json::Value> = steps
+        .iter()
+        .map(|step| match step {
+            Step::Found(q) => {
+                let (generators, aliases, relations, p_portion) = quotient_words(q);
+                json!({
+                    "max_heap": q.max_heap,
+                    "found": true,
+                    "order": q.order(),
+                    "p_portion_size": q.p_portion.len(),
+                    "generators": generators,
+                    "other_heaps": aliases,
+                    "relations": relations,
+                    "p_portion": p_portion,
+                })
+            }
+            Step::NotFound { max_heap, reason } => json!({
+                "max_heap": max_heap,
+                "found": false,
+                "reason": reason,
+            }),
+        })
+        .collect();
+    let value = json!({
+        "game": game,
+        "play": "misere",
+        "quotients": items,
+        "stable_from": stable_from(steps),
     });
     format!("{value}\n")
 }

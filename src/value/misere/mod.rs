@@ -10,6 +10,7 @@
 //! heap table or a box with both conventions side by side.
 
 pub mod genus;
+pub mod quotient;
 pub mod sums;
 
 pub use genus::Genus;
