@@ -8,6 +8,7 @@ mod codegen;
 mod errors;
 mod examples;
 mod known_values;
+mod misere_check;
 mod multi;
 mod readme;
 mod support;

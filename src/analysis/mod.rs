@@ -10,6 +10,7 @@
 //! * [`rare`] gives the rare/common statistics of a take-and-break table (the sparse space).
 
 pub mod criteria;
+pub mod misere_check;
 pub mod patterns;
 pub mod period;
 pub mod proof;

@@ -21,6 +21,7 @@ pub mod csv;
 pub mod heatmap;
 pub mod json;
 pub mod matrix;
+pub mod misere_check;
 pub mod period;
 pub mod plot;
 pub mod solve;
