@@ -144,6 +144,9 @@ fn misere_xor(misere: &[u32]) -> &'static str {
     }
 }
 
+/// A shortcut's prediction ("N" or "P") from the components' SG values and misère values.
+type Prediction = fn(&[u32], &[u32]) -> &'static str;
+
 /// Runs `misere-check GAME --heaps k --to n --json` and checks every field against the
 /// oracle; returns the JSON.
 fn check_against_oracle(game: &str, options: HeapOptions, k: usize, n: u64) -> Value {
@@ -153,7 +156,7 @@ fn check_against_oracle(game: &str, options: HeapOptions, k: usize, n: u64) -> V
     let mut oracle = Oracle::new(options);
     let sums = all_sums(k, n);
     assert_eq!(json["sums_checked"], sums.len() as u64, "{out}");
-    let rules: [(&str, fn(&[u32], &[u32]) -> &'static str); 2] = [
+    let rules: [(&str, Prediction); 2] = [
         ("anti-sg", |sg, _| anti_sg(sg)),
         ("misere-xor", |_, misere| misere_xor(misere)),
     ];
