@@ -288,3 +288,63 @@ fn position_games_and_huge_requests_are_refused_before_any_work() {
     fails(&["misere-check", "octal 0.77", "--heaps", "0"], 2);
     fails(&["misere-check", "octal 0.77", "--to", "0"], 2);
 }
+
+#[test]
+fn help_names_both_rules_and_says_why_bouton_is_not_a_third() {
+    let help = ok(&["misere-check", "--help"]);
+    assert_has(
+        &help,
+        &[
+            "anti-sg:",
+            "misere-xor:",
+            "Bouton's misère-Nim rule applied to the SG",
+            "one formula",
+            "exit code is 0",
+            "Examples:",
+            "sgscope misere-check 'octal 0.77'",
+        ],
+    );
+    // The examples of the help run.
+    let mut examples = 0;
+    for line in help
+        .lines()
+        .filter(|l| l.trim_start().starts_with("sgscope misere-check"))
+    {
+        let command = line.trim_start().split("   #").next().unwrap().trim();
+        let args = shell_words(command.trim_start_matches("sgscope "));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        ok(&args);
+        examples += 1;
+    }
+    assert_eq!(examples, 3, "{help}");
+}
+
+/// `misere-check 'octal 0.77' --to 10` → its words, `'…'` quoting (no escapes).
+fn shell_words(text: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    for c in text.chars() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                any = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if any {
+                    words.push(std::mem::take(&mut word));
+                    any = false;
+                }
+            }
+            c => {
+                word.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        words.push(word);
+    }
+    words
+}

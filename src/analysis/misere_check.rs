@@ -177,7 +177,7 @@ impl MisereCheckReport {
 pub enum MisereCheckError {
     /// The game's positions are tuples, not heaps.
     #[error(
-        "misère checks sum heaps, and {game} is a position game (coordinates {coordinates}): its components are tuples"
+        "misere-check sums heaps, and {game} is a position game (coordinates {coordinates}): its components are tuples, not heaps"
     )]
     PositionGame {
         /// The game's name.

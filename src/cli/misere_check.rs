@@ -20,16 +20,17 @@ Grundy value of the whole sum is 0, by the search over sums (Conway's genus, wit
 addition where it applies). Two rules that decide a sum from its components' values alone \
 are compared with it:
 
-  anti-sg     The anti-SG rule (SJ theorem, Jia Zhihao 2009), on the normal SG values g: \
-the first player wins iff (XOR of the g ≠ 0 and some g > 1) or (XOR = 0 and every g ≤ 1). \
-This is also \"play Nim until only heaps of value ≤ 1 remain\", Bouton's misère-Nim rule \
-applied to the SG values: the two are one formula, so it is one rule here. The SJ theorem \
-proves it only for games where play stops once every component has SG value 0; on other \
-games it holds exactly when the sums behave like misère Nim.
+anti-sg: the anti-SG rule (SJ theorem, Jia Zhihao 2009), on the normal SG values g: the first \
+player wins iff (XOR of the g ≠ 0 and some g > 1) or (XOR = 0 and every g ≤ 1). This is also \
+\"play Nim until only heaps of value ≤ 1 remain\", Bouton's misère-Nim rule applied to the SG \
+values: the two are one formula, so they are one rule here. The SJ theorem proves it only for \
+games where play stops once every component has SG value 0. On tame heaps it holds on every sum \
+iff it holds on every single heap (by Conway's tame addition); past the first wild heap only the \
+search can tell.
 
-  misere-xor  The XOR of the components' misère Grundy values G⁻ (each component valued in \
-misère play, then added as in normal play): the first player wins iff it is ≠ 0. Exact for \
-one heap, by definition; already wrong for misère Nim's 1 + 1.
+misere-xor: the XOR of the components' misère Grundy values G⁻ (each component valued in misère \
+play, then added as in normal play): the first player wins iff it is ≠ 0. Exact for one heap, by \
+definition; already wrong for misère Nim's 1 + 1.
 
 For each rule the report says \"holds for all S sums …\" or gives the smallest \
 counterexample (fewest components, then smallest total, then lexicographic) with its SG \
