@@ -497,6 +497,53 @@ mod tests {
     }
 
     #[test]
+    fn on_tame_heaps_the_anti_sg_rule_fails_exactly_on_sums_of_small_values_with_a_firm_heap() {
+        // Tame addition (ONAG ch. 12): a tame sum's G⁻ is the XOR of the g, flipped when every
+        // component is fickle (g ≤ 1 and G⁻ = g ⊕ 1). So the anti-SG rule is wrong exactly on
+        // the sums whose values are all ≤ 1 and which hold a firm heap (g ≤ 1, G⁻ = g), and a
+        // single firm heap is the smallest counterexample. Octal 0.31 and 0.73 are tame with
+        // firm heaps (heap 3 of 0.31 is 0^{02}); Nim and 0.12 have none.
+        for (code, firm_heap) in [
+            ("0.31", Some(3)),
+            ("0.73", Some(4)),
+            ("0.[3]", None),
+            ("0.12", None),
+        ] {
+            let game = game(&format!("octal {code}"));
+            let report = check(&game, 3, 10, false).unwrap();
+            assert_eq!(report.first_wild(), None, "{code}");
+            let firm = |h: u64| {
+                let v = &report.heap_values[h as usize];
+                v.normal <= 1 && v.misere == v.normal
+            };
+            let mut expected = 0;
+            let mut first = None;
+            for_each_sum::<()>(3, 10, &mut |heaps| {
+                let small = heaps
+                    .iter()
+                    .all(|&h| report.heap_values[h as usize].normal <= 1);
+                if small && heaps.iter().any(|&h| firm(h)) {
+                    expected += 1;
+                    first.get_or_insert_with(|| heaps.to_vec());
+                }
+                Ok(())
+            })
+            .unwrap();
+            let anti_sg = &report.findings[0];
+            assert_eq!(anti_sg.failures, expected, "{code}");
+            assert_eq!(
+                anti_sg
+                    .counterexample
+                    .as_ref()
+                    .map(|c| c.components.clone()),
+                first,
+                "{code}"
+            );
+            assert_eq!(first, firm_heap.map(|h| vec![h]), "{code}");
+        }
+    }
+
+    #[test]
     fn refusals_come_before_any_work() {
         let nim = game("move take: x in 1..=n => n - x");
         assert!(matches!(
