@@ -34,7 +34,7 @@ use crate::engine::{human_bytes, EngineError};
 use crate::rules::Game;
 use crate::value::evaluate;
 use crate::value::misere::sums::{BYTES_PER_SUM, MAX_SUMS};
-use crate::value::misere::Sums;
+use crate::value::misere::{Genus, Sums};
 use crate::value::Outcome;
 
 /// The most components a sum may have (`--heaps`): more only adds sums of many small heaps.
@@ -109,6 +109,10 @@ pub struct Counterexample {
     pub sg_values: Vec<u32>,
     /// Their misère Grundy values `G⁻`.
     pub misere_values: Vec<u32>,
+    /// Their genera (Conway), which say why: a firm `0^{02}` or `1^{13}`, or a wild one.
+    pub genera: Vec<Genus>,
+    /// Whether each is tame.
+    pub tame: Vec<bool>,
     /// What the rule predicts.
     pub predicted: Outcome,
     /// The true misère outcome of the sum.
@@ -141,6 +145,8 @@ pub struct HeapValues {
     pub normal: u32,
     /// Its misère Grundy value `G⁻`.
     pub misere: u32,
+    /// Its genus.
+    pub genus: Genus,
     /// Whether it is tame (its genus and all its positions' are tame).
     pub tame: bool,
 }
@@ -264,6 +270,7 @@ pub fn check(
         heap_values.push(HeapValues {
             normal: valued.genus.normal,
             misere: valued.genus.misere(),
+            genus: valued.genus.clone(),
             tame: valued.tame,
         });
     }
@@ -303,6 +310,14 @@ pub fn check(
                         components: components.to_vec(),
                         sg_values: normal.clone(),
                         misere_values: misere.clone(),
+                        genera: components
+                            .iter()
+                            .map(|&h| heap_values[h as usize].genus.clone())
+                            .collect(),
+                        tame: components
+                            .iter()
+                            .map(|&h| heap_values[h as usize].tame)
+                            .collect(),
                         predicted,
                         actual,
                     });

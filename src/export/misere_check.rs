@@ -6,6 +6,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::analysis::misere_check::{Counterexample, MisereCheckReport, RuleFinding};
+use crate::value::misere::Genus;
 use crate::value::Outcome;
 
 /// The first line, printed before the work: what is checked and how many sums.
@@ -75,6 +76,7 @@ fn write_counterexample(out: &mut dyn Write, c: &Counterexample) -> io::Result<(
         ("sum:", sum.join(" + ")),
         ("SG values:", join(&c.sg_values)),
         ("misère values G⁻:", join(&c.misere_values)),
+        ("genera:", genera(c)),
         ("the rule predicts:", outcome_text(c.predicted).to_string()),
         ("true misère outcome:", outcome_text(c.actual).to_string()),
     ];
@@ -82,6 +84,22 @@ fn write_counterexample(out: &mut dyn Write, c: &Counterexample) -> io::Result<(
         writeln!(out, "    {label:<21}{value}")?;
     }
     Ok(())
+}
+
+/// `0^{02}, 4^{146} (wild)`.
+fn genera(c: &Counterexample) -> String {
+    c.genera
+        .iter()
+        .zip(&c.tame)
+        .map(|(g, &tame)| {
+            if tame {
+                g.to_string()
+            } else {
+                format!("{g} (wild)")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn outcome_text(outcome: Outcome) -> &'static str {
@@ -117,6 +135,8 @@ struct JsonCounterexample<'a> {
     components: &'a [u64],
     sg_values: &'a [u32],
     misere_values: &'a [u32],
+    genera: Vec<String>,
+    tame: &'a [bool],
     predicted: String,
     actual: String,
 }
@@ -131,16 +151,19 @@ fn json_rule(finding: &RuleFinding) -> JsonRule<'_> {
             components: &c.components,
             sg_values: &c.sg_values,
             misere_values: &c.misere_values,
+            genera: c.genera.iter().map(Genus::to_string).collect(),
+            tame: &c.tame,
             predicted: c.predicted.to_string(),
             actual: c.actual.to_string(),
         }),
     }
 }
 
-/// Writes the JSON object of `report` (one line, then a newline): `game`, `heaps`, `to`,
+/// Writes the JSON object of `report` (pretty-printed, then a newline): `game`, `heaps`, `to`,
 /// `sums_checked`, `first_wild_heap`, and `rules`, each with `rule`, `description`, `holds`,
 /// `failures` and `counterexample` (`null`, or `components`, `sg_values`, `misere_values`,
-/// `predicted` and `actual`, the outcomes as `"N"` or `"P"`).
+/// `genera` (Conway's notation, e.g. `"0^{02}"`), `tame`, `predicted` and `actual`, the
+/// outcomes as `"N"` or `"P"`).
 pub fn write_json(out: &mut dyn Write, game: &str, report: &MisereCheckReport) -> io::Result<()> {
     let json = JsonReport {
         game,
@@ -163,6 +186,7 @@ mod tests {
         let heap = |normal, misere| HeapValues {
             normal,
             misere,
+            genus: Genus::tame(normal, misere),
             tame: true,
         };
         MisereCheckReport {
@@ -183,6 +207,8 @@ mod tests {
                         components: vec![1, 1],
                         sg_values: vec![1, 1],
                         misere_values: vec![0, 0],
+                        genera: vec![Genus::tame(1, 0), Genus::tame(1, 0)],
+                        tame: vec![true, true],
                         predicted: Outcome::P,
                         actual: Outcome::N,
                     }),
@@ -225,6 +251,7 @@ mod tests {
         assert_eq!(json["rules"][1]["holds"], false);
         assert_eq!(c["components"], serde_json::json!([1, 1]));
         assert_eq!(c["sg_values"], serde_json::json!([1, 1]));
+        assert_eq!(c["genera"], serde_json::json!(["1^{031}", "1^{031}"]));
         assert_eq!(c["predicted"], "P");
         assert_eq!(c["actual"], "N");
     }
