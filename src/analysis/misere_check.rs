@@ -263,6 +263,8 @@ pub fn check(
     let sums_to_check = refuse(game, heaps, to)?;
     evaluate::check_request(game, &[to])?;
     let mut sums = Sums::new(game);
+    // The bar counts the heaps valued first (a wild heap alone can take long), then the sums.
+    let mut bar = Progress::new(0, to + 1 + sums_to_check, progress);
     let mut heap_values = Vec::with_capacity(to as usize + 1);
     for heap in 0..=to {
         let sum = sums.canonical(&[heap])?;
@@ -273,6 +275,7 @@ pub fn check(
             genus: valued.genus.clone(),
             tame: valued.tame,
         });
+        bar.set(heap + 1);
     }
     let mut findings: Vec<RuleFinding> = Rule::ALL
         .iter()
@@ -282,7 +285,6 @@ pub fn check(
             counterexample: None,
         })
         .collect();
-    let mut bar = Progress::new(0, sums_to_check, progress);
     let mut checked: u64 = 0;
     let mut normal = Vec::with_capacity(heaps);
     let mut misere = Vec::with_capacity(heaps);
@@ -325,7 +327,7 @@ pub fn check(
             }
         }
         checked += 1;
-        bar.tick(checked);
+        bar.tick(to + 1 + checked);
         Ok(())
     })?;
     bar.finish();
