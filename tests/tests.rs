@@ -9,6 +9,7 @@ mod errors;
 mod examples;
 mod known_values;
 mod misere;
+mod misere_check;
 mod multi;
 mod readme;
 mod support;

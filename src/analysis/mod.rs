@@ -11,6 +11,7 @@
 
 pub mod criteria;
 pub mod misere;
+pub mod misere_check;
 pub mod patterns;
 pub mod period;
 pub mod proof;

@@ -9,6 +9,7 @@ mod checkpointing;
 mod code;
 mod console;
 mod long_run;
+mod misere_check;
 mod patterns;
 mod period;
 mod plot;
@@ -90,6 +91,14 @@ enum Command {
         after_help = "Examples:\n  sgscope quotient 'octal 0.75' --max-heap 6\n  sgscope quotient rules/anti-nim.sg --max-heap 7\n  sgscope quotient rules/kayles.sg --max-heap 5 --json"
     )]
     Quotient(quotient::Args),
+    /// Check the anti-SG (SJ) rule and the XOR of misère values against the exact misère
+    /// outcome of every sum of at most K heaps of sizes 1..=N.
+    #[command(
+        name = "misere-check",
+        long_about = misere_check::LONG_ABOUT,
+        after_help = "Examples:\n  sgscope misere-check 'octal 0.77' --heaps 3 --to 10   # Kayles: wild from heap 5\n  sgscope misere-check rules/nim.sg --heaps 3 --to 7\n  sgscope misere-check 'subtraction {1, 2}' --heaps 4 --to 12 --json"
+    )]
+    MisereCheck(misere_check::Args),
     /// Parse and check rules files without computing anything.
     #[command(after_help = "Examples:\n  sgscope check rules/bash.sg\n  sgscope check rules/*.sg")]
     Check(check::Args),
@@ -362,6 +371,7 @@ where
         Command::Code(args) => code::run(args, &mut context),
         Command::Patterns(args) => patterns::run(args, &mut context),
         Command::Solve(args) => solve::run(args, &mut context),
+        Command::MisereCheck(args) => misere_check::run(args, &mut context),
         Command::Check(args) => check::run(args, &mut context),
         Command::Quotient(args) => quotient::run(args, &mut context),
     };

@@ -22,6 +22,7 @@ pub mod heatmap;
 pub mod json;
 pub mod matrix;
 pub mod misere;
+pub mod misere_check;
 pub mod period;
 pub mod plot;
 pub mod solve;
