@@ -569,7 +569,7 @@ mod tests {
         ));
         let message = check(&nim, 64, 1 << 40, false).unwrap_err().to_string();
         assert!(
-            message.contains("e") && message.contains("20000000"),
+            message.contains("e") && message.contains(&MAX_CHECKED.to_string()),
             "{message}"
         );
         assert!(matches!(

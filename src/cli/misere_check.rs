@@ -36,7 +36,7 @@ For each rule the report says \"holds for all S sums …\" or gives the smallest
 counterexample (fewest components, then smallest total, then lexicographic) with its SG \
 values, its misère values, the prediction and the true outcome, and on how many sums the rule \
 fails. A counterexample is a finding, not an error: the exit code is 0 either way (use --json \
-and the `holds` fields in scripts). Requests of more than 20000000 sums are refused before \
+and the `holds` fields in scripts). Requests of more than 5000000 sums (the most the search over sums keeps) are refused before \
 any work. Position games (tuples) are refused: their components are not heaps.";
 
 /// `misere-check` arguments.
