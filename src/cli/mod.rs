@@ -167,6 +167,9 @@ fn solve_message(error: &SolveError) -> String {
             "solve computes every heap up to the largest one asked about: ask about smaller heaps"
                 .to_string(),
         ),
+        (_, Some(Hint::SmallerSums)) => {
+            Some("ask about a sum of fewer or smaller components".to_string())
+        }
         (_, hint) => hint.map(hint_help),
     };
     with_help(with_error_prefix(error.to_string()), help)

@@ -19,6 +19,7 @@ use std::rc::Rc;
 use super::genus::Genus;
 use crate::engine::budget::{self, OverBudget};
 use crate::engine::generator::MoveGenerator;
+use crate::engine::progress::Progress;
 use crate::engine::{EngineError, Hint};
 use crate::rules::program::Stop;
 use crate::rules::Game;
@@ -53,6 +54,11 @@ pub struct Sums<'g> {
     /// Rule steps left of the request's budget.
     steps_left: u64,
     max_sums: usize,
+    /// Whether sums of tame components are valued by tame addition (off: every sum is
+    /// searched through its options, for tests of the theorem).
+    tame_addition: bool,
+    /// Ticked with the number of sums stored.
+    progress: Progress,
 }
 
 /// One step of the depth-first search: a sum and the sums it needs.
@@ -77,7 +83,28 @@ impl<'g> Sums<'g> {
             valued: HashMap::new(),
             steps_left: budget::steps_limit(),
             max_sums: MAX_SUMS,
+            tame_addition: true,
+            progress: Progress::hidden(),
         }
+    }
+
+    /// The same search valuing every sum through its options, never by tame addition (for
+    /// checking the tame rule against the definition).
+    pub fn without_tame_addition(mut self) -> Self {
+        self.tame_addition = false;
+        self
+    }
+
+    /// The same search reporting the number of sums stored to `progress` (ticked as each sum
+    /// is stored; [`Sums::finish_progress`] removes a bar).
+    pub fn with_progress(mut self, progress: Progress) -> Self {
+        self.progress = progress;
+        self
+    }
+
+    /// Ends the progress display of [`Sums::with_progress`].
+    pub fn finish_progress(&mut self) {
+        self.progress.finish();
     }
 
     /// The same search stopping past `max_sums` stored sums (for tests of the limit).
@@ -258,7 +285,7 @@ impl<'g> Sums<'g> {
     /// it), its options otherwise.
     fn frame(&mut self, sum: Sum) -> Result<Frame, EngineError> {
         let count = sum.len() / self.arity.max(1);
-        if count >= 2 {
+        if count >= 2 && self.tame_addition {
             let mut needs: Vec<Sum> = sum.chunks(self.arity).map(Into::into).collect();
             needs.dedup();
             return Ok(Frame {
@@ -292,6 +319,7 @@ impl<'g> Sums<'g> {
             });
         }
         self.valued.insert(sum, valued);
+        self.progress.tick(self.valued.len() as u64);
         Ok(())
     }
 
