@@ -10,5 +10,6 @@ mod examples;
 mod known_values;
 mod multi;
 mod readme;
+mod solve_misere;
 mod support;
 mod value_rules;

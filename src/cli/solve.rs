@@ -42,9 +42,9 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
                 &game,
                 &components,
                 MisereOptions {
-                    force_search: false,
                     progress: true,
                     note: Some(&mut note),
+                    ..Default::default()
                 },
             )
         }

@@ -67,6 +67,12 @@ pub fn write_text(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
                     "G⁻ = {value} (genus {genus}): the first player loses (every move leads to a sum with G⁻ ≠ 0)"
                 );
             }
+            if report.winning_moves.is_empty() {
+                return writeln!(
+                    out,
+                    "G⁻ = {value} (genus {genus}): the first player wins: no move is left, and in misère play the player who cannot move wins"
+                );
+            }
             writeln!(out, "G⁻ = {value} (genus {genus}): the first player wins")?;
             writeln!(out, "winning moves ({}):", report.winning_moves.len())?;
             write_moves(out, &report.components, &report.winning_moves)

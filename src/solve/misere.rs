@@ -27,6 +27,8 @@ pub struct MisereOptions<'a> {
     /// Value the sum by the search over its options even when every component is tame (the
     /// search then never uses tame addition): to check the tame rule against the definition.
     pub force_search: bool,
+    /// Stop past this many stored sums instead of [`MAX_SUMS`] (for tests of the limit).
+    pub max_sums: Option<usize>,
     /// Draw progress on stderr (the number of sums stored) for searches that take seconds.
     pub progress: bool,
     /// Told, before a search, when the search may need more sums than it may keep (with the
@@ -56,7 +58,9 @@ pub fn solve_misere(
     if options.force_search {
         sums = sums.without_tame_addition();
     }
-    let end = bound.map_or(MAX_SUMS as u64, |b| b.min(MAX_SUMS as u128) as u64);
+    let limit = options.max_sums.unwrap_or(MAX_SUMS);
+    sums = sums.with_max_sums(limit);
+    let end = bound.map_or(limit as u64, |b| b.min(limit as u128) as u64);
     sums = sums.with_progress(Progress::new(0, end, options.progress));
 
     // Each component alone: its genus and whether it is tame.
@@ -80,9 +84,9 @@ pub fn solve_misere(
             .fold(genera[0].clone(), |sum, g| sum.tame_sum(g))
     } else {
         if let (Some(note), Some(bound)) = (options.note.as_mut(), bound) {
-            if bound > MAX_SUMS as u128 {
+            if bound > limit as u128 {
                 note(format!(
-                    "note: the misère search over this sum may need up to {} sums of components; it stops past {MAX_SUMS}",
+                    "note: the misère search over this sum may need up to {} sums of components; it stops past {limit}",
                     show_bound(bound)
                 ));
             }
@@ -116,9 +120,9 @@ pub fn solve_misere(
     } else {
         Outcome::FirstPlayerWins
     };
-    debug_assert_eq!(
-        outcome == Outcome::FirstPlayerWins,
-        !winning_moves.is_empty()
+    // A sum with no move is won by the player to move, who has no winning *move*.
+    debug_assert!(
+        (outcome == Outcome::FirstPlayerWins) == !winning_moves.is_empty() || total.is_empty()
     );
     let method = if tame_rule {
         Method::TameRule { sums: sums.len() }
