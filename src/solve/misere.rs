@@ -122,7 +122,7 @@ pub fn solve_misere(
     };
     // A sum with no move is won by the player to move, who has no winning *move*.
     debug_assert!(
-        (outcome == Outcome::FirstPlayerWins) == !winning_moves.is_empty() || total.is_empty()
+        (outcome == Outcome::FirstPlayerWins) != winning_moves.is_empty() || total.is_empty()
     );
     let method = if tame_rule {
         Method::TameRule { sums: sums.len() }
