@@ -443,12 +443,12 @@ fn octal_code() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(40))]
+    #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
     fn the_tame_rule_agrees_with_the_full_search(
         code in octal_code(),
-        sizes in prop::collection::vec(0u64..7, 1..4),
+        sizes in prop::collection::vec(0u64..9, 1..4),
     ) {
         let g = game(&code);
         let components = heaps(&sizes);

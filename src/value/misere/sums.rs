@@ -14,6 +14,7 @@
 //! ([`Genus::from_options`]), never from sums with explicit copies of `*2`.
 
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 use super::genus::Genus;
@@ -49,8 +50,8 @@ pub struct Sums<'g> {
     generator: MoveGenerator<'g>,
     arity: usize,
     /// Each component's options, each a flat list of components (empty heaps left out).
-    options: HashMap<Sum, Rc<[Sum]>>,
-    valued: HashMap<Sum, Valued>,
+    options: HashMap<Sum, Rc<[Sum]>, Fast>,
+    valued: HashMap<Sum, Valued, Fast>,
     /// Rule steps left of the request's budget.
     steps_left: u64,
     max_sums: usize,
@@ -79,8 +80,8 @@ impl<'g> Sums<'g> {
             game,
             generator,
             arity: generator.arity(),
-            options: HashMap::new(),
-            valued: HashMap::new(),
+            options: HashMap::default(),
+            valued: HashMap::default(),
             steps_left: budget::steps_limit(),
             max_sums: MAX_SUMS,
             tame_addition: true,
@@ -190,24 +191,56 @@ impl<'g> Sums<'g> {
     /// options. Each is given with the index of the component moved (in `sum`'s order) and
     /// the components it left; equal components are moved once.
     pub fn options_of(&mut self, sum: &[u64]) -> Result<Vec<(usize, Sum, Sum)>, EngineError> {
-        let arity = self.arity;
-        let count = sum.len() / arity.max(1);
         let mut moves = Vec::new();
+        self.for_each_option_sum(sum, &mut |i, left, option| {
+            moves.push((i, left.clone(), option))
+        })?;
+        Ok(moves)
+    }
+
+    /// Calls `visit` with each option of the canonical sum `sum` as [`Sums::options_of`] lists
+    /// them. The option is built by merging: the rest of `sum` is canonical already, so only
+    /// the components left by the move are looked up and sorted.
+    fn for_each_option_sum(
+        &mut self,
+        sum: &[u64],
+        visit: &mut dyn FnMut(usize, &Sum, Sum),
+    ) -> Result<(), EngineError> {
+        let arity = self.arity.max(1);
+        let count = sum.len() / arity;
         for i in 0..count {
             let component = &sum[i * arity..(i + 1) * arity];
             if i > 0 && &sum[(i - 1) * arity..i * arity] == component {
                 continue;
             }
             let options = self.component_options(component)?;
+            let mut parts: Vec<&[u64]> = Vec::new();
             for left in options.iter() {
+                parts.clear();
+                for part in left.chunks(arity) {
+                    if !self.component_options(part)?.is_empty() {
+                        parts.push(part);
+                    }
+                }
+                parts.sort_unstable();
                 let mut flat: Vec<u64> = Vec::with_capacity(sum.len() + left.len());
-                flat.extend_from_slice(&sum[..i * arity]);
-                flat.extend_from_slice(&sum[(i + 1) * arity..]);
-                flat.extend_from_slice(left);
-                moves.push((i, left.clone(), self.canonical(&flat)?));
+                let mut new = parts.iter().peekable();
+                for (j, old) in sum.chunks(arity).enumerate() {
+                    if j == i {
+                        continue;
+                    }
+                    while let Some(part) = new.next_if(|p| **p < old) {
+                        flat.extend_from_slice(part);
+                    }
+                    flat.extend_from_slice(old);
+                }
+                for part in new {
+                    flat.extend_from_slice(part);
+                }
+                visit(i, left, flat.into_boxed_slice());
             }
         }
-        Ok(moves)
+        Ok(())
     }
 
     /// What the search knows of the canonical sum `sum`, valuing it (and every sum it needs)
@@ -227,7 +260,7 @@ impl<'g> Sums<'g> {
     /// Values `root` depth first, with an explicit stack (no recursion, however long the
     /// game); a sum that needs itself is a cycle of moves.
     fn search(&mut self, root: Sum) -> Result<(), EngineError> {
-        let mut on_path: HashSet<Sum> = HashSet::new();
+        let mut on_path: HashSet<Sum, Fast> = HashSet::default();
         let first = self.frame(root)?;
         on_path.insert(first.sum.clone());
         let mut stack = vec![first];
@@ -305,11 +338,9 @@ impl<'g> Sums<'g> {
     }
 
     fn option_sums(&mut self, sum: &[u64]) -> Result<Vec<Sum>, EngineError> {
-        Ok(self
-            .options_of(sum)?
-            .into_iter()
-            .map(|(_, _, option)| option)
-            .collect())
+        let mut options = Vec::new();
+        self.for_each_option_sum(sum, &mut |_, _, option| options.push(option))?;
+        Ok(options)
     }
 
     fn store(&mut self, sum: Sum, valued: Valued) -> Result<(), EngineError> {
@@ -330,5 +361,43 @@ impl<'g> Sums<'g> {
         positions.push(back_to.to_vec());
         let rules = vec![None; positions.len() - 1];
         EngineError::Cycle { positions, rules }
+    }
+}
+
+/// The hasher of the search's maps: FxHash's multiply-and-rotate over the words of a key, with
+/// a final mix, several times faster than the standard SipHash on these short keys (which are
+/// positions, not attacker-chosen input).
+#[derive(Clone, Copy, Default)]
+struct FastHasher(u64);
+
+type Fast = BuildHasherDefault<FastHasher>;
+
+impl FastHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for FastHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.add(word);
+    }
+
+    fn write_usize(&mut self, word: usize) {
+        self.add(word as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        let z = (self.0 ^ (self.0 >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z ^ (z >> 31)
     }
 }
