@@ -61,7 +61,7 @@ pub fn solve_misere(
     let limit = options.max_sums.unwrap_or(MAX_SUMS);
     sums = sums.with_max_sums(limit);
     let end = bound.map_or(limit as u64, |b| b.min(limit as u128) as u64);
-    sums = sums.with_progress(Progress::new(0, end, options.progress));
+    sums = sums.with_progress(Progress::counting("sums", end, options.progress));
 
     // Each component alone: its genus and whether it is tame.
     let mut genera = Vec::with_capacity(components.len());
