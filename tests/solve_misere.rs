@@ -470,3 +470,24 @@ proptest! {
         prop_assert!(String::from_utf8(text).unwrap().contains("misère play, by the "));
     }
 }
+
+#[test]
+fn classic_games_agree_with_the_full_search_and_the_definition() {
+    // Whatever the rule deciding them (tame or search), the answer is the forced search's and
+    // the definition's: Dawson's Kayles, Grundy's game (general rules), Kayles.
+    for (file, sizes) in [
+        ("rules/dawsons-kayles.sg", vec![9, 9, 4]),
+        ("rules/grundys-game.sg", vec![10, 10, 7]),
+        ("rules/kayles.sg", vec![6, 5, 2]),
+        ("rules/treblecross.sg", vec![8, 3]),
+    ] {
+        let text = std::fs::read_to_string(crate::support::root().join(file)).unwrap();
+        let g = game(&text);
+        let quick = misere(&g, &heaps(&sizes));
+        let full = forced(&g, &heaps(&sizes));
+        assert_eq!(quick.genus, full.genus, "{file} {sizes:?}");
+        assert_eq!(quick.winning_moves, full.winning_moves, "{file} {sizes:?}");
+        let direct = misere_by_definition(&g, &sizes, &mut HashMap::new());
+        assert_eq!(quick.value, Some(direct), "{file} {sizes:?}");
+    }
+}
