@@ -323,6 +323,34 @@ mod tests {
     }
 
     #[test]
+    fn misere_reports() {
+        let nim = load(SourceFile::new("t", "move take: x in 1..=n => n - x"), &[]).unwrap();
+        let heaps = |h: &[u64]| h.iter().map(|&h| vec![h]).collect::<Vec<_>>();
+        let n = crate::solve::solve_misere(&nim, &heaps(&[2, 2, 3]), Default::default()).unwrap();
+        assert_eq!(
+            text(&n),
+            "position: 2 + 2 + 3\nmisère play, by the tame rule: every component is tame \
+             (Conway, ONAG ch. 12); 9 sums valued\nG⁻ = 3 (genus 3^{31}): the first player \
+             wins\nwinning moves (3):\n  component 1: 2 → 1   by `take`, x = 1\n  \
+             component 2: 2 → 1   by `take`, x = 1\n  component 3: 3 → nothing   by `take`, \
+             x = 3\n"
+        );
+        let p = crate::solve::solve_misere(&nim, &heaps(&[1, 1, 1]), Default::default()).unwrap();
+        assert!(text(&p).ends_with(
+            "G⁻ = 0 (genus 1^{031}): the first player loses (every move leads to a sum with G⁻ ≠ 0)\n"
+        ));
+        let empty = crate::solve::solve_misere(&nim, &heaps(&[0]), Default::default()).unwrap();
+        assert!(text(&empty).contains("no move is left"));
+        let json: serde_json::Value = {
+            let mut out = Vec::new();
+            write_json(&mut out, &n).unwrap();
+            serde_json::from_slice(&out).unwrap()
+        };
+        assert_eq!(json["genus"], "3^{31}");
+        assert_eq!(json["winning_moves"][2]["result"], serde_json::json!([]));
+    }
+
+    #[test]
     fn beyond_the_box() {
         let fib = solve(
             &game("rules/fibonacci-nim.sg"),
