@@ -316,17 +316,42 @@ fn too_many_sums_stops_with_the_hint() {
         "{err}"
     );
     assert_eq!(err.hint(), Some(Hint::SmallerSums));
-    // The up-front note: the bound on the sums needed is past the limit.
-    let mut notes = Vec::new();
-    let mut note = |text: String| notes.push(text);
+    // The up-front note, before the search over the sum (once its components are valued):
+    // the bound on the sums needed is past the limit.
+    let bound = solve::misere::sums_bound(&kayles, &heaps(&[9, 9, 9])).unwrap();
+    let noted = [100, 200, 400, 800, 1600, 3200].into_iter().find(|&limit| {
+        let mut notes = Vec::new();
+        let mut note = |text: String| notes.push(text);
+        let options = MisereOptions {
+            max_sums: Some(limit),
+            note: Some(&mut note),
+            ..Default::default()
+        };
+        let _ = solve_misere(&kayles, &heaps(&[9, 9, 9]), options);
+        assert!(notes.len() <= 1, "{notes:?}");
+        notes.first().is_some_and(|n| {
+            assert!(n.contains(&format!("it stops past {limit}")), "{n}");
+            assert!(n.contains(&format!("up to {bound} sums")), "{n}");
+            true
+        })
+    });
+    assert!(noted.is_some(), "no note below the bound {bound}");
+    // A heap whose smaller heaps' options alone are past the limit stops while listing them
+    // (`sgscope solve rules/kayles.sg 20000 --misere` stops so in about 4 s).
     let options = MisereOptions {
-        max_sums: Some(50),
-        note: Some(&mut note),
+        max_sums: Some(100_000),
         ..Default::default()
     };
-    let _ = solve_misere(&kayles, &heaps(&[9, 9, 9]), options);
-    assert_eq!(notes.len(), 1, "{notes:?}");
-    assert!(notes[0].contains("it stops past 50"), "{notes:?}");
+    let started = std::time::Instant::now();
+    let err = solve_misere(&kayles, &heaps(&[2000]), options).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            SolveError::Engine(EngineError::TooManySums { limit: 100_000 })
+        ),
+        "{err}"
+    );
+    assert!(started.elapsed().as_secs() < 10);
     // A code's heap too large to list the moves of is refused before any work.
     let err = fails(&["solve", "rules/kayles.sg", "100000", "--misere"], 2);
     assert!(err.contains("would take too long"), "{err}");

@@ -272,7 +272,12 @@ fn counting_line(what: &str, count: u64, at_most: u64, rate: f64, left: Option<f
         Some(seconds) => format!("at most about {} left", human_duration(seconds)),
         None => "no progress since the last line".to_string(),
     };
-    format!("progress: {count} {what} of at most {at_most} ({percent}%), {rate:.0} {what}/s, {left_text}")
+    let rate_text = if rate >= 10.0 {
+        format!("{rate:.0}")
+    } else {
+        format!("{rate:.1}")
+    };
+    format!("progress: {count} {what} of at most {at_most} ({percent}%), {rate_text} {what}/s, {left_text}")
 }
 
 /// `progress: n = 1234567 of 4194304 (29%), 41000 values/s, about 72 s left` when positions

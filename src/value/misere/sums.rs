@@ -25,8 +25,9 @@ use crate::engine::{EngineError, Hint};
 use crate::rules::program::Stop;
 use crate::rules::Game;
 
-/// The most sums the search keeps (about [`BYTES_PER_SUM`] bytes each): past it the search
-/// stops with [`EngineError::TooManySums`].
+/// The most sums the search keeps (about [`BYTES_PER_SUM`] bytes each), counting the sums
+/// valued, the components' options listed and the options a search's stack holds: past it the
+/// search stops with [`EngineError::TooManySums`].
 pub const MAX_SUMS: usize = 20_000_000;
 
 /// Memory of one stored sum (its key, genus and hash-map overhead), for the limit's message.
@@ -60,6 +61,8 @@ pub struct Sums<'g> {
     tame_addition: bool,
     /// Ticked with the number of sums stored.
     progress: Progress,
+    /// Options kept in `options`, all components together: they count against the limit.
+    listed: usize,
 }
 
 /// One step of the depth-first search: a sum and the sums it needs.
@@ -86,6 +89,7 @@ impl<'g> Sums<'g> {
             max_sums: MAX_SUMS,
             tame_addition: true,
             progress: Progress::hidden(),
+            listed: 0,
         }
     }
 
@@ -182,6 +186,8 @@ impl<'g> Sums<'g> {
                 ));
             }
         }
+        self.listed += listed.len();
+        self.check_limit(0)?;
         let options: Rc<[Sum]> = listed.into();
         self.options.insert(component.into(), options.clone());
         Ok(options)
@@ -258,13 +264,18 @@ impl<'g> Sums<'g> {
     }
 
     /// Values `root` depth first, with an explicit stack (no recursion, however long the
-    /// game); a sum that needs itself is a cycle of moves.
+    /// game); a sum that needs itself is a cycle of moves. The sums the stack's frames hold
+    /// (the options listed and not yet valued) and the components' options kept count against
+    /// the limit with those stored: a long descent (a large heap whose options are its smaller
+    /// heaps' sums) stops before its lists of options outgrow memory.
     fn search(&mut self, root: Sum) -> Result<(), EngineError> {
         let mut on_path: HashSet<Sum, Fast> = HashSet::default();
         let first = self.frame(root)?;
         on_path.insert(first.sum.clone());
+        let mut held = first.needs.len();
         let mut stack = vec![first];
         while let Some(top) = stack.last_mut() {
+            self.check_limit(held)?;
             // The next sum this frame needs that is not valued yet.
             while top.next < top.needs.len() && self.valued.contains_key(&top.needs[top.next]) {
                 top.next += 1;
@@ -276,6 +287,7 @@ impl<'g> Sums<'g> {
                 }
                 let frame = self.frame(needed)?;
                 on_path.insert(frame.sum.clone());
+                held += frame.needs.len();
                 stack.push(frame);
                 continue;
             }
@@ -293,12 +305,15 @@ impl<'g> Sums<'g> {
                         .fold(parts[0].genus.clone(), |sum, p| sum.tame_sum(&p.genus));
                     let sum = top.sum.clone();
                     self.store(sum, Valued { genus, tame: true })?;
-                    on_path.remove(&stack.pop().expect("a frame").sum);
+                    let done = stack.pop().expect("a frame");
+                    held -= done.needs.len();
+                    on_path.remove(&done.sum);
                     continue;
                 }
                 let sum = top.sum.clone();
                 let needs = self.option_sums(&sum)?;
                 let top = stack.last_mut().expect("a frame");
+                held = held - top.needs.len() + needs.len();
                 top.components = false;
                 top.needs = needs;
                 top.next = 0;
@@ -309,7 +324,9 @@ impl<'g> Sums<'g> {
             let tame = genus.is_tame() && options.iter().all(|o| o.tame);
             let sum = top.sum.clone();
             self.store(sum, Valued { genus, tame })?;
-            on_path.remove(&stack.pop().expect("a frame").sum);
+            let done = stack.pop().expect("a frame");
+            held -= done.needs.len();
+            on_path.remove(&done.sum);
         }
         Ok(())
     }
@@ -341,6 +358,17 @@ impl<'g> Sums<'g> {
         let mut options = Vec::new();
         self.for_each_option_sum(sum, &mut |_, _, option| options.push(option))?;
         Ok(options)
+    }
+
+    /// [`EngineError::TooManySums`] when the sums stored, the components' options kept and
+    /// `held` more (those a search's stack holds) are past the limit.
+    fn check_limit(&self, held: usize) -> Result<(), EngineError> {
+        if self.valued.len() + self.listed + held > self.max_sums {
+            return Err(EngineError::TooManySums {
+                limit: self.max_sums,
+            });
+        }
+        Ok(())
     }
 
     fn store(&mut self, sum: Sum, valued: Valued) -> Result<(), EngineError> {
