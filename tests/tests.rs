@@ -12,5 +12,6 @@ mod misere;
 mod misere_check;
 mod multi;
 mod readme;
+mod solve_misere;
 mod support;
 mod value_rules;

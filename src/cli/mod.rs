@@ -82,7 +82,7 @@ enum Command {
     Patterns(patterns::Args),
     /// The SG value of a position (a sum of components), who wins, and every winning move.
     #[command(
-        after_help = "Examples:\n  sgscope solve rules/nim.sg 3 5 7\n  sgscope solve rules/wythoff.sg '(3, 5)'\n  sgscope solve rules/wythoff.sg '(3, 4) + (5, 2)'\n  sgscope solve rules/fibonacci-nim.sg '(10, 9)'   # smallest winning first take"
+        after_help = "Examples:\n  sgscope solve rules/nim.sg 3 5 7\n  sgscope solve rules/wythoff.sg '(3, 5)'\n  sgscope solve rules/wythoff.sg '(3, 4) + (5, 2)'\n  sgscope solve rules/fibonacci-nim.sg '(10, 9)'   # smallest winning first take\n  sgscope solve rules/kayles.sg 5 5 3 --misere\n  sgscope solve rules/nim.sg 3 5 7 --json"
     )]
     Solve(solve::Args),
     /// The misère quotient (Plambeck–Siegel) of the sums of heaps up to N: its order,
@@ -183,6 +183,9 @@ fn solve_message(error: &SolveError) -> String {
             "solve computes every heap up to the largest one asked about: ask about smaller heaps"
                 .to_string(),
         ),
+        (_, Some(Hint::SmallerSums)) => {
+            Some("ask about a sum of fewer or smaller components".to_string())
+        }
         (_, hint) => hint.map(hint_help),
     };
     with_help(with_error_prefix(error.to_string()), help)

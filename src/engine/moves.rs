@@ -90,6 +90,16 @@ fn partitions(
         }
         return;
     }
+    // One part left: it is the rest (the loop below would try every size up to it, making a
+    // split into two heaps quadratic in the heap).
+    if count == 1 {
+        if total >= smallest {
+            parts.push(total);
+            visit(parts);
+            parts.pop();
+        }
+        return;
+    }
     // The remaining `count` parts are each at least `part`, so `part * count <= total`.
     let mut part = smallest;
     while part.saturating_mul(count) <= total {

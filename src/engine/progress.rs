@@ -35,6 +35,8 @@ pub struct Progress {
     /// How many calls apart [`Progress::tick`] looks at the clock, and when it last did.
     stride: u32,
     checked: Instant,
+    /// For [`Progress::counting`]: what is counted (`sums`), `end` being only an upper bound.
+    counting: Option<&'static str>,
 }
 
 /// The shortest time a tracker measures its rate over before its first line.
@@ -82,7 +84,17 @@ impl Progress {
             countdown: 1,
             stride: 1,
             checked: now,
+            counting: None,
         }
+    }
+
+    /// A tracker of a count of things (`what`, e.g. `sums`) that reaches at most `at_most`
+    /// (an upper bound, so the time left is one too): lines read `progress: 227326 sums of at
+    /// most 5685413 (3%), 22536 sums/s, at most about 4 min left`.
+    pub fn counting(what: &'static str, at_most: u64, enabled: bool) -> Self {
+        let mut progress = Progress::new(0, at_most, enabled);
+        progress.counting = Some(what);
+        progress
     }
 
     /// [`Progress::set`] for kernels that finish positions one at a time at any speed: call it
@@ -131,22 +143,35 @@ impl Progress {
                         return;
                     }
                     let new = ProgressBar::new(self.end.saturating_sub(self.start));
+                    let template = if self.counting.is_some() {
+                        "{spinner} {msg} [{bar:40}] {percent}% of the most possible"
+                    } else {
+                        "{spinner} n = {msg} [{bar:40}] {percent}% eta {eta}"
+                    };
                     new.set_style(
-                        ProgressStyle::with_template(
-                            "{spinner} n = {msg} [{bar:40}] {percent}% eta {eta}",
-                        )
-                        .expect("static template")
-                        .progress_chars("=> "),
+                        ProgressStyle::with_template(template)
+                            .expect("static template")
+                            .progress_chars("=> "),
                     );
                     *bar = Some(new);
                 }
                 if let Some(bar) = bar {
                     bar.set_position(position.saturating_sub(self.start));
-                    bar.set_message(position.to_string());
+                    match self.counting {
+                        Some(what) => bar.set_message(format!("{position} {what}")),
+                        None => bar.set_message(position.to_string()),
+                    }
                 }
             }
             Mode::Lines(lines) => {
-                if let Some(line) = lines.due_line(Instant::now(), position, self.start, self.end) {
+                let now = Instant::now();
+                let line = match self.counting {
+                    Some(what) => lines
+                        .due(now, position, self.end)
+                        .map(|(rate, left)| counting_line(what, position, self.end, rate, left)),
+                    None => lines.due_line(now, position, self.start, self.end),
+                };
+                if let Some(line) = line {
                     eprintln!("{line}");
                 }
             }
@@ -164,6 +189,12 @@ impl Progress {
 }
 
 impl Lines {
+    /// The line to print at `now` with positions below `position` done, if one is due.
+    fn due_line(&mut self, now: Instant, position: u64, start: u64, end: u64) -> Option<String> {
+        self.due(now, position, end)
+            .map(|(rate, left)| progress_line(position, start, end, rate, left))
+    }
+
     fn new(first_tracker: Instant, start: u64, now: Instant) -> Self {
         // The next due time after the first tracker (10 s, 40 s, 70 s, …) that is still ahead.
         let mut due = first_tracker + FIRST_LINE_AFTER;
@@ -177,8 +208,9 @@ impl Lines {
         }
     }
 
-    /// The line to print at `now` with positions below `position` done, if one is due.
-    fn due_line(&mut self, now: Instant, position: u64, start: u64, end: u64) -> Option<String> {
+    /// The rate and the time left to print at `now` with positions below `position` done, if
+    /// a line is due.
+    fn due(&mut self, now: Instant, position: u64, end: u64) -> Option<(f64, Option<f64>)> {
         // Nothing to say once the work is done (the caller prints the result).
         if now < self.due || position >= end {
             return None;
@@ -199,7 +231,7 @@ impl Lines {
         let left = seconds_left(position, end, rate, middle, self.previous_rate);
         self.previous_rate = Some((rate, middle));
         self.last = (position, now);
-        Some(progress_line(position, start, end, rate, left))
+        Some((rate, left))
     }
 }
 
@@ -231,6 +263,21 @@ fn seconds_left(
     // ∫ dn / rate(n) with rate(n) = rate · (middle / n)^growth.
     let e1 = growth + 1.0;
     Some((to.powf(e1) - from.powf(e1)) / (e1 * rate * middle.powf(growth)))
+}
+
+/// `progress: 227326 sums of at most 5685413 (3%), 22536 sums/s, at most about 4 min left`.
+fn counting_line(what: &str, count: u64, at_most: u64, rate: f64, left: Option<f64>) -> String {
+    let percent = 100 * count.min(at_most) / at_most.max(1);
+    let left_text = match left {
+        Some(seconds) => format!("at most about {} left", human_duration(seconds)),
+        None => "no progress since the last line".to_string(),
+    };
+    let rate_text = if rate >= 10.0 {
+        format!("{rate:.0}")
+    } else {
+        format!("{rate:.1}")
+    };
+    format!("progress: {count} {what} of at most {at_most} ({percent}%), {rate_text} {what}/s, {left_text}")
 }
 
 /// `progress: n = 1234567 of 4194304 (29%), 41000 values/s, about 72 s left` when positions
@@ -273,6 +320,14 @@ pub fn human_duration(seconds: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counting_lines_say_at_most() {
+        assert_eq!(
+            counting_line("sums", 227_326, 5_685_413, 22_536.4, Some(240.0)),
+            "progress: 227326 sums of at most 5685413 (3%), 22536 sums/s, at most about 4 min left"
+        );
+    }
 
     #[test]
     fn progress_line_shows_position_rate_and_time_left() {

@@ -1,7 +1,19 @@
-//! The text of a [`SolveReport`]: the position, its value or the criterion that decides it,
-//! who wins, and the winning moves (the smallest take first).
+//! The text and the JSON of a [`SolveReport`]: the position, its value or the criterion that
+//! decides it, who wins, and the winning moves (the smallest take first).
+//!
+//! The JSON is one object: `play` (`"normal"` or `"misere"`), `position` (the components: heaps
+//! as numbers, a position game's tuples as arrays), `outcome` (`"N"`: the player to move wins;
+//! `"P"`: the player to move loses), `value` (normal play: the sum's SG value, the XOR of the
+//! components'; misère play: `G⁻` of the sum; `null` when a pattern decided it), `genus`
+//! (misère play only: the sum's genus, e.g. `"4^{146}"`), `method` (how it was decided, in
+//! words), `winning_moves` (in the text's order; each `component`, 1-based as in the text's
+//! `component 2:`, `rule` (the rule's name, `null` for an unnamed rule or a code), `by` (the
+//! rule as the text names it), `binders` (name → value), `result` (the components the moved
+//! one becomes, like `position`)), and beyond the box `search` (how the moves were searched).
 
 use std::io::{self, Write};
+
+use serde_json::{json, Map, Value};
 
 use crate::engine::multi::show_position;
 use crate::solve::{show_sum, GameMove, Method, MoveSearch, Outcome, SolveReport};
@@ -39,6 +51,31 @@ pub fn write_text(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
                     Ok(())
                 }
             }
+        }
+        _ if report.misere() => {
+            writeln!(out, "position: {}", show_sum(&report.components))?;
+            writeln!(out, "misère play, {}", method_text(report))?;
+            let value = report.value.unwrap_or(0);
+            let genus = report
+                .genus
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            if report.outcome == Outcome::FirstPlayerLoses {
+                return writeln!(
+                    out,
+                    "G⁻ = {value} (genus {genus}): the first player loses (every move leads to a sum with G⁻ ≠ 0)"
+                );
+            }
+            if report.winning_moves.is_empty() {
+                return writeln!(
+                    out,
+                    "G⁻ = {value} (genus {genus}): the first player wins: no move is left, and in misère play the player who cannot move wins"
+                );
+            }
+            writeln!(out, "G⁻ = {value} (genus {genus}): the first player wins")?;
+            writeln!(out, "winning moves ({}):", report.winning_moves.len())?;
+            write_moves(out, &report.components, &report.winning_moves)
         }
         _ => {
             writeln!(out, "position: {}", show_sum(&report.components))?;
@@ -93,8 +130,9 @@ fn searched(search: &MoveSearch) -> String {
     text
 }
 
-/// `moves`, the smallest take first: by binder values, then component and rule.
-fn write_moves(out: &mut dyn Write, components: &[Vec<u64>], moves: &[GameMove]) -> io::Result<()> {
+/// `moves` in the order they are printed, the smallest take first: by binder values, then
+/// component and rule.
+fn sorted(moves: &[GameMove]) -> Vec<&GameMove> {
     let mut moves: Vec<&GameMove> = moves.iter().collect();
     moves.sort_by(|a, b| {
         let key = |m: &GameMove| m.binders.iter().map(|b| b.1).collect::<Vec<_>>();
@@ -103,7 +141,126 @@ fn write_moves(out: &mut dyn Write, components: &[Vec<u64>], moves: &[GameMove])
             .then(a.component.cmp(&b.component))
             .then(a.rule.cmp(&b.rule))
     });
-    for m in moves {
+    moves
+}
+
+/// How the report was decided, in words: `exact SG values of the heaps 0..=7`, `by the tame
+/// rule: …`, `by the search over sums: …`, `by the pattern: …`.
+pub fn method_text(report: &SolveReport) -> String {
+    match &report.method {
+        Method::ExactTable { extents } => {
+            let heap_game = report.coordinates.len() == 1 && report.components[0].len() == 1;
+            let range: Vec<String> = extents.iter().map(|e| format!("0..={e}")).collect();
+            if heap_game {
+                format!("exact SG values of the heaps {}", range.join(""))
+            } else {
+                format!("exact SG values of the box {}", range.join(" × "))
+            }
+        }
+        Method::Criterion {
+            description,
+            box_text,
+            ..
+        } => format!(
+            "by the pattern: {description}, which holds on every position of {box_text} (not proved beyond)"
+        ),
+        Method::TameRule { sums } => format!(
+            "by the tame rule: every component is tame (Conway, ONAG ch. 12); {} valued",
+            plural(*sums, "sum")
+        ),
+        Method::SumSearch { sums, wild, bound } => {
+            let why = match wild.as_slice() {
+                [] => "without tame addition".to_string(),
+                [one] => format!("component {} is wild", one + 1),
+                many => format!(
+                    "components {} are wild",
+                    many.iter()
+                        .map(|i| (i + 1).to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            let bound = match bound {
+                Some(b) if *b < u128::MAX => format!(" (at most {b} possible)"),
+                _ => String::new(),
+            };
+            format!(
+                "by the search over sums: {why}; {} of components valued{bound}",
+                plural(*sums, "sum")
+            )
+        }
+    }
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// Writes `report` as one JSON object (the module documentation lists its fields), ending with
+/// a newline.
+pub fn write_json(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
+    let heap_game = report.coordinates.len() == 1;
+    let component = |c: &Vec<u64>| -> Value {
+        if heap_game {
+            json!(c[0])
+        } else {
+            json!(c)
+        }
+    };
+    let moves: Vec<Value> = sorted(&report.winning_moves)
+        .into_iter()
+        .map(|m| {
+            let name = m
+                .rule
+                .strip_prefix('`')
+                .and_then(|r| r.strip_suffix('`'))
+                .map(str::to_string);
+            let binders: Map<String, Value> = m
+                .binders
+                .iter()
+                .map(|(n, v)| (n.clone(), json!(v)))
+                .collect();
+            json!({
+                "component": m.component + 1,
+                "rule": name,
+                "by": m.rule,
+                "binders": binders,
+                "result": m.result.iter().map(component).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let mut object = Map::new();
+    let play = if report.misere() { "misere" } else { "normal" };
+    object.insert("play".into(), json!(play));
+    object.insert(
+        "position".into(),
+        json!(report.components.iter().map(component).collect::<Vec<_>>()),
+    );
+    let outcome = match report.outcome {
+        Outcome::FirstPlayerWins => "N",
+        Outcome::FirstPlayerLoses => "P",
+    };
+    object.insert("outcome".into(), json!(outcome));
+    object.insert("value".into(), json!(report.value));
+    if let Some(genus) = &report.genus {
+        object.insert("genus".into(), json!(genus.to_string()));
+    }
+    object.insert("method".into(), json!(method_text(report)));
+    object.insert("winning_moves".into(), Value::Array(moves));
+    if let Some(search) = &report.search {
+        object.insert("search".into(), json!(search));
+    }
+    serde_json::to_writer(&mut *out, &Value::Object(object))?;
+    writeln!(out)
+}
+
+/// `moves` in the printed order.
+fn write_moves(out: &mut dyn Write, components: &[Vec<u64>], moves: &[GameMove]) -> io::Result<()> {
+    for m in sorted(moves) {
         let place = if components.len() > 1 {
             format!("component {}: ", m.component + 1)
         } else {
@@ -163,6 +320,34 @@ mod tests {
             text(&p),
             "position: (3, 5)\nG = 0: the first player loses (every move leads to a non-zero value)\n"
         );
+    }
+
+    #[test]
+    fn misere_reports() {
+        let nim = load(SourceFile::new("t", "move take: x in 1..=n => n - x"), &[]).unwrap();
+        let heaps = |h: &[u64]| h.iter().map(|&h| vec![h]).collect::<Vec<_>>();
+        let n = crate::solve::solve_misere(&nim, &heaps(&[2, 2, 3]), Default::default()).unwrap();
+        assert_eq!(
+            text(&n),
+            "position: 2 + 2 + 3\nmisère play, by the tame rule: every component is tame \
+             (Conway, ONAG ch. 12); 9 sums valued\nG⁻ = 3 (genus 3^{31}): the first player \
+             wins\nwinning moves (3):\n  component 1: 2 → 1   by `take`, x = 1\n  \
+             component 2: 2 → 1   by `take`, x = 1\n  component 3: 3 → nothing   by `take`, \
+             x = 3\n"
+        );
+        let p = crate::solve::solve_misere(&nim, &heaps(&[1, 1, 1]), Default::default()).unwrap();
+        assert!(text(&p).ends_with(
+            "G⁻ = 0 (genus 1^{031}): the first player loses (every move leads to a sum with G⁻ ≠ 0)\n"
+        ));
+        let empty = crate::solve::solve_misere(&nim, &heaps(&[0]), Default::default()).unwrap();
+        assert!(text(&empty).contains("no move is left"));
+        let json: serde_json::Value = {
+            let mut out = Vec::new();
+            write_json(&mut out, &n).unwrap();
+            serde_json::from_slice(&out).unwrap()
+        };
+        assert_eq!(json["genus"], "3^{31}");
+        assert_eq!(json["winning_moves"][2]["result"], serde_json::json!([]));
     }
 
     #[test]

@@ -115,6 +115,7 @@ pub fn solve_beyond_box(
         winning_moves: winning,
         method,
         search: Some(search),
+        genus: None,
     })
 }
 

@@ -10,6 +10,7 @@
 //!   smaller box ([`beyond`]), and the report says so.
 
 pub mod beyond;
+pub mod misere;
 pub mod moves;
 pub mod parse;
 
@@ -21,7 +22,9 @@ use crate::engine::budget::{self, Steps};
 use crate::engine::multi::{show_position, Solver};
 use crate::engine::{self, human_bytes, EngineError, EngineOptions, Hint};
 use crate::rules::Game;
+use crate::value::misere::Genus;
 
+pub use misere::{solve_misere, MisereOptions};
 pub use moves::GameMove;
 pub use parse::{parse_sum, PositionError};
 
@@ -90,6 +93,23 @@ pub enum Method {
         /// Why the exact values were out of reach.
         refusal: ExactRefusal,
     },
+    /// Misère play, every component tame: by Conway's tame addition of the components'
+    /// genera ([`Genus::tame_sum`]; ONAG ch. 12), the moves checked through the search.
+    TameRule {
+        /// Sums of components valued (the components alone, and the sums moved to).
+        sums: usize,
+    },
+    /// Misère play, a component wild: by the exact search over canonical sums
+    /// ([`crate::value::misere::Sums`]).
+    SumSearch {
+        /// Sums of components valued.
+        sums: usize,
+        /// The wild components (0-based indices; empty when the search was forced).
+        wild: Vec<usize>,
+        /// The bound on the sums the search could need, when one was computed
+        /// ([`misere::sums_bound`]).
+        bound: Option<u128>,
+    },
 }
 
 /// How the moves of a position beyond the box were searched.
@@ -123,6 +143,21 @@ pub struct SolveReport {
     pub method: Method,
     /// Beyond the box: how the moves were searched (`None` when every move was examined).
     pub search: Option<MoveSearch>,
+    /// Misère play: the genus of the sum (its `value` is then `G⁻`, the genus's first
+    /// superscript); `None` in normal play.
+    #[serde(serialize_with = "genus_text")]
+    pub genus: Option<Genus>,
+}
+
+impl SolveReport {
+    /// Whether the report is of misère play.
+    pub fn misere(&self) -> bool {
+        self.genus.is_some()
+    }
+}
+
+fn genus_text<S: serde::Serializer>(genus: &Option<Genus>, s: S) -> Result<S::Ok, S::Error> {
+    genus.as_ref().map(ToString::to_string).serialize(s)
 }
 
 /// Why `solve` gave no answer.
@@ -250,14 +285,8 @@ pub fn show_sum(parts: &[Vec<u64>]) -> String {
 /// position game's position whose box would take too long or not fit in memory is decided by a
 /// P-position criterion instead, when one holds on a smaller box ([`beyond`]).
 pub fn solve(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveError> {
+    check_components(game, components)?;
     let coordinates = game.coordinates();
-    if components.is_empty() || components.iter().any(|c| c.len() != coordinates.len()) {
-        return Err(SolveError::Engine(EngineError::Request(format!(
-            "a sum of positions of ({}) needs at least one component of {} coordinates",
-            coordinates.join(", "),
-            coordinates.len()
-        ))));
-    }
     let (extents, values, moves, move_values) = match game.position_program() {
         Some(program) => {
             let extents = sum_box(components);
@@ -343,7 +372,21 @@ pub fn solve(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveE
         winning_moves,
         method: Method::ExactTable { extents },
         search: None,
+        genus: None,
     })
+}
+
+/// Refuses an empty sum, or components with the wrong number of coordinates.
+fn check_components(game: &Game, components: &[Vec<u64>]) -> Result<(), SolveError> {
+    let coordinates = game.coordinates();
+    if components.is_empty() || components.iter().any(|c| c.len() != coordinates.len()) {
+        return Err(SolveError::Engine(EngineError::Request(format!(
+            "a sum of positions of ({}) needs at least one component of {} coordinates",
+            coordinates.join(", "),
+            coordinates.len()
+        ))));
+    }
+    Ok(())
 }
 
 /// The smallest box holding every component: the largest value of each coordinate.

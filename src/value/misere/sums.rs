@@ -14,17 +14,20 @@
 //! ([`Genus::from_options`]), never from sums with explicit copies of `*2`.
 
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 use super::genus::Genus;
 use crate::engine::budget::{self, OverBudget};
 use crate::engine::generator::MoveGenerator;
+use crate::engine::progress::Progress;
 use crate::engine::{EngineError, Hint};
 use crate::rules::program::Stop;
 use crate::rules::Game;
 
-/// The most sums the search keeps (about [`BYTES_PER_SUM`] bytes each): past it the search
-/// stops with [`EngineError::TooManySums`].
+/// The most sums the search keeps (about [`BYTES_PER_SUM`] bytes each), counting the sums
+/// valued, the components' options listed and the options a search's stack holds: past it the
+/// search stops with [`EngineError::TooManySums`].
 pub const MAX_SUMS: usize = 5_000_000;
 
 /// Memory of one stored sum (its key, genus and hash-map overhead), for the limit's message.
@@ -48,11 +51,18 @@ pub struct Sums<'g> {
     generator: MoveGenerator<'g>,
     arity: usize,
     /// Each component's options, each a flat list of components (empty heaps left out).
-    options: HashMap<Sum, Rc<[Sum]>>,
-    valued: HashMap<Sum, Valued>,
+    options: HashMap<Sum, Rc<[Sum]>, Fast>,
+    valued: HashMap<Sum, Valued, Fast>,
     /// Rule steps left of the request's budget.
     steps_left: u64,
     max_sums: usize,
+    /// Whether sums of tame components are valued by tame addition (off: every sum is
+    /// searched through its options, for tests of the theorem).
+    tame_addition: bool,
+    /// Ticked with the number of sums stored.
+    progress: Progress,
+    /// Options kept in `options`, all components together: they count against the limit.
+    listed: usize,
 }
 
 /// One step of the depth-first search: a sum and the sums it needs.
@@ -73,11 +83,33 @@ impl<'g> Sums<'g> {
             game,
             generator,
             arity: generator.arity(),
-            options: HashMap::new(),
-            valued: HashMap::new(),
+            options: HashMap::default(),
+            valued: HashMap::default(),
             steps_left: budget::steps_limit(),
             max_sums: MAX_SUMS,
+            tame_addition: true,
+            progress: Progress::hidden(),
+            listed: 0,
         }
+    }
+
+    /// The same search valuing every sum through its options, never by tame addition (for
+    /// checking the tame rule against the definition).
+    pub fn without_tame_addition(mut self) -> Self {
+        self.tame_addition = false;
+        self
+    }
+
+    /// The same search reporting the number of sums stored to `progress` (ticked as each sum
+    /// is stored; [`Sums::finish_progress`] removes a bar).
+    pub fn with_progress(mut self, progress: Progress) -> Self {
+        self.progress = progress;
+        self
+    }
+
+    /// Ends the progress display of [`Sums::with_progress`].
+    pub fn finish_progress(&mut self) {
+        self.progress.finish();
     }
 
     /// The same search stopping past `max_sums` stored sums (for tests of the limit).
@@ -154,6 +186,8 @@ impl<'g> Sums<'g> {
                 ));
             }
         }
+        self.listed += listed.len();
+        self.check_limit(0)?;
         let options: Rc<[Sum]> = listed.into();
         self.options.insert(component.into(), options.clone());
         Ok(options)
@@ -163,24 +197,56 @@ impl<'g> Sums<'g> {
     /// options. Each is given with the index of the component moved (in `sum`'s order) and
     /// the components it left; equal components are moved once.
     pub fn options_of(&mut self, sum: &[u64]) -> Result<Vec<(usize, Sum, Sum)>, EngineError> {
-        let arity = self.arity;
-        let count = sum.len() / arity.max(1);
         let mut moves = Vec::new();
+        self.for_each_option_sum(sum, &mut |i, left, option| {
+            moves.push((i, left.clone(), option))
+        })?;
+        Ok(moves)
+    }
+
+    /// Calls `visit` with each option of the canonical sum `sum` as [`Sums::options_of`] lists
+    /// them. The option is built by merging: the rest of `sum` is canonical already, so only
+    /// the components left by the move are looked up and sorted.
+    fn for_each_option_sum(
+        &mut self,
+        sum: &[u64],
+        visit: &mut dyn FnMut(usize, &Sum, Sum),
+    ) -> Result<(), EngineError> {
+        let arity = self.arity.max(1);
+        let count = sum.len() / arity;
         for i in 0..count {
             let component = &sum[i * arity..(i + 1) * arity];
             if i > 0 && &sum[(i - 1) * arity..i * arity] == component {
                 continue;
             }
             let options = self.component_options(component)?;
+            let mut parts: Vec<&[u64]> = Vec::new();
             for left in options.iter() {
+                parts.clear();
+                for part in left.chunks(arity) {
+                    if !self.component_options(part)?.is_empty() {
+                        parts.push(part);
+                    }
+                }
+                parts.sort_unstable();
                 let mut flat: Vec<u64> = Vec::with_capacity(sum.len() + left.len());
-                flat.extend_from_slice(&sum[..i * arity]);
-                flat.extend_from_slice(&sum[(i + 1) * arity..]);
-                flat.extend_from_slice(left);
-                moves.push((i, left.clone(), self.canonical(&flat)?));
+                let mut new = parts.iter().peekable();
+                for (j, old) in sum.chunks(arity).enumerate() {
+                    if j == i {
+                        continue;
+                    }
+                    while let Some(part) = new.next_if(|p| **p < old) {
+                        flat.extend_from_slice(part);
+                    }
+                    flat.extend_from_slice(old);
+                }
+                for part in new {
+                    flat.extend_from_slice(part);
+                }
+                visit(i, left, flat.into_boxed_slice());
             }
         }
-        Ok(moves)
+        Ok(())
     }
 
     /// What the search knows of the canonical sum `sum`, valuing it (and every sum it needs)
@@ -198,13 +264,18 @@ impl<'g> Sums<'g> {
     }
 
     /// Values `root` depth first, with an explicit stack (no recursion, however long the
-    /// game); a sum that needs itself is a cycle of moves.
+    /// game); a sum that needs itself is a cycle of moves. The sums the stack's frames hold
+    /// (the options listed and not yet valued) and the components' options kept count against
+    /// the limit with those stored: a long descent (a large heap whose options are its smaller
+    /// heaps' sums) stops before its lists of options outgrow memory.
     fn search(&mut self, root: Sum) -> Result<(), EngineError> {
-        let mut on_path: HashSet<Sum> = HashSet::new();
+        let mut on_path: HashSet<Sum, Fast> = HashSet::default();
         let first = self.frame(root)?;
         on_path.insert(first.sum.clone());
+        let mut held = first.needs.len();
         let mut stack = vec![first];
         while let Some(top) = stack.last_mut() {
+            self.check_limit(held)?;
             // The next sum this frame needs that is not valued yet.
             while top.next < top.needs.len() && self.valued.contains_key(&top.needs[top.next]) {
                 top.next += 1;
@@ -216,6 +287,7 @@ impl<'g> Sums<'g> {
                 }
                 let frame = self.frame(needed)?;
                 on_path.insert(frame.sum.clone());
+                held += frame.needs.len();
                 stack.push(frame);
                 continue;
             }
@@ -233,12 +305,15 @@ impl<'g> Sums<'g> {
                         .fold(parts[0].genus.clone(), |sum, p| sum.tame_sum(&p.genus));
                     let sum = top.sum.clone();
                     self.store(sum, Valued { genus, tame: true })?;
-                    on_path.remove(&stack.pop().expect("a frame").sum);
+                    let done = stack.pop().expect("a frame");
+                    held -= done.needs.len();
+                    on_path.remove(&done.sum);
                     continue;
                 }
                 let sum = top.sum.clone();
                 let needs = self.option_sums(&sum)?;
                 let top = stack.last_mut().expect("a frame");
+                held = held - top.needs.len() + needs.len();
                 top.components = false;
                 top.needs = needs;
                 top.next = 0;
@@ -249,7 +324,9 @@ impl<'g> Sums<'g> {
             let tame = genus.is_tame() && options.iter().all(|o| o.tame);
             let sum = top.sum.clone();
             self.store(sum, Valued { genus, tame })?;
-            on_path.remove(&stack.pop().expect("a frame").sum);
+            let done = stack.pop().expect("a frame");
+            held -= done.needs.len();
+            on_path.remove(&done.sum);
         }
         Ok(())
     }
@@ -258,7 +335,7 @@ impl<'g> Sums<'g> {
     /// it), its options otherwise.
     fn frame(&mut self, sum: Sum) -> Result<Frame, EngineError> {
         let count = sum.len() / self.arity.max(1);
-        if count >= 2 {
+        if count >= 2 && self.tame_addition {
             let mut needs: Vec<Sum> = sum.chunks(self.arity).map(Into::into).collect();
             needs.dedup();
             return Ok(Frame {
@@ -278,11 +355,21 @@ impl<'g> Sums<'g> {
     }
 
     fn option_sums(&mut self, sum: &[u64]) -> Result<Vec<Sum>, EngineError> {
-        Ok(self
-            .options_of(sum)?
-            .into_iter()
-            .map(|(_, _, option)| option)
-            .collect())
+        let mut options = Vec::new();
+        self.for_each_option_sum(sum, &mut |_, _, option| options.push(option))?;
+        Ok(options)
+    }
+
+    /// [`EngineError::TooManySums`] when the sums stored, the components' options kept and
+    /// `held` more (those a search's stack holds) are past the limit.
+    fn check_limit(&self, held: usize) -> Result<(), EngineError> {
+        if self.valued.len() + self.listed + held > self.max_sums {
+            return Err(EngineError::TooManySums {
+                limit: self.max_sums,
+                bytes: self.max_sums as u64 * BYTES_PER_SUM,
+            });
+        }
+        Ok(())
     }
 
     fn store(&mut self, sum: Sum, valued: Valued) -> Result<(), EngineError> {
@@ -293,6 +380,7 @@ impl<'g> Sums<'g> {
             });
         }
         self.valued.insert(sum, valued);
+        self.progress.tick(self.valued.len() as u64);
         Ok(())
     }
 
@@ -303,5 +391,43 @@ impl<'g> Sums<'g> {
         positions.push(back_to.to_vec());
         let rules = vec![None; positions.len() - 1];
         EngineError::Cycle { positions, rules }
+    }
+}
+
+/// The hasher of the search's maps: FxHash's multiply-and-rotate over the words of a key, with
+/// a final mix, several times faster than the standard SipHash on these short keys (which are
+/// positions, not attacker-chosen input).
+#[derive(Clone, Copy, Default)]
+struct FastHasher(u64);
+
+type Fast = BuildHasherDefault<FastHasher>;
+
+impl FastHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for FastHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.add(word);
+    }
+
+    fn write_usize(&mut self, word: usize) {
+        self.add(word as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        let z = (self.0 ^ (self.0 >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z ^ (z >> 31)
     }
 }

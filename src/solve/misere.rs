@@ -1,0 +1,285 @@
+//! `solve` in misère play: the genus of a sum of positions, who wins (P: the player to move
+//! loses, `G⁻ = 0`), and every winning move (one to a sum with `G⁻ = 0`), exactly, for any game.
+//!
+//! * When every component is tame (its genus and those of all its positions are tame), the
+//!   sum is decided by Conway's tame addition ([`Genus::tame_sum`], ONAG ch. 12): misère Nim's
+//!   rule generalised ([`Method::TameRule`]).
+//! * Otherwise the sum is valued by the exact search over canonical sums of
+//!   [`crate::value::misere::Sums`] ([`Method::SumSearch`]).
+//!
+//! Either way, every move of every component is checked by valuing the sum it leads to through
+//! the same search. Before a search, [`sums_bound`] bounds the sums it can store (heaps of a
+//! take-and-break code: multisets of heaps no larger, no more tokens in all); the search stops
+//! past [`MAX_SUMS`] with [`crate::engine::EngineError::TooManySums`].
+
+use crate::engine::progress::Progress;
+use crate::rules::{Game, GameKind};
+use crate::value::evaluate;
+use crate::value::misere::sums::MAX_SUMS;
+use crate::value::misere::Sums;
+
+use super::moves;
+use super::{check_components, sum_box, Method, Outcome, SolveError, SolveReport};
+
+/// How [`solve_misere`] runs.
+#[derive(Default)]
+pub struct MisereOptions<'a> {
+    /// Value the sum by the search over its options even when every component is tame (the
+    /// search then never uses tame addition): to check the tame rule against the definition.
+    pub force_search: bool,
+    /// Stop past this many stored sums instead of [`MAX_SUMS`] (for tests of the limit).
+    pub max_sums: Option<usize>,
+    /// Draw progress on stderr (the number of sums stored) for searches that take seconds.
+    pub progress: bool,
+    /// Told, before a search, when the search may need more sums than it may keep (with the
+    /// bound), so that the command line can say so up front.
+    pub note: Option<&'a mut dyn FnMut(String)>,
+}
+
+/// `solve` in misère play (see the module documentation): the report's `value` is `G⁻` of the
+/// sum, `genus` its genus, `method` [`Method::TameRule`] or [`Method::SumSearch`].
+pub fn solve_misere(
+    game: &Game,
+    components: &[Vec<u64>],
+    mut options: MisereOptions<'_>,
+) -> Result<SolveReport, SolveError> {
+    check_components(game, components)?;
+    let coordinates = game.coordinates();
+    let arity = coordinates.len();
+    // Before any work: the values of every position up to the largest component (heaps below
+    // it, the box under it) must fit and their rules finish, and a code's moves be listable.
+    evaluate::check_request(game, &sum_box(components))?;
+    if game.position_program().is_none() {
+        let largest = components.iter().map(|c| c[0]).max().unwrap_or(0);
+        moves::check_listable(game, largest)?;
+    }
+    let bound = sums_bound(game, components);
+    let mut sums = Sums::new(game);
+    if options.force_search {
+        sums = sums.without_tame_addition();
+    }
+    let limit = options.max_sums.unwrap_or(MAX_SUMS);
+    sums = sums.with_max_sums(limit);
+    let end = bound.map_or(limit as u64, |b| b.min(limit as u128) as u64);
+    sums = sums.with_progress(Progress::counting("sums", end, options.progress));
+
+    // Each component alone: its genus and whether it is tame.
+    let mut genera = Vec::with_capacity(components.len());
+    let mut wild = Vec::new();
+    for (i, component) in components.iter().enumerate() {
+        let alone = sums.canonical(component)?;
+        let valued = sums.value(&alone)?;
+        if !valued.tame {
+            wild.push(i);
+        }
+        genera.push(valued.genus.clone());
+    }
+    let flat: Vec<u64> = components.concat();
+    let total = sums.canonical(&flat)?;
+    let tame_rule = wild.is_empty() && !options.force_search;
+    let genus = if tame_rule {
+        genera
+            .iter()
+            .skip(1)
+            .fold(genera[0].clone(), |sum, g| sum.tame_sum(g))
+    } else {
+        if let (Some(note), Some(bound)) = (options.note.as_mut(), bound) {
+            if bound > limit as u128 {
+                note(format!(
+                    "note: the misère search over this sum may need up to {} sums of components; it stops past {limit}",
+                    show_bound(bound)
+                ));
+            }
+        }
+        sums.value(&total)?.genus.clone()
+    };
+
+    // Every move, checked by valuing the sum it leads to.
+    let mut winning_moves = Vec::new();
+    for (i, component) in components.iter().enumerate() {
+        for m in moves::moves_of(game, i, component)? {
+            let mut after: Vec<u64> = Vec::with_capacity(flat.len() + arity * m.result.len());
+            for (j, other) in components.iter().enumerate() {
+                if j != i {
+                    after.extend_from_slice(other);
+                }
+            }
+            for part in &m.result {
+                after.extend_from_slice(part);
+            }
+            let after = sums.canonical(&after)?;
+            if sums.value(&after)?.genus.misere() == 0 {
+                winning_moves.push(m);
+            }
+        }
+    }
+    sums.finish_progress();
+    let misere = genus.misere();
+    let outcome = if misere == 0 {
+        Outcome::FirstPlayerLoses
+    } else {
+        Outcome::FirstPlayerWins
+    };
+    // A sum with no move is won by the player to move, who has no winning *move*.
+    debug_assert!(
+        (outcome == Outcome::FirstPlayerWins) != winning_moves.is_empty() || total.is_empty()
+    );
+    let method = if tame_rule {
+        Method::TameRule { sums: sums.len() }
+    } else {
+        Method::SumSearch {
+            sums: sums.len(),
+            wild,
+            bound,
+        }
+    };
+    Ok(SolveReport {
+        coordinates,
+        components: components.to_vec(),
+        value: Some(misere),
+        outcome,
+        winning_moves,
+        method,
+        search: None,
+        genus: Some(genus),
+    })
+}
+
+/// An upper bound on the sums the search over a sum of heaps can store, when one is cheap and
+/// sure: for a take-and-break code (or rules checked equal to one up to the largest heap),
+/// where a move never adds tokens and every heap left is smaller than the heap moved, each
+/// stored sum is a multiset of heaps of at most the largest heap `m`, with at most the sum's
+/// `T` tokens in all, and a union of such multisets of at most `h` tokens for each heap `h`
+/// of the sum. The bound is the smaller count of the two (partitions, by a table of
+/// `m · T` entries, computed when that is at most [`BOUND_WORK`]); saturating. `None` for
+/// position games and other rules.
+pub fn sums_bound(game: &Game, components: &[Vec<u64>]) -> Option<u128> {
+    if game.position_program().is_some() {
+        return None;
+    }
+    let largest = components.iter().map(|c| c[0]).max().unwrap_or(0);
+    let token_rule = match &game.kind {
+        GameKind::Code { .. } => true,
+        GameKind::General { .. } => game
+            .lowering()
+            .is_some_and(|lowering| lowering.checked_to >= largest),
+    };
+    if !token_rule {
+        return None;
+    }
+    let tokens: u64 = components.iter().map(|c| c[0]).sum();
+    if (largest as u128) * (tokens as u128 + 1) > BOUND_WORK {
+        return None;
+    }
+    let (m, t) = (largest as usize, tokens as usize);
+    // ways[s]: multisets of parts 1..=m with s tokens in all.
+    let mut ways = vec![0u128; t + 1];
+    ways[0] = 1;
+    for part in 1..=m {
+        for s in part..=t {
+            ways[s] = ways[s].saturating_add(ways[s - part]);
+        }
+    }
+    let global = ways.iter().fold(0u128, |a, &w| a.saturating_add(w));
+    // For s ≤ m, ways[s] is every partition of s: up to h tokens, Σ_{s ≤ h} p(s).
+    let mut up_to = vec![0u128; m + 1];
+    let mut running = 0u128;
+    for (s, slot) in up_to.iter_mut().enumerate() {
+        running = running.saturating_add(ways[s]);
+        *slot = running;
+    }
+    let product = components
+        .iter()
+        .fold(1u128, |a, c| a.saturating_mul(up_to[c[0] as usize]));
+    Some(global.min(product))
+}
+
+/// The most work (table entries) [`sums_bound`] spends.
+pub const BOUND_WORK: u128 = 20_000_000;
+
+/// A bound in words: digits, or "more than 10^38" when it saturated.
+fn show_bound(bound: u128) -> String {
+    if bound == u128::MAX {
+        "more than 10^38".to_string()
+    } else {
+        bound.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testing::game;
+
+    fn bouton_p(heaps: &[u64]) -> bool {
+        let xor = heaps.iter().fold(0, |a, &h| a ^ h);
+        if heaps.iter().all(|&h| h <= 1) {
+            xor == 1
+        } else {
+            xor == 0
+        }
+    }
+
+    #[test]
+    fn misere_nim_by_the_tame_rule() {
+        let nim = game("move take: x in 1..=n => n - x");
+        let report =
+            solve_misere(&nim, &[vec![1], vec![1], vec![1]], MisereOptions::default()).unwrap();
+        assert_eq!(report.outcome, Outcome::FirstPlayerLoses);
+        assert!(matches!(report.method, Method::TameRule { .. }));
+        assert_eq!(report.genus.as_ref().unwrap().to_string(), "1^{031}");
+        let report =
+            solve_misere(&nim, &[vec![2], vec![2], vec![3]], MisereOptions::default()).unwrap();
+        assert_eq!(report.outcome, Outcome::FirstPlayerWins);
+        for m in &report.winning_moves {
+            let mut after = vec![2, 2, 3];
+            after.remove(m.component);
+            after.extend(m.result.iter().map(|r| r[0]));
+            assert!(bouton_p(&after), "{m:?}");
+        }
+        assert_eq!(report.winning_moves.len(), 3);
+    }
+
+    #[test]
+    fn kayles_is_wild_and_searched() {
+        let kayles = game("octal 0.77");
+        let report = solve_misere(
+            &kayles,
+            &[vec![5], vec![5], vec![3]],
+            MisereOptions::default(),
+        )
+        .unwrap();
+        let Method::SumSearch { wild, bound, .. } = &report.method else {
+            panic!("{:?}", report.method)
+        };
+        assert_eq!(wild, &[0, 1]);
+        assert!(bound.is_some());
+        let forced = solve_misere(
+            &kayles,
+            &[vec![5], vec![5], vec![3]],
+            MisereOptions {
+                force_search: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(forced.genus, report.genus);
+        assert_eq!(forced.winning_moves, report.winning_moves);
+    }
+
+    #[test]
+    fn bounds_count_multisets_of_heaps() {
+        // Heaps 5, 5, 3: 19 · 19 · 7 by components; multisets of parts ≤ 5 with ≤ 13 tokens.
+        let kayles = game("octal 0.77");
+        let bound = sums_bound(&kayles, &[vec![5], vec![5], vec![3]]).unwrap();
+        assert!(bound <= 19 * 19 * 7, "{bound}");
+        assert_eq!(sums_bound(&kayles, &[vec![3]]), Some(7));
+        assert_eq!(
+            sums_bound(
+                &game("position (x, y)\nmove t in 1..=x => (x - t, y)"),
+                &[vec![1, 2]]
+            ),
+            None
+        );
+    }
+}
