@@ -311,7 +311,7 @@ fn too_many_sums_stops_with_the_hint() {
     assert!(
         matches!(
             err,
-            SolveError::Engine(EngineError::TooManySums { limit: 50 })
+            SolveError::Engine(EngineError::TooManySums { limit: 50, .. })
         ),
         "{err}"
     );
@@ -347,7 +347,7 @@ fn too_many_sums_stops_with_the_hint() {
     assert!(
         matches!(
             err,
-            SolveError::Engine(EngineError::TooManySums { limit: 100_000 })
+            SolveError::Engine(EngineError::TooManySums { limit: 100_000, .. })
         ),
         "{err}"
     );
