@@ -35,16 +35,7 @@ fn forced(game: &Game, components: &[Vec<u64>]) -> SolveReport {
     solve_misere(game, components, options).unwrap()
 }
 
-/// Bouton (1902): in misère Nim the player to move loses iff every heap is at most 1 and
-/// their XOR is 1, or some heap is at least 2 and their XOR is 0.
-fn bouton_loses(heaps: &[u64]) -> bool {
-    let xor = heaps.iter().fold(0, |a, &h| a ^ h);
-    if heaps.iter().all(|&h| h <= 1) {
-        xor == 1
-    } else {
-        xor == 0
-    }
-}
+use sgscope::oracle::misere::bouton_misere_p as bouton_loses;
 
 /// The winning moves of misère Nim by Bouton's rule: (component index, heap left).
 fn bouton_winning(sizes: &[u64]) -> BTreeSet<(usize, u64)> {
@@ -208,31 +199,11 @@ fn kayles_is_wild_and_decided_by_the_search() {
     );
 }
 
-/// `G⁻` of a sum of heaps of a code, straight from the definition (mex over every option of
-/// the sum, 1 for a sum with no move), memoised on the sorted heaps.
-fn misere_by_definition(game: &Game, sizes: &[u64], memo: &mut HashMap<Vec<u64>, u32>) -> u32 {
-    let mut key: Vec<u64> = sizes.iter().copied().filter(|&h| h > 0).collect();
-    key.sort_unstable();
-    if let Some(&v) = memo.get(&key) {
-        return v;
-    }
-    let mut seen = BTreeSet::new();
-    for (i, &h) in key.iter().enumerate() {
-        for m in solve::moves::moves_of(game, i, &[h]).unwrap() {
-            let mut after = key.clone();
-            after.remove(i);
-            after.extend(m.result.iter().map(|r| r[0]));
-            seen.insert(misere_by_definition(game, &after, memo));
-        }
-    }
-    // No move at all (the empty sum, or heaps without moves): the player to move wins.
-    let value = if seen.is_empty() {
-        1
-    } else {
-        (0..).find(|v| !seen.contains(v)).unwrap()
-    };
-    memo.insert(key, value);
-    value
+/// `G⁻` of a sum of heaps, straight from the definition: the heaps as one-coordinate tuples
+/// of [`tuples_by_definition`].
+fn misere_by_definition(game: &Game, sizes: &[u64], memo: &mut HashMap<Vec<Vec<u64>>, u32>) -> u32 {
+    let parts: Vec<Vec<u64>> = sizes.iter().filter(|&&h| h > 0).map(|&h| vec![h]).collect();
+    tuples_by_definition(game, &parts, memo)
 }
 
 #[test]

@@ -82,3 +82,30 @@ pub fn assert_has(text: &str, parts: &[&str]) {
         assert!(text.contains(part), "missing {part:?} in:\n{text}");
     }
 }
+
+/// A random octal code of 1 to `max_digits` digits (`0.d1d2…`), for property tests.
+pub fn octal_code(max_digits: usize) -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::strategy::Strategy;
+    proptest::collection::vec(0u8..8, 1..max_digits + 1).prop_map(|digits| {
+        format!(
+            "octal 0.{}",
+            digits.iter().map(u8::to_string).collect::<String>()
+        )
+    })
+}
+
+/// A random heap rule: take `x` from a range, possibly splitting the rest in two.
+pub fn heap_rules() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::any;
+    use proptest::strategy::Strategy;
+    (1i64..4, 0i64..3, any::<bool>()).prop_map(|(lo, extra, split)| {
+        if split {
+            format!(
+                "move x in {lo}..={} , a in 0..=(n - x) / 2 if x <= n => a, n - x - a",
+                lo + extra
+            )
+        } else {
+            format!("move x in {lo}..={} if x <= n => n - x", lo + extra)
+        }
+    })
+}

@@ -8,6 +8,8 @@ use sgscope::engine::{self, multi, EngineError, EngineOptions};
 use sgscope::rules::{self, Game, SourceFile};
 use sgscope::value::{evaluate, Normal, Outcome, Registry, ValueRule};
 
+use crate::support::{heap_rules, octal_code};
+
 /// Outcome classes only: a position is a P-position iff none of its options is one. It cannot
 /// value a sum (whether `a + b` is a P-position is not decided by the outcomes of `a` and `b`:
 /// *1 + *1 is P, *1 + *2 is N, and all three are N-positions).
@@ -135,35 +137,11 @@ fn moves_that_cycle_are_refused_by_the_recursion() {
     assert!(matches!(error, EngineError::Cycle { .. }), "{error}");
 }
 
-/// A random octal code of up to four digits (`0.d1d2d3d4`).
-fn octal_code() -> impl Strategy<Value = String> {
-    proptest::collection::vec(0u8..8, 1..5).prop_map(|digits| {
-        format!(
-            "octal 0.{}",
-            digits.iter().map(u8::to_string).collect::<String>()
-        )
-    })
-}
-
-/// A random heap rule: take `x` from a range, possibly splitting the rest in two.
-fn heap_rules() -> impl Strategy<Value = String> {
-    (1i64..4, 0i64..3, any::<bool>()).prop_map(|(lo, extra, split)| {
-        if split {
-            format!(
-                "move x in {lo}..={} , a in 0..=(n - x) / 2 if x <= n => a, n - x - a",
-                lo + extra
-            )
-        } else {
-            format!("move x in {lo}..={} if x <= n => n - x", lo + extra)
-        }
-    })
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
     #[test]
-    fn the_generic_evaluator_agrees_with_the_kernels(rules in prop_oneof![octal_code(), heap_rules()]) {
+    fn the_generic_evaluator_agrees_with_the_kernels(rules in prop_oneof![octal_code(4), heap_rules()]) {
         let g = game(&rules);
         let fast = engine::compute(&g, 40, &EngineOptions::default()).unwrap().to_vec();
         let slow = evaluate::evaluate(&Normal, &g, &[40]).unwrap();

@@ -20,6 +20,17 @@ pub fn misere_grundy(game: &Game, components: &[u64], twos: usize, ones: usize) 
     value(&generator, (parts, twos, ones), &mut memo)
 }
 
+/// Misère Nim by Bouton's rule (1902): the player to move loses iff every heap is at most 1
+/// and their number is odd, or some heap is larger and the XOR of the heaps is 0.
+pub fn bouton_misere_p(heaps: &[u64]) -> bool {
+    let xor = heaps.iter().fold(0, |a, &b| a ^ b);
+    if heaps.iter().all(|&h| h <= 1) {
+        xor == 1
+    } else {
+        xor == 0
+    }
+}
+
 type State = (Vec<Vec<u64>>, usize, usize);
 
 fn value(generator: &MoveGenerator<'_>, state: State, memo: &mut HashMap<State, u32>) -> u32 {

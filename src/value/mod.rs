@@ -41,6 +41,17 @@ pub enum Outcome {
     D,
 }
 
+impl Outcome {
+    /// The outcome of a position of Grundy value `value` (normal or misère): P iff it is 0.
+    pub fn of_value(value: u32) -> Outcome {
+        if value == 0 {
+            Outcome::P
+        } else {
+            Outcome::N
+        }
+    }
+}
+
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

@@ -25,10 +25,6 @@ impl ValueRule for Normal {
     }
 
     fn outcome(&self, value: u32) -> Outcome {
-        if value == 0 {
-            Outcome::P
-        } else {
-            Outcome::N
-        }
+        Outcome::of_value(value)
     }
 }

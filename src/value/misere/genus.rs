@@ -175,6 +175,21 @@ impl fmt::Display for Genus {
 mod tests {
     use super::*;
 
+    /// Nim positions for the tests (heap sizes).
+    const NIM_POSITIONS: &[&[u32]] = &[
+        &[],
+        &[1],
+        &[2],
+        &[3],
+        &[1, 1],
+        &[2, 2],
+        &[2, 3],
+        &[1, 2, 3],
+        &[4],
+        &[1, 1, 1],
+        &[5, 1],
+    ];
+
     /// The genus of a nim position, from its definition: `γk = G⁻(heaps + k·*2)` by misère
     /// Nim's rule (Bouton 1902): the XOR of the heaps, flipped when no heap exceeds 1.
     fn nim_genus(heaps: &[u32]) -> Genus {
@@ -226,19 +241,8 @@ mod tests {
 
     #[test]
     fn nim_positions_have_the_genera_of_misere_nim() {
-        for heaps in [
-            vec![],
-            vec![1],
-            vec![2],
-            vec![3],
-            vec![1, 1],
-            vec![2, 2],
-            vec![2, 3],
-            vec![1, 2, 3],
-            vec![4],
-            vec![1, 1, 1],
-            vec![5, 1],
-        ] {
+        for heaps in NIM_POSITIONS {
+            let heaps = heaps.to_vec();
             let by_recursion = nim_by_recursion(&heaps);
             assert_eq!(by_recursion, nim_genus(&heaps), "{heaps:?}");
             assert!(by_recursion.is_tame(), "{heaps:?}: {by_recursion}");
@@ -262,16 +266,7 @@ mod tests {
 
     #[test]
     fn tame_sums_are_misere_nim_sums() {
-        let positions: Vec<Vec<u32>> = vec![
-            vec![],
-            vec![1],
-            vec![2],
-            vec![3],
-            vec![1, 1],
-            vec![2, 2],
-            vec![2, 3],
-            vec![4],
-        ];
+        let positions: Vec<Vec<u32>> = NIM_POSITIONS.iter().map(|p| p.to_vec()).collect();
         for a in &positions {
             for b in &positions {
                 let sum: Vec<u32> = a.iter().chain(b).copied().collect();

@@ -68,11 +68,7 @@ impl Cell {
 
     /// The misère outcome: P (the player to move loses) iff `G⁻ = 0`.
     pub fn outcome(&self) -> Outcome {
-        if self.misere() == 0 {
-            Outcome::P
-        } else {
-            Outcome::N
-        }
+        Outcome::of_value(self.misere())
     }
 }
 
