@@ -28,6 +28,7 @@ pub mod cli;
 pub mod engine;
 pub mod export;
 pub mod fs;
+pub mod graph;
 pub mod oracle;
 pub mod rules;
 pub mod solve;

@@ -1,0 +1,133 @@
+//! Explicit directed graphs in compressed sparse row form: the one graph type shared by the
+//! rules (an `edge U V` file), the engine (a node's options) and the value rules (retrograde
+//! analysis, generalized Sprague–Grundy values, Hackenbush).
+//!
+//! Nodes are `0..node_count()`; the successors of `v` are a slice, in the order the edges were
+//! given (duplicates kept: two `edge U V` lines are two moves). Sits at the bottom of the crate
+//! with `fs` and `theory`: it imports nothing from it.
+
+/// A directed graph on the nodes `0..n`, its edges stored by tail (CSR).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Graph {
+    /// `offsets[v]..offsets[v + 1]` indexes the successors of `v` in `targets`.
+    offsets: Vec<usize>,
+    targets: Vec<u32>,
+}
+
+impl Graph {
+    /// The graph on `node_count` nodes with the edges `(tail, head)`, each node's successors in
+    /// the order given. Every endpoint must be below `node_count` (a debug assertion; callers
+    /// name their nodes first).
+    pub fn from_edges(node_count: usize, edges: &[(u32, u32)]) -> Graph {
+        let mut offsets = vec![0usize; node_count + 1];
+        for &(tail, head) in edges {
+            debug_assert!((tail as usize) < node_count && (head as usize) < node_count);
+            offsets[tail as usize + 1] += 1;
+        }
+        for v in 0..node_count {
+            offsets[v + 1] += offsets[v];
+        }
+        let mut next = offsets.clone();
+        let mut targets = vec![0u32; edges.len()];
+        for &(tail, head) in edges {
+            targets[next[tail as usize]] = head;
+            next[tail as usize] += 1;
+        }
+        Graph { offsets, targets }
+    }
+
+    /// The number of nodes.
+    pub fn node_count(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+
+    /// The number of edges.
+    pub fn edge_count(&self) -> usize {
+        self.targets.len()
+    }
+
+    /// The successors of `v` (the heads of its edges), in order.
+    pub fn successors(&self, v: u32) -> &[u32] {
+        &self.targets[self.offsets[v as usize]..self.offsets[v as usize + 1]]
+    }
+
+    /// The number of edges leaving `v`.
+    pub fn out_degree(&self, v: u32) -> usize {
+        self.offsets[v as usize + 1] - self.offsets[v as usize]
+    }
+
+    /// Every edge `(tail, head)`, by tail and then in order.
+    pub fn edges(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        (0..self.node_count() as u32)
+            .flat_map(move |v| self.successors(v).iter().map(move |&w| (v, w)))
+    }
+
+    /// The graph with every edge turned around: its successors are this graph's predecessors
+    /// (what retrograde analysis walks).
+    pub fn reversed(&self) -> Graph {
+        let reversed: Vec<(u32, u32)> = self.edges().map(|(v, w)| (w, v)).collect();
+        Graph::from_edges(self.node_count(), &reversed)
+    }
+
+    /// A topological order (every edge from an earlier node to a later one), or `None` when
+    /// the graph has a cycle (Kahn's algorithm, linear time).
+    pub fn topological_order(&self) -> Option<Vec<u32>> {
+        let n = self.node_count();
+        let mut in_degree = vec![0u32; n];
+        for &w in &self.targets {
+            in_degree[w as usize] += 1;
+        }
+        let mut order: Vec<u32> = (0..n as u32)
+            .filter(|&v| in_degree[v as usize] == 0)
+            .collect();
+        let mut next = 0;
+        while next < order.len() {
+            let v = order[next];
+            next += 1;
+            for &w in self.successors(v) {
+                in_degree[w as usize] -= 1;
+                if in_degree[w as usize] == 0 {
+                    order.push(w);
+                }
+            }
+        }
+        (order.len() == n).then_some(order)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn successors_keep_the_given_order_and_duplicates() {
+        let g = Graph::from_edges(4, &[(2, 3), (0, 1), (2, 0), (0, 1)]);
+        assert_eq!(g.node_count(), 4);
+        assert_eq!(g.edge_count(), 4);
+        assert_eq!(g.successors(0), &[1, 1]);
+        assert_eq!(g.successors(1), &[] as &[u32]);
+        assert_eq!(g.successors(2), &[3, 0]);
+        assert_eq!(g.out_degree(2), 2);
+        let r = g.reversed();
+        assert_eq!(r.successors(1), &[0, 0]);
+        assert_eq!(r.successors(0), &[2]);
+        assert_eq!(g.edges().count(), 4);
+    }
+
+    #[test]
+    fn topological_orders_exist_only_without_cycles() {
+        let dag = Graph::from_edges(3, &[(0, 1), (1, 2), (0, 2)]);
+        let order = dag.topological_order().unwrap();
+        let place = |v: u32| order.iter().position(|&u| u == v).unwrap();
+        for (v, w) in dag.edges() {
+            assert!(place(v) < place(w));
+        }
+        assert!(Graph::from_edges(2, &[(0, 1), (1, 0)])
+            .topological_order()
+            .is_none());
+        assert!(Graph::from_edges(1, &[(0, 0)])
+            .topological_order()
+            .is_none());
+        assert_eq!(Graph::default().node_count(), 0);
+    }
+}
