@@ -46,7 +46,7 @@ fn nim_heaps_are_tame_with_the_genera_of_nim() {
     for n in 2..=9u32 {
         let genus = &table.cells[n as usize].genus;
         assert_eq!(genus.superscripts(), [n, n ^ 2], "heap {n}");
-        assert!(table.cells[n as usize].tame);
+        assert!(table.cells[n as usize].is_tame());
     }
     assert_eq!(table.first_wild(), None);
 }
@@ -214,4 +214,99 @@ fn a_bad_play_line_is_located() {
         1,
     );
     assert!(error.contains("a second `play` line"), "{error}");
+}
+
+/// Whether a sum of heaps is tame by the definition, through the brute force: its genus (the
+/// first four superscripts, each `G⁻(sum + k·*2)` over the whole game tree) is that of a Nim
+/// position, and so is every position reachable from it.
+fn tame_by_definition(
+    game: &Game,
+    normal: &[u32],
+    sum: &[u64],
+    memo: &mut std::collections::HashMap<Vec<u64>, bool>,
+) -> bool {
+    let mut key = sum.to_vec();
+    key.sort_unstable();
+    if let Some(&known) = memo.get(&key) {
+        return known;
+    }
+    let g = sum.iter().fold(0, |a, &h| a ^ normal[h as usize]);
+    let gammas: Vec<u32> = (0..4).map(|k| misere_grundy(game, sum, k, 0)).collect();
+    let fickle = g <= 1 && gammas[0] == g ^ 1;
+    let tame_genus = (fickle || gammas[0] == g)
+        && (0..4).all(|k| misere::Genus::tame(g, gammas[0]).gamma(k) == gammas[k]);
+    let generator = engine::generator::MoveGenerator::of(game);
+    let mut options: Vec<Vec<u64>> = Vec::new();
+    for (i, &heap) in sum.iter().enumerate() {
+        generator
+            .for_each_option(&[heap], &mut |parts| {
+                let mut after: Vec<u64> = sum.to_vec();
+                after.remove(i);
+                after.extend_from_slice(parts);
+                options.push(after);
+            })
+            .unwrap();
+    }
+    let tame = tame_genus
+        && options
+            .iter()
+            .all(|o| tame_by_definition(game, normal, o, memo));
+    memo.insert(key, tame);
+    tame
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Every heap's species (Winning Ways ch. 13: tame; restive and restless, not tame with
+    /// every option tame and normal value ≤ 1, or normal ≥ 2 and misère value ≤ 1; wild)
+    /// agrees with tameness decided by the brute force on the heap and on its options.
+    #[test]
+    fn species_follow_from_tameness_by_the_definition(code in octal_code(3)) {
+        let g = game(&code);
+        let to = 9;
+        let table = misere::table(&g, &[to], false).unwrap();
+        let normal: Vec<u32> = table.cells.iter().map(|c| c.normal()).collect();
+        let mut memo = std::collections::HashMap::new();
+        let generator = engine::generator::MoveGenerator::of(&g);
+        for n in 0..=to {
+            let cell = &table.cells[n as usize];
+            let tame = tame_by_definition(&g, &normal, &[n], &mut memo);
+            prop_assert_eq!(cell.is_tame(), tame, "{} heap {}", code, n);
+            let mut options_tame = true;
+            generator
+                .for_each_option(&[n], &mut |parts| {
+                    options_tame &= tame_by_definition(&g, &normal, parts, &mut memo);
+                })
+                .unwrap();
+            let expected = if tame {
+                misere::Species::Tame
+            } else if !options_tame {
+                misere::Species::Wild
+            } else if cell.normal() <= 1 {
+                misere::Species::Restive
+            } else if cell.misere() <= 1 {
+                misere::Species::Restless
+            } else {
+                misere::Species::Wild
+            };
+            prop_assert_eq!(cell.species, expected, "{} heap {}", code, n);
+        }
+    }
+}
+
+#[test]
+fn kayles_five_is_restless_and_daisies_five_restive() {
+    // Kayles (0.77): heaps 0..=4 are tame, so heap 5 (genus 4^{146}: normal value 4, misère
+    // value 1) has tame options only. Daisies (4.7, Plambeck 1992): heap 5 has genus 1^{431}.
+    let kayles = misere::table(&game("octal 0.77"), &[6], false).unwrap();
+    assert_eq!(kayles.cells[5].species, misere::Species::Restless);
+    assert_eq!(kayles.cells[6].species, misere::Species::Wild);
+    let daisies = misere::table(&game("octal 4.7"), &[5], false).unwrap();
+    assert_eq!(daisies.cells[5].genus.to_string(), "1^{431}");
+    assert_eq!(daisies.cells[5].species, misere::Species::Restive);
+    let out = ok(&["table", "octal 0.77", "--to", "6", "--misere"]);
+    assert!(out.contains("4^{146}  restless"), "{out}");
+    let json = ok(&["table", "octal 4.7", "--to", "5", "--misere", "--format", "json"]);
+    assert!(json.contains(r#""species":"restive""#), "{json}");
 }

@@ -273,7 +273,7 @@ pub fn check(
             normal: valued.genus.normal,
             misere: valued.genus.misere(),
             genus: valued.genus.clone(),
-            tame: valued.tame,
+            tame: valued.is_tame(),
         });
         bar.set(heap + 1);
     }

@@ -95,7 +95,8 @@ fn write_json(
             "genus_superscripts".into(),
             json!(cell.genus.superscripts()),
         );
-        item.insert("tame".into(), json!(cell.tame));
+        item.insert("tame".into(), json!(cell.is_tame()));
+        item.insert("species".into(), json!(cell.species));
         item.insert("misere_outcome".into(), json!(cell.outcome().to_string()));
         serde_json::to_writer(&mut out, &item)?;
     }
@@ -138,9 +139,13 @@ fn write_text(out: &mut dyn Write, table: &MisereTable, summary: &MisereSummary)
     writeln!(out, "{name:>width$}  sg  G⁻   genus")?;
     for ((position, cell), genus) in positions.iter().zip(&table.cells).zip(&genera) {
         let mark = if cell.misere() == 0 { "*" } else { " " };
-        let wild = if cell.tame { "" } else { "  wild" };
+        let species = if cell.is_tame() {
+            String::new()
+        } else {
+            format!("  {}", cell.species.word())
+        };
         let line = format!(
-            "{position:>width$}  {:>2}  {:>2}{mark}  {genus:<genus_width$}{wild}",
+            "{position:>width$}  {:>2}  {:>2}{mark}  {genus:<genus_width$}{species}",
             cell.normal(),
             cell.misere(),
         );
@@ -157,11 +162,19 @@ fn write_text(out: &mut dyn Write, table: &MisereTable, summary: &MisereSummary)
             out,
             "every {kind} shown is tame: sums of them are won as in misère Nim (Conway's tame rule)"
         )?,
-        Some(index) => writeln!(
-            out,
-            "first wild {kind}: {} (genus {}); a wild position is one with a position whose genus is not that of a Nim sum",
-            positions[index], genera[index]
-        )?,
+        Some(index) => {
+            writeln!(
+                out,
+                "first wild {kind}: {} (genus {}, {}); a wild position is one with a position whose genus is not that of a Nim sum",
+                positions[index],
+                genera[index],
+                table.cells[index].species.word()
+            )?;
+            writeln!(
+                out,
+                "restive / restless: not tame, but every option is tame, with normal value ≤ 1 / misère value ≤ 1 (Winning Ways ch. 13)"
+            )?;
+        }
     }
     if table.heap_game {
         match &summary.genus_period {

@@ -69,7 +69,7 @@ pub fn solve_misere(
     for (i, component) in components.iter().enumerate() {
         let alone = sums.canonical(component)?;
         let valued = sums.value(&alone)?;
-        if !valued.tame {
+        if !valued.is_tame() {
             wild.push(i);
         }
         genera.push(valued.genus.clone());

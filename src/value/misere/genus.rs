@@ -157,6 +157,66 @@ impl Genus {
     }
 }
 
+/// Where a position stands between misère Nim and the wild (Winning Ways ch. 13, "Restive
+/// and restless games"; the classes as CGSuite's misère module (Dan Hoey) draws them). Read off
+/// the game tree, without canonical forms, so "tame" is hereditary: a position is tame when
+/// its genus and those of all its positions are tame.
+///
+/// * **tame**: adds like a misère Nim heap ([`Genus::tame_sum`]).
+/// * **restive**: not tame, but every option is tame and the normal value is 0 or 1 (it
+///   behaves like `*0` or `*1` in normal play but not in misère play).
+/// * **restless**: not tame, every option tame, normal value at least 2 and misère value 0
+///   or 1.
+/// * **wild**: anything else.
+///
+/// Restive and restless positions are the first steps away from tameness: sums of them with
+/// tame games are still decided by a short rule in Winning Ways (with the "restive pairs"),
+/// whereas a wild position needs the search over sums.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Species {
+    /// Tame: every position has a tame genus.
+    Tame,
+    /// Not tame; every option tame; normal value 0 or 1.
+    Restive,
+    /// Not tame; every option tame; normal value ≥ 2 and misère value 0 or 1.
+    Restless,
+    /// None of the above.
+    Wild,
+}
+
+impl Species {
+    /// The species of a position of genus `genus` whose options are all tame or not.
+    pub fn classify(genus: &Genus, options_tame: bool) -> Species {
+        if !options_tame {
+            Species::Wild
+        } else if genus.is_tame() {
+            Species::Tame
+        } else if genus.normal <= 1 {
+            Species::Restive
+        } else if genus.misere() <= 1 {
+            Species::Restless
+        } else {
+            Species::Wild
+        }
+    }
+
+    /// Whether it is tame.
+    pub fn is_tame(self) -> bool {
+        self == Species::Tame
+    }
+
+    /// Its name: `tame`, `restive`, `restless` or `wild`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Species::Tame => "tame",
+            Species::Restive => "restive",
+            Species::Restless => "restless",
+            Species::Wild => "wild",
+        }
+    }
+}
+
 impl fmt::Display for Genus {
     /// `g^{γ0γ1…}`; the superscripts are separated by commas when one has two digits or
     /// more (`12^{1,12,14}`).

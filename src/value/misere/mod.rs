@@ -13,7 +13,7 @@ pub mod genus;
 pub mod quotient;
 pub mod sums;
 
-pub use genus::Genus;
+pub use genus::{Genus, Species};
 pub use sums::{Sum, Sums, Valued};
 
 use super::evaluate::{self, ValueTable};
@@ -51,11 +51,16 @@ impl DynRule for Misere {
 pub struct Cell {
     /// Its genus: the normal Grundy value `g` and the misère superscripts (`γ0 = G⁻`).
     pub genus: Genus,
-    /// Whether the position is tame (its genus and all its positions' are tame).
-    pub tame: bool,
+    /// Tame, restive, restless or wild ([`Species`]).
+    pub species: Species,
 }
 
 impl Cell {
+    /// Whether the position is tame (its genus and all its positions' are tame).
+    pub fn is_tame(&self) -> bool {
+        self.species.is_tame()
+    }
+
     /// The normal-play Grundy value.
     pub fn normal(&self) -> u32 {
         self.genus.normal
@@ -108,7 +113,7 @@ impl MisereTable {
 
     /// The first heap (or position, in row-major order) that is wild, if any.
     pub fn first_wild(&self) -> Option<usize> {
-        self.cells.iter().position(|c| !c.tame)
+        self.cells.iter().position(|c| !c.is_tame())
     }
 
     /// The coordinates of the cell at `index`.
@@ -163,7 +168,7 @@ pub fn table_until(
         match valued {
             Ok(valued) => table.cells.push(Cell {
                 genus: valued.genus,
-                tame: valued.tame,
+                species: valued.species,
             }),
             Err(error @ EngineError::TooManySums { .. })
                 if keep_partial && index > 0 && table.heap_game =>

@@ -17,7 +17,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
-use super::genus::Genus;
+use super::genus::{Genus, Species};
 use crate::engine::budget::{self, OverBudget};
 use crate::engine::generator::MoveGenerator;
 use crate::engine::progress::Progress;
@@ -41,8 +41,15 @@ pub type Sum = Box<[u64]>;
 pub struct Valued {
     /// Its genus.
     pub genus: Genus,
+    /// Tame, restive, restless or wild ([`Species`]).
+    pub species: Species,
+}
+
+impl Valued {
     /// Whether it is tame: its genus and those of all its positions are tame.
-    pub tame: bool,
+    pub fn is_tame(&self) -> bool {
+        self.species.is_tame()
+    }
 }
 
 /// The search: the genus of any sum of positions of one game.
@@ -298,13 +305,19 @@ impl<'g> Sums<'g> {
                     .chunks(self.arity)
                     .map(|c| &self.valued[c])
                     .collect();
-                if parts.iter().all(|p| p.tame) {
+                if parts.iter().all(|p| p.is_tame()) {
                     let genus = parts
                         .iter()
                         .skip(1)
                         .fold(parts[0].genus.clone(), |sum, p| sum.tame_sum(&p.genus));
                     let sum = top.sum.clone();
-                    self.store(sum, Valued { genus, tame: true })?;
+                    self.store(
+                        sum,
+                        Valued {
+                            genus,
+                            species: Species::Tame,
+                        },
+                    )?;
                     let done = stack.pop().expect("a frame");
                     held -= done.needs.len();
                     on_path.remove(&done.sum);
@@ -321,9 +334,9 @@ impl<'g> Sums<'g> {
             }
             let options: Vec<&Valued> = top.needs.iter().map(|o| &self.valued[o]).collect();
             let genus = Genus::from_options(&options.iter().map(|o| &o.genus).collect::<Vec<_>>());
-            let tame = genus.is_tame() && options.iter().all(|o| o.tame);
+            let species = Species::classify(&genus, options.iter().all(|o| o.is_tame()));
             let sum = top.sum.clone();
-            self.store(sum, Valued { genus, tame })?;
+            self.store(sum, Valued { genus, species })?;
             let done = stack.pop().expect("a frame");
             held -= done.needs.len();
             on_path.remove(&done.sum);
