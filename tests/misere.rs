@@ -307,6 +307,14 @@ fn kayles_five_is_restless_and_daisies_five_restive() {
     assert_eq!(daisies.cells[5].species, misere::Species::Restive);
     let out = ok(&["table", "octal 0.77", "--to", "6", "--misere"]);
     assert!(out.contains("4^{146}  restless"), "{out}");
-    let json = ok(&["table", "octal 4.7", "--to", "5", "--misere", "--format", "json"]);
+    let json = ok(&[
+        "table",
+        "octal 4.7",
+        "--to",
+        "5",
+        "--misere",
+        "--format",
+        "json",
+    ]);
     assert!(json.contains(r#""species":"restive""#), "{json}");
 }

@@ -487,3 +487,76 @@ fn classic_games_agree_with_the_full_search_and_the_definition() {
         assert_eq!(quick.value, Some(direct), "{file} {sizes:?}");
     }
 }
+
+fn by_quotient(game: &Game, components: &[Vec<u64>]) -> SolveReport {
+    solve_misere(
+        game,
+        components,
+        MisereOptions {
+            quotient_from: Some(0),
+            ..Default::default()
+        },
+    )
+    .unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// A sum decided by the misère quotient (Plambeck–Siegel) has the outcome and the winning
+    /// moves of the exact search, on random octal games and sums of up to four heaps.
+    #[test]
+    fn the_quotient_agrees_with_the_search(
+        code in crate::support::octal_code(3),
+        sizes in proptest::collection::vec(0u64..10, 1..5),
+    ) {
+        let g = game(&code);
+        let quick = by_quotient(&g, &heaps(&sizes));
+        let full = forced(&g, &heaps(&sizes));
+        prop_assert_eq!(quick.outcome, full.outcome, "{} {:?}", code, sizes);
+        prop_assert_eq!(&quick.winning_moves, &full.winning_moves, "{} {:?}", code, sizes);
+        if let Method::Quotient { max_heap, .. } = quick.method {
+            prop_assert_eq!(max_heap, *sizes.iter().max().unwrap());
+            prop_assert_eq!(quick.value, None);
+        }
+    }
+}
+
+#[test]
+fn a_large_sum_of_a_wild_game_goes_by_its_quotient() {
+    // 0.75: its misère quotient has order 8 (Plambeck, "Taming the wild in impartial
+    // combinatorial games", Integers 5 (2005) G5, the first example); the sum of six heaps of
+    // 30 is past the threshold of the search.
+    let g = game("octal 0.75");
+    let report = misere(&g, &heaps(&[30, 30, 30, 30, 30, 30]));
+    let Method::Quotient {
+        order, max_heap, ..
+    } = report.method
+    else {
+        panic!("{:?}", report.method)
+    };
+    assert_eq!((order, max_heap), (8, 30));
+    let out = ok(&[
+        "solve",
+        "octal 0.75",
+        "30",
+        "30",
+        "30",
+        "30",
+        "30",
+        "30",
+        "--misere",
+    ]);
+    assert_has(&out, &["by the misère quotient of the heaps ≤ 30"]);
+    let json: Value = serde_json::from_str(&ok(&[
+        "solve",
+        "octal 0.75",
+        "30",
+        "29",
+        "--misere",
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(json["value"], Value::Null);
+    assert!(json["method"].as_str().unwrap().contains("misère quotient"));
+}

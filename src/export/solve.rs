@@ -52,6 +52,25 @@ pub fn write_text(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
                 }
             }
         }
+        (Method::Quotient { .. }, _) => {
+            writeln!(out, "position: {}", show_sum(&report.components))?;
+            writeln!(out, "misère play, {}", method_text(report))?;
+            if report.outcome == Outcome::FirstPlayerLoses {
+                return writeln!(
+                    out,
+                    "the first player loses: a misère P-position (every move leads to an N-position)"
+                );
+            }
+            if report.winning_moves.is_empty() {
+                return writeln!(
+                    out,
+                    "the first player wins: no move is left, and in misère play the player who cannot move wins"
+                );
+            }
+            writeln!(out, "the first player wins")?;
+            writeln!(out, "winning moves ({}):", report.winning_moves.len())?;
+            write_moves(out, &report.components, &report.winning_moves)
+        }
         _ if report.misere() => {
             writeln!(out, "position: {}", show_sum(&report.components))?;
             writeln!(out, "misère play, {}", method_text(report))?;
@@ -168,17 +187,19 @@ pub fn method_text(report: &SolveReport) -> String {
             "by the tame rule: every component is tame (Conway, ONAG ch. 12); {} valued",
             plural(*sums, "sum")
         ),
+        Method::Quotient {
+            max_heap,
+            order,
+            p_portion,
+        } => format!(
+            "by the misère quotient of the heaps ≤ {max_heap} (Plambeck–Siegel; order {order}, P-portion of {}, proved before use); G⁻ of the sum is not computed",
+            plural(*p_portion, "element"),
+        ),
         Method::SumSearch { sums, wild, bound } => {
-            let why = match wild.as_slice() {
-                [] => "without tame addition".to_string(),
-                [one] => format!("component {} is wild", one + 1),
-                many => format!(
-                    "components {} are wild",
-                    many.iter()
-                        .map(|i| (i + 1).to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+            let why = if wild.is_empty() {
+                "without tame addition".to_string()
+            } else {
+                wild_text(wild)
             };
             let bound = match bound {
                 Some(b) if *b < u128::MAX => format!(" (at most {b} possible)"),
@@ -189,6 +210,20 @@ pub fn method_text(report: &SolveReport) -> String {
                 plural(*sums, "sum")
             )
         }
+    }
+}
+
+/// `component 2 is wild` / `components 1, 2 are wild` (1-based).
+fn wild_text(wild: &[usize]) -> String {
+    match wild {
+        [one] => format!("component {} is wild", one + 1),
+        many => format!(
+            "components {} are wild",
+            many.iter()
+                .map(|i| (i + 1).to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     }
 }
 

@@ -116,6 +116,7 @@ pub fn solve_beyond_box(
         method,
         search: Some(search),
         genus: None,
+        misere: false,
     })
 }
 

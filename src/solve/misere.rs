@@ -4,6 +4,10 @@
 //! * When every component is tame (its genus and those of all its positions are tame), the
 //!   sum is decided by Conway's tame addition ([`Genus::tame_sum`], ONAG ch. 12): misère Nim's
 //!   rule generalised ([`Method::TameRule`]).
+//! * Otherwise, for a large sum of heaps, a quick attempt at the misère quotient of the heaps
+//!   up to the largest (Plambeck–Siegel, [`crate::value::misere::quotient`], proved before
+//!   use) decides the outcome of the sum and of every move ([`Method::Quotient`]); `G⁻` of
+//!   the sum is then not computed.
 //! * Otherwise the sum is valued by the exact search over canonical sums of
 //!   [`crate::value::misere::Sums`] ([`Method::SumSearch`]).
 //!
@@ -13,10 +17,12 @@
 //! past [`MAX_SUMS`] with [`crate::engine::EngineError::TooManySums`].
 
 use crate::engine::progress::Progress;
+use crate::engine::EngineError;
 use crate::rules::{Game, GameKind};
 use crate::value::evaluate;
+use crate::value::misere::quotient::{self, Quotient};
 use crate::value::misere::sums::MAX_SUMS;
-use crate::value::misere::Sums;
+use crate::value::misere::{Genus, Sums};
 
 use super::moves;
 use super::{check_components, sum_box, Method, Outcome, SolveError, SolveReport};
@@ -31,6 +37,9 @@ pub struct MisereOptions<'a> {
     pub max_sums: Option<usize>,
     /// Draw progress on stderr (the number of sums stored) for searches that take seconds.
     pub progress: bool,
+    /// Try the misère quotient when the search may need more than this many sums instead of
+    /// [`QUOTIENT_FROM`] (0: whenever a component is wild; for tests of the quotient path).
+    pub quotient_from: Option<u128>,
     /// Told, before a search, when the search may need more sums than it may keep (with the
     /// bound), so that the command line can say so up front.
     pub note: Option<&'a mut dyn FnMut(String)>,
@@ -48,7 +57,7 @@ pub fn solve_misere(
     let arity = coordinates.len();
     // Before any work: the values of every position up to the largest component (heaps below
     // it, the box under it) must fit and their rules finish, and a code's moves be listable.
-    evaluate::check_request(game, &sum_box(components))?;
+    let generator = evaluate::check_request(game, &sum_box(components))?;
     if game.position_program().is_none() {
         let largest = components.iter().map(|c| c[0]).max().unwrap_or(0);
         moves::check_listable(game, largest)?;
@@ -63,18 +72,55 @@ pub fn solve_misere(
     let end = bound.map_or(limit as u64, |b| b.min(limit as u128) as u64);
     sums = sums.with_progress(Progress::counting("sums", end, options.progress));
 
+    // A wild sum of heaps may be decided by its misère quotient, without the search. With that
+    // to fall back on, the components alone are first valued within the quick limit: a wild
+    // heap alone can need millions of sums that the quotient never looks at.
+    let quotient_from = options.quotient_from.unwrap_or(QUOTIENT_FROM);
+    let quotient_may_help = !options.force_search
+        && game.position_program().is_none()
+        && generator.decreasing()
+        && bound.is_none_or(|b| b > quotient_from);
+    if quotient_may_help {
+        sums = sums.with_max_sums(QUICK_QUOTIENT.max_sums.min(limit));
+    }
     // Each component alone: its genus and whether it is tame.
     let mut genera = Vec::with_capacity(components.len());
     let mut wild = Vec::new();
-    for (i, component) in components.iter().enumerate() {
-        let alone = sums.canonical(component)?;
-        let valued = sums.value(&alone)?;
-        if !valued.is_tame() {
-            wild.push(i);
-        }
-        genera.push(valued.genus.clone());
-    }
+    let all_valued = value_alone(
+        &mut sums,
+        components,
+        &mut genera,
+        &mut wild,
+        quotient_may_help,
+    )?;
     let flat: Vec<u64> = components.concat();
+    let tame_rule = all_valued && wild.is_empty() && !options.force_search;
+    if quotient_may_help && !tame_rule {
+        let largest = flat.iter().copied().max().unwrap_or(0);
+        let attempt = match quotient_of(game, largest)? {
+            Ok(quotient) => by_quotient(game, components, &quotient)?
+                .ok_or_else(|| "a move leaves a heap beyond the quotient's".to_string()),
+            Err(reason) => Err(reason),
+        };
+        match attempt {
+            Ok(report) => {
+                sums.finish_progress();
+                return Ok(report);
+            }
+            Err(reason) => {
+                if let Some(note) = options.note.as_mut() {
+                    note(format!(
+                        "note: no misère quotient of the heaps ≤ {largest} within a quick attempt ({reason}); searching the sums"
+                    ));
+                }
+                // The search's rate and time left from here, not from before the attempt.
+                sums.finish_progress();
+                sums = sums.with_progress(Progress::counting("sums", end, options.progress));
+            }
+        }
+    }
+    sums = sums.with_max_sums(limit);
+    value_alone(&mut sums, components, &mut genera, &mut wild, false)?;
     let total = sums.canonical(&flat)?;
     let tame_rule = wild.is_empty() && !options.force_search;
     let genus = if tame_rule {
@@ -142,7 +188,113 @@ pub fn solve_misere(
         method,
         search: None,
         genus: Some(genus),
+        misere: true,
     })
+}
+
+/// Sums whose search may need more sums than this first try the misère quotient (of a heap
+/// game whose every move leaves smaller heaps, so that the quotient of the heaps up to the
+/// largest covers every position of the sum).
+pub const QUOTIENT_FROM: u128 = 100_000;
+
+/// The limits of the quick attempt at a quotient before a search (a few seconds at most).
+pub const QUICK_QUOTIENT: quotient::Limits = quotient::Limits {
+    max_outcomes: 50_000,
+    max_proof_states: 50_000,
+    max_sums: 50_000,
+};
+
+/// Values the components from `genera.len()` on, each alone, pushing its genus (and its index
+/// to `wild` when it is not tame). With `stop_at_limit`, a component past the search's limit
+/// ends the loop: `Ok(false)`, the rest not valued.
+fn value_alone(
+    sums: &mut Sums<'_>,
+    components: &[Vec<u64>],
+    genera: &mut Vec<Genus>,
+    wild: &mut Vec<usize>,
+    stop_at_limit: bool,
+) -> Result<bool, SolveError> {
+    for (i, component) in components.iter().enumerate().skip(genera.len()) {
+        match sums
+            .canonical(component)
+            .and_then(|alone| sums.value(&alone).cloned())
+        {
+            Ok(valued) => {
+                if !valued.is_tame() {
+                    wild.push(i);
+                }
+                genera.push(valued.genus);
+            }
+            Err(EngineError::TooManySums { .. }) if stop_at_limit => return Ok(false),
+            Err(error) => return Err(error.into()),
+        }
+    }
+    Ok(true)
+}
+
+/// The misère quotient of the heaps `≤ largest` within [`QUICK_QUOTIENT`], or why there is
+/// none.
+fn quotient_of(game: &Game, largest: u64) -> Result<Result<Quotient, String>, SolveError> {
+    let steps = match quotient::quotients_within(game, largest, 6, QUICK_QUOTIENT, &mut |_| {}) {
+        Err(EngineError::TooManySums { limit, .. }) => {
+            return Ok(Err(format!("its search went past {limit} sums")))
+        }
+        other => other?,
+    };
+    Ok(match steps.into_iter().last() {
+        Some(quotient::Step::Found(q)) if q.max_heap == largest => Ok(q),
+        Some(quotient::Step::NotFound { max_heap, reason }) => {
+            Err(format!("at heap {max_heap}: {reason}"))
+        }
+        _ => Err("no heap with a move".to_string()),
+    })
+}
+
+/// The report of a sum of heaps decided by its quotient: P iff the product of the heaps'
+/// elements is in the P-portion, and a move wins iff it leads to such a sum. `None` if a
+/// move leaves a heap the quotient does not cover.
+fn by_quotient(
+    game: &Game,
+    components: &[Vec<u64>],
+    quotient: &Quotient,
+) -> Result<Option<SolveReport>, SolveError> {
+    let heaps: Vec<u64> = components.iter().map(|c| c[0]).collect();
+    let mut winning_moves = Vec::new();
+    for (i, component) in components.iter().enumerate() {
+        for m in moves::moves_of(game, i, component)? {
+            let mut after: Vec<u64> = heaps.clone();
+            after.remove(i);
+            after.extend(m.result.iter().map(|part| part[0]));
+            match quotient.is_p_position(&after) {
+                Some(true) => winning_moves.push(m),
+                Some(false) => {}
+                None => return Ok(None),
+            }
+        }
+    }
+    let Some(p) = quotient.is_p_position(&heaps) else {
+        return Ok(None);
+    };
+    let outcome = if p {
+        Outcome::FirstPlayerLoses
+    } else {
+        Outcome::FirstPlayerWins
+    };
+    Ok(Some(SolveReport {
+        coordinates: game.coordinates(),
+        components: components.to_vec(),
+        value: None,
+        outcome,
+        winning_moves,
+        method: Method::Quotient {
+            max_heap: quotient.max_heap,
+            order: quotient.order(),
+            p_portion: quotient.p_portion.len(),
+        },
+        search: None,
+        genus: None,
+        misere: true,
+    }))
 }
 
 /// An upper bound on the sums the search over a sum of heaps can store, when one is cheap and

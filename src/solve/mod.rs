@@ -110,6 +110,18 @@ pub enum Method {
         /// ([`misere::sums_bound`]).
         bound: Option<u128>,
     },
+    /// Misère play, a heap game whose components are not all tame (or too large to value
+    /// alone quickly): by the misère quotient of the heaps up to
+    /// the largest component (Plambeck–Siegel), proved before use. It decides outcomes only:
+    /// the sum's `G⁻` is not computed.
+    Quotient {
+        /// The largest heap of the quotient.
+        max_heap: u64,
+        /// Its order (number of elements).
+        order: usize,
+        /// The size of its P-portion.
+        p_portion: usize,
+    },
 }
 
 /// How the moves of a position beyond the box were searched.
@@ -144,15 +156,18 @@ pub struct SolveReport {
     /// Beyond the box: how the moves were searched (`None` when every move was examined).
     pub search: Option<MoveSearch>,
     /// Misère play: the genus of the sum (its `value` is then `G⁻`, the genus's first
-    /// superscript); `None` in normal play.
+    /// superscript); `None` in normal play, and in misère play when a quotient decided the
+    /// outcome without the sum's value.
     #[serde(serialize_with = "genus_text")]
     pub genus: Option<Genus>,
+    /// Whether the sum was played misère.
+    pub misere: bool,
 }
 
 impl SolveReport {
     /// Whether the report is of misère play.
     pub fn misere(&self) -> bool {
-        self.genus.is_some()
+        self.misere
     }
 }
 
@@ -373,6 +388,7 @@ pub fn solve(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveE
         method: Method::ExactTable { extents },
         search: None,
         genus: None,
+        misere: false,
     })
 }
 

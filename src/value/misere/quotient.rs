@@ -40,6 +40,27 @@ pub const MAX_OUTCOMES: usize = 2_000_000;
 /// The most states of sums the proof may visit; past it the search stops.
 pub const MAX_PROOF_STATES: usize = 1_000_000;
 
+/// How far [`quotients_within`] may go before it gives up on a bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The most outcomes of sums one candidate may need ([`MAX_OUTCOMES`]).
+    pub max_outcomes: usize,
+    /// The most states of sums one proof may visit ([`MAX_PROOF_STATES`]).
+    pub max_proof_states: usize,
+    /// The most sums the exact search behind the outcomes may store ([`super::sums::MAX_SUMS`]).
+    pub max_sums: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_outcomes: MAX_OUTCOMES,
+            max_proof_states: MAX_PROOF_STATES,
+            max_sums: super::sums::MAX_SUMS,
+        }
+    }
+}
+
 /// The misère quotient of the heaps `≤ max_heap`, proved.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Quotient {
@@ -169,11 +190,23 @@ pub fn quotients_reporting(
     max_l: u32,
     found: &mut dyn FnMut(&Step),
 ) -> Result<Vec<Step>, EngineError> {
-    let mut sums = Sums::new(game);
+    quotients_within(game, max_heap, max_l, Limits::default(), found)
+}
+
+/// [`quotients_reporting`] within `limits` (smaller ones make a quick attempt, as `solve`
+/// makes before it falls back to the search over sums).
+pub fn quotients_within(
+    game: &Game,
+    max_heap: u64,
+    max_l: u32,
+    limits: Limits,
+    found: &mut dyn FnMut(&Step),
+) -> Result<Vec<Step>, EngineError> {
+    let mut sums = Sums::new(game).with_max_sums(limits.max_sums);
     let mut steps = Vec::new();
     let mut previous: Option<Quotient> = None;
     for n in 1..=max_heap {
-        let step = next(&mut sums, n, previous.as_ref(), max_l)?;
+        let step = next(&mut sums, n, previous.as_ref(), max_l, &limits)?;
         found(&step);
         match &step {
             Step::Found(q) => previous = Some(q.clone()),
@@ -208,6 +241,7 @@ fn next(
     n: u64,
     previous: Option<&Quotient>,
     max_l: u32,
+    limits: &Limits,
 ) -> Result<Step, EngineError> {
     let mut heaps = previous.map_or_else(Vec::new, |q| q.heaps.clone());
     let new_heap = !sums.component_options(&[n])?.is_empty();
@@ -229,7 +263,7 @@ fn next(
             } else if x > 0 {
                 break;
             }
-            if prove(&candidate, &options)?.is_ok() {
+            if prove(&candidate, &options, limits)?.is_ok() {
                 return Ok(Step::Found(candidate));
             }
             if !new_heap {
@@ -246,13 +280,14 @@ fn next(
         loop {
             let k = essential.len();
             let needed = (2 * l as usize - 1).checked_pow(k as u32);
-            if needed.is_none_or(|needed| needed > MAX_OUTCOMES) {
+            if needed.is_none_or(|needed| needed > limits.max_outcomes) {
                 reason = format!(
-                    "{k} generators with {l} representatives each would need more than {MAX_OUTCOMES} outcomes of sums"
+                    "{k} generators with {l} representatives each would need more than {} outcomes of sums",
+                    limits.max_outcomes
                 );
                 break 'sizes;
             }
-            let tried = match candidate(sums, n, &heaps, &essential, &options, l) {
+            let tried = match candidate(sums, n, &heaps, &essential, &options, l, limits) {
                 Err(EngineError::TooManySums { limit, .. }) => Candidate::TooLarge(format!(
                     "the exact outcomes it needs went past the search's {limit} sums"
                 )),
@@ -340,6 +375,7 @@ fn candidate(
     essential: &[usize],
     options: &[Vec<Vec<u64>>],
     l: u32,
+    limits: &Limits,
 ) -> Result<Candidate, EngineError> {
     let k = essential.len();
     let dims: Vec<u64> = essential.iter().map(|&i| heaps[i]).collect();
@@ -419,7 +455,7 @@ fn candidate(
         images,
         identity: class_of[0],
     };
-    match prove(&quotient, options)? {
+    match prove(&quotient, options, limits)? {
         Ok(()) => {}
         Err(Refusal::Fails(why)) => {
             return Ok(Candidate::Failed(format!(
@@ -436,7 +472,7 @@ fn candidate(
 enum Refusal {
     /// A sum breaks the recursion.
     Fails(String),
-    /// The proof is past [`MAX_PROOF_STATES`].
+    /// The proof is past [`Limits::max_proof_states`].
     TooLarge(String),
 }
 
@@ -454,6 +490,7 @@ enum Refusal {
 fn prove(
     quotient: &Quotient,
     options: &[Vec<Vec<u64>>],
+    limits: &Limits,
 ) -> Result<Result<(), Refusal>, EngineError> {
     // The elements of the heaps, each with its heaps' option elements.
     let mut elements: Vec<usize> = Vec::new();
@@ -528,9 +565,10 @@ fn prove(
                 });
             }
             if seen.insert(next.clone()) {
-                if seen.len() > MAX_PROOF_STATES {
+                if seen.len() > limits.max_proof_states {
                     return Ok(Err(Refusal::TooLarge(format!(
-                        "the proof would visit more than {MAX_PROOF_STATES} states of sums"
+                        "the proof would visit more than {} states of sums",
+                        limits.max_proof_states
                     ))));
                 }
                 queue.push(next);
