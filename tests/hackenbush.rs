@@ -290,7 +290,7 @@ fn a_random_tree_of_100_000_vertices() {
     let parent: Vec<usize> = (0..n)
         .map(|i| match i {
             0 => 0,
-            _ if xorshift(&mut state) % 8 != 0 => i - 1,
+            _ if !xorshift(&mut state).is_multiple_of(8) => i - 1,
             _ => (xorshift(&mut state) % i as u64) as usize,
         })
         .collect();
