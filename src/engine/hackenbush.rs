@@ -143,43 +143,60 @@ impl Fused {
 
         // Iterative DFS from the ground: discovery times, lowlinks, the tree edge each node was
         // reached by. An edge is a bridge iff it is a tree edge (p, v) with low(v) > tin(p).
-        let mut tin = vec![NONE; n];
-        let mut low = vec![0u32; n];
-        let mut via = vec![NONE; n];
-        let mut up = vec![NONE; n];
+        // One record per node, so that a visit costs one cache miss on a large random tree.
+        #[derive(Clone, Copy)]
+        struct Visit {
+            tin: u32,
+            low: u32,
+            via: u32,
+            up: u32,
+        }
+        let mut visit = vec![
+            Visit {
+                tin: NONE,
+                low: 0,
+                via: NONE,
+                up: NONE,
+            };
+            n
+        ];
         let mut bridge = vec![false; edges.len()];
         let mut preorder = Vec::new();
         let mut stack: Vec<(u32, usize)> = vec![(ground, offsets[ground as usize])];
-        tin[ground as usize] = 0;
-        low[ground as usize] = 0;
+        visit[ground as usize].tin = 0;
         preorder.push(ground);
         while let Some(top) = stack.last_mut() {
             let v = top.0 as usize;
             if top.1 < offsets[v + 1] {
                 let (w, id) = adjacency[top.1];
                 top.1 += 1;
-                if id == via[v] {
+                if id == visit[v].via {
                     continue;
                 }
                 let w = w as usize;
-                if tin[w] == NONE {
-                    tin[w] = preorder.len() as u32;
-                    low[w] = tin[w];
-                    via[w] = id;
-                    up[w] = v as u32;
+                let tin_w = visit[w].tin;
+                if tin_w == NONE {
+                    let tin = preorder.len() as u32;
+                    visit[w] = Visit {
+                        tin,
+                        low: tin,
+                        via: id,
+                        up: v as u32,
+                    };
                     preorder.push(w as u32);
                     stack.push((w as u32, offsets[w]));
                 } else {
-                    low[v] = low[v].min(tin[w]);
+                    visit[v].low = visit[v].low.min(tin_w);
                 }
             } else {
                 stack.pop();
-                let p = up[v];
-                if p != NONE {
-                    let p = p as usize;
-                    low[p] = low[p].min(low[v]);
-                    if low[v] > tin[p] {
-                        bridge[via[v] as usize] = true;
+                // The node below on the stack is v's DFS parent.
+                if let Some(&(p, _)) = stack.last() {
+                    let (low_v, via_v) = (visit[v].low, visit[v].via);
+                    let p = &mut visit[p as usize];
+                    p.low = p.low.min(low_v);
+                    if low_v > p.tin {
+                        bridge[via_v as usize] = true;
                     }
                 }
             }
@@ -196,11 +213,12 @@ impl Fused {
         component[ground as usize] = 0;
         for &v in &preorder[1..] {
             let v = v as usize;
-            let p = up[v] as usize;
-            if bridge[via[v] as usize] {
+            let Visit { via, up, .. } = visit[v];
+            let p = up as usize;
+            if bridge[via as usize] {
                 component[v] = parent.len() as u32;
                 parent.push(component[p]);
-                parent_edge.push(via[v]);
+                parent_edge.push(via);
                 head.push(v as u32);
                 anchor.push(p as u32);
             } else {
