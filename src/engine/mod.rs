@@ -24,6 +24,7 @@ pub mod checkpoint;
 pub mod estimate;
 pub mod general;
 pub mod generator;
+pub mod hackenbush;
 pub mod mex;
 pub mod moves;
 pub mod multi;

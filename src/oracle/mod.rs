@@ -7,6 +7,7 @@
 //! * [`interp`]: general move rules by walking the checked syntax tree;
 //! * [`misere`]: misère Grundy values of sums by the definition, over the whole game tree.
 
+pub mod hackenbush;
 pub mod interp;
 pub mod misere;
 pub mod naive;
