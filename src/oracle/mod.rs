@@ -8,5 +8,6 @@
 //! * [`misere`]: misère Grundy values of sums by the definition, over the whole game tree.
 
 pub mod interp;
+pub mod loopy;
 pub mod misere;
 pub mod naive;
