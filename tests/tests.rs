@@ -8,6 +8,7 @@ mod codegen;
 mod errors;
 mod examples;
 mod known_values;
+mod loopy;
 mod misere;
 mod misere_check;
 mod multi;

@@ -104,9 +104,7 @@ pub fn check_generalized_sg(graph: &Graph, values: &[LoopyValue]) -> Result<(), 
                 }
             }
             LoopyValue::Infinite(k) => {
-                if k.iter().copied().collect::<BTreeSet<u32>>() != options
-                    || k.len() != options.len()
-                {
+                if !k.iter().eq(options.iter()) {
                     return Err(format!(
                         "K of {u} is {k:?}, its options' values {options:?}"
                     ));
@@ -226,15 +224,14 @@ mod tests {
     #[test]
     fn the_checker_rejects_wrong_values() {
         use LoopyValue::{Finite, Infinite};
-        // 0 ↔ 1 with no exit: both ∞{}. Calling them 0 and 1 breaks A at 1 (mex{0} is 1 but
-        // ... ) and B: 0's option 1 would need an option of value 0 placed before 0.
+        // 0 ↔ 1 with no exit: both ∞{}. Calling them 0 and 1 satisfies A but breaks B: 0's
+        // option 1 would need an option of value 0 counted before 0, and 0 is its only one.
         let g = Graph::from_edges(2, &[(0, 1), (1, 0)]);
         assert!(check_generalized_sg(&g, &[Infinite(vec![]), Infinite(vec![])]).is_ok());
         assert!(check_generalized_sg(&g, &[Finite(0), Finite(1)]).is_err());
         assert!(check_generalized_sg(&g, &[Finite(0), Infinite(vec![0])]).is_err());
         assert!(check_generalized_sg(&g, &[Infinite(vec![1]), Infinite(vec![])]).is_err());
-        // A lone self-loop valued 0 satisfies A (mex of nothing finite... no: its option is
-        // itself, value 0, so mex is 1) — rejected.
+        // A lone self-loop valued 0 breaks A: its option (itself) has value 0, mex 1.
         let looped = Graph::from_edges(1, &[(0, 0)]);
         assert!(check_generalized_sg(&looped, &[Finite(0)]).is_err());
         assert!(check_generalized_sg(&looped, &[Infinite(vec![])]).is_ok());
