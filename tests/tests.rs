@@ -9,6 +9,7 @@ mod errors;
 mod examples;
 mod hackenbush;
 mod known_values;
+mod loopy;
 mod misere;
 mod misere_check;
 mod multi;

@@ -9,5 +9,6 @@
 
 pub mod hackenbush;
 pub mod interp;
+pub mod loopy;
 pub mod misere;
 pub mod naive;

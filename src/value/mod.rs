@@ -18,6 +18,7 @@
 //!   multisets) overrides [`DynRule::evaluate`] instead of using the recursion on options.
 
 pub mod evaluate;
+pub mod loopy;
 pub mod misere;
 mod normal;
 

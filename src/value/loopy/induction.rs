@@ -1,0 +1,103 @@
+//! The one backward-induction core shared by [`super::retrograde`] and the rounds of
+//! [`super::gsg`]: predecessor lists, a FIFO queue of resolved nodes, and per-node counters of
+//! the moves that do not yet go to a won node.
+
+use crate::graph::Graph;
+
+/// The predecessors of every node, in CSR form (built here rather than by
+/// [`Graph::reversed`], which would first collect every edge as a pair: two copies fewer of
+/// `E` words on big graphs).
+pub(super) struct Predecessors {
+    offsets: Vec<usize>,
+    sources: Vec<u32>,
+}
+
+impl Predecessors {
+    /// The predecessors of the nodes of `graph`, one entry per edge (a multi-edge counts as
+    /// many times as it appears, matching the counters built from out-degrees).
+    pub(super) fn of(graph: &Graph) -> Predecessors {
+        let n = graph.node_count();
+        let mut offsets = vec![0usize; n + 1];
+        for v in 0..n as u32 {
+            for &w in graph.successors(v) {
+                offsets[w as usize + 1] += 1;
+            }
+        }
+        for v in 0..n {
+            offsets[v + 1] += offsets[v];
+        }
+        let mut next = offsets[..n].to_vec();
+        let mut sources = vec![0u32; graph.edge_count()];
+        for v in 0..n as u32 {
+            for &w in graph.successors(v) {
+                sources[next[w as usize]] = v;
+                next[w as usize] += 1;
+            }
+        }
+        Predecessors { offsets, sources }
+    }
+
+    /// The tails of the edges into `v`.
+    fn of_node(&self, v: u32) -> &[u32] {
+        &self.sources[self.offsets[v as usize]..self.offsets[v as usize + 1]]
+    }
+}
+
+/// Where a node stands in one backward-induction pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Status {
+    /// Unresolved; it loses once every counted move goes to a won node.
+    Open,
+    /// Unresolved and never lost in this pass, but won once it has a move to a lost node (a
+    /// node of value ∞ in a γ round).
+    Sidelined,
+    /// Not part of this pass: moves to it are not counted and it is never resolved (a node
+    /// whose γ value is already known and below the round's).
+    Ignored,
+    /// Resolved: the player to move loses (every counted move goes to a won node).
+    Lost,
+    /// Resolved: the player to move has a move to a lost node.
+    Won,
+}
+
+/// Backward induction from the nodes already in `queue` (each with status [`Status::Lost`]),
+/// until the queue is exhausted: a predecessor of a lost node is won; an open predecessor of a
+/// won node loses when its counter `remaining` (the counted moves not yet known to go to won
+/// nodes) reaches 0. Every node resolved is appended to `queue`, so on return `queue` holds the
+/// resolved nodes in the order they were resolved; `on_resolve(u, v)` is called when `u` is
+/// resolved through its move to `v`.
+///
+/// Each node is resolved at most once and each resolved node scans its predecessors once:
+/// `O(V + E)`. No recursion, no allocation beyond `queue`'s growth (at most `V` entries).
+pub(super) fn propagate(
+    preds: &Predecessors,
+    status: &mut [Status],
+    remaining: &mut [u64],
+    queue: &mut Vec<u32>,
+    mut on_resolve: impl FnMut(u32, u32),
+) {
+    let mut head = 0;
+    while let Some(&v) = queue.get(head) {
+        head += 1;
+        let lost = status[v as usize] == Status::Lost;
+        for &u in preds.of_node(v) {
+            let ui = u as usize;
+            match status[ui] {
+                Status::Open | Status::Sidelined if lost => {
+                    status[ui] = Status::Won;
+                    queue.push(u);
+                    on_resolve(u, v);
+                }
+                Status::Open if !lost => {
+                    remaining[ui] = remaining[ui].saturating_sub(1);
+                    if remaining[ui] == 0 {
+                        status[ui] = Status::Lost;
+                        queue.push(u);
+                        on_resolve(u, v);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
