@@ -1,0 +1,258 @@
+//! A game whose moves can cycle, valued position by position: its positions become the nodes
+//! of an explicit [`Graph`] (a move to one position is an edge; a move that leaves nothing is
+//! an edge to a terminal node), which [`retrograde`] and [`gamma`] then value.
+//!
+//! The positions are a graph file's nodes, every position of a box (whose moves must stay in
+//! it), or the positions reachable from given ones (for `solve`). A move to a sum of several
+//! positions has no place in such a graph: Smith's theory values sums of tokens, not moves that
+//! split one, so such a move is refused.
+
+use std::collections::HashMap;
+
+use super::{gamma, retrograde, LoopyValue};
+use crate::engine::generator::MoveGenerator;
+use crate::engine::multi::show_position;
+use crate::engine::EngineError;
+use crate::graph::Graph;
+use crate::rules::{Game, GraphGame};
+use crate::value::evaluate;
+use crate::value::Outcome;
+
+/// The most positions [`LoopyTable::reachable`] explores before it refuses.
+pub const MAX_REACHABLE: usize = 10_000_000;
+
+/// Every position of a loopy game with its outcome, remoteness and generalized SG value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoopyTable {
+    /// The coordinates' names (`["node"]` for a graph file).
+    pub coordinates: Vec<String>,
+    /// Each node's name as printed: a graph file's node names, `7` or `(1, 2)` for positions.
+    pub names: Vec<String>,
+    /// Each node's coordinates, for the positions of a rules file (empty for a graph file).
+    pub positions: Vec<Vec<u64>>,
+    /// The nodes shown as rows: the first `rows` (a terminal node standing for "no position
+    /// left", when a move leaves nothing, comes after them).
+    pub rows: usize,
+    /// The moves between the nodes.
+    pub graph: Graph,
+    /// The outcome of each node with the player to move.
+    pub outcome: Vec<Outcome>,
+    /// Smith's remoteness (`None` for draws).
+    pub remoteness: Vec<Option<u32>>,
+    /// The generalized Sprague–Grundy value.
+    pub values: Vec<LoopyValue>,
+}
+
+impl LoopyTable {
+    /// The nodes of a graph file, valued.
+    pub fn of_graph(graph: &GraphGame) -> LoopyTable {
+        let rows = graph.node_count();
+        let names = (0..rows as u32).map(|v| graph.name(v).to_string()).collect();
+        LoopyTable::valued(vec!["node".into()], names, Vec::new(), rows, graph.graph.clone())
+    }
+
+    /// Every position of the box `0..=extents[i]` of a rules file, valued; a move that leaves
+    /// the box is an error that names it (ask for a larger box).
+    pub fn of_box(game: &Game, extents: &[u64]) -> Result<LoopyTable, EngineError> {
+        let generator = evaluate::check_request(game, extents)?;
+        let mut explorer = Explorer::new(game, generator, None);
+        let size: u64 = extents.iter().map(|&e| e + 1).product();
+        for index in 0..size {
+            let mut position = vec![0; extents.len()];
+            let mut rest = index;
+            for (i, &extent) in extents.iter().enumerate().rev() {
+                position[i] = rest % (extent + 1);
+                rest /= extent + 1;
+            }
+            explorer.node(&position);
+        }
+        explorer.bounded = Some(extents.to_vec());
+        explorer.explore_all()?;
+        Ok(explorer.finish())
+    }
+
+    /// The positions reachable from `starts` (each a position of `game`), valued; refused
+    /// past [`MAX_REACHABLE`] positions.
+    pub fn reachable(game: &Game, starts: &[Vec<u64>]) -> Result<LoopyTable, EngineError> {
+        let generator = MoveGenerator::of(game);
+        let mut explorer = Explorer::new(game, generator, None);
+        for start in starts {
+            explorer.node(start);
+        }
+        explorer.explore_all()?;
+        Ok(explorer.finish())
+    }
+
+    /// The node of a position (or of a graph file's node name), if the table has it.
+    pub fn node_of(&self, position: &[u64]) -> Option<u32> {
+        self.positions
+            .iter()
+            .position(|p| p == position)
+            .map(|i| i as u32)
+    }
+
+    /// How many rows are P, N and D.
+    pub fn counts(&self) -> [usize; 3] {
+        let mut counts = [0; 3];
+        for outcome in &self.outcome[..self.rows] {
+            counts[match outcome {
+                Outcome::P => 0,
+                Outcome::N => 1,
+                Outcome::D => 2,
+            }] += 1;
+        }
+        counts
+    }
+
+    fn valued(
+        coordinates: Vec<String>,
+        names: Vec<String>,
+        positions: Vec<Vec<u64>>,
+        rows: usize,
+        graph: Graph,
+    ) -> LoopyTable {
+        let analysis = retrograde(&graph);
+        let values = gamma(&graph).values(&graph);
+        LoopyTable {
+            coordinates,
+            names,
+            positions,
+            rows,
+            outcome: analysis.outcome,
+            remoteness: analysis.remoteness,
+            values,
+            graph,
+        }
+    }
+}
+
+/// Builds the graph of a rules file's positions, breadth first.
+struct Explorer<'g> {
+    game: &'g Game,
+    generator: MoveGenerator<'g>,
+    /// A box every move must stay in, or `None` to add every position reached.
+    bounded: Option<Vec<u64>>,
+    index: HashMap<Vec<u64>, u32>,
+    positions: Vec<Vec<u64>>,
+    edges: Vec<(u32, u32)>,
+    /// Moves that leave no position, from these nodes.
+    to_nothing: Vec<u32>,
+    next: usize,
+}
+
+impl<'g> Explorer<'g> {
+    fn new(game: &'g Game, generator: MoveGenerator<'g>, bounded: Option<Vec<u64>>) -> Self {
+        Explorer {
+            game,
+            generator,
+            bounded,
+            index: HashMap::new(),
+            positions: Vec::new(),
+            edges: Vec::new(),
+            to_nothing: Vec::new(),
+            next: 0,
+        }
+    }
+
+    fn node(&mut self, position: &[u64]) -> u32 {
+        if let Some(&v) = self.index.get(position) {
+            return v;
+        }
+        let v = self.positions.len() as u32;
+        self.index.insert(position.to_vec(), v);
+        self.positions.push(position.to_vec());
+        v
+    }
+
+    fn explore_all(&mut self) -> Result<(), EngineError> {
+        let arity = self.generator.arity();
+        while self.next < self.positions.len() {
+            let v = self.next as u32;
+            self.next += 1;
+            let position = self.positions[v as usize].clone();
+            let mut options: Vec<Vec<u64>> = Vec::new();
+            self.generator
+                .for_each_option(&position, &mut |flat| options.push(flat.to_vec()))
+                .map_err(|diagnostic| EngineError::Rule {
+                    diagnostic: Box::new(diagnostic),
+                    file: Box::new(self.game.source.clone()),
+                })?;
+            for option in options {
+                match option.len() / arity.max(1) {
+                    0 => self.to_nothing.push(v),
+                    1 => {
+                        let w = match (&self.bounded, self.index.get(&option)) {
+                            (_, Some(&w)) => w,
+                            (Some(extents), None) => {
+                                return Err(EngineError::Request(format!(
+                                    "a move from {} leads to {}, outside the table {}\n  help: the moves can cycle, so every position a move reaches must be in the table: ask for a larger --to (or bound the moves in the rules)",
+                                    show(&position),
+                                    show(&option),
+                                    box_text(extents)
+                                )));
+                            }
+                            (None, None) => {
+                                if self.positions.len() >= MAX_REACHABLE {
+                                    return Err(EngineError::Request(format!(
+                                        "more than {MAX_REACHABLE} positions are reachable\n  help: ask about smaller positions"
+                                    )));
+                                }
+                                self.node(&option)
+                            }
+                        };
+                        self.edges.push((v, w));
+                    }
+                    _ => {
+                        return Err(EngineError::Request(format!(
+                            "a move from {} leaves a sum of several positions, and the moves of this game can cycle\n  help: a game that can cycle is valued as one token on a graph of positions (C. A. B. Smith): write moves that lead to one position, or make every move decrease something so that the game ends",
+                            show(&position)
+                        )));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> LoopyTable {
+        let rows = self.positions.len();
+        let mut node_count = rows;
+        if !self.to_nothing.is_empty() {
+            // One terminal node for "nothing left", after the rows.
+            let nothing = rows as u32;
+            node_count += 1;
+            self.edges
+                .extend(self.to_nothing.iter().map(|&v| (v, nothing)));
+        }
+        let graph = Graph::from_edges(node_count, &self.edges);
+        let mut names: Vec<String> = self.positions.iter().map(|p| show(p)).collect();
+        if node_count > rows {
+            names.push("nothing".into());
+        }
+        LoopyTable::valued(
+            self.game.coordinates(),
+            names,
+            self.positions,
+            rows,
+            graph,
+        )
+    }
+}
+
+/// `7` for one coordinate, `(1, 2)` for more.
+fn show(position: &[u64]) -> String {
+    if position.len() == 1 {
+        position[0].to_string()
+    } else {
+        show_position(position)
+    }
+}
+
+/// `0..=10` or `0..=3 × 0..=5`.
+fn box_text(extents: &[u64]) -> String {
+    extents
+        .iter()
+        .map(|e| format!("0..={e}"))
+        .collect::<Vec<_>>()
+        .join(" × ")
+}
