@@ -592,3 +592,108 @@ fn duplicate(what: &str, span: Span) -> Diagnostic {
         .with_label("already given above")
         .with_help(format!("keep one `{what}` line"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn loaded(text: &str) -> Result<Game, RulesError> {
+        super::super::load(SourceFile::new("t.sg", text), &[])
+    }
+
+    fn graph(text: &str) -> GraphGame {
+        match loaded(text).unwrap_or_else(|e| panic!("{e}")).kind {
+            GameKind::Graph { graph } => graph,
+            _ => panic!("not a graph file"),
+        }
+    }
+
+    fn first_error(text: &str) -> String {
+        loaded(text).expect_err(text).diagnostics[0].message.clone()
+    }
+
+    #[test]
+    fn graph_files_are_told_by_their_first_words() {
+        assert!(is_graph_text(b"# c\n  edge a b # x\n"));
+        assert!(is_graph_text(b"name \"g\"\nhackenbush\n"));
+        assert!(!is_graph_text(b"# edge a b\nmove => none\nname \"edge\"\n"));
+        assert!(!is_graph_text(b"edges a b\n"));
+    }
+
+    #[test]
+    fn lines_names_and_comments() {
+        let game =
+            loaded("# g\nname \"a # b\" # c\ndescription \"d\"\nplay normal\nedge a b # e\n")
+                .unwrap();
+        assert_eq!(game.name, "a # b");
+        assert_eq!(game.description.as_deref(), Some("d"));
+        assert_eq!(game.coordinates(), ["node"]);
+        assert!(game.code().is_none() && game.position_program().is_none());
+        let g = graph("edge\ta\tb\r\nstart b\r\n");
+        assert_eq!(g.names, ["a", "b"]);
+        assert_eq!(g.start, Some(1));
+        assert_eq!(
+            g.summary(),
+            "a graph of 2 nodes and 1 edge, 1 terminal, acyclic, start b"
+        );
+        assert_eq!(g.node("b"), Some(1));
+        assert_eq!(graph("edge 05 1\n").node("5"), Some(1));
+    }
+
+    #[test]
+    fn hackenbush_summaries() {
+        let tree = graph("hackenbush\nground r\nedge r a\nedge a b\nedge r c\n");
+        assert_eq!(
+            tree.summary(),
+            "a hackenbush graph of 4 nodes and 3 edges, ground r, a tree"
+        );
+        let cyclic = graph("hackenbush\nground r\nedge r a\nedge a r\n");
+        assert!(cyclic.summary().ends_with("connected, with cycles"));
+        let floating = graph("hackenbush\nground r\nedge r a\nedge b c\n");
+        assert!(floating
+            .summary()
+            .ends_with("2 nodes not connected to the ground"));
+    }
+
+    #[test]
+    fn error_messages_table() {
+        let cases = [
+            ("edge a", "`edge` needs two nodes"),
+            ("edge a b c", "an edge joins two nodes, found a third: `c`"),
+            ("edge 1.5 x", "`1.5` is not a node name"),
+            ("edge -2 x", "`-2` cannot name a node: it is negative"),
+            ("edge a b\nstart a\nstart b", "a second `start` line"),
+            ("edge a b\nstart", "`start` needs a node"),
+            ("edge a b\nstart a b", "`start` names one node"),
+            (
+                "hackenbush x\nground a\nedge a b",
+                "`hackenbush` stands alone on its line",
+            ),
+            ("edge a b\nname \"x\"\nname \"y\"", "a second `name` line"),
+            ("edge a b\nname x", "expected a string, found `x`"),
+            ("start a", "the start node `a` is on no edge"),
+            (
+                "edge a b\nsubtraction {1}",
+                "a graph file cannot have a `subtraction` line",
+            ),
+            ("edge a b\nfrobnicate", "unknown statement `frobnicate`"),
+        ];
+        for (text, want) in cases {
+            assert_eq!(first_error(text), want, "{text}");
+        }
+        let no_edge = loaded("start a").unwrap_err().diagnostics;
+        assert_eq!(no_edge[1].message, "this graph file has no edge");
+        let located = loaded("edge a b\nname x").unwrap_err().diagnostics[0].span;
+        assert_eq!(located, Span::new(14, 15));
+        let e = super::super::load(SourceFile::new("t.sg", "edge a b"), &[("k".into(), 1)])
+            .unwrap_err();
+        assert!(e.diagnostics[0].message.contains("--set k=1"));
+    }
+
+    #[test]
+    fn many_bad_lines_are_counted_not_kept() {
+        let e = loaded(&"edge a\n".repeat(1000)).unwrap_err();
+        assert_eq!(e.diagnostics.len(), MAX_ERRORS);
+        assert_eq!(e.more, 1000 - MAX_ERRORS);
+    }
+}
