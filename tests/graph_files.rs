@@ -304,14 +304,14 @@ fn a_generated_file_of_ten_thousand_edges_loads() {
 }
 
 /// The SG value of node `v` by the definition: the mex of its successors' values, memoised.
-fn by_recursion(edges: &[(u32, u32)], n: usize, v: u32, memo: &mut Vec<Option<u32>>) -> u32 {
+fn by_recursion(edges: &[(u32, u32)], v: u32, memo: &mut [Option<u32>]) -> u32 {
     if let Some(value) = memo[v as usize] {
         return value;
     }
     let options: Vec<u32> = edges
         .iter()
         .filter(|&&(t, _)| t == v)
-        .map(|&(_, w)| by_recursion(edges, n, w, memo))
+        .map(|&(_, w)| by_recursion(edges, w, memo))
         .collect();
     let value = (0..).find(|x| !options.contains(x)).unwrap();
     memo[v as usize] = Some(value);
@@ -342,7 +342,7 @@ proptest! {
         let table = engine::compute(&game, nodes as u64 - 1, &EngineOptions::default()).unwrap();
         let mut memo = vec![None; nodes];
         for v in 0..nodes as u32 {
-            prop_assert_eq!(table.get(v as usize), by_recursion(&edges, nodes, v, &mut memo));
+            prop_assert_eq!(table.get(v as usize), by_recursion(&edges, v, &mut memo));
         }
         // The generic evaluator with normal play agrees.
         let generic = sgscope::value::evaluate::evaluate(&sgscope::value::Normal, &game, &[nodes as u64 - 1]).unwrap();
