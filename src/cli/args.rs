@@ -100,7 +100,7 @@ impl Sets {
 /// Reads the game named by `game`: the file at that path if it exists, otherwise `game` itself
 /// as rules text (so `sgscope period 'octal 0.07'` works without a file). A directory, a device
 /// or an empty file is named as such; only the first [`rules::MAX_SOURCE_BYTES`] (and one) bytes
-/// of a file are read, so a huge file is refused without reading it whole.
+/// of a file are read (of a graph file, [`rules::MAX_GRAPH_SOURCE_BYTES`]), so a huge file is refused without reading it whole.
 pub fn load_game(game: &str, sets: &[(String, i64)]) -> Result<Game, CliError> {
     Ok(load_game_with_warnings(game, sets)?.0)
 }
@@ -124,9 +124,17 @@ pub fn load_game_with_warnings(
             }
             let mut bytes = Vec::new();
             std::fs::File::open(path)
-                .and_then(|file| {
-                    file.take(rules::MAX_SOURCE_BYTES as u64 + 1)
-                        .read_to_end(&mut bytes)
+                .and_then(|mut file| {
+                    (&mut file)
+                        .take(rules::MAX_SOURCE_BYTES as u64 + 1)
+                        .read_to_end(&mut bytes)?;
+                    // A graph file may be longer: read on, up to its own limit.
+                    let limit = rules::source_limit(&bytes);
+                    if bytes.len() > rules::MAX_SOURCE_BYTES && limit > rules::MAX_SOURCE_BYTES {
+                        file.take((limit - bytes.len()) as u64 + 1)
+                            .read_to_end(&mut bytes)?;
+                    }
+                    Ok(())
                 })
                 .map_err(|e| cannot_read(e.to_string()))?;
             rules::source_from_bytes(game, bytes)?

@@ -1,6 +1,7 @@
 //! `check`: parse and check rules files, and evaluate their moves at the smallest positions
 //! (heaps `0..=16`, or a position game's coordinates `0..=4`), so that a rule failing at run
-//! time (`move => n + 1`) is reported as `table` would report it.
+//! time (`move => n + 1`) is reported as `table` would report it. A graph file's line adds
+//! the graph's summary ([`crate::rules::GraphGame::summary`]).
 
 use crate::engine::{self, multi, EngineError, EngineOptions};
 use crate::rules::Game;
@@ -33,9 +34,14 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
             .load(name, &mut context.console)
             .and_then(|game| evaluate_small(&game).map(|()| game))
         {
-            Ok(game) => context
-                .console
-                .print(&format!("ok: {name}: {}\n", game_title(&game)))?,
+            Ok(game) => {
+                let summary = game
+                    .graph()
+                    .map_or_else(String::new, |graph| format!(" — {}", graph.summary()));
+                context
+                    .console
+                    .print(&format!("ok: {name}: {}{summary}\n", game_title(&game)))?
+            }
             Err(e) => failures.push(e),
         }
     }
@@ -59,6 +65,11 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
 /// refusal of the request (memory, time, positions outside the box) is not an error of the
 /// rules and is ignored.
 fn evaluate_small(game: &Game) -> Result<(), CliError> {
+    if game.graph().is_some() {
+        // A graph's moves are its edges, all checked while loading; a cycle is a draw, not an
+        // error of the file.
+        return Ok(());
+    }
     let result = match game.position_program() {
         Some(program) => {
             let extents = vec![CHECK_BOX; program.coordinates().len()];

@@ -36,6 +36,7 @@ pub struct Args {
 /// Runs `code`.
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let game = args.game.load(&mut context.console)?;
+    super::refuse_graph(&game, "code")?;
     super::checkpointing::check_output(args.output.as_deref())?;
     let misere = args.play.resolve(&game, &mut context.console) == Play::Misere;
     let snippet = if misere {

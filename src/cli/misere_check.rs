@@ -62,6 +62,7 @@ pub struct Args {
 /// Runs `misere-check`: the header (how many sums) first, then the findings.
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let game = args.game.load(&mut context.console)?;
+    super::refuse_graph(&game, "misere-check")?;
     let heaps = args.heaps as usize;
     let title = game_title(&game);
     let sums = misere_check::refuse(&game, heaps, args.to).map_err(cli_error)?;

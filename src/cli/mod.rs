@@ -140,6 +140,32 @@ fn command() -> clap::Command {
     })
 }
 
+/// Refuses a graph file for subcommand `command`, which reads heap games or position games
+/// (periods, plots, lookup code, patterns, sums): a graph's nodes are no sequence.
+fn refuse_graph(game: &crate::rules::Game, command: &str) -> Result<(), CliError> {
+    let Some(graph) = game.graph() else {
+        return Ok(());
+    };
+    let (what, help) = match graph.hackenbush {
+        Some(_) => (
+            "a hackenbush graph",
+            "`sgscope check FILE` summarises it".to_string(),
+        ),
+        None => (
+            "a graph",
+            format!(
+                "`sgscope table FILE --to {}` gives the value of every node (by index), `sgscope check FILE` summarises it",
+                graph.node_count().saturating_sub(1)
+            ),
+        ),
+    };
+    Err(CliError::Usage(format!(
+        "`sgscope {command}` does not apply to graph files: {} is {what} of {} nodes, not a heap or position game\n  help: {help}",
+        game.name,
+        graph.node_count()
+    )))
+}
+
 fn with_error_prefix(message: String) -> String {
     if message.starts_with("error: ") {
         message

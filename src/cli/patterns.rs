@@ -30,6 +30,7 @@ pub struct Args {
 /// Runs `patterns`.
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let game = args.game.load(&mut context.console)?;
+    super::refuse_graph(&game, "patterns")?;
     let play = args.play.resolve(&game, &mut context.console);
     let text = report(&game, &args.to, args.json, play)?;
     context.console.print(&text)?;

@@ -38,6 +38,7 @@ pub(super) const DEFAULT_MISERE_MAX: u64 = 2048;
 /// Runs `period`.
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let game = args.game.load(&mut context.console)?;
+    super::refuse_graph(&game, "period")?;
     args.checkpointing.check_paths(None)?;
     if game.position_program().is_some() {
         return Err(CliError::Usage(format!(

@@ -33,6 +33,7 @@ pub struct Args {
 /// Runs `plot`.
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let game = args.game.load(&mut context.console)?;
+    super::refuse_graph(&game, "plot")?;
     super::checkpointing::check_output(Some(&args.output))?;
     let output = Path::new(&args.output);
     // Refuse a bad extension, a meaningless --rare or a box that cannot be drawn before

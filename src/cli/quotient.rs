@@ -25,6 +25,7 @@ const MAX_HEAP: u64 = 10_000;
 /// Runs `quotient`.
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let game = args.game.load(&mut context.console)?;
+    super::refuse_graph(&game, "quotient")?;
     if game.position_program().is_some() {
         return Err(CliError::Usage(format!(
             "`quotient` is for heap games (sums of heaps); {} is a position game",

@@ -29,6 +29,7 @@ pub struct Args {
 /// when the pattern then fails on a move) is printed before the error.
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let game = args.game.load(&mut context.console)?;
+    super::refuse_graph(&game, "solve")?;
     let arity = game.coordinates().len();
     let components = solve::parse_sum(&args.position.join(" "), arity)
         .map_err(|e| CliError::Solve(Box::new(e.into())))?;

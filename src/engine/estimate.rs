@@ -125,6 +125,8 @@ pub fn estimate(game: &Game, from: u64, to: u64) -> Option<Estimate> {
             program,
             lowered: None,
         } => vec![rule_costs(program, from, len)?],
+        // Linear in the graph: never long enough to announce.
+        GameKind::Graph { .. } => return None,
     };
     let seconds = parts.iter().map(|(s, _)| s).sum();
     if seconds > super::budget::TIME_LIMIT_SECONDS {

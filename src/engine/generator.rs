@@ -6,14 +6,19 @@
 //! [`crate::value`] see a game only through [`MoveGenerator::for_each_option`]; the normal-play
 //! kernels read the code or the compiled program directly, for speed.
 //!
-//! To add a kind of position (say, the nodes of an explicit graph), add a variant here and its
-//! options in [`MoveGenerator::for_each_option`]; every value rule then works on it.
+//! To add a kind of position, add a variant here and its options in
+//! [`MoveGenerator::for_each_option`]; every value rule then works on it. The nodes of a
+//! directed graph file are one ([`MoveGenerator::Graph`]): a position is one coordinate, the
+//! node's index, and node 0 is a node like any other, not an empty heap — a graph is not a heap
+//! game ([`MoveGenerator::decreasing`] is false), so its positions are valued by the search
+//! that follows moves (and finds cycles).
 
 use std::ops::ControlFlow;
 
 use super::moves;
+use crate::graph::Graph;
 use crate::rules::program::{Scratch, Stop};
-use crate::rules::{Diagnostic, Game, GameKind, Program, TakeBreakCode};
+use crate::rules::{Diagnostic, Game, GameKind, Program, Span, TakeBreakCode};
 
 /// Where the positions of a game can move.
 #[derive(Clone, Copy, Debug)]
@@ -24,6 +29,12 @@ pub enum MoveGenerator<'g> {
     Heap(&'g Program),
     /// Compiled move rules on positions of one or more coordinates (`position (x, y)`).
     Positions(&'g Program),
+    /// The nodes of a directed graph file: a position `[v]` moves to `[w]` for each edge
+    /// `v → w` (a one-component sum).
+    Graph(&'g Graph),
+    /// A hackenbush file, whose positions (subgraphs) no generator here lists: every listing
+    /// fails ([`crate::value::evaluate::check_request`] refuses it first, typed).
+    Hackenbush,
 }
 
 impl<'g> MoveGenerator<'g> {
@@ -36,6 +47,8 @@ impl<'g> MoveGenerator<'g> {
                 MoveGenerator::Positions(program)
             }
             GameKind::General { program, .. } => MoveGenerator::Heap(program),
+            GameKind::Graph { graph } if graph.hackenbush.is_some() => MoveGenerator::Hackenbush,
+            GameKind::Graph { graph } => MoveGenerator::Graph(&graph.graph),
         }
     }
 
@@ -49,9 +62,10 @@ impl<'g> MoveGenerator<'g> {
 
     /// Whether every move leads to components smaller than the position (heap games: each
     /// heap left is smaller than the heap moved from), so that positions can be valued in
-    /// increasing order.
+    /// increasing order. True exactly for heap games: callers also read it as "a position is a
+    /// heap, and 0 the empty game" (never so for a graph's nodes).
     pub fn decreasing(&self) -> bool {
-        !matches!(self, MoveGenerator::Positions(_))
+        matches!(self, MoveGenerator::Code(_) | MoveGenerator::Heap(_))
     }
 
     /// Calls `visit` with the components of every option of `position`, flattened (`arity`
@@ -71,7 +85,7 @@ impl<'g> MoveGenerator<'g> {
     /// The program of compiled rules, if the generator has one.
     pub fn program(&self) -> Option<&'g Program> {
         match self {
-            MoveGenerator::Code(_) => None,
+            MoveGenerator::Code(_) | MoveGenerator::Graph(_) | MoveGenerator::Hackenbush => None,
             MoveGenerator::Heap(program) | MoveGenerator::Positions(program) => Some(program),
         }
     }
@@ -94,6 +108,29 @@ impl<'g> MoveGenerator<'g> {
                     visit(&heaps);
                 }
                 return Ok(());
+            }
+            MoveGenerator::Graph(graph) => {
+                let v = position[0];
+                if v >= graph.node_count() as u64 {
+                    return Err(Stop::Error(Diagnostic::unlocated(format!(
+                        "the graph has no node {v} (its nodes are 0..={})",
+                        graph.node_count().saturating_sub(1)
+                    ))));
+                }
+                let successors = graph.successors(v as u32);
+                *budget = budget
+                    .checked_sub(successors.len() as u64)
+                    .ok_or(Stop::OutOfBudget)?;
+                for &w in successors {
+                    visit(&[u64::from(w)]);
+                }
+                return Ok(());
+            }
+            MoveGenerator::Hackenbush => {
+                return Err(Stop::Error(Diagnostic::new(
+                    "the positions of a hackenbush file are valued by the hackenbush kernel",
+                    Span::new(0, 0),
+                )));
             }
             MoveGenerator::Heap(program) | MoveGenerator::Positions(program) => program,
         };

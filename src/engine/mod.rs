@@ -5,6 +5,7 @@
 //! * [`sparse`]: the rare/common-values kernel that [`takebreak`] hands long tables of finite
 //!   octal codes to;
 //! * [`general`]: compiled general move rules;
+//! * [`graph`]: the nodes of an acyclic directed graph file, in reverse topological order;
 //! * [`multi`]: position games (`position (x, y)`) over a box, by waves or a cycle-checking
 //!   search;
 //! * [`naive`]: deliberately simple reference engines (explicit partitions, a tree-walking
@@ -24,7 +25,11 @@ pub mod checkpoint;
 pub mod estimate;
 pub mod general;
 pub mod generator;
+<<<<<<< HEAD
 pub mod hackenbush;
+=======
+pub mod graph;
+>>>>>>> h-graphfile
 pub mod mex;
 pub mod moves;
 pub mod multi;
@@ -263,6 +268,20 @@ pub enum EngineError {
         /// The rule leading from each position to the next (`None` when none was found).
         rules: Vec<Option<String>>,
     },
+    /// A directed graph file with a cycle: its positions need not lead to an end, which the
+    /// normal-play engine (a recursion on options) cannot value.
+    #[error(
+        "the moves can cycle, so the game need not end:\n{}  help: a graph with a cycle has positions whose play need not end (loopy values); the normal-play engine values acyclic graphs only",
+        graph_cycle_text(.nodes)
+    )]
+    GraphCycle {
+        /// The names of the nodes of one cycle, the first repeated at the end.
+        nodes: Vec<String>,
+    },
+    /// A hackenbush file asked of the normal-play engine: its positions are subgraphs, not
+    /// nodes or heaps.
+    #[error("a hackenbush file's positions are valued by the hackenbush kernel, not by the normal-play engine of heaps, positions and graph nodes")]
+    Hackenbush,
     /// A misère search over sums needed more sums than it may keep.
     #[error(
         "the misère search over sums needed more than {limit} sums of components (about {} of memory)",
@@ -334,7 +353,21 @@ fn cycle_text(positions: &[Vec<u64>], rules: &[Option<String>]) -> String {
     text
 }
 
-/// Computes `G(0..=to)` for `game`.
+/// A cycle through named nodes, one step per line, as [`cycle_text`].
+fn graph_cycle_text(nodes: &[String]) -> String {
+    let mut text = String::new();
+    for (i, node) in nodes.iter().enumerate() {
+        text += &if i == 0 {
+            format!("  {node}\n")
+        } else {
+            format!("  → {node}\n")
+        };
+    }
+    text
+}
+
+/// Computes `G(0..=to)` for `game` (for a graph file: the values of nodes `0..=to`, by
+/// index).
 pub fn compute(game: &Game, to: u64, options: &EngineOptions) -> Result<SgTable, EngineError> {
     let mut table = SgTable::new();
     extend(game, &mut table, to, options)?;
@@ -368,6 +401,9 @@ pub fn extend(
 /// The refusals that come before any work (memory, partition listing, rule loop steps, time), then
 /// the table length to reach, or `None` when `table` already holds `G(0..=to)`.
 fn prepare(game: &Game, table: &SgTable, to: u64) -> Result<Option<usize>, EngineError> {
+    if let GameKind::Graph { graph } = &game.kind {
+        check_graph_request(graph, to)?;
+    }
     let shape = TableShape::Sequence { to };
     budget::check_memory(&shape, game.code())?;
     if let Some(feasible_to) = feasible_to(game, to) {
@@ -386,6 +422,21 @@ fn prepare(game: &Game, table: &SgTable, to: u64) -> Result<Option<usize>, Engin
     }
     budget::check_time(game, table.len() as u64, to)?;
     Ok(Some(len))
+}
+
+/// Refuses a table of graph nodes the graph does not have, and a hackenbush file.
+fn check_graph_request(graph: &crate::rules::GraphGame, to: u64) -> Result<(), EngineError> {
+    if graph.hackenbush.is_some() {
+        return Err(EngineError::Hackenbush);
+    }
+    let n = graph.node_count() as u64;
+    if to >= n {
+        return Err(EngineError::Request(format!(
+            "the graph has {n} nodes, numbered 0..={}: a table of nodes 0..={to} asks for nodes it does not have",
+            n.saturating_sub(1)
+        )));
+    }
+    Ok(())
 }
 
 /// The hook [`extend_in_chunks`] calls between chunks with the table so far; returning
@@ -494,6 +545,15 @@ fn extend_kernel(
                     ),
                 }
             })
+        }
+        GameKind::Graph { graph: g } => {
+            // Linear in the graph: every call values the whole graph and keeps what it asks.
+            let values = graph::values(g)?;
+            for &value in &values[table.len()..len] {
+                table.push(value);
+            }
+            progress.tick(len as u64);
+            Ok(())
         }
     }
 }

@@ -98,6 +98,15 @@ pub fn compute_box_in_order(
 
 /// The program of a position game whose positions have `extents.len()` coordinates.
 fn box_program<'g>(game: &'g Game, extents: &[u64]) -> Result<&'g Program, EngineError> {
+    if let Some(graph) = game.graph() {
+        return Err(match graph.hackenbush {
+            Some(_) => EngineError::Hackenbush,
+            None => EngineError::Request(format!(
+                "{} is a graph file: its positions are its nodes, a table of one coordinate, not a box",
+                game.name
+            )),
+        });
+    }
     let Some(program) = game.position_program() else {
         return Err(EngineError::Request(format!(
             "{} is a heap game, not a position game",

@@ -129,7 +129,7 @@ pub fn lower(checked: Checked, source: SourceFile) -> Result<Game, RulesError> {
 }
 
 /// The name of a general game without a `name` line: the file's stem, or "custom rules".
-fn default_general_name(source: &SourceFile) -> String {
+pub(super) fn default_general_name(source: &SourceFile) -> String {
     if source.name.starts_with('<') {
         return "custom rules".to_string();
     }
@@ -485,7 +485,7 @@ mod tests {
         let game = load(SourceFile::new("t.sg", text), &[]).unwrap_or_else(|e| panic!("{e}"));
         match game.kind {
             GameKind::General { lowered, .. } => lowered,
-            GameKind::Code { .. } => panic!("family line"),
+            GameKind::Code { .. } | GameKind::Graph { .. } => panic!("family line"),
         }
     }
 

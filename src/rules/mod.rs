@@ -15,6 +15,7 @@ pub mod check;
 pub mod checked;
 pub mod code;
 pub mod diagnostic;
+pub mod graph;
 pub mod lexer;
 pub mod lower;
 pub mod names;
@@ -28,6 +29,7 @@ use std::fmt;
 pub use ast::Play;
 pub use code::TakeBreakCode;
 pub use diagnostic::{Diagnostic, SourceFile, Span, MAX_ERRORS};
+pub use graph::{GraphGame, MAX_GRAPH_SOURCE_BYTES};
 pub use program::Program;
 
 /// A game read from a rules file, ready for the engine.
@@ -79,6 +81,12 @@ pub enum GameKind {
         /// An equivalent take-and-break code, if the rules are one.
         lowered: Option<TakeBreakCode>,
     },
+    /// An explicit graph (a graph file, see [`graph`]): a position is a node of a directed
+    /// graph, or, for a hackenbush file, the whole undirected graph with its ground.
+    Graph {
+        /// The graph, its node names, start and ground.
+        graph: GraphGame,
+    },
 }
 
 impl Game {
@@ -87,6 +95,15 @@ impl Game {
         match &self.kind {
             GameKind::Code { code, .. } => Some(code),
             GameKind::General { lowered, .. } => lowered.as_ref(),
+            GameKind::Graph { .. } => None,
+        }
+    }
+
+    /// The graph of a graph file, `None` for rules.
+    pub fn graph(&self) -> Option<&GraphGame> {
+        match &self.kind {
+            GameKind::Graph { graph } => Some(graph),
+            _ => None,
         }
     }
 
@@ -116,11 +133,13 @@ impl Game {
         }
     }
 
-    /// The coordinates' names: those of the `position` line, or the heap's (`[n]`).
+    /// The coordinates' names: those of the `position` line, or the heap's (`[n]`); a graph
+    /// file's positions are its nodes (`[node]`).
     pub fn coordinates(&self) -> Vec<String> {
-        match self.position_program() {
-            Some(program) => program.coordinates().to_vec(),
-            None => vec![self.coordinate.clone()],
+        match (self.position_program(), &self.kind) {
+            (Some(program), _) => program.coordinates().to_vec(),
+            (None, GameKind::Graph { .. }) => vec!["node".to_string()],
+            (None, _) => vec![self.coordinate.clone()],
         }
     }
 
@@ -175,20 +194,24 @@ impl std::error::Error for RulesError {}
 /// The largest rules text loaded, in bytes (1 MiB: the largest shipped file is about 2 KB).
 pub const MAX_SOURCE_BYTES: usize = 1 << 20;
 
-/// The error for a text longer than [`MAX_SOURCE_BYTES`], at its first byte past the limit.
-fn too_large(source: &SourceFile) -> RulesError {
-    let mut at = MAX_SOURCE_BYTES.min(source.text.len());
+/// The error for a text longer than `limit` ([`MAX_SOURCE_BYTES`], or
+/// [`MAX_GRAPH_SOURCE_BYTES`] for a graph file), at its first byte past the limit.
+fn too_large(source: &SourceFile, limit: usize) -> RulesError {
+    let mut at = limit.min(source.text.len());
     while !source.text.is_char_boundary(at) {
         at -= 1;
     }
+    let (size, help) = if limit == MAX_SOURCE_BYTES {
+        ("1 MiB", "a game needs a few lines: describe its moves with ranges (`x in 1..=k`) and conditions instead of one line per move")
+    } else {
+        ("256 MiB", "a graph file holds at most about 2·10^7 edges: split the graph, or describe its moves by rules")
+    };
     let diagnostic = Diagnostic::new(
-        format!(
-            "the rules text is larger than {MAX_SOURCE_BYTES} bytes (1 MiB), the most sgscope reads"
-        ),
+        format!("the rules text is larger than {limit} bytes ({size}), the most sgscope reads"),
         Span::new(at, at),
     )
     .with_label("the limit is reached here")
-    .with_help("a game needs a few lines: describe its moves with ranges (`x in 1..=k`) and conditions instead of one line per move");
+    .with_help(help);
     RulesError {
         source: source.clone(),
         diagnostics: vec![diagnostic],
@@ -196,14 +219,25 @@ fn too_large(source: &SourceFile) -> RulesError {
     }
 }
 
+/// The most bytes of a rules text read: [`MAX_SOURCE_BYTES`], or [`MAX_GRAPH_SOURCE_BYTES`]
+/// when its first `MAX_SOURCE_BYTES` are those of a graph file ([`graph::is_graph_text`]).
+pub fn source_limit(prefix: &[u8]) -> usize {
+    if graph::is_graph_text(&prefix[..prefix.len().min(MAX_SOURCE_BYTES)]) {
+        MAX_GRAPH_SOURCE_BYTES
+    } else {
+        MAX_SOURCE_BYTES
+    }
+}
+
 /// The rules text named `name` from the bytes of a file: an error if they are not UTF-8
-/// (located at the first bad byte, with its offset) or longer than [`MAX_SOURCE_BYTES`].
-/// `bytes` may be cut after `MAX_SOURCE_BYTES + 1` bytes: only their length is then known.
+/// (located at the first bad byte, with its offset) or longer than [`source_limit`].
+/// `bytes` may be cut after `source_limit + 1` bytes: only their length is then known.
 pub fn source_from_bytes(name: &str, mut bytes: Vec<u8>) -> Result<SourceFile, RulesError> {
-    if bytes.len() > MAX_SOURCE_BYTES {
-        bytes.truncate(MAX_SOURCE_BYTES + 1);
+    let limit = source_limit(&bytes);
+    if bytes.len() > limit {
+        bytes.truncate(limit + 1);
         let text = String::from_utf8_lossy(&bytes).into_owned();
-        return Err(too_large(&SourceFile::new(name, text)));
+        return Err(too_large(&SourceFile::new(name, text), limit));
     }
     match String::from_utf8(bytes) {
         Ok(text) => Ok(SourceFile::new(name, text)),
@@ -249,8 +283,12 @@ pub fn load_with_warnings(
     source: SourceFile,
     overrides: &[(String, i64)],
 ) -> Result<(Game, Vec<Diagnostic>), RulesError> {
-    if source.text.len() > MAX_SOURCE_BYTES {
-        return Err(too_large(&source));
+    let limit = source_limit(source.text.as_bytes());
+    if source.text.len() > limit {
+        return Err(too_large(&source, limit));
+    }
+    if graph::is_graph_text(source.text.as_bytes()) {
+        return Ok((graph::load(source, overrides)?, Vec::new()));
     }
     let file = parser::parse_counted(&source.text).map_err(|e| RulesError::new(&source, e))?;
     let checked = check::check(&file, overrides)

@@ -1,8 +1,8 @@
 //! Names with a fixed meaning in the rules language (keywords, built-in functions) and the
 //! "did you mean" suggestions for misspelt ones, shared by the parser and the checker.
 
-/// Words that start a statement.
-pub const STATEMENT_KEYWORDS: [&str; 11] = [
+/// Words that start a statement (the last four those of graph files, [`super::graph`]).
+pub const STATEMENT_KEYWORDS: [&str; 15] = [
     "name",
     "description",
     "param",
@@ -14,11 +14,15 @@ pub const STATEMENT_KEYWORDS: [&str; 11] = [
     "octal",
     "hex",
     "takebreak",
+    "edge",
+    "start",
+    "ground",
+    "hackenbush",
 ];
 
 /// Words with a fixed meaning inside rules, which cannot name a parameter, binder or coordinate:
 /// the statement keywords and the words of a move.
-pub const RESERVED: [&str; 15] = concat_words(STATEMENT_KEYWORDS, ["in", "if", "none", "all"]);
+pub const RESERVED: [&str; 19] = concat_words(STATEMENT_KEYWORDS, ["in", "if", "none", "all"]);
 
 /// `first` followed by `second`; `N` must be their total length (checked at compile time).
 const fn concat_words<const A: usize, const B: usize, const N: usize>(

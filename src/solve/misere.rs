@@ -312,6 +312,7 @@ pub fn sums_bound(game: &Game, components: &[Vec<u64>]) -> Option<u128> {
     let largest = components.iter().map(|c| c[0]).max().unwrap_or(0);
     let token_rule = match &game.kind {
         GameKind::Code { .. } => true,
+        GameKind::Graph { .. } => false,
         GameKind::General { .. } => game
             .lowering()
             .is_some_and(|lowering| lowering.checked_to >= largest),

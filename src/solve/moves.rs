@@ -112,6 +112,15 @@ pub fn for_each_move(
             return Ok(Vec::new());
         }
         GameKind::General { program, .. } => program,
+        GameKind::Graph { graph } => {
+            return Err(SolveError::Engine(match graph.hackenbush {
+                Some(_) => EngineError::Hackenbush,
+                None => EngineError::Request(format!(
+                    "the moves of {}, a graph file, are not listed by `solve` yet",
+                    game.name
+                )),
+            }))
+        }
     };
     let listed = match limit {
         Limit::All => engine_moves::for_each_rule_move(

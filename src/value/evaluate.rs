@@ -60,11 +60,14 @@ pub fn evaluate<R: ValueRule + ?Sized>(
     } else {
         let mut position = vec![0u64; extents.len()];
         loop {
-            search.solve(&position).map_err(|e| match e {
-                Failure::Rule(d) => rule_error(d),
-                Failure::Engine(e) => e,
-                Failure::Unknown(_) => unreachable!("the search values every option first"),
-            })?;
+            search
+                .solve(&position)
+                .map_err(|e| match e {
+                    Failure::Rule(d) => rule_error(d),
+                    Failure::Engine(e) => e,
+                    Failure::Unknown(_) => unreachable!("the search values every option first"),
+                })
+                .map_err(|e| name_graph_cycle(game, e))?;
             let Some(i) = (0..extents.len()).rev().find(|&i| position[i] < extents[i]) else {
                 break;
             };
@@ -87,6 +90,19 @@ pub fn check_request<'g>(
     extents: &[u64],
 ) -> Result<MoveGenerator<'g>, EngineError> {
     let generator = MoveGenerator::of(game);
+    if let Some(graph) = game.graph() {
+        if graph.hackenbush.is_some() {
+            return Err(EngineError::Hackenbush);
+        }
+        let n = graph.node_count() as u64;
+        if extents.first().is_some_and(|&to| to >= n) {
+            return Err(EngineError::Request(format!(
+                "the graph has {n} nodes, numbered 0..={}: a box to node {} asks for nodes it does not have",
+                n.saturating_sub(1),
+                extents[0]
+            )));
+        }
+    }
     if extents.len() != generator.arity() {
         return Err(EngineError::Request(format!(
             "positions of {} have {} coordinates, not {}",
@@ -311,6 +327,25 @@ impl<R: ValueRule + ?Sized> Search<'_, R> {
             }
         }
         Ok(())
+    }
+}
+
+/// A cycle through the nodes of a graph file (or sums of them, `a + b`), named by the nodes'
+/// names: [`EngineError::GraphCycle`]; any other error unchanged.
+pub fn name_graph_cycle(game: &Game, error: EngineError) -> EngineError {
+    match (game.graph(), error) {
+        (Some(graph), EngineError::Cycle { positions, .. }) => EngineError::GraphCycle {
+            nodes: positions
+                .iter()
+                .map(|p| {
+                    p.iter()
+                        .map(|&v| graph.name(v as u32))
+                        .collect::<Vec<_>>()
+                        .join(" + ")
+                })
+                .collect(),
+        },
+        (_, error) => error,
     }
 }
 

@@ -177,7 +177,7 @@ pub fn table_until(
                 table.extents = vec![index - 1];
                 return Ok((table, Some(error)));
             }
-            Err(error) => return Err(error),
+            Err(error) => return Err(evaluate::name_graph_cycle(game, error)),
         }
         bar.tick(index + 1);
     }

@@ -1,0 +1,706 @@
+//! Graph files: a game given as an explicit graph, one `edge U V` line per move.
+//!
+//! A file is a graph file when one of its lines starts with a graph word ([`GRAPH_KEYWORDS`]:
+//! `edge`, `start`, `ground`, `hackenbush`). Those words are reserved in the whole language
+//! ([`super::names::RESERVED`]), so such a line is an error in any other file and the choice
+//! never changes the meaning of a valid file. A graph file is only those lines plus `name`,
+//! `description` (and `play normal`); anything else is a located error.
+//!
+//! Graph lines are read by a fast path of their own, a split on blanks per line, with no
+//! token vector and no syntax tree: a file of 10^6 edges is about 12 bytes of text per edge and
+//! its load keeps about 8 bytes per edge (the edge list) besides the graph itself. This is what
+//! lets a graph file be up to [`MAX_GRAPH_SOURCE_BYTES`] (256 MiB) where other rules texts stop
+//! at [`super::MAX_SOURCE_BYTES`]. `name`, `description` and `play` lines go through the
+//! ordinary lexer and parser, one line at a time.
+//!
+//! Nodes are numbered in increasing numeric order when every name is an integer (`edge 3 1`
+//! makes node 0 the one named `1`), otherwise in order of first appearance in an `edge` line.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use super::ast::{Item, Play};
+use super::diagnostic::MAX_ERRORS;
+use super::names::{suggest, STATEMENT_KEYWORDS};
+use super::{parser, Diagnostic, Game, GameKind, RulesError, SourceFile, Span};
+use crate::graph::Graph;
+
+/// The words that start a graph file's own lines.
+pub const GRAPH_KEYWORDS: [&str; 4] = ["edge", "start", "ground", "hackenbush"];
+
+/// The largest graph file loaded, in bytes (256 MiB, about 2·10^7 edges).
+pub const MAX_GRAPH_SOURCE_BYTES: usize = 256 << 20;
+
+/// A game given as an explicit graph (a graph file).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GraphGame {
+    /// Each node's name, by node index (an integer name in decimal, without leading zeros).
+    pub names: Vec<String>,
+    /// The moves: for a directed file, `edge U V` is a move from `U` to `V` (duplicates kept);
+    /// for a hackenbush file, the adjacency of the undirected graph (each edge `u–v` as `u → v`
+    /// and `v → u`, a loop `u → u` once), for walks such as "what touches the ground".
+    pub graph: Graph,
+    /// For a hackenbush file, its edges as given (`edge U V` is `(U, V)`, a loop `(U, U)`);
+    /// empty for a directed file.
+    pub undirected: Vec<(u32, u32)>,
+    /// The `start` node: the position a `solve` or `play` without positions starts from.
+    pub start: Option<u32>,
+    /// The ground node, for a hackenbush file (`None`: a directed graph game).
+    pub hackenbush: Option<u32>,
+    /// Where the `start` line's node is written.
+    pub start_span: Option<Span>,
+    /// Where the `ground` line's node is written.
+    pub ground_span: Option<Span>,
+}
+
+impl GraphGame {
+    /// The number of nodes.
+    pub fn node_count(&self) -> usize {
+        self.names.len()
+    }
+
+    /// The number of edges as written (moves of a directed file, edges of a hackenbush file).
+    pub fn edge_count(&self) -> usize {
+        match self.hackenbush {
+            Some(_) => self.undirected.len(),
+            None => self.graph.edge_count(),
+        }
+    }
+
+    /// The name of node `v`.
+    pub fn name(&self, v: u32) -> &str {
+        self.names.get(v as usize).map_or("?", String::as_str)
+    }
+
+    /// The node named `name` (an integer name in any spelling: `007` is `7`).
+    pub fn node(&self, name: &str) -> Option<u32> {
+        let canonical = match parse_int(name) {
+            Some(Ok(value)) => value.to_string(),
+            _ => name.to_string(),
+        };
+        self.names
+            .iter()
+            .position(|n| *n == canonical)
+            .map(|v| v as u32)
+    }
+
+    /// Nodes with no move (directed files).
+    pub fn terminal_count(&self) -> usize {
+        (0..self.node_count() as u32)
+            .filter(|&v| self.graph.out_degree(v) == 0)
+            .count()
+    }
+
+    /// What `check` says about the graph, e.g. `a graph of 5 nodes and 4 edges, 2 terminal,
+    /// with cycles, start a` or `a hackenbush graph of 7 nodes and 6 edges, ground r, a tree`.
+    pub fn summary(&self) -> String {
+        let (n, m) = (self.node_count(), self.edge_count());
+        let size = format!("{} and {}", plural(n, "node"), plural(m, "edge"));
+        match self.hackenbush {
+            None => {
+                let shape = if self.graph.topological_order().is_some() {
+                    "acyclic"
+                } else {
+                    "with cycles"
+                };
+                let start = self
+                    .start
+                    .map_or_else(String::new, |s| format!(", start {}", self.name(s)));
+                format!(
+                    "a graph of {size}, {} terminal, {shape}{start}",
+                    self.terminal_count()
+                )
+            }
+            Some(ground) => {
+                let grounded = self.grounded_count(ground);
+                let shape = if grounded < n {
+                    format!(
+                        "{} not connected to the ground",
+                        plural(n - grounded, "node")
+                    )
+                } else if m + 1 == n {
+                    "a tree".to_string()
+                } else {
+                    "connected, with cycles".to_string()
+                };
+                format!(
+                    "a hackenbush graph of {size}, ground {}, {shape}",
+                    self.name(ground)
+                )
+            }
+        }
+    }
+
+    /// Nodes joined to `ground` by a path (itself included).
+    fn grounded_count(&self, ground: u32) -> usize {
+        let mut seen = vec![false; self.node_count()];
+        let mut stack = vec![ground];
+        seen[ground as usize] = true;
+        let mut count = 1;
+        while let Some(v) = stack.pop() {
+            for &w in self.graph.successors(v) {
+                if !seen[w as usize] {
+                    seen[w as usize] = true;
+                    count += 1;
+                    stack.push(w);
+                }
+            }
+        }
+        count
+    }
+}
+
+/// `1 node`, `4 nodes`.
+fn plural(count: usize, word: &str) -> String {
+    if count == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{count} {word}s")
+    }
+}
+
+/// Whether `text` is a graph file: some line's first word is one of [`GRAPH_KEYWORDS`].
+/// Works on bytes, so that a prefix of a file (cut anywhere) can be asked.
+pub fn is_graph_text(text: &[u8]) -> bool {
+    text.split(|&b| b == b'\n').any(|line| {
+        let word = first_word(line);
+        GRAPH_KEYWORDS.iter().any(|k| k.as_bytes() == word)
+    })
+}
+
+/// The first word of a line: after blanks, up to a blank or `#`.
+fn first_word(line: &[u8]) -> &[u8] {
+    let start = line
+        .iter()
+        .position(|b| !matches!(b, b' ' | b'\t' | b'\r'))
+        .unwrap_or(line.len());
+    let rest = &line[start..];
+    let end = rest
+        .iter()
+        .position(|b| matches!(b, b' ' | b'\t' | b'\r' | b'#'))
+        .unwrap_or(rest.len());
+    &rest[..end]
+}
+
+/// The words of `line` (starting at byte `offset` of the text), up to a `#`, with their spans.
+fn words(line: &str, offset: usize) -> impl Iterator<Item = (&str, Span)> {
+    let content = line.find('#').map_or(line, |i| &line[..i]);
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let rest = &content[at..];
+        let skip = rest.find(|c| !matches!(c, ' ' | '\t' | '\r'))?;
+        let start = at + skip;
+        let len = content[start..]
+            .find([' ', '\t', '\r'])
+            .unwrap_or(content.len() - start);
+        at = start + len;
+        Some((
+            &content[start..start + len],
+            Span::new(offset + start, offset + start + len),
+        ))
+    })
+}
+
+/// `Some(Ok(value))` for a decimal integer, `Some(Err(()))` for one too large for 64 bits,
+/// `None` for anything else.
+fn parse_int(word: &str) -> Option<Result<u64, ()>> {
+    if word.is_empty() || !word.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(word.parse().map_err(|_| ()))
+}
+
+fn is_identifier(word: &str) -> bool {
+    let mut bytes = word.bytes();
+    bytes
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// A node name as written.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Key<'a> {
+    Int(u64),
+    Ident(&'a str),
+}
+
+/// FxHash with a final mix: node names are hashed twice per edge, and SipHash would be most of
+/// the load time.
+#[derive(Default)]
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn finish(&self) -> u64 {
+        // The multiply leaves the low bits (the table's bucket) depending on the input's low
+        // bits only, and names such as `n0`, `n1`, … differ in their high bytes: mix them down
+        // (MurmurHash3's finalizer), or a chain of 10^6 named nodes loads in 12 s, not 0.5 s.
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^ (h >> 33)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u64(&mut self, value: u64) {
+        self.0 = (self.0.rotate_left(5) ^ value).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_u8(&mut self, value: u8) {
+        self.write_u64(u64::from(value));
+    }
+    fn write_usize(&mut self, value: usize) {
+        self.write_u64(value as u64);
+    }
+}
+
+/// The node of a word, or why the word names none.
+fn node_key(word: &str, span: Span) -> Result<Key<'_>, Diagnostic> {
+    let help = "a node is a non-negative integer (`3`) or a name (`a`, `left_2`)";
+    match parse_int(word) {
+        Some(Ok(value)) => Ok(Key::Int(value)),
+        Some(Err(())) => Err(
+            Diagnostic::new(format!("node number `{word}` is too large"), span)
+                .with_label("does not fit in 64 bits")
+                .with_help(format!(
+                    "node numbers are at most {}; or name the node by a word",
+                    u64::MAX
+                )),
+        ),
+        None if is_identifier(word) => Ok(Key::Ident(word)),
+        None if word.starts_with('-') && parse_int(&word[1..]).is_some() => Err(Diagnostic::new(
+            format!("`{word}` cannot name a node: it is negative"),
+            span,
+        )
+        .with_label("a negative number")
+        .with_help(help)),
+        None => Err(
+            Diagnostic::new(format!("`{word}` is not a node name"), span)
+                .with_label("not an integer or a name")
+                .with_help(help),
+        ),
+    }
+}
+
+/// Numbers the nodes as they are met.
+#[derive(Default)]
+struct Nodes<'a> {
+    ids: HashMap<Key<'a>, u32, BuildHasherDefault<FxHasher>>,
+    keys: Vec<Key<'a>>,
+    all_integers: bool,
+}
+
+impl<'a> Nodes<'a> {
+    fn id(&mut self, key: Key<'a>) -> u32 {
+        let next = self.keys.len() as u32;
+        let id = *self.ids.entry(key).or_insert(next);
+        if id == next {
+            self.keys.push(key);
+        }
+        id
+    }
+}
+
+/// Reads the graph file `source` (see the module docs); `overrides` must be empty, a graph
+/// file having no parameters.
+pub fn load(source: SourceFile, overrides: &[(String, i64)]) -> Result<Game, RulesError> {
+    let text = source.text.as_str();
+    let mut errors: Vec<Diagnostic> = Vec::new();
+    let mut more = 0usize;
+    let mut error = |d: Diagnostic| {
+        if errors.len() < MAX_ERRORS {
+            errors.push(d);
+        } else {
+            more += 1;
+        }
+    };
+    // Errors that depend on the whole file, found after the loop.
+    let mut late: Vec<Diagnostic> = Vec::new();
+    let mut name: Option<String> = None;
+    let mut description: Option<String> = None;
+    let mut play: Option<(Play, Span)> = None;
+    let mut start: Option<(Key, Span, Span)> = None;
+    let mut ground: Option<(Key, Span, Span)> = None;
+    let mut hackenbush: Option<Span> = None;
+    let mut nodes = Nodes {
+        all_integers: true,
+        ..Nodes::default()
+    };
+    let mut edges: Vec<(u32, u32)> = Vec::new();
+    let mut last_line = Span::new(0, 0);
+
+    let mut offset = 0;
+    for line in text.split('\n') {
+        let line_start = offset;
+        offset += line.len() + 1;
+        let mut words = words(line, line_start);
+        let Some((keyword, keyword_span)) = words.next() else {
+            continue;
+        };
+        let line_end = line_start + line.find('#').unwrap_or(line.len());
+        let line_span = Span::new(
+            keyword_span.start,
+            line_start + line[..line_end - line_start].trim_end().len(),
+        );
+        last_line = line_span;
+        match keyword {
+            "edge" => {
+                let (Some((u, u_span)), Some((v, v_span))) = (words.next(), words.next()) else {
+                    error(
+                        Diagnostic::new("`edge` needs two nodes", line_span)
+                            .with_label("expected `edge U V`")
+                            .with_help("write the move's two nodes, e.g. `edge a b` (a move from a to b)"),
+                    );
+                    continue;
+                };
+                if let Some((third, span)) = words.next() {
+                    error(
+                        Diagnostic::new(format!("an edge joins two nodes, found a third: `{third}`"), span)
+                            .with_label("one node too many")
+                            .with_help("write one edge per line: `edge U V`"),
+                    );
+                    continue;
+                }
+                match (node_key(u, u_span), node_key(v, v_span)) {
+                    (Ok(u), Ok(v)) => {
+                        nodes.all_integers &= matches!((u, v), (Key::Int(_), Key::Int(_)));
+                        let (u, v) = (nodes.id(u), nodes.id(v));
+                        edges.push((u, v));
+                    }
+                    (Err(e), _) | (_, Err(e)) => error(e),
+                }
+            }
+            "start" | "ground" => {
+                let slot = if keyword == "start" { &mut start } else { &mut ground };
+                let node = match (words.next(), words.next()) {
+                    (Some((node, span)), None) => node_key(node, span).map(|key| (key, span)),
+                    (_, Some((_, span))) => Err(Diagnostic::new(
+                        format!("`{keyword}` names one node"),
+                        span,
+                    )
+                    .with_label("one node too many")
+                    .with_help(format!("write `{keyword} U`"))),
+                    (None, None) => Err(Diagnostic::new(
+                        format!("`{keyword}` needs a node"),
+                        line_span,
+                    )
+                    .with_label(format!("expected `{keyword} U`"))
+                    .with_help(format!("name the node, e.g. `{keyword} a`"))),
+                };
+                match node {
+                    Ok(_) if slot.is_some() => error(duplicate(keyword, line_span)),
+                    Ok((key, span)) => *slot = Some((key, span, line_span)),
+                    Err(e) => error(e),
+                }
+            }
+            "hackenbush" => {
+                if let Some((_, span)) = words.next() {
+                    error(
+                        Diagnostic::new("`hackenbush` stands alone on its line", span)
+                            .with_label("unexpected")
+                            .with_help("write `hackenbush` alone, and the ground node on its own line: `ground G`"),
+                    );
+                } else if hackenbush.is_some() {
+                    error(duplicate("hackenbush", line_span));
+                } else {
+                    hackenbush = Some(line_span);
+                }
+            }
+            "name" | "description" | "play" => {
+                // The ordinary parser, on this line alone; its spans are moved to the file's.
+                let shift = |mut d: Diagnostic| {
+                    d.span = Span::new(d.span.start + line_start, d.span.end + line_start);
+                    d
+                };
+                match parser::parse(line) {
+                    Err(es) => es.into_iter().for_each(|e| error(shift(e))),
+                    Ok(file) => match file.items.into_iter().next() {
+                        Some(Item::Name { value, .. }) if name.is_none() => name = Some(value),
+                        Some(Item::Description { value, .. }) if description.is_none() => {
+                            description = Some(value)
+                        }
+                        Some(Item::Play { play: Play::Misere, .. }) => error(
+                            Diagnostic::new("misère play of a graph file is not supported yet", line_span)
+                                .with_label("graph files are valued in normal play")
+                                .with_help("remove the `play misere` line"),
+                        ),
+                        Some(Item::Play { play: p, .. }) if play.is_none() => {
+                            play = Some((p, line_span))
+                        }
+                        _ => error(duplicate(keyword, line_span)),
+                    },
+                }
+            }
+            "param" => error(
+                Diagnostic::new("a graph file has no parameters", keyword_span)
+                    .with_label("`param` in a graph file")
+                    .with_help("remove the line: a graph file lists its edges, there is nothing to set"),
+            ),
+            "heap" | "position" | "move" | "subtraction" | "octal" | "hex" | "takebreak" => error(
+                Diagnostic::new(format!("a graph file cannot have a `{keyword}` line"), keyword_span)
+                    .with_label("not a graph line")
+                    .with_help("a graph file is only `edge`/`start`/`ground`/`hackenbush` lines plus `name`/`description`; write move rules and family lines in a file of their own"),
+            ),
+            _ => {
+                let help = match suggest(keyword, STATEMENT_KEYWORDS) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => "a graph file's lines start with `edge`, `start`, `ground`, `hackenbush`, `name` or `description`".to_string(),
+                };
+                error(
+                    Diagnostic::new(format!("unknown statement `{keyword}`"), keyword_span)
+                        .with_label("expected `edge` or another graph line")
+                        .with_help(help),
+                );
+            }
+        }
+    }
+    if !overrides.is_empty() {
+        let (key, value) = &overrides[0];
+        late.push(
+            Diagnostic::unlocated(format!("no parameter `{key}` (from --set {key}={value})"))
+                .with_help(format!(
+                    "a graph file has no parameters: remove `--set {key}={value}`"
+                )),
+        );
+    }
+    if edges.is_empty() && errors.is_empty() {
+        let end = last_line.end;
+        late.push(
+            Diagnostic::new("this graph file has no edge", Span::new(end, end))
+                .with_label("no `edge` line")
+                .with_help("add the moves as `edge U V` lines (a move from U to V)"),
+        );
+    }
+    // The nodes, numbered; `renumber[i]` is the index of the i-th node met.
+    let count = nodes.keys.len();
+    let renumber: Vec<u32> = if nodes.all_integers {
+        let mut order: Vec<u32> = (0..count as u32).collect();
+        order.sort_unstable_by_key(|&i| match nodes.keys[i as usize] {
+            Key::Int(value) => value,
+            Key::Ident(_) => u64::MAX,
+        });
+        let mut renumber = vec![0u32; count];
+        for (new, &old) in order.iter().enumerate() {
+            renumber[old as usize] = new as u32;
+        }
+        renumber
+    } else {
+        (0..count as u32).collect()
+    };
+    let mut names = vec![String::new(); count];
+    for (old, key) in nodes.keys.iter().enumerate() {
+        names[renumber[old] as usize] = match key {
+            Key::Int(value) => value.to_string(),
+            Key::Ident(name) => name.to_string(),
+        };
+    }
+    let lookup = |what: &str, at: &Option<(Key, Span, Span)>, late: &mut Vec<Diagnostic>| {
+        let (key, span, _) = at.as_ref()?;
+        match nodes.ids.get(key) {
+            Some(&old) => Some((renumber[old as usize], *span)),
+            None => {
+                late.push(
+                    Diagnostic::new(
+                        format!("the {what} node `{}` is on no edge", show(key)),
+                        *span,
+                    )
+                    .with_label("not a node of the graph")
+                    .with_help(format!("name a node of some `edge` line as the {what}")),
+                );
+                None
+            }
+        }
+    };
+    let start_node = lookup("start", &start, &mut late);
+    let ground_node = lookup("ground", &ground, &mut late);
+    match (hackenbush, &ground) {
+        (Some(_), Some(_)) | (None, None) => {}
+        (None, Some((_, _, line))) => late.push(
+            Diagnostic::new("`ground` without `hackenbush`", *line)
+                .with_label("only a hackenbush graph has a ground")
+                .with_help("add a `hackenbush` line to make the file a green Hackenbush position, or remove the `ground` line"),
+        ),
+        (Some(line), None) => late.push(
+            Diagnostic::new("a graph with no ground for hackenbush", line)
+                .with_label("`hackenbush` needs a `ground` line")
+                .with_help("name the ground node on a line of its own: `ground G`"),
+        ),
+    }
+    if let (Some(_), Some((_, _, line))) = (hackenbush, &start) {
+        late.push(
+            Diagnostic::new("a hackenbush file has no `start` line", *line)
+                .with_label("`start` in a hackenbush file")
+                .with_help("a hackenbush position is the whole graph: remove the `start` line"),
+        );
+    }
+    if !errors.is_empty() || !late.is_empty() {
+        errors.extend(late);
+        errors.sort_by_key(|d| (d.located, d.span.start));
+        more += errors.len().saturating_sub(MAX_ERRORS);
+        errors.truncate(MAX_ERRORS);
+        return Err(RulesError {
+            source,
+            diagnostics: errors,
+            more,
+        });
+    }
+    for (u, v) in &mut edges {
+        *u = renumber[*u as usize];
+        *v = renumber[*v as usize];
+    }
+    let (graph, undirected) = match hackenbush {
+        None => (Graph::from_edges(count, &edges), Vec::new()),
+        Some(_) => {
+            let both: Vec<(u32, u32)> = edges
+                .iter()
+                .flat_map(|&(u, v)| {
+                    [(u, v), (v, u)]
+                        .into_iter()
+                        .take(if u == v { 1 } else { 2 })
+                })
+                .collect();
+            (Graph::from_edges(count, &both), edges)
+        }
+    };
+    let game = GraphGame {
+        names,
+        graph,
+        undirected,
+        start: start_node.map(|(v, _)| v),
+        hackenbush: ground_node.map(|(v, _)| v),
+        start_span: start_node.map(|(_, s)| s),
+        ground_span: ground_node.map(|(_, s)| s),
+    };
+    Ok(Game {
+        name: name.unwrap_or_else(|| super::lower::default_general_name(&source)),
+        description,
+        coordinate: "node".to_string(),
+        params: Vec::new(),
+        kind: GameKind::Graph { graph: game },
+        source,
+        lowering_checked_to: None,
+        play,
+    })
+}
+
+fn show(key: &Key) -> String {
+    match key {
+        Key::Int(value) => value.to_string(),
+        Key::Ident(name) => name.to_string(),
+    }
+}
+
+fn duplicate(what: &str, span: Span) -> Diagnostic {
+    Diagnostic::new(format!("a second `{what}` line"), span)
+        .with_label("already given above")
+        .with_help(format!("keep one `{what}` line"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn loaded(text: &str) -> Result<Game, RulesError> {
+        super::super::load(SourceFile::new("t.sg", text), &[])
+    }
+
+    fn graph(text: &str) -> GraphGame {
+        match loaded(text).unwrap_or_else(|e| panic!("{e}")).kind {
+            GameKind::Graph { graph } => graph,
+            _ => panic!("not a graph file"),
+        }
+    }
+
+    fn first_error(text: &str) -> String {
+        loaded(text).expect_err(text).diagnostics[0].message.clone()
+    }
+
+    #[test]
+    fn graph_files_are_told_by_their_first_words() {
+        assert!(is_graph_text(b"# c\n  edge a b # x\n"));
+        assert!(is_graph_text(b"name \"g\"\nhackenbush\n"));
+        assert!(!is_graph_text(b"# edge a b\nmove => none\nname \"edge\"\n"));
+        assert!(!is_graph_text(b"edges a b\n"));
+    }
+
+    #[test]
+    fn lines_names_and_comments() {
+        let game =
+            loaded("# g\nname \"a # b\" # c\ndescription \"d\"\nplay normal\nedge a b # e\n")
+                .unwrap();
+        assert_eq!(game.name, "a # b");
+        assert_eq!(game.description.as_deref(), Some("d"));
+        assert_eq!(game.coordinates(), ["node"]);
+        assert!(game.code().is_none() && game.position_program().is_none());
+        let g = graph("edge\ta\tb\r\nstart b\r\n");
+        assert_eq!(g.names, ["a", "b"]);
+        assert_eq!(g.start, Some(1));
+        assert_eq!(
+            g.summary(),
+            "a graph of 2 nodes and 1 edge, 1 terminal, acyclic, start b"
+        );
+        assert_eq!(g.node("b"), Some(1));
+        assert_eq!(graph("edge 05 1\n").node("5"), Some(1));
+    }
+
+    #[test]
+    fn hackenbush_summaries() {
+        let tree = graph("hackenbush\nground r\nedge r a\nedge a b\nedge r c\n");
+        assert_eq!(
+            tree.summary(),
+            "a hackenbush graph of 4 nodes and 3 edges, ground r, a tree"
+        );
+        let cyclic = graph("hackenbush\nground r\nedge r a\nedge a r\n");
+        assert!(cyclic.summary().ends_with("connected, with cycles"));
+        let floating = graph("hackenbush\nground r\nedge r a\nedge b c\n");
+        assert!(floating
+            .summary()
+            .ends_with("2 nodes not connected to the ground"));
+    }
+
+    #[test]
+    fn error_messages_table() {
+        let cases = [
+            ("edge a", "`edge` needs two nodes"),
+            ("edge a b c", "an edge joins two nodes, found a third: `c`"),
+            ("edge 1.5 x", "`1.5` is not a node name"),
+            ("edge -2 x", "`-2` cannot name a node: it is negative"),
+            ("edge a b\nstart a\nstart b", "a second `start` line"),
+            ("edge a b\nstart", "`start` needs a node"),
+            ("edge a b\nstart a b", "`start` names one node"),
+            (
+                "hackenbush x\nground a\nedge a b",
+                "`hackenbush` stands alone on its line",
+            ),
+            ("edge a b\nname \"x\"\nname \"y\"", "a second `name` line"),
+            ("edge a b\nname x", "expected a string, found `x`"),
+            ("start a", "the start node `a` is on no edge"),
+            (
+                "edge a b\nsubtraction {1}",
+                "a graph file cannot have a `subtraction` line",
+            ),
+            ("edge a b\nfrobnicate", "unknown statement `frobnicate`"),
+        ];
+        for (text, want) in cases {
+            assert_eq!(first_error(text), want, "{text}");
+        }
+        let no_edge = loaded("start a").unwrap_err().diagnostics;
+        assert_eq!(no_edge[1].message, "this graph file has no edge");
+        let located = loaded("edge a b\nname x").unwrap_err().diagnostics[0].span;
+        assert_eq!(located, Span::new(14, 15));
+        let e = super::super::load(SourceFile::new("t.sg", "edge a b"), &[("k".into(), 1)])
+            .unwrap_err();
+        assert!(e.diagnostics[0].message.contains("--set k=1"));
+    }
+
+    #[test]
+    fn many_bad_lines_are_counted_not_kept() {
+        let e = loaded(&"edge a\n".repeat(1000)).unwrap_err();
+        assert_eq!(e.diagnostics.len(), MAX_ERRORS);
+        assert_eq!(e.more, 1000 - MAX_ERRORS);
+    }
+}
