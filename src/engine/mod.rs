@@ -25,11 +25,8 @@ pub mod checkpoint;
 pub mod estimate;
 pub mod general;
 pub mod generator;
-<<<<<<< HEAD
-pub mod hackenbush;
-=======
 pub mod graph;
->>>>>>> h-graphfile
+pub mod hackenbush;
 pub mod mex;
 pub mod moves;
 pub mod multi;

@@ -20,6 +20,7 @@ pub mod code;
 pub mod csv;
 pub mod heatmap;
 pub mod json;
+pub mod loopy;
 pub mod matrix;
 pub mod misere;
 pub mod misere_check;

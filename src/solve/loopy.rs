@@ -31,7 +31,7 @@ pub struct LoopyMove {
 }
 
 /// What `solve` found about a sum of tokens in a game that can cycle.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoopySolveReport {
     /// The components' nodes, by name.
     pub components: Vec<String>,

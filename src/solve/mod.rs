@@ -10,6 +10,7 @@
 //!   smaller box ([`beyond`]), and the report says so.
 
 pub mod beyond;
+pub mod loopy;
 pub mod misere;
 pub mod moves;
 pub mod parse;

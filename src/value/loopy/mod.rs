@@ -58,12 +58,14 @@
 mod gsg;
 mod induction;
 mod retrograde;
+pub mod table;
 
 use std::fmt;
 use std::str::FromStr;
 
 pub use gsg::{gamma, generalized_sg, Gamma};
 pub use retrograde::{retrograde, Retrograde};
+pub use table::LoopyTable;
 
 use crate::value::Outcome;
 
