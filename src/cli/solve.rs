@@ -3,18 +3,21 @@
 //! report with [`crate::export::solve::write_text`] or, with `--json`,
 //! [`crate::export::solve::write_json`].
 
+use crate::engine::EngineError;
 use crate::export;
-use crate::rules::Play;
+use crate::rules::{Game, GraphGame, Play};
 use crate::solve::{self, MisereOptions, SolveError};
+use crate::value::loopy::LoopyTable;
 
 use super::{CliError, Context, GameArgs, PlayArgs};
 
 /// `solve` arguments.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The position: heaps (`3 5 7`) or tuples joined by `+` (`(3, 4) + (5, 2)`).
+    /// The position: heaps (`3 5 7`), tuples joined by `+` (`(3, 4) + (5, 2)`), or a graph
+    /// file's nodes (`a + b`; a file's `start` node when none is given).
     // `index = 2`: after GAME, which `GameArgs` (flattened below) makes the first.
-    #[arg(index = 2, required = true, value_name = "POSITION")]
+    #[arg(index = 2, value_name = "POSITION")]
     position: Vec<String>,
     /// Write the report as one JSON object (outcome, value, winning moves, method).
     #[arg(long)]
@@ -29,13 +32,32 @@ pub struct Args {
 /// when the pattern then fails on a move) is printed before the error.
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let game = args.game.load(&mut context.console)?;
-    super::refuse_graph(&game, "solve")?;
+    let play = args.play.resolve(&game, &mut context.console);
+    if let Some(graph) = game.graph() {
+        return run_graph(&args, &game, graph, play, context);
+    }
+    if args.position.is_empty() {
+        return Err(CliError::Usage(
+            "`solve` needs a position: heaps (`3 5 7`) or tuples joined by `+` (`(3, 4) + (5, 2)`)"
+                .into(),
+        ));
+    }
     let arity = game.coordinates().len();
     let components = solve::parse_sum(&args.position.join(" "), arity)
         .map_err(|e| CliError::Solve(Box::new(e.into())))?;
-    let play = args.play.resolve(&game, &mut context.console);
     let solved = match play {
-        Play::Normal => solve::solve(&game, &components),
+        Play::Normal => match solve::solve(&game, &components) {
+            Err(SolveError::Engine(error)) if matches!(error, EngineError::Cycle { .. }) => {
+                // A game whose moves can cycle: the positions reachable from the sum's.
+                let table = LoopyTable::reachable(&game, &components)?;
+                let nodes: Vec<u32> = components
+                    .iter()
+                    .map(|c| table.node_of(c).expect("every start is a node"))
+                    .collect();
+                return write_loopy(&args, &game, &table, &nodes, context);
+            }
+            other => other,
+        },
         Play::Misere => {
             let console = &mut context.console;
             let mut note = |text: String| console.note(&text);
@@ -76,4 +98,79 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
             Err(CliError::Solve(Box::new(error)))
         }
     }
+}
+
+/// `solve` on a graph file: a sum of tokens on its nodes (by name), or a Hackenbush position.
+fn run_graph(
+    args: &Args,
+    game: &Game,
+    graph: &GraphGame,
+    play: Play,
+    context: &mut Context<'_>,
+) -> Result<(), CliError> {
+    super::table::refuse_misere_loopy(play)?;
+    if let Some(ground) = graph.hackenbush {
+        if !args.position.is_empty() {
+            return Err(CliError::Usage(format!(
+                "a hackenbush file is one position, the whole graph: `solve` takes no position for it\n  help: drop `{}`",
+                args.position.join(" ")
+            )));
+        }
+        let position = super::table::hackenbush_of(graph, ground)?;
+        context.console.write_to("-", |out| {
+            export::hackenbush::write_solve(out, graph, &position, args.json)
+        })?;
+        return Ok(());
+    }
+    let text = args.position.join(" ");
+    let names: Vec<&str> = text
+        .split(|c: char| c == '+' || c.is_whitespace())
+        .filter(|n| !n.is_empty())
+        .collect();
+    let nodes: Vec<u32> = if names.is_empty() {
+        match graph.start {
+            Some(start) => vec![start],
+            None => {
+                return Err(CliError::Usage(format!(
+                    "`solve` needs a position: one or more nodes of {} joined by `+` (e.g. `{}`), or a `start` line in the file",
+                    game.name,
+                    graph.name(0)
+                )))
+            }
+        }
+    } else {
+        names
+            .iter()
+            .map(|name| {
+                graph.node(name).ok_or_else(|| {
+                    CliError::Usage(format!(
+                        "`{name}` is not a node of {}\n  help: the nodes are named in its `edge` lines ({} nodes; `sgscope table FILE` lists them)",
+                        game.name,
+                        graph.node_count()
+                    ))
+                })
+            })
+            .collect::<Result<_, _>>()?
+    };
+    let table = LoopyTable::of_graph(graph);
+    write_loopy(args, game, &table, &nodes, context)
+}
+
+fn write_loopy(
+    args: &Args,
+    game: &Game,
+    table: &LoopyTable,
+    nodes: &[u32],
+    context: &mut Context<'_>,
+) -> Result<(), CliError> {
+    let report = solve::loopy::solve_loopy(game, table, nodes)
+        .map_err(|e| CliError::Solve(Box::new(e)))?;
+    context.console.write_to("-", |out| {
+        if args.json {
+            export::loopy::write_solve_json(out, &report)
+        } else {
+            export::loopy::write_solve_text(out, &report)
+        }
+    })?;
+    Ok(())
 }

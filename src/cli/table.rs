@@ -4,6 +4,11 @@ use crate::analysis;
 use crate::engine::{self, multi, EngineOptions, Table};
 use crate::export::{self, Format};
 use crate::rules::{Game, Play};
+use crate::engine::hackenbush::Hackenbush;
+use crate::engine::multi::show_position;
+use crate::engine::EngineError;
+use crate::rules::GraphGame;
+use crate::value::loopy::LoopyTable;
 use crate::value::misere;
 
 use super::args::{parse_format, BoxArg, Checkpointing, ColorChoice, GameArgs, PlayArgs};
@@ -40,13 +45,45 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     args.checkpointing.check_paths(args.output.as_deref())?;
     let output = args.output.as_deref().unwrap_or("-");
     let color = args.color.enabled(output);
-    if args.play.resolve(&game, &mut context.console) == Play::Misere {
+    let play = args.play.resolve(&game, &mut context.console);
+    if let Some(graph) = game.graph() {
+        args.checkpointing.refuse_for_positions()?;
+        refuse_misere_loopy(play)?;
+        if let Some(ground) = graph.hackenbush {
+            let position = hackenbush_of(graph, ground)?;
+            context.console.write_to(output, |out| {
+                export::hackenbush::write_table(out, graph, &position, args.format, &game.name)
+            })?;
+            return Ok(());
+        }
+        let table = LoopyTable::of_graph(graph);
+        context.console.write_to(output, |out| {
+            export::loopy::write_table(out, &table, args.format, &game.name)
+        })?;
+        return Ok(());
+    }
+    if play == Play::Misere {
         return run_misere(&args, &game, context);
     }
     if game.position_program().is_some() {
         args.checkpointing.refuse_for_positions()?;
         let extents = args.to.extents(&game.coordinates())?;
-        let table = Table::Box(multi::compute_box(&game, &extents)?);
+        let table = match multi::compute_box(&game, &extents) {
+            Ok(table) => Table::Box(table),
+            Err(EngineError::Cycle { positions, .. }) => {
+                context.console.note(&format!(
+                    "note: the moves can cycle ({} → … → {}), so every position is valued as a loopy game: outcome (P, N or D for a draw), remoteness and generalized Sprague–Grundy value",
+                    show_position(&positions[0]),
+                    show_position(&positions[0])
+                ));
+                let table = LoopyTable::of_box(&game, &extents)?;
+                context.console.write_to(output, |out| {
+                    export::loopy::write_table(out, &table, args.format, &game.name)
+                })?;
+                return Ok(());
+            }
+            Err(error) => return Err(error.into()),
+        };
         context.console.write_to(output, |out| {
             export::write_table(out, &table, args.format, &game.name, color)
         })?;
@@ -104,4 +141,20 @@ fn run_misere(args: &Args, game: &Game, context: &mut Context<'_>) -> Result<(),
         export::misere::write_table(out, &table, &summary, args.format, &game.name)
     })?;
     Ok(())
+}
+
+/// Misère play of a game that can cycle is not valued (only normal play's loopy theory is).
+pub(super) fn refuse_misere_loopy(play: Play) -> Result<(), CliError> {
+    if play == Play::Misere {
+        return Err(CliError::Usage(
+            "misère play of a graph or of a game whose moves can cycle is not supported: the loopy values (outcome, remoteness, generalized Sprague–Grundy value) are those of normal play\n  help: drop --misere".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The Hackenbush position of a `hackenbush` file.
+pub(super) fn hackenbush_of(graph: &GraphGame, ground: u32) -> Result<Hackenbush, CliError> {
+    Hackenbush::new(graph.node_count(), graph.undirected.clone(), ground)
+        .map_err(|e| CliError::Usage(e.to_string()))
 }

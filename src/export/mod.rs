@@ -18,6 +18,7 @@
 
 pub mod code;
 pub mod csv;
+pub mod hackenbush;
 pub mod heatmap;
 pub mod json;
 pub mod loopy;
