@@ -5,6 +5,7 @@
 
 use crate::engine::{self, multi, EngineError, EngineOptions};
 use crate::rules::Game;
+use crate::value::loopy::LoopyTable;
 
 use super::args::Sets;
 use super::period::game_title;
@@ -32,12 +33,14 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
         match args
             .sets
             .load(name, &mut context.console)
-            .and_then(|game| evaluate_small(&game).map(|()| game))
+            .and_then(|game| evaluate_small(&game).map(|loopy| (game, loopy)))
         {
-            Ok(game) => {
-                let summary = game
-                    .graph()
-                    .map_or_else(String::new, |graph| format!(" — {}", graph.summary()));
+            Ok((game, loopy)) => {
+                let summary = match (game.graph(), loopy) {
+                    (Some(graph), _) => format!(" — {}", graph.summary()),
+                    (None, true) => " — its moves can cycle: `table` and `solve` value it as a loopy game (P, N or D, remoteness, generalized SG values)".to_string(),
+                    (None, false) => String::new(),
+                };
                 context
                     .console
                     .print(&format!("ok: {name}: {}{summary}\n", game_title(&game)))?
@@ -63,22 +66,31 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
 /// Computes the smallest positions of `game`; an error of its rules (a move to a larger heap,
 /// a negative heap, an overflow, a cycle) is returned as `table` would report it, while a
 /// refusal of the request (memory, time, positions outside the box) is not an error of the
-/// rules and is ignored.
-fn evaluate_small(game: &Game) -> Result<(), CliError> {
+/// rules and is ignored. A position game whose moves cycle is valued as a loopy game
+/// (`Ok(true)`): its small positions are then listed that way, for the rules' errors.
+fn evaluate_small(game: &Game) -> Result<bool, CliError> {
     if game.graph().is_some() {
         // A graph's moves are its edges, all checked while loading; a cycle is a draw, not an
         // error of the file.
-        return Ok(());
+        return Ok(false);
     }
     let result = match game.position_program() {
         Some(program) => {
             let extents = vec![CHECK_BOX; program.coordinates().len()];
-            multi::compute_box(game, &extents).map(|_| ())
+            match multi::compute_box(game, &extents) {
+                Err(EngineError::Cycle { .. }) => {
+                    return match LoopyTable::of_box(game, &extents) {
+                        Err(e @ EngineError::Rule { .. }) => Err(e.into()),
+                        _ => Ok(true),
+                    }
+                }
+                other => other.map(|_| ()),
+            }
         }
         None => engine::compute(game, CHECK_TO, &EngineOptions { progress: false }).map(|_| ()),
     };
     match result {
         Err(e @ (EngineError::Rule { .. } | EngineError::Cycle { .. })) => Err(e.into()),
-        _ => Ok(()),
+        _ => Ok(false),
     }
 }

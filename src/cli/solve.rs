@@ -163,8 +163,8 @@ fn write_loopy(
     nodes: &[u32],
     context: &mut Context<'_>,
 ) -> Result<(), CliError> {
-    let report = solve::loopy::solve_loopy(game, table, nodes)
-        .map_err(|e| CliError::Solve(Box::new(e)))?;
+    let report =
+        solve::loopy::solve_loopy(game, table, nodes).map_err(|e| CliError::Solve(Box::new(e)))?;
     context.console.write_to("-", |out| {
         if args.json {
             export::loopy::write_solve_json(out, &report)

@@ -1,13 +1,13 @@
 //! `table`: the values of every position, as text, CSV, JSON or (position games) a matrix.
 
 use crate::analysis;
-use crate::engine::{self, multi, EngineOptions, Table};
-use crate::export::{self, Format};
-use crate::rules::{Game, Play};
 use crate::engine::hackenbush::Hackenbush;
 use crate::engine::multi::show_position;
 use crate::engine::EngineError;
+use crate::engine::{self, multi, EngineOptions, Table};
+use crate::export::{self, Format};
 use crate::rules::GraphGame;
+use crate::rules::{Game, Play};
 use crate::value::loopy::LoopyTable;
 use crate::value::misere;
 
@@ -71,10 +71,10 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
         let table = match multi::compute_box(&game, &extents) {
             Ok(table) => Table::Box(table),
             Err(EngineError::Cycle { positions, .. }) => {
+                let cycle: Vec<String> = positions.iter().map(|p| show_position(p)).collect();
                 context.console.note(&format!(
-                    "note: the moves can cycle ({} → … → {}), so every position is valued as a loopy game: outcome (P, N or D for a draw), remoteness and generalized Sprague–Grundy value",
-                    show_position(&positions[0]),
-                    show_position(&positions[0])
+                    "note: the moves can cycle ({}), so every position is valued as a loopy game: outcome (P, N or D for a draw), remoteness and generalized Sprague–Grundy value",
+                    cycle.join(" → ")
                 ));
                 let table = LoopyTable::of_box(&game, &extents)?;
                 context.console.write_to(output, |out| {

@@ -63,7 +63,8 @@ pub fn write_table(
                 .unwrap_or(4);
             writeln!(out, "{:>width$}  value", "node")?;
             for (v, value) in values.iter().enumerate() {
-                let shown = value.map_or_else(|| "- (cut off from the ground)".into(), |v| v.to_string());
+                let shown =
+                    value.map_or_else(|| "- (cut off from the ground)".into(), |v| v.to_string());
                 writeln!(out, "{:>width$}  {shown}", graph.name(v as u32))?;
             }
             writeln!(

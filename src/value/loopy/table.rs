@@ -47,8 +47,16 @@ impl LoopyTable {
     /// The nodes of a graph file, valued.
     pub fn of_graph(graph: &GraphGame) -> LoopyTable {
         let rows = graph.node_count();
-        let names = (0..rows as u32).map(|v| graph.name(v).to_string()).collect();
-        LoopyTable::valued(vec!["node".into()], names, Vec::new(), rows, graph.graph.clone())
+        let names = (0..rows as u32)
+            .map(|v| graph.name(v).to_string())
+            .collect();
+        LoopyTable::valued(
+            vec!["node".into()],
+            names,
+            Vec::new(),
+            rows,
+            graph.graph.clone(),
+        )
     }
 
     /// Every position of the box `0..=extents[i]` of a rules file, valued; a move that leaves
@@ -229,13 +237,7 @@ impl<'g> Explorer<'g> {
         if node_count > rows {
             names.push("nothing".into());
         }
-        LoopyTable::valued(
-            self.game.coordinates(),
-            names,
-            self.positions,
-            rows,
-            graph,
-        )
+        LoopyTable::valued(self.game.coordinates(), names, self.positions, rows, graph)
     }
 }
 
