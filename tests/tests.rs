@@ -11,6 +11,7 @@ mod graph_files;
 mod hackenbush;
 mod known_values;
 mod loopy;
+mod loopy_cli;
 mod misere;
 mod misere_check;
 mod multi;

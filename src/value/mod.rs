@@ -121,10 +121,10 @@ pub struct Registry {
 }
 
 impl Registry {
-    /// The built-in rules: [`Normal`] and [`Misere`].
+    /// The built-in rules: [`Normal`], [`Misere`] and [`loopy::Loopy`] (games that can cycle).
     pub fn standard() -> Self {
         Registry {
-            rules: vec![Box::new(Normal), Box::new(Misere)],
+            rules: vec![Box::new(Normal), Box::new(Misere), Box::new(loopy::Loopy)],
         }
     }
 

@@ -65,7 +65,7 @@ use std::str::FromStr;
 
 pub use gsg::{gamma, generalized_sg, Gamma};
 pub use retrograde::{retrograde, Retrograde};
-pub use table::LoopyTable;
+pub use table::{Loopy, LoopyTable};
 
 use crate::value::Outcome;
 

@@ -134,6 +134,47 @@ impl LoopyTable {
     }
 }
 
+/// Normal play of games that can cycle, as a value rule (registered as `loopy`): each position's
+/// generalized Sprague–Grundy value (`3`, `inf{0,2}`) and its outcome P, N or D. On a game that
+/// always ends it gives the Sprague–Grundy values of [`crate::value::Normal`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Loopy;
+
+impl crate::value::DynRule for Loopy {
+    fn name(&self) -> &'static str {
+        "loopy"
+    }
+
+    fn evaluate(
+        &self,
+        game: &Game,
+        extents: &[u64],
+    ) -> Result<evaluate::ValueTable, EngineError> {
+        let table = match game.graph() {
+            Some(graph) if extents.len() == 1 && extents[0] + 1 == graph.node_count() as u64 => {
+                LoopyTable::of_graph(graph)
+            }
+            Some(graph) => {
+                return Err(EngineError::Request(format!(
+                    "a graph's table is all of its {} nodes: ask for the extent {}",
+                    graph.node_count(),
+                    graph.node_count().saturating_sub(1)
+                )))
+            }
+            None => LoopyTable::of_box(game, extents)?,
+        };
+        let cells = (0..table.rows)
+            .map(|v| (table.values[v].to_string(), table.outcome[v]))
+            .collect();
+        Ok(evaluate::ValueTable::new(
+            "loopy",
+            table.coordinates,
+            extents.to_vec(),
+            cells,
+        ))
+    }
+}
+
 /// Builds the graph of a rules file's positions, breadth first.
 struct Explorer<'g> {
     game: &'g Game,
