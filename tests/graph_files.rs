@@ -224,7 +224,8 @@ fn nodes_are_numbered_numerically_or_by_first_appearance() {
 fn a_cyclic_graph_gives_the_cycle_error_through_node_names() {
     // The normal-play kernel (for games that end) names the cycle by the nodes' names; the
     // command line then values the graph as a loopy game (tests/loopy_cli.rs).
-    let text = std::fs::read_to_string(crate::support::root().join("rules/graph-cycle.sg")).unwrap();
+    let text =
+        std::fs::read_to_string(crate::support::root().join("rules/graph-cycle.sg")).unwrap();
     let game = sgscope::rules::load(sgscope::rules::SourceFile::new("g.sg", &text), &[]).unwrap();
     let err = sgscope::engine::compute(&game, 5, &sgscope::engine::EngineOptions::default())
         .unwrap_err()

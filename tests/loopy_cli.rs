@@ -194,7 +194,14 @@ fn the_tutorials_tree_and_a_large_random_tree() {
 fn the_heap_that_can_grow() {
     // rules/loopy-heap.sg: take 1..=3, or put 2 back from n ≡ 1 (mod 5), up to 20. The graph
     // of its positions, written out here, valued by the oracle's fixpoint recursion.
-    let csv = ok(&["table", "rules/loopy-heap.sg", "--to", "20", "--format", "csv"]);
+    let csv = ok(&[
+        "table",
+        "rules/loopy-heap.sg",
+        "--to",
+        "20",
+        "--format",
+        "csv",
+    ]);
     let mut edges = Vec::new();
     for n in 0..=20u32 {
         for x in 1..=3 {
@@ -224,7 +231,10 @@ fn the_heap_that_can_grow() {
 fn bad_requests_are_explained() {
     // A move out of the table.
     let err = fails(&["table", "rules/loopy-heap.sg", "--to", "7"], 1);
-    assert_has(&err, &["a move from 6 leads to 8, outside the table 0..=7", "--to"]);
+    assert_has(
+        &err,
+        &["a move from 6 leads to 8, outside the table 0..=7", "--to"],
+    );
     // Misère play of a loopy game.
     let err = fails(&["table", "rules/graph-cycle.sg", "--misere"], 2);
     assert_has(&err, &["misère play of a graph"]);
@@ -271,7 +281,15 @@ fn the_loopy_rule_values_wythoff_like_normal_play() {
     let text = std::fs::read_to_string(crate::support::root().join("rules/wythoff.sg")).unwrap();
     let game = rules::load(SourceFile::new("wythoff.sg", &text), &[]).unwrap();
     let registry = sgscope::value::Registry::standard();
-    let normal = registry.get("normal").unwrap().evaluate(&game, &[12, 12]).unwrap();
-    let loopy = registry.get("loopy").unwrap().evaluate(&game, &[12, 12]).unwrap();
+    let normal = registry
+        .get("normal")
+        .unwrap()
+        .evaluate(&game, &[12, 12])
+        .unwrap();
+    let loopy = registry
+        .get("loopy")
+        .unwrap()
+        .evaluate(&game, &[12, 12])
+        .unwrap();
     assert_eq!(normal.cells(), loopy.cells());
 }

@@ -319,7 +319,10 @@ fn bad_position_game_requests() {
         "--format",
         "csv",
     ]);
-    assert!(out.contains("0,1,D,,inf{}") && out.contains("1,1,P,0,0"), "{out}");
+    assert!(
+        out.contains("0,1,D,,inf{}") && out.contains("1,1,P,0,0"),
+        "{out}"
+    );
     let game = sgscope::rules::load(
         sgscope::rules::SourceFile::new("t.sg", "position (x, y)\nmove swap: if x != y => (y, x)"),
         &[],

@@ -51,7 +51,10 @@ fn game(text: &str) -> Game {
 #[test]
 fn a_toy_value_rule_is_one_type_and_a_registration() {
     let registry = Registry::standard().register(PPositionsOnly);
-    assert_eq!(registry.names(), ["normal", "misere", "loopy", "p-positions"]);
+    assert_eq!(
+        registry.names(),
+        ["normal", "misere", "loopy", "p-positions"]
+    );
     let rule = registry.get("p-positions").unwrap();
     // The subtraction game {1, 3, 4}: P-positions n ≡ 0, 2 (mod 7) (Ferguson, Game Theory,
     // part I, §1.4); and Wythoff's game, whose P-positions are (⌊kφ⌋, ⌊kφ²⌋) (Wythoff 1907).

@@ -47,7 +47,7 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
         .map_err(|e| CliError::Solve(Box::new(e.into())))?;
     let solved = match play {
         Play::Normal => match solve::solve(&game, &components) {
-            Err(SolveError::Engine(error)) if matches!(error, EngineError::Cycle { .. }) => {
+            Err(SolveError::Engine(EngineError::Cycle { .. })) => {
                 // A game whose moves can cycle: the positions reachable from the sum's.
                 let table = LoopyTable::reachable(&game, &components)?;
                 let nodes: Vec<u32> = components

@@ -103,6 +103,9 @@ pub fn solve_loopy(
     })
 }
 
+/// A move listed for a node: the node it leads to, the rule and its binder values.
+type Listed = (u32, String, Vec<(String, i64)>);
+
 /// The moves of the token at node `v`: its target nodes with the rule and binders. A graph
 /// file's moves are its edges; a rules file's are listed by its rules, matched to the nodes.
 fn moves_of(
@@ -110,7 +113,7 @@ fn moves_of(
     table: &LoopyTable,
     component: usize,
     v: u32,
-) -> Result<Vec<(u32, String, Vec<(String, i64)>)>, SolveError> {
+) -> Result<Vec<Listed>, SolveError> {
     if table.positions.is_empty() {
         return Ok(table
             .graph

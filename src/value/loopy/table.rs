@@ -145,11 +145,7 @@ impl crate::value::DynRule for Loopy {
         "loopy"
     }
 
-    fn evaluate(
-        &self,
-        game: &Game,
-        extents: &[u64],
-    ) -> Result<evaluate::ValueTable, EngineError> {
+    fn evaluate(&self, game: &Game, extents: &[u64]) -> Result<evaluate::ValueTable, EngineError> {
         let table = match game.graph() {
             Some(graph) if extents.len() == 1 && extents[0] + 1 == graph.node_count() as u64 => {
                 LoopyTable::of_graph(graph)
