@@ -29,6 +29,7 @@ pub mod engine;
 pub mod export;
 pub mod fs;
 pub mod graph;
+pub mod hash;
 pub mod oracle;
 pub mod rules;
 pub mod solve;

@@ -1,14 +1,6 @@
 //! Bad rules get located, helpful errors: file:line:col, the line, a caret, and what to do.
 
-use crate::support::{assert_has, fails};
-
-fn error_for(rules: &str) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("bad.sg");
-    std::fs::write(&path, rules).unwrap();
-    let err = fails(&["check", path.to_str().unwrap()], 1);
-    err.replace(path.to_str().unwrap(), "bad.sg")
-}
+use crate::support::{assert_has, error_for, fails};
 
 #[test]
 fn misspelt_family_gets_did_you_mean() {

@@ -6,15 +6,7 @@ use proptest::prelude::*;
 use sgscope::engine::{self, EngineError, EngineOptions};
 use sgscope::rules::{load, GameKind, SourceFile};
 
-use crate::support::{assert_has, fails, ok};
-
-fn error_for(rules: &str) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("bad.sg");
-    std::fs::write(&path, rules).unwrap();
-    let err = fails(&["check", path.to_str().unwrap()], 1);
-    err.replace(path.to_str().unwrap(), "bad.sg")
-}
+use crate::support::{assert_has, error_for, fails, ok};
 
 #[test]
 fn every_bad_graph_line_is_a_located_error() {

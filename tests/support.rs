@@ -109,3 +109,12 @@ pub fn heap_rules() -> impl proptest::strategy::Strategy<Value = String> {
         }
     })
 }
+
+/// The error `check` prints for a rules file with this text, its path shown as `bad.sg`.
+pub fn error_for(rules: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.sg");
+    std::fs::write(&path, rules).unwrap();
+    let err = fails(&["check", path.to_str().unwrap()], 1);
+    err.replace(path.to_str().unwrap(), "bad.sg")
+}

@@ -135,15 +135,10 @@ fn move_text(m: &LoopyMove, components: usize) -> String {
     } else {
         String::new()
     };
-    let binders: String = m
-        .binders
-        .iter()
-        .map(|(n, v)| format!(", {n} = {v}"))
-        .collect();
     let by = if m.rule == "edge" {
         String::new()
     } else {
-        format!("   by {}{binders}", m.rule)
+        format!("   by {}{}", m.rule, super::solve::binders_text(&m.binders))
     };
     format!("  {place}{} → {}{by}", m.from, m.to)
 }

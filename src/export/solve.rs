@@ -301,11 +301,7 @@ fn write_moves(out: &mut dyn Write, components: &[Vec<u64>], moves: &[GameMove])
         } else {
             String::new()
         };
-        let binders: String = m
-            .binders
-            .iter()
-            .map(|(n, v)| format!(", {n} = {v}"))
-            .collect();
+        let binders = binders_text(&m.binders);
         writeln!(
             out,
             "  {place}{} → {}   by {}{binders}",
@@ -315,6 +311,14 @@ fn write_moves(out: &mut dyn Write, components: &[Vec<u64>], moves: &[GameMove])
         )?;
     }
     Ok(())
+}
+
+/// `, x = 1, y = 2`: a move's binder values after its rule's name.
+pub(crate) fn binders_text(binders: &[(String, i64)]) -> String {
+    binders
+        .iter()
+        .map(|(n, v)| format!(", {n} = {v}"))
+        .collect()
 }
 
 #[cfg(test)]

@@ -17,7 +17,6 @@
 //! makes node 0 the one named `1`), otherwise in order of first appearance in an `edge` line.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use super::ast::{Item, Play};
 use super::diagnostic::MAX_ERRORS;
@@ -225,39 +224,6 @@ enum Key<'a> {
     Ident(&'a str),
 }
 
-/// FxHash with a final mix: node names are hashed twice per edge, and SipHash would be most of
-/// the load time.
-#[derive(Default)]
-struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn finish(&self) -> u64 {
-        // The multiply leaves the low bits (the table's bucket) depending on the input's low
-        // bits only, and names such as `n0`, `n1`, … differ in their high bytes: mix them down
-        // (MurmurHash3's finalizer), or a chain of 10^6 named nodes loads in 12 s, not 0.5 s.
-        let mut h = self.0;
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^ (h >> 33)
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-    fn write_u64(&mut self, value: u64) {
-        self.0 = (self.0.rotate_left(5) ^ value).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn write_u8(&mut self, value: u8) {
-        self.write_u64(u64::from(value));
-    }
-    fn write_usize(&mut self, value: usize) {
-        self.write_u64(value as u64);
-    }
-}
-
 /// The node of a word, or why the word names none.
 fn node_key(word: &str, span: Span) -> Result<Key<'_>, Diagnostic> {
     let help = "a node is a non-negative integer (`3`) or a name (`a`, `left_2`)";
@@ -289,7 +255,7 @@ fn node_key(word: &str, span: Span) -> Result<Key<'_>, Diagnostic> {
 /// Numbers the nodes as they are met.
 #[derive(Default)]
 struct Nodes<'a> {
-    ids: HashMap<Key<'a>, u32, BuildHasherDefault<FxHasher>>,
+    ids: HashMap<Key<'a>, u32, crate::hash::Fast>,
     keys: Vec<Key<'a>>,
     all_integers: bool,
 }

@@ -14,7 +14,6 @@
 //! ([`Genus::from_options`]), never from sums with explicit copies of `*2`.
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 use super::genus::{Genus, Species};
@@ -22,6 +21,7 @@ use crate::engine::budget::{self, OverBudget};
 use crate::engine::generator::MoveGenerator;
 use crate::engine::progress::Progress;
 use crate::engine::{EngineError, Hint};
+use crate::hash::Fast;
 use crate::rules::program::Stop;
 use crate::rules::Game;
 
@@ -404,43 +404,5 @@ impl<'g> Sums<'g> {
         positions.push(back_to.to_vec());
         let rules = vec![None; positions.len() - 1];
         EngineError::Cycle { positions, rules }
-    }
-}
-
-/// The hasher of the search's maps: FxHash's multiply-and-rotate over the words of a key, with
-/// a final mix, several times faster than the standard SipHash on these short keys (which are
-/// positions, not attacker-chosen input).
-#[derive(Clone, Copy, Default)]
-struct FastHasher(u64);
-
-type Fast = BuildHasherDefault<FastHasher>;
-
-impl FastHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-impl Hasher for FastHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u64(&mut self, word: u64) {
-        self.add(word);
-    }
-
-    fn write_usize(&mut self, word: usize) {
-        self.add(word as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        let z = (self.0 ^ (self.0 >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z ^ (z >> 31)
     }
 }
