@@ -18,10 +18,12 @@
 //!   barycentre heuristic of Sugiyama et al.), which removes most crossings on trees and small
 //!   game graphs.
 //!
-//! Parallel edges (and the two directions of a 2-cycle) are bowed apart, edges between distant
-//! nodes of one row are bowed upwards so they do not run through the nodes between, and a
-//! self-loop is a small circle on its node. Graphs of more than [`MAX_DRAWN_NODES`] nodes are
-//! refused: such a drawing is unreadable, and the values are better read from a table.
+//! Parallel edges (and the two directions of a 2-cycle) are bowed apart, an edge whose straight
+//! line would run through another node is bowed around it (trying a few curves on either
+//! side), and a self-loop is a small circle on its node. The image grows with the widest row
+//! and the number of rows, up to 4000 × 4000 pixels, beyond which the layout is squeezed.
+//! Graphs of more than [`MAX_DRAWN_NODES`] nodes are refused: such a drawing is unreadable,
+//! and the values are better read from a table.
 
 use std::collections::HashMap;
 use std::error::Error;
@@ -1055,5 +1057,16 @@ mod tests {
                 .count(),
             n - 1
         );
+        // A path of MAX_DRAWN_NODES nodes: as many rows, squeezed into the tallest image.
+        let chain: Vec<(u32, u32)> = (1..n as u32).map(|v| (v - 1, v)).collect();
+        let tall = Fixture {
+            graph: Graph::from_edges(n, &chain),
+            ..cyclic()
+        };
+        let drawing = tall.drawing();
+        let scene = Scene::new(&drawing);
+        assert!(scene.size.1 as f64 <= MAX_SIDE);
+        assert_eq!(scene.rows.len(), n);
+        assert!(render_graph_svg(&drawing).is_ok());
     }
 }
