@@ -293,3 +293,36 @@ fn the_loopy_rule_values_wythoff_like_normal_play() {
         .unwrap();
     assert_eq!(normal.cells(), loopy.cells());
 }
+
+#[test]
+fn graphs_are_drawn_with_their_outcomes() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("g.svg");
+    ok(&["plot", "rules/graph-cycle.sg", "-o", svg.to_str().unwrap()]);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    // Each node's name is a text element of its own (plotters writes the text on its own line).
+    let texts: Vec<&str> = text.lines().map(str::trim).collect();
+    for label in ["a", "e", "∞{1}", "D: draw"] {
+        assert!(texts.contains(&label), "{label} in the SVG");
+    }
+    let png = dir.path().join("tree.png");
+    ok(&[
+        "plot",
+        "rules/tree-edge-deletion.sg",
+        "-o",
+        png.to_str().unwrap(),
+    ]);
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    let err = fails(
+        &[
+            "plot",
+            "rules/graph-cycle.sg",
+            "-o",
+            svg.to_str().unwrap(),
+            "--rare",
+        ],
+        2,
+    );
+    assert_has(&err, &["--rare"]);
+}

@@ -5,9 +5,12 @@ use std::path::Path;
 
 use crate::analysis;
 use crate::engine::{self, multi, SgTable, Table};
+use crate::export::graph_plot::GraphDrawing;
 use crate::export::{self, ChartSpec};
 use crate::rules::Play;
+use crate::value::loopy::LoopyTable;
 use crate::value::misere;
+use crate::value::Outcome;
 
 use super::args::{BoxArg, GameArgs, PlayArgs};
 use super::{CliError, Context};
@@ -33,9 +36,11 @@ pub struct Args {
 /// Runs `plot`.
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let game = args.game.load(&mut context.console)?;
-    super::refuse_graph(&game, "plot")?;
     super::checkpointing::check_output(Some(&args.output))?;
     let output = Path::new(&args.output);
+    if let Some(graph) = game.graph() {
+        return plot_graph(&args, &game, graph, output, context);
+    }
     // Refuse a bad extension, a meaningless --rare or a box that cannot be drawn before
     // computing anything.
     export::ChartFormat::from_path(output)?;
@@ -85,6 +90,74 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
         Table::sequence(&game.coordinate, values)
     };
     export::write_plot(output, &table, &spec)?;
+    context.console.note(&format!("wrote {}", args.output));
+    Ok(())
+}
+
+/// `plot` of a graph file: the graph with its nodes coloured by outcome (P, N, D), each
+/// labelled with its value (a Hackenbush file: the value of the part above each node).
+fn plot_graph(
+    args: &Args,
+    game: &crate::rules::Game,
+    graph: &crate::rules::GraphGame,
+    output: &Path,
+    context: &mut Context<'_>,
+) -> Result<(), CliError> {
+    export::ChartFormat::from_path(output)?;
+    if args.rare {
+        return Err(CliError::Usage(
+            "--rare marks rare values of a heap game; a graph has none (drop --rare)".into(),
+        ));
+    }
+    super::table::refuse_misere_loopy(args.play.resolve(game, &mut context.console))?;
+    let names: Vec<String> = (0..graph.node_count() as u32)
+        .map(|v| graph.name(v).to_string())
+        .collect();
+    let title = format!("{}: P, N and D positions", game.name);
+    match graph.hackenbush {
+        Some(ground) => {
+            let position = super::table::hackenbush_of(graph, ground)?;
+            let values = position.node_values();
+            let outcome: Vec<Outcome> = values
+                .iter()
+                .map(|v| Outcome::of_value(v.unwrap_or(0)))
+                .collect();
+            let labels: Vec<String> = values
+                .iter()
+                .map(|v| v.map_or_else(String::new, |v| format!("*{v}")))
+                .collect();
+            let edges = crate::graph::Graph::from_edges(graph.node_count(), &graph.undirected);
+            let title = format!("{}: the value above each node", game.name);
+            export::graph_plot::write_graph_plot(
+                output,
+                &GraphDrawing {
+                    title: &title,
+                    graph: &edges,
+                    names: &names,
+                    outcome: &outcome,
+                    labels: &labels,
+                    undirected: true,
+                    ground: Some(ground),
+                },
+            )?;
+        }
+        None => {
+            let table = LoopyTable::of_graph(graph);
+            let labels: Vec<String> = table.values.iter().map(|v| v.pretty()).collect();
+            export::graph_plot::write_graph_plot(
+                output,
+                &GraphDrawing {
+                    title: &title,
+                    graph: &graph.graph,
+                    names: &names,
+                    outcome: &table.outcome,
+                    labels: &labels,
+                    undirected: false,
+                    ground: None,
+                },
+            )?;
+        }
+    }
     context.console.note(&format!("wrote {}", args.output));
     Ok(())
 }

@@ -18,6 +18,7 @@
 
 pub mod code;
 pub mod csv;
+pub mod graph_plot;
 pub mod hackenbush;
 pub mod heatmap;
 pub mod json;
@@ -65,6 +66,16 @@ pub enum ExportError {
     Chart {
         /// The library's message.
         message: String,
+    },
+    /// A graph with more nodes than a drawing of it can show legibly.
+    #[error(
+        "the graph has {nodes} nodes, more than the {limit} a drawing shows\n  help: print the values with `table` instead"
+    )]
+    GraphTooLarge {
+        /// The number of nodes of the graph.
+        nodes: usize,
+        /// The most nodes drawn ([`graph_plot::MAX_DRAWN_NODES`]).
+        limit: usize,
     },
     /// The table holds no values, so there is nothing to draw or look up.
     #[error("the table is empty: there is nothing to export\n  help: compute at least G(0)")]
