@@ -233,7 +233,11 @@ fn bad_requests_are_explained() {
     let err = fails(&["table", "rules/loopy-heap.sg", "--to", "7"], 1);
     assert_has(
         &err,
-        &["a move from 6 leads to 8, outside the table 0..=7", "--to"],
+        &[
+            "a move from 6 leads to 8, outside the table 0..=7",
+            "rules/loopy-heap.sg:11:1",
+            "--to",
+        ],
     );
     // Misère play of a loopy game.
     let err = fails(&["table", "rules/graph-cycle.sg", "--misere"], 2);

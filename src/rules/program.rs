@@ -730,7 +730,7 @@ pub fn check_heap(h: i64, span: Span, at: Place) -> Result<u64, Diagnostic> {
     } else {
         (
             format!("a heap must be smaller than {name} = {n}"),
-            "a move to a heap as large as the one moved from could repeat forever; bound the range or add a condition"
+            "a move to a heap as large as the one moved from could repeat forever; bound the range or add a condition (or, for a heap that may grow, write `position (n)`: a game whose moves cycle is then solved as a loopy game)"
                 .to_string(),
         )
     };

@@ -8,13 +8,16 @@
 //! split one, so such a move is refused.
 
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 
 use super::{gamma, retrograde, LoopyValue};
 use crate::engine::generator::MoveGenerator;
+use crate::engine::moves;
 use crate::engine::multi::show_position;
 use crate::engine::EngineError;
 use crate::graph::Graph;
-use crate::rules::{Game, GraphGame};
+use crate::rules::program::Scratch;
+use crate::rules::{Diagnostic, Game, GraphGame};
 use crate::value::evaluate;
 use crate::value::Outcome;
 
@@ -229,12 +232,7 @@ impl<'g> Explorer<'g> {
                         let w = match (&self.bounded, self.index.get(&option)) {
                             (_, Some(&w)) => w,
                             (Some(extents), None) => {
-                                return Err(EngineError::Request(format!(
-                                    "a move from {} leads to {}, outside the table {}\n  help: the moves can cycle, so every position a move reaches must be in the table: ask for a larger --to (or bound the moves in the rules)",
-                                    show(&position),
-                                    show(&option),
-                                    box_text(extents)
-                                )));
+                                return Err(self.outside(&position, &option, extents));
                             }
                             (None, None) => {
                                 if self.positions.len() >= MAX_REACHABLE {
@@ -257,6 +255,46 @@ impl<'g> Explorer<'g> {
             }
         }
         Ok(())
+    }
+
+    /// The error for a move from `position` to `option`, outside the box: located at the
+    /// rule that makes it when the rules are compiled ones.
+    fn outside(&self, position: &[u64], option: &[u64], extents: &[u64]) -> EngineError {
+        let message = format!(
+            "a move from {} leads to {}, outside the table {}",
+            show(position),
+            show(option),
+            box_text(extents)
+        );
+        let help = "the moves can cycle, so every position a move reaches must be in the table: ask for a larger --to (or bound the moves in the rules)";
+        let rule = self.generator.program().and_then(|program| {
+            let mut found = None;
+            let _ = moves::for_each_rule_move(
+                program,
+                position,
+                &mut Scratch::default(),
+                &mut u64::MAX.clone(),
+                |rule, _, flat| {
+                    if flat == option {
+                        found = Some(rule);
+                        return ControlFlow::Break(());
+                    }
+                    ControlFlow::Continue(())
+                },
+            );
+            found.map(|rule| program.rule_span(rule))
+        });
+        match rule {
+            Some(span) => EngineError::Rule {
+                diagnostic: Box::new(
+                    Diagnostic::new(message, span)
+                        .with_label("this move leaves the table")
+                        .with_help(help),
+                ),
+                file: Box::new(self.game.source.clone()),
+            },
+            None => EngineError::Request(format!("{message}\n  help: {help}")),
+        }
     }
 
     fn finish(mut self) -> LoopyTable {
