@@ -6,6 +6,7 @@
 //! coordinates, the parameters and the move's binders; a misspelt one gets a "did you mean"
 //! ([`super::names`]). Every error found is returned, sorted by position.
 
+use super::arith::Function;
 use super::ast::{self, BinaryOp, Expr, ExprKind, FamilyForm, Item, Play, SetExpr, UnaryOp};
 use super::checked::{CExprKind, CheckedBinder};
 use super::names::{suggest, FUNCTIONS, RESERVED};
@@ -657,7 +658,8 @@ fn expr(e: &Expr, scope: &Scope) -> Result<(CExpr, Type), Diagnostic> {
                             "ctz" => "ctz(m)",
                             "bit" => "bit(m, i)",
                             "count" => "count(a > 0, b > 0)",
-                            _ => "min(k, n)",
+                            name =>
+                                Function::from_name(name).map_or("min(k, n)", Function::example),
                         }
                     ))
             };
@@ -682,6 +684,23 @@ fn expr(e: &Expr, scope: &Scope) -> Result<(CExpr, Type), Diagnostic> {
                 },
                 "count" if args.is_empty() => return Err(arity_error("at least one argument")),
                 "count" => CExprKind::Count(args),
+                name if Function::from_name(name).is_some() => {
+                    let function = Function::from_name(name).expect("just found");
+                    if args.len() != function.arity() {
+                        return Err(arity_error(if function.arity() == 1 {
+                            "exactly one argument"
+                        } else {
+                            "two arguments"
+                        }));
+                    }
+                    // The predicates are conditions (0 or 1 at run time), as comparisons are.
+                    let ty = if function.is_predicate() {
+                        Type::Bool
+                    } else {
+                        Type::Int
+                    };
+                    return Ok((make(CExprKind::Arith(function, args)), ty));
+                }
                 other => {
                     let help = match suggest(other, FUNCTIONS) {
                         Some(s) => format!("did you mean `{s}`?"),

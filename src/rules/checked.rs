@@ -12,6 +12,7 @@
 //! `/` is floor division and `%` the Euclidean remainder (`-7 / 2 == -4`, `-7 % 2 == 1`), so
 //! that `n % d` is always in `0..|d|`, as in number theory.
 
+use super::arith::Function;
 use super::ast::{BinaryOp, Play};
 use super::code::Notation;
 use super::{Diagnostic, Span};
@@ -139,6 +140,8 @@ pub enum CExprKind {
     Max(Vec<CExpr>),
     /// `abs(e)`.
     Abs(Box<CExpr>),
+    /// A number-theory function ([`super::arith`]) and its arguments (as many as its arity).
+    Arith(Function, Vec<CExpr>),
 }
 
 /// Why an evaluation failed.
@@ -150,6 +153,9 @@ pub enum FaultKind {
     DivisionByZero,
     /// A shift or bit index outside `0..=63`.
     ShiftRange,
+    /// An argument outside a function's domain, e.g. `isqrt` of a negative number (the text
+    /// says which).
+    Domain(&'static str),
 }
 
 /// An evaluation failure and the expression it happened in.
@@ -204,6 +210,11 @@ impl Fault {
                 Diagnostic::new(format!("shift or bit index out of range{place}"), self.span)
                     .with_label("the shift amount or bit index is not in 0..=63 here")
                     .with_help("bound it, e.g. with a binder `i in 0..20`")
+            }
+            FaultKind::Domain(what) => {
+                Diagnostic::new(format!("argument out of range{place}"), self.span)
+                    .with_label(what)
+                    .with_help("add a condition, e.g. `if x >= 1`, or start the range at 1")
             }
         }
     }
@@ -323,6 +334,13 @@ impl CExpr {
                 }
                 Ok(count)
             }
+            CExprKind::Arith(f, args) => {
+                let values = args
+                    .iter()
+                    .map(|a| a.eval(slots))
+                    .collect::<Result<Vec<_>, _>>()?;
+                f.apply(&values).map_err(fault)
+            }
         }
     }
 
@@ -337,9 +355,10 @@ impl CExpr {
             | CExprKind::Popcount(x)
             | CExprKind::Ctz(x) => vec![x],
             CExprKind::Binary(_, a, b) | CExprKind::Bit(a, b) => vec![a, b],
-            CExprKind::Min(args) | CExprKind::Max(args) | CExprKind::Count(args) => {
-                args.iter().collect()
-            }
+            CExprKind::Min(args)
+            | CExprKind::Max(args)
+            | CExprKind::Count(args)
+            | CExprKind::Arith(_, args) => args.iter().collect(),
         }
     }
 

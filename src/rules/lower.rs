@@ -252,7 +252,8 @@ pub fn is_affine(e: &CExpr) -> bool {
         | CExprKind::Popcount(_)
         | CExprKind::Ctz(_)
         | CExprKind::Bit(_, _)
-        | CExprKind::Count(_) => false,
+        | CExprKind::Count(_)
+        | CExprKind::Arith(_, _) => false,
     }
 }
 

@@ -10,6 +10,7 @@
 //! of text (tokens, syntax tree and checked program), so a larger one is refused.
 //! The grammar is documented in `docs/rules.md`.
 
+pub mod arith;
 pub mod ast;
 pub mod check;
 pub mod checked;

@@ -47,7 +47,23 @@ const fn concat_words<const A: usize, const B: usize, const N: usize>(
 }
 
 /// Built-in functions.
-pub const FUNCTIONS: [&str; 7] = ["min", "max", "abs", "popcount", "ctz", "bit", "count"];
+pub const FUNCTIONS: [&str; 15] = [
+    "min",
+    "max",
+    "abs",
+    "popcount",
+    "ctz",
+    "bit",
+    "count",
+    "gcd",
+    "lcm",
+    "isqrt",
+    "ilog2",
+    "floor_div",
+    "v_p",
+    "is_prime",
+    "is_prime_power",
+];
 
 /// Levenshtein distance, for "did you mean" suggestions.
 pub fn edit_distance(a: &str, b: &str) -> usize {
