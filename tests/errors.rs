@@ -352,3 +352,66 @@ fn threads_are_bounded_by_the_cores() {
     );
     assert_has(&err, &["--threads must be from 1 to", "per core"]);
 }
+
+#[test]
+fn number_theory_functions_check_their_arity() {
+    let err = error_for("# a game\nmove x in 1..=n if is_prime(x, 2) => n - x\n");
+    assert_has(
+        &err,
+        &[
+            "bad.sg:2:20",
+            "`is_prime` takes exactly one argument",
+            "^^^^^^^^^^^^^^",
+            "2 given",
+            "e.g. `is_prime(x)`",
+        ],
+    );
+    let err = error_for("# a game\nmove x in 1..=n if gcd(x) == 1 => n - x\n");
+    assert_has(
+        &err,
+        &[
+            "bad.sg:2:20",
+            "`gcd` takes two arguments",
+            "e.g. `gcd(n, k)`",
+        ],
+    );
+}
+
+#[test]
+fn misspelt_number_theory_function_gets_did_you_mean() {
+    let err = error_for("# a game\nmove x in 1..=n if is_prme(x) => n - x\n");
+    assert_has(&err, &["bad.sg:2:20", "did you mean `is_prime`"]);
+}
+
+#[test]
+fn number_theory_faults_are_located_at_run_time() {
+    let err = fails(
+        &[
+            "check",
+            "move x in 1..=n if floor_div(x, n - 3) >= 0 => n - x",
+        ],
+        1,
+    );
+    assert_has(
+        &err,
+        &["division by zero at n = 3", "<command line>:1:20", "help: "],
+    );
+    let err = fails(
+        &["check", "move x in 1..=n if v_p(n - 2, 2) > 0 => n - x"],
+        1,
+    );
+    assert_has(
+        &err,
+        &["argument out of range at n = 1", "`v_p(x, p)` needs x >= 1"],
+    );
+    let err = fails(
+        &[
+            "table",
+            "move x in 1..=1 if lcm(n, 4611686018427387903) > 0 => n - x",
+            "--to",
+            "5",
+        ],
+        1,
+    );
+    assert_has(&err, &["arithmetic overflow at n = ", "lcm("]);
+}

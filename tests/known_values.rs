@@ -84,6 +84,16 @@ fn take_at_most_half_closed_form() {
 }
 
 #[test]
+fn luogu_p4018_losses_are_the_multiples_of_six() {
+    // Luogu P4018: take 1 or a prime power; the P-positions are exactly the multiples of 6
+    // (no prime power is a multiple of 6, and every other residue reaches one).
+    let g = values(include_str!("../rules/p4018.sg"), 200);
+    for (n, &v) in g.iter().enumerate() {
+        assert_eq!(v == 0, n % 6 == 0, "n = {n}, G = {v}");
+    }
+}
+
+#[test]
 fn divisor_game_first_player_wins_exactly_on_even_n() {
     // LeetCode 1025: P-positions are the odd n (and n = 0 has no move... nor does n = 1).
     let g = values("move d in 1..n if n % d == 0 => n - d", 600);
