@@ -757,7 +757,9 @@ fn resolve(name: &str, span: Span, scope: &Scope) -> Result<CExprKind, Diagnosti
     candidates.extend(FUNCTIONS);
     let help = match suggest(name, candidates.iter().copied()) {
         _ if FUNCTIONS.contains(&name) => {
-            format!("`{name}` is a function: call it, e.g. `{name}(x, 1)`")
+            let call = Function::from_name(name)
+                .map_or(format!("{name}(x, 1)"), |f| f.example().to_string());
+            format!("`{name}` is a function: call it, e.g. `{call}`")
         }
         None if scope.runtime && suggest(name, ["none"]).is_some() => {
             "did you mean `none`? (`=> none` is a move that leaves no heap)".to_string()
