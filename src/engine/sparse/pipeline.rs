@@ -239,13 +239,17 @@ impl Helper {
         for x in self.base + self.recent.len()..len {
             self.recent.push(table.get(x));
         }
-        // Store both copies in the wider of their widths (a value that needs it); they are
-        // plain slices (never 9-bit), which `Job::heap` reads side by side.
+        // Store both copies in the wider of their widths (a value that needs it), and wide
+        // enough for the rare values, which need not lie in either copy (a rare position
+        // past 255 below `base`: its XORs with 8-bit copies would overflow the flag sets of
+        // `Job::run`). They are plain slices (never 9-bit), which `Job::heap` reads side by
+        // side.
         let needs_width = match self.low.value_bits().max(self.recent.value_bits()) {
             8 => 0,
             16 => u32::from(u8::MAX) + 1,
             _ => u32::from(u16::MAX) + 1,
-        };
+        }
+        .max(self.rare_max());
         self.low.widen_for(needs_width);
         self.recent.widen_for(needs_width);
     }
@@ -259,8 +263,14 @@ impl Helper {
         (self.ready && !heaps.is_empty() && fits).then(|| Job {
             helper: self,
             heaps,
-            width: (self.low.max_value().max(self.recent.max_value()) + 1).next_power_of_two(),
+            width: (self.low.max_value().max(self.recent.max_value()).max(self.rare_max()) + 1)
+                .next_power_of_two(),
         })
+    }
+
+    /// The largest value of a rare part the helper takes.
+    fn rare_max(&self) -> u32 {
+        self.rare.iter().map(|&(_, v)| v).max().unwrap_or(0)
     }
 
     /// Moves the helper's share of the scan half-way towards equal times of the two threads
@@ -339,6 +349,27 @@ mod tests {
     use super::super::{extend_with, Policy, SparseState};
     use super::*;
     use crate::engine::Progress;
+
+    #[test]
+    fn rare_values_past_the_copies_widen_them() {
+        // 0.744404 reaches values past 255 at rare positions that lie below the helper's
+        // copy of recent values; its copies stayed 8-bit, so the XORs of those rare values
+        // overflowed its 256-value flag sets (found by the proptest below under CI's load;
+        // the debug assertion in `FlagSet::insert_below` caught it).
+        for text in ["0.744404", "0.747404"] {
+            let code = code(text);
+            let len = 9_000;
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(2)
+                .build()
+                .unwrap();
+            let mut table = SgTable::new();
+            pool.install(|| {
+                crate::engine::takebreak::extend(&code, &mut table, len, &mut Progress::hidden())
+            });
+            assert_eq!(table.to_vec(), dense_values(&code, len), "{text}");
+        }
+    }
 
     #[test]
     fn two_threads_give_the_values_of_one() {
