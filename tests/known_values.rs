@@ -91,6 +91,25 @@ fn luogu_p4018_losses_are_the_multiples_of_six() {
     for (n, &v) in g.iter().enumerate() {
         assert_eq!(v == 0, n % 6 == 0, "n = {n}, G = {v}");
     }
+    // The spelling with a set binder, given in the file's comment: the same values.
+    let listed = values(
+        "move take_one: if n >= 1 => n - 1\nmove take: q in prime_powers(2, n) => n - q",
+        200,
+    );
+    assert_eq!(listed, g);
+}
+
+#[test]
+fn divisor_game_values_are_the_2_adic_valuation() {
+    // rules/divisor-game.sg: G(n) = v_2(n) = ctz(n) for n >= 1 (OEIS A007814, the ruler
+    // function), G(0) = 0. Checked here against both spellings of the rule.
+    let g = values(include_str!("../rules/divisor-game.sg"), 5000);
+    for (n, &v) in g.iter().enumerate().skip(1) {
+        assert_eq!(v, n.trailing_zeros(), "n = {n}");
+    }
+    assert_eq!(g[0], 0);
+    let old = values("move d in 1..n if n % d == 0 => n - d", 600);
+    assert_eq!(old[..], g[..=600]);
 }
 
 #[test]

@@ -6,8 +6,18 @@
 
 use crate::engine::mex::mex_of;
 use crate::rules::check::{CheckedFamily, CheckedMove, Place, Rules};
+use std::sync::OnceLock;
+
+use crate::rules::checked::CheckedValues;
 use crate::rules::program::{check_coordinate, check_heap, range_bounds};
+use crate::rules::sieve::NumberCache;
 use crate::rules::{check, parser, Diagnostic, SourceFile};
+
+/// The interpreter's sieve for set binders, shared by every call (it only grows).
+fn numbers() -> &'static NumberCache {
+    static NUMBERS: OnceLock<NumberCache> = OnceLock::new();
+    NUMBERS.get_or_init(NumberCache::new)
+}
 
 /// All moves from `position` under `rules`, by walking the tree: for each move, its
 /// components' coordinates, flattened (one heap per component in a heap game).
@@ -40,14 +50,37 @@ fn walk(
     let arity = at.names.len();
     let depth = slots.len() - arity;
     if let Some(binder) = rule.binders.get(depth) {
-        let lo = binder.lo.eval(slots).map_err(fault)?;
-        let hi = binder.hi.eval(slots).map_err(fault)?;
-        if let Some((lo, hi)) = range_bounds(lo, hi, binder.inclusive, binder.span, at)? {
-            for value in lo..=hi {
-                slots.push(value);
-                walk(rule, slots, at, position_game, out)?;
-                slots.pop();
+        let values: Vec<i64> = match &binder.values {
+            CheckedValues::Range { lo, hi, inclusive } => {
+                let lo = lo.eval(slots).map_err(fault)?;
+                let hi = hi.eval(slots).map_err(fault)?;
+                match range_bounds(lo, hi, *inclusive, binder.span, at)? {
+                    Some((lo, hi)) => (lo..=hi).collect(),
+                    None => Vec::new(),
+                }
             }
+            // The sets' one implementation, as the compiled program uses it.
+            CheckedValues::Set(set, args) => {
+                let args = args
+                    .iter()
+                    .map(|a| a.eval(slots))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(fault)?;
+                numbers()
+                    .values(*set, &args)
+                    .map_err(|kind| {
+                        fault(check::Fault {
+                            kind,
+                            span: binder.span,
+                        })
+                    })?
+                    .collect()
+            }
+        };
+        for value in values {
+            slots.push(value);
+            walk(rule, slots, at, position_game, out)?;
+            slots.pop();
         }
         return Ok(());
     }

@@ -158,13 +158,29 @@ pub struct MoveRule {
     pub span: Span,
 }
 
-/// `x in a..=b`, or `x = e` (stored as the one-value range `e..=e`).
+/// `x in a..=b`, `x = e` (stored as the one-value range `e..=e`), or `d in divisors(n)`.
 #[derive(Clone, Debug)]
 pub struct Binder {
     /// The bound name.
     pub name: Ident,
     /// The values it takes.
-    pub range: RangeExpr,
+    pub values: BinderValues,
+}
+
+/// What a binder ranges over.
+#[derive(Clone, Debug)]
+pub enum BinderValues {
+    /// `a..b` or `a..=b` (or `= e`).
+    Range(RangeExpr),
+    /// A set function's call, `divisors(n)` (its name is checked later); the span is the call's.
+    Set {
+        /// The function's name.
+        function: Ident,
+        /// Its arguments.
+        args: Vec<Expr>,
+        /// The whole call.
+        span: Span,
+    },
 }
 
 /// An expression with its span and nesting depth.

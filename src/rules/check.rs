@@ -8,8 +8,9 @@
 
 use super::arith::Function;
 use super::ast::{self, BinaryOp, Expr, ExprKind, FamilyForm, Item, Play, SetExpr, UnaryOp};
-use super::checked::{CExprKind, CheckedBinder};
+use super::checked::{CExprKind, CheckedBinder, CheckedValues};
 use super::names::{suggest, FUNCTIONS, RESERVED};
+use super::sieve::SetFn;
 use super::{Diagnostic, Span};
 
 // The checked program's types, also under this path for the engine's tree-walking interpreter.
@@ -346,6 +347,8 @@ fn check_new_name(name: &str, span: Span, role: &str, taken: &Taken) -> Result<(
         Some("a keyword")
     } else if FUNCTIONS.contains(&name) {
         Some("a function")
+    } else if SetFn::from_name(name).is_some() {
+        Some("a set function")
     } else if taken.coordinates.iter().any(|c| c == name) {
         Some(if taken.coordinates.len() == 1 {
             "the coordinate"
@@ -472,14 +475,25 @@ fn check_move(
             binders: &names,
             ..unbound
         };
-        let lo = int_expr(&binder.range.lo, &scope)?;
-        let hi = int_expr(&binder.range.hi, &scope)?;
+        let (values, span) = match &binder.values {
+            ast::BinderValues::Range(range) => (
+                CheckedValues::Range {
+                    lo: int_expr(&range.lo, &scope)?,
+                    hi: int_expr(&range.hi, &scope)?,
+                    inclusive: range.inclusive,
+                },
+                range.span,
+            ),
+            ast::BinderValues::Set {
+                function,
+                args,
+                span,
+            } => (set_binder(function, args, *span, &scope)?, *span),
+        };
         binders.push(CheckedBinder {
             name: binder.name.name.clone(),
-            lo,
-            hi,
-            inclusive: binder.range.inclusive,
-            span: binder.range.span,
+            values,
+            span,
         });
         names.push(binder.name.name.clone());
     }
@@ -512,6 +526,64 @@ fn check_move(
         result,
         span: rule.span,
     })
+}
+
+/// The set of a binder `x in f(args)`: `f` must be a set function ([`SetFn`]) given as many
+/// numbers as it takes.
+fn set_binder(
+    function: &ast::Ident,
+    args: &[Expr],
+    span: Span,
+    scope: &Scope,
+) -> Result<CheckedValues, Diagnostic> {
+    let sets = || {
+        SetFn::ALL
+            .map(|f| format!("`{}`", f.example().split_once(" in ").map_or("", |e| e.1)))
+            .join(", ")
+    };
+    let Some(set) = SetFn::from_name(&function.name) else {
+        let name = &function.name;
+        let (message, label, help) = if FUNCTIONS.contains(&name.as_str()) {
+            (
+                format!("`{name}` is a function, not a set"),
+                "not a set",
+                format!(
+                    "a binder takes the values of a range `lo..=hi` or of a set: {}; to bind one value, write `x = {name}(…)`",
+                    sets()
+                ),
+            )
+        } else {
+            let help = match suggest(name, SetFn::ALL.map(SetFn::name)) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => format!("the sets are {}", sets()),
+            };
+            (
+                format!("unknown set function `{name}`"),
+                "not a set function",
+                help,
+            )
+        };
+        return Err(Diagnostic::new(message, function.span)
+            .with_label(label)
+            .with_help(help));
+    };
+    if args.len() != set.arity() {
+        let want = if set.arity() == 1 {
+            "exactly one argument"
+        } else {
+            "two arguments"
+        };
+        return Err(
+            Diagnostic::new(format!("`{}` takes {want}", set.name()), span)
+                .with_label(format!("{} given", args.len()))
+                .with_help(format!("e.g. `{}`", set.example())),
+        );
+    }
+    let args = args
+        .iter()
+        .map(|a| int_expr(a, scope))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(CheckedValues::Set(set, args))
 }
 
 /// Checks one entry of a move's result list, appending its coordinate expressions to `out`:
@@ -635,6 +707,18 @@ fn expr(e: &Expr, scope: &Scope) -> Result<(CExpr, Type), Diagnostic> {
                 result,
             )
         }
+        ExprKind::Call(f, _) if SetFn::from_name(&f.name).is_some() => {
+            let set = SetFn::from_name(&f.name).expect("just found");
+            return Err(Diagnostic::new(
+                format!("`{}(…)` is a set of values, not a number", set.name()),
+                span,
+            )
+            .with_label("a set")
+            .with_help(format!(
+                "a set gives a binder its values: `move {} => …`",
+                set.example()
+            )));
+        }
         ExprKind::Call(f, args) => {
             // `count` counts conditions; every other function takes numbers.
             let argument_type = if f.name == "count" {
@@ -756,6 +840,13 @@ fn resolve(name: &str, span: Span, scope: &Scope) -> Result<CExprKind, Diagnosti
     }
     candidates.extend(FUNCTIONS);
     let help = match suggest(name, candidates.iter().copied()) {
+        _ if SetFn::from_name(name).is_some() => {
+            let set = SetFn::from_name(name).expect("just found");
+            format!(
+                "`{name}` is a set function: bind its values, e.g. `{}`",
+                set.example()
+            )
+        }
         _ if FUNCTIONS.contains(&name) => {
             let call = Function::from_name(name)
                 .map_or(format!("{name}(x, 1)"), |f| f.example().to_string());
@@ -873,7 +964,7 @@ mod tests {
 
     #[test]
     fn check_error_table() {
-        let cases: [Case; 21] = [
+        let cases: [Case; 31] = [
             (
                 "param k = 1\nparam k = 2\nmove => none",
                 &[],
@@ -967,6 +1058,57 @@ mod tests {
                 &[],
                 "binder `len` is used before it is bound",
             ),
+            // Set binders.
+            (
+                "move d in divisor(n) => n - d",
+                &[],
+                "unknown set function `divisor`",
+            ),
+            (
+                "move d in divisors(n, 2) => n - d",
+                &[],
+                "`divisors` takes exactly one argument",
+            ),
+            (
+                "move p in primes(n) => n - p",
+                &[],
+                "`primes` takes two arguments",
+            ),
+            (
+                "move d in gcd(n, 2) => n - d",
+                &[],
+                "`gcd` is a function, not a set",
+            ),
+            (
+                "move if divisors(n) > 1 => none",
+                &[],
+                "`divisors(…)` is a set of values, not a number",
+            ),
+            (
+                "move x in 1..=n => n - prime_powers(1, x)",
+                &[],
+                "`prime_powers(…)` is a set of values, not a number",
+            ),
+            (
+                "move bits in 1..=n => n - bits",
+                &[],
+                "`bits` cannot name a binder: it is already a set function",
+            ),
+            (
+                "move x in 1..=divisors => n - x",
+                &[],
+                "unknown name `divisors`",
+            ),
+            (
+                "move d in divisors(n > 1) => 0",
+                &[],
+                "expected a number, found a condition",
+            ),
+            (
+                "move d in divisors(e), e in 1..=n => 0",
+                &[],
+                "binder `e` is used before it is bound",
+            ),
         ];
         assert_first_errors(&cases);
         assert!(
@@ -995,6 +1137,41 @@ mod tests {
         assert!(
             error("move x in 1..=max => n - x", &[]).contains("help: `max` is a function: call it")
         );
+        assert!(
+            error("move d in divisor(n) => n - d", &[]).contains("help: did you mean `divisors`?")
+        );
+        assert!(error("move d in zzz(n) => n - d", &[]).contains(
+            "help: the sets are `divisors(n)`, `primes(2, n)`, `prime_powers(2, n)`, `bits(n)`"
+        ));
+        assert!(error("move x in 1..=divisors => n - x", &[]).contains(
+            "help: `divisors` is a set function: bind its values, e.g. `d in divisors(n)`"
+        ));
+        assert!(error("move d in gcd(n, 2) => n - d", &[]).contains("write `x = gcd(…)`"));
+    }
+
+    /// Set binders' errors are located like the others: the call (arity), the name
+    /// (unknown set), the run-time fault at the call with the position.
+    #[test]
+    fn set_binder_errors_are_located() {
+        assert_eq!(
+            error("move d in divisors(n, 2) if d < n => n - d\n", &[]),
+            "error: `divisors` takes exactly one argument\n --> rules/t.sg:1:11\n  |\n1 | move d in divisors(n, 2) if d < n => n - d\n  |           ^^^^^^^^^^^^^^ 2 given\n  |\n  = help: e.g. `d in divisors(n)`\n"
+        );
+        assert!(error("move d in divisorz(n) => 0\n", &[])
+            .contains(" --> rules/t.sg:1:11\n  |\n1 | move d in divisorz(n) => 0\n  |           ^^^^^^^^ not a set function\n"));
+        // `check` runs the smallest heaps: `bits` of a negative number fails at n = 0.
+        let game = load(
+            SourceFile::new("rules/t.sg", "move i in bits(n - 1) => n - (1 << i)\n"),
+            &[],
+        )
+        .unwrap();
+        let GameKind::General { program, lowered } = &game.kind else {
+            panic!()
+        };
+        assert!(lowered.is_none());
+        let e = program.for_each_move(0, &mut |_| {}).unwrap_err();
+        assert_eq!(e.message, "argument out of range at n = 0");
+        assert_eq!(e.span, crate::rules::Span::new(10, 21));
     }
 
     #[test]

@@ -15,6 +15,7 @@
 use super::arith::Function;
 use super::ast::{BinaryOp, Play};
 use super::code::Notation;
+use super::sieve::SetFn;
 use super::{Diagnostic, Span};
 
 /// A checked rules file.
@@ -87,19 +88,55 @@ pub struct CheckedMove {
     pub span: Span,
 }
 
-/// A checked binder `x in lo..=hi` (an exclusive range is stored with `inclusive: false`).
+/// A checked binder: `x in lo..=hi` (an exclusive range is stored with `inclusive: false`) or
+/// `d in divisors(n)`.
 #[derive(Clone, Debug)]
 pub struct CheckedBinder {
     /// The name.
     pub name: String,
-    /// First value.
-    pub lo: CExpr,
-    /// Bound.
-    pub hi: CExpr,
-    /// True for `..=`.
-    pub inclusive: bool,
-    /// The range's text.
+    /// The values it takes.
+    pub values: CheckedValues,
+    /// The range's (or the set's call's) text.
     pub span: Span,
+}
+
+/// What a checked binder ranges over.
+#[derive(Clone, Debug)]
+pub enum CheckedValues {
+    /// `lo..hi` or `lo..=hi`.
+    Range {
+        /// First value.
+        lo: CExpr,
+        /// Bound.
+        hi: CExpr,
+        /// True for `..=`.
+        inclusive: bool,
+    },
+    /// A set function ([`super::sieve`]) and its arguments (as many as its arity).
+    Set(SetFn, Vec<CExpr>),
+}
+
+impl CheckedBinder {
+    /// The expressions of the binder: a range's two ends, or a set's arguments.
+    pub fn expressions(&self) -> Vec<&CExpr> {
+        match &self.values {
+            CheckedValues::Range { lo, hi, .. } => vec![lo, hi],
+            CheckedValues::Set(_, args) => args.iter().collect(),
+        }
+    }
+
+    /// True for a set binder (`d in divisors(n)`).
+    pub fn is_set(&self) -> bool {
+        matches!(self.values, CheckedValues::Set(..))
+    }
+}
+
+impl CheckedMove {
+    /// True if a binder of the rule ranges over a set (`d in divisors(n)`): such a rule is
+    /// never lowered to a take-and-break code ([`super::lower`]).
+    pub fn has_set_binder(&self) -> bool {
+        self.binders.iter().any(CheckedBinder::is_set)
+    }
 }
 
 /// A resolved expression.

@@ -149,6 +149,10 @@ pub(super) fn default_general_name(source: &SourceFile) -> String {
 /// A take-and-break code with exactly the moves of `moves`, if the method of the module
 /// documentation finds and verifies one.
 pub fn lower_moves(moves: &[CheckedMove], program: &Program) -> Option<TakeBreakCode> {
+    // A set binder (`d in divisors(n)`) is not affine in `n`: such rules are never lowered.
+    if moves.iter().any(CheckedMove::has_set_binder) {
+        return None;
+    }
     let bound = verification_bound(moves)? as usize;
     let mut budget = WORK_BUDGET;
     let plain = infer_code(&observe_masks(program, bound, &mut budget)?, bound)?;
@@ -214,7 +218,7 @@ fn with_unequal_splits(code: &TakeBreakCode) -> Option<TakeBreakCode> {
 fn expressions(m: &CheckedMove) -> impl Iterator<Item = &CExpr> {
     m.binders
         .iter()
-        .flat_map(|b| [&b.lo, &b.hi])
+        .flat_map(|b| b.expressions())
         .chain(&m.condition)
         .chain(&m.result)
 }

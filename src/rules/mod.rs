@@ -22,6 +22,7 @@ pub mod lower;
 pub mod names;
 pub mod parser;
 pub mod program;
+pub mod sieve;
 pub mod token;
 pub mod warn;
 

@@ -9,8 +9,8 @@
 //! `&`, `<< >>`, `+ -`, `* / %`, prefix `- !`.
 
 use super::ast::{
-    self, BinaryOp, Binder, Expr, ExprKind, FamilyForm, FamilyLine, Ident, Item, MoveRule, Play,
-    RangeExpr, SetExpr, UnaryOp,
+    self, BinaryOp, Binder, BinderValues, Expr, ExprKind, FamilyForm, FamilyLine, Ident, Item,
+    MoveRule, Play, RangeExpr, SetExpr, UnaryOp,
 };
 use super::code::Notation;
 use super::diagnostic::Errors;
@@ -405,6 +405,34 @@ impl Parser<'_> {
         })
     }
 
+    /// After `x in`: a range `lo..=hi`, or a set function's call `divisors(n)` (a call not
+    /// followed by `..` or `..=`).
+    fn binder_values(&mut self) -> PResult<BinderValues> {
+        let lo = self.expr()?;
+        let at_range = matches!(self.peek().kind, TokenKind::DotDot | TokenKind::DotDotEq);
+        if let (false, ExprKind::Call(function, args)) = (at_range, &lo.kind) {
+            return Ok(BinderValues::Set {
+                function: function.clone(),
+                args: args.clone(),
+                span: lo.span,
+            });
+        }
+        let inclusive = if self.eat(TokenKind::DotDotEq) {
+            true
+        } else {
+            self.expect(TokenKind::DotDot)?;
+            false
+        };
+        let hi = self.expr()?;
+        let span = lo.span.to(hi.span);
+        Ok(BinderValues::Range(RangeExpr {
+            lo,
+            hi,
+            inclusive,
+            span,
+        }))
+    }
+
     fn move_rule(&mut self) -> PResult<MoveRule> {
         let start = self.advance().span;
         let mut label = None;
@@ -417,9 +445,9 @@ impl Parser<'_> {
         if self.peek().kind == TokenKind::Ident && !self.at_word("if") {
             loop {
                 let name = self.ident()?;
-                let range = if self.at_word("in") {
+                let values = if self.at_word("in") {
                     self.advance();
-                    self.range()?
+                    self.binder_values()?
                 } else {
                     self.expect(TokenKind::Assign).map_err(|d| {
                         if d.help.is_some() {
@@ -436,14 +464,14 @@ impl Parser<'_> {
                     })?;
                     // `j = e` binds one value: the range `e..=e`.
                     let value = self.expr()?;
-                    RangeExpr {
+                    BinderValues::Range(RangeExpr {
                         span: value.span,
                         lo: value.clone(),
                         hi: value,
                         inclusive: true,
-                    }
+                    })
                 };
-                binders.push(Binder { name, range });
+                binders.push(Binder { name, values });
                 if !self.eat(TokenKind::Comma) {
                     break;
                 }

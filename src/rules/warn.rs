@@ -6,7 +6,7 @@
 //! — typically a `--set` value that makes `1..=k` empty, as `--set k=-1` on the Bash game
 //! (whose table is then all zeros). A `subtraction` family with no element gets the same.
 
-use super::checked::{CheckedFamily, CheckedMove, Rules};
+use super::checked::{CheckedFamily, CheckedMove, CheckedValues, Rules};
 use super::Diagnostic;
 
 /// The largest heap tried.
@@ -111,9 +111,20 @@ impl Search<'_> {
         let Some(b) = self.m.binders.get(i) else {
             return Some(());
         };
-        let lo = b.lo.eval(&slots[..self.arity + i]).ok()?;
-        let hi = b.hi.eval(&slots[..self.arity + i]).ok()?;
-        let hi = if b.inclusive { hi } else { hi.checked_sub(1)? };
+        let scope = &slots[..self.arity + i];
+        let (lo, hi) = match &b.values {
+            CheckedValues::Range { lo, hi, inclusive } => {
+                let lo = lo.eval(scope).ok()?;
+                let hi = hi.eval(scope).ok()?;
+                (lo, if *inclusive { hi } else { hi.checked_sub(1)? })
+            }
+            // Sets are not searched: they are rarely empty everywhere (`divisors(0)` is, but
+            // not `divisors(1)`); a set binder counts as bound, and the search stops there.
+            CheckedValues::Set(..) => {
+                self.bound[i..].iter_mut().for_each(|b| *b = true);
+                return Some(());
+            }
+        };
         if lo > hi {
             return Some(());
         }
