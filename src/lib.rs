@@ -31,6 +31,7 @@ pub mod fs;
 pub mod graph;
 pub mod hash;
 pub mod oracle;
+pub mod play;
 pub mod rules;
 pub mod solve;
 pub mod theory;

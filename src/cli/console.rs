@@ -39,6 +39,12 @@ impl<'a> Console<'a> {
         self.err
     }
 
+    /// Standard output, unbuffered: for a dialogue (`play`), whose lines must appear before
+    /// the next one is read.
+    pub fn out(&mut self) -> &mut dyn Write {
+        self.out
+    }
+
     /// Writes `path` with `write`: standard output for `-` (flushed at the end), otherwise the
     /// file, atomically ([`fs::write_atomically`]).
     pub fn write_to(

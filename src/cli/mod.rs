@@ -12,6 +12,7 @@ mod long_run;
 mod misere_check;
 mod patterns;
 mod period;
+mod play;
 mod plot;
 mod quotient;
 mod solve;
@@ -99,6 +100,17 @@ enum Command {
         after_help = "Examples:\n  sgscope misere-check 'octal 0.77' --heaps 3 --to 10   # Kayles: wild from heap 5\n  sgscope misere-check rules/nim.sg --heaps 3 --to 7\n  sgscope misere-check 'subtraction {1, 2}' --heaps 4 --to 12 --json"
     )]
     MisereCheck(misere_check::Args),
+    /// Play a sum against perfect play in the terminal (normal, misère, or a game that can
+    /// cycle); `hint` shows the winning moves.
+    #[command(
+        after_help = "Examples:\n  sgscope play rules/nim.sg 3 5 7 --first me\n  sgscope play rules/abc278g.sg 10 --set L=2 --set R=3\n  sgscope play rules/kayles.sg 6 4 --misere\n  sgscope play rules/graph-cycle.sg"
+    )]
+    Play(play::Args),
+    /// Run a program against perfect play over a line protocol, check every move, say who won.
+    #[command(
+        after_help = "Examples:\n  sgscope judge rules/nim.sg 3 5 7 -- ./my-solution\n  sgscope judge rules/abc278g.sg 2000 --set L=3 --set R=5 --protocol cards --header '{n} {L} {R}' -- ./a.out\n  sgscope judge rules/subtraction-134.sg 20 --side second --transcript -- python3 sol.py"
+    )]
+    Judge(play::JudgeArgs),
     /// Parse and check rules files without computing anything.
     #[command(after_help = "Examples:\n  sgscope check rules/bash.sg\n  sgscope check rules/*.sg")]
     Check(check::Args),
@@ -402,6 +414,8 @@ where
         Command::Solve(args) => solve::run(args, &mut context),
         Command::MisereCheck(args) => misere_check::run(args, &mut context),
         Command::Check(args) => check::run(args, &mut context),
+        Command::Play(args) => play::run(args, &mut context),
+        Command::Judge(args) => play::run_judge(args, &mut context),
         Command::Quotient(args) => quotient::run(args, &mut context),
     };
     match result {

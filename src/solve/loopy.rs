@@ -104,11 +104,11 @@ pub fn solve_loopy(
 }
 
 /// A move listed for a node: the node it leads to, the rule and its binder values.
-type Listed = (u32, String, Vec<(String, i64)>);
+pub type Listed = (u32, String, Vec<(String, i64)>);
 
 /// The moves of the token at node `v`: its target nodes with the rule and binders. A graph
 /// file's moves are its edges; a rules file's are listed by its rules, matched to the nodes.
-fn moves_of(
+pub fn moves_of(
     game: &Game,
     table: &LoopyTable,
     component: usize,

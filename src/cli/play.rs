@@ -1,0 +1,242 @@
+//! `play GAME POSITION`: a person against perfect play in the terminal
+//! ([`crate::play::session`]), and `judge GAME POSITION -- PROGRAM`: a program against it
+//! ([`crate::play::judge`]).
+
+use std::process::Command;
+use std::time::Duration;
+
+use crate::play::judge::{self, JudgeOptions, Protocol, Result_, Side};
+use crate::play::session::{self, Ending, First};
+use crate::play::{PlayError, Referee};
+use crate::rules::Game;
+
+use super::{CliError, Context, GameArgs, PlayArgs};
+
+/// `play` arguments.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The position: heaps (`3 5 7`), tuples joined by `+` (`(3, 4) + (5, 2)`), or a graph
+    /// file's nodes (`a + b`; its `start` node when none is given).
+    #[arg(index = 2, value_name = "POSITION")]
+    position: Vec<String>,
+    /// Who moves first (asked when left out).
+    #[arg(long, value_enum)]
+    first: Option<FirstArg>,
+    /// Moves after which the game is called a draw (a game that can cycle).
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    max_moves: u64,
+    #[command(flatten)]
+    play: PlayArgs,
+    #[command(flatten)]
+    game: GameArgs,
+}
+
+/// `--first`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum FirstArg {
+    /// You move first.
+    Me,
+    /// The computer moves first.
+    Computer,
+}
+
+/// Runs `play`: the dialogue on standard input and output.
+pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
+    let game = args.game.load(&mut context.console)?;
+    let play = args.play.resolve(&game, &mut context.console);
+    let start = start_of(&game, &args.position, "play")?;
+    let referee = Referee::new(&game, play, &start).map_err(play_error)?;
+    let first = args.first.map(|f| match f {
+        FirstArg::Me => First::Me,
+        FirstArg::Computer => First::Computer,
+    });
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let ending = session::run(
+        &referee,
+        start,
+        first,
+        args.max_moves,
+        &mut input,
+        context.console.out(),
+    );
+    match ending {
+        Ok(Ending::PersonWon | Ending::ComputerWon | Ending::Draw | Ending::Quit) => Ok(()),
+        // The terminal went away: end quietly.
+        Err(PlayError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(play_error(e)),
+    }
+}
+
+/// `judge` arguments.
+#[derive(Debug, clap::Args)]
+pub struct JudgeArgs {
+    /// The position, as for `play`.
+    #[arg(index = 2, value_name = "POSITION")]
+    position: Vec<String>,
+    /// The program's side; left out, the program chooses (`side choose`, or `First`/`Second`
+    /// in the cards protocol).
+    #[arg(long, value_enum)]
+    side: Option<SideArg>,
+    /// The messages: `lines` (sgscope's, see `docs/judge.md`) or `cards` (AtCoder ABC278 G's:
+    /// `x y` takes cards x..x+y-1; answers `a b`, `0 0`, `-1 -1`).
+    #[arg(long, value_enum, default_value = "lines")]
+    protocol: ProtocolArg,
+    /// The cards protocol's first line, `{n}` and `{PARAM}` replaced (ABC278 G: `{n} {L} {R}`).
+    #[arg(long, value_name = "TEXT", default_value = "{n}")]
+    header: String,
+    /// Seconds the program may take for one line.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    time_limit: f64,
+    /// Moves after which the game is called a draw.
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    max_moves: u64,
+    /// Print every line sent each way.
+    #[arg(long)]
+    transcript: bool,
+    #[command(flatten)]
+    play: PlayArgs,
+    #[command(flatten)]
+    game: GameArgs,
+    /// The program and its arguments, after `--`.
+    // Declared after GAME (index 1) so that clap numbers it after the position.
+    #[arg(index = 3, raw = true, required = true, value_name = "PROGRAM")]
+    program: Vec<String>,
+}
+
+/// `--side`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum SideArg {
+    First,
+    Second,
+}
+
+/// `--protocol`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum ProtocolArg {
+    Lines,
+    Cards,
+}
+
+/// Runs `judge`: exit code 0 when the program won, 1 otherwise (with the reason).
+pub fn run_judge(args: JudgeArgs, context: &mut Context<'_>) -> Result<(), CliError> {
+    let game = args.game.load(&mut context.console)?;
+    let play = args.play.resolve(&game, &mut context.console);
+    let start = start_of(&game, &args.position, "judge")?;
+    if !(args.time_limit > 0.0 && args.time_limit <= 86_400.0) {
+        return Err(CliError::Usage(
+            "--time-limit must be more than 0 and at most 86400 seconds".into(),
+        ));
+    }
+    let referee = Referee::new(&game, play, &start).map_err(play_error)?;
+    let options = JudgeOptions {
+        side: args.side.map(|s| match s {
+            SideArg::First => Side::First,
+            SideArg::Second => Side::Second,
+        }),
+        protocol: match args.protocol {
+            ProtocolArg::Lines => Protocol::Lines,
+            ProtocolArg::Cards => Protocol::Cards {
+                header: args.header.clone(),
+            },
+        },
+        time_limit: Duration::from_secs_f64(args.time_limit),
+        max_moves: args.max_moves,
+    };
+    let mut command = Command::new(&args.program[0]);
+    command.args(&args.program[1..]);
+    let report = judge::judge(&referee, start, &mut command, &options).map_err(|e| match e {
+        PlayError::Io(io) => {
+            CliError::Usage(format!("cannot run `{}`: {io}", args.program.join(" ")))
+        }
+        other => play_error(other),
+    })?;
+    context.console.write_to("-", |out| {
+        if args.transcript {
+            for (from_judge, line) in &report.transcript {
+                writeln!(
+                    out,
+                    "{} {line}",
+                    if *from_judge { "judge:  " } else { "program:" }
+                )?;
+            }
+        }
+        Ok(())
+    })?;
+    let winnable = match report.winnable {
+        Some(true) => " (the program's side wins with perfect play)",
+        Some(false) => " (the program's side loses against perfect play)",
+        None => "",
+    };
+    let moves = report.moves;
+    match report.result {
+        Result_::ProgramWon => {
+            context
+                .console
+                .print(&format!("the program won after {moves} moves{winnable}\n"))?;
+            Ok(())
+        }
+        Result_::JudgeWon => Err(CliError::Failed(format!(
+            "the program lost after {moves} moves: it had no move left{winnable}"
+        ))),
+        Result_::Draw => Err(CliError::Failed(format!(
+            "no winner after {moves} moves (--max-moves): a draw"
+        ))),
+        Result_::Illegal { line, text, why } => Err(CliError::Failed(format!(
+            "the program's line {line}, `{text}`, after {moves} moves: {why}"
+        ))),
+        Result_::NoAnswer { expected, why } => Err(CliError::Failed(format!(
+            "the program sent no {expected} after {moves} moves: {why}"
+        ))),
+    }
+}
+
+/// The position given, or a graph file's `start` node.
+fn start_of(game: &Game, position: &[String], command: &str) -> Result<Vec<Vec<u64>>, CliError> {
+    if let Some(graph) = game.graph() {
+        let names: Vec<&str> = if position.is_empty() {
+            match graph.start {
+                Some(start) => vec![graph.names[start as usize].as_str()],
+                None => {
+                    return Err(CliError::Usage(format!(
+                        "`{command}` needs a position: nodes of {} joined by `+`, or a `start` line in the file",
+                        game.name
+                    )))
+                }
+            }
+        } else {
+            position.iter().map(String::as_str).collect()
+        };
+        let text = names.join(" ");
+        return text
+            .split('+')
+            .flat_map(str::split_whitespace)
+            .map(|name| {
+                graph
+                    .names
+                    .iter()
+                    .position(|n| n == name)
+                    .map(|v| vec![v as u64])
+                    .ok_or_else(|| {
+                        CliError::Usage(format!("`{name}` is not a node of {}", game.name))
+                    })
+            })
+            .collect();
+    }
+    if position.is_empty() {
+        return Err(CliError::Usage(format!(
+            "`{command}` needs a position: heaps (`3 5 7`) or tuples joined by `+` (`(3, 4) + (5, 2)`)"
+        )));
+    }
+    let arity = game.coordinates().len();
+    crate::solve::parse_sum(&position.join(" "), arity)
+        .map_err(|e| CliError::Solve(Box::new(e.into())))
+}
+
+fn play_error(error: PlayError) -> CliError {
+    match error {
+        PlayError::Solve(e) => CliError::Solve(e),
+        PlayError::Unsupported(text) => CliError::Usage(text),
+        PlayError::Io(e) => CliError::Failed(e.to_string()),
+    }
+}

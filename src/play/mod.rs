@@ -1,0 +1,456 @@
+//! Playing a sum move by move: against a person in the terminal ([`session`]) or against a
+//! contestant's program ([`judge`]).
+//!
+//! Both sit on one [`Referee`]: for the sum on the table it lists every legal move with the
+//! sum it leaves, and marks the moves a perfect player makes. The values come from the value
+//! rule the game is played under, through `solve` (one call per turn, so nothing is kept
+//! that could go stale):
+//!
+//! * normal play: [`solve::solve`] (Sprague–Grundy: a move is good when it leaves XOR 0);
+//! * misère play: [`solve::solve_misere`] (the tame rule or the search over the sum's options);
+//! * games whose moves can cycle, and graph files: the retrograde analysis of
+//!   [`LoopyTable`] over the positions reachable from the start, decided by Smith's rule
+//!   ([`solve::loopy::solve_loopy`]): a good move wins, or from a draw keeps the draw.
+//!
+//! A move is written as the rules name it, `[i:] label v1 v2 …` (the component `i` counted
+//! from 1, needed only when several components have the move; the binder values in the
+//! rule's order, or as `name=value`), or as the sum it leaves (`= 1 + 4`, or `1 4`).
+
+pub mod judge;
+pub mod session;
+
+use std::fmt::Write as _;
+
+use thiserror::Error;
+
+use crate::engine::EngineError;
+use crate::rules::{Game, Play};
+use crate::solve::{self, moves, GameMove, MisereOptions, Outcome, SolveError};
+use crate::value::loopy::LoopyTable;
+
+/// Who is to move, seen from the player to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The player to move wins with perfect play.
+    Wins,
+    /// The player to move loses against perfect play.
+    Loses,
+    /// Neither can force a win: play can go on forever (games that can cycle).
+    Draw,
+}
+
+/// One legal move of the sum on the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayMove {
+    /// The move as `solve` names it (component, rule, binders, what the component becomes).
+    pub step: GameMove,
+    /// The whole sum after the move: the moved component replaced, in place, by what it
+    /// becomes (nothing when it becomes no position).
+    pub after: Vec<Vec<u64>>,
+    /// A perfect player's move: it wins, or from a draw it keeps the draw.
+    pub good: bool,
+}
+
+/// The sum on the table, judged.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// Who wins, seen from the player to move.
+    pub verdict: Verdict,
+    /// Every legal move, in the rules' order.
+    pub moves: Vec<PlayMove>,
+}
+
+impl Analysis {
+    /// The move a perfect player makes: the first good one, else (a lost position) the first
+    /// move, so that the game goes on.
+    pub fn best(&self) -> Option<&PlayMove> {
+        self.moves
+            .iter()
+            .find(|m| m.good)
+            .or_else(|| self.moves.first())
+    }
+}
+
+/// Why a move typed by a player is not one of the legal moves.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum MoveError {
+    /// Nothing to read.
+    #[error("an empty move")]
+    Empty,
+    /// The text names no legal move.
+    #[error("`{text}` is not a legal move here")]
+    Illegal {
+        /// The move as typed.
+        text: String,
+    },
+    /// The text fits several moves of different components.
+    #[error("`{text}` fits moves of components {components}: write the component first, e.g. `{example}`")]
+    Ambiguous {
+        /// The move as typed.
+        text: String,
+        /// The components (1-based) it fits, joined by commas.
+        components: String,
+        /// The move with its component.
+        example: String,
+    },
+}
+
+/// What can stop a game.
+#[derive(Debug, Error)]
+pub enum PlayError {
+    /// The values could not be computed (a refusal, a rule error).
+    #[error(transparent)]
+    Solve(#[from] Box<SolveError>),
+    /// The game cannot be played move by move (yet).
+    #[error("{0}")]
+    Unsupported(String),
+    /// Reading or writing the terminal or the program failed.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+impl From<SolveError> for PlayError {
+    fn from(error: SolveError) -> Self {
+        PlayError::Solve(Box::new(error))
+    }
+}
+
+impl From<EngineError> for PlayError {
+    fn from(error: EngineError) -> Self {
+        PlayError::Solve(Box::new(SolveError::Engine(error)))
+    }
+}
+
+/// How a [`Referee`] values sums.
+enum Rule {
+    Normal,
+    Misere,
+    /// Tokens on the nodes of a table that can cycle (a graph file's, or a rules file's
+    /// positions reachable from the start); components are `[node]`.
+    Loopy(LoopyTable),
+}
+
+/// Lists and judges the moves of sums of one game under one value rule.
+pub struct Referee<'g> {
+    game: &'g Game,
+    rule: Rule,
+}
+
+impl<'g> Referee<'g> {
+    /// A referee for `game` under `play`, for games starting from `start` (a game whose moves
+    /// can cycle is valued on the positions reachable from it).
+    pub fn new(game: &'g Game, play: Play, start: &[Vec<u64>]) -> Result<Self, PlayError> {
+        if let Some(graph) = game.graph() {
+            if graph.hackenbush.is_some() {
+                return Err(PlayError::Unsupported(
+                    "`play` and `judge` do not take hackenbush files yet: `solve` lists the winning cuts".into(),
+                ));
+            }
+            refuse_misere_loopy(play)?;
+            return Ok(Referee {
+                game,
+                rule: Rule::Loopy(LoopyTable::of_graph(graph)),
+            });
+        }
+        let rule = match play {
+            Play::Misere => Rule::Misere,
+            Play::Normal => match solve::solve(game, start) {
+                Err(SolveError::Engine(EngineError::Cycle { .. })) => {
+                    Rule::Loopy(LoopyTable::reachable(game, start)?)
+                }
+                Err(error) => return Err(error.into()),
+                Ok(_) => Rule::Normal,
+            },
+        };
+        Ok(Referee { game, rule })
+    }
+
+    /// The game.
+    pub fn game(&self) -> &Game {
+        self.game
+    }
+
+    /// The components of the position written `text` (a graph file's node names).
+    pub fn parse_position(&self, text: &str) -> Result<Vec<Vec<u64>>, PlayError> {
+        if let Rule::Loopy(table) = &self.rule {
+            if self.game.graph().is_some() {
+                return text
+                    .split('+')
+                    .map(|name| {
+                        let name = name.trim();
+                        table
+                            .names
+                            .iter()
+                            .position(|n| n == name)
+                            .map(|v| vec![v as u64])
+                            .ok_or_else(|| {
+                                PlayError::Unsupported(format!(
+                                    "`{name}` is not a node of {}",
+                                    self.game.name
+                                ))
+                            })
+                    })
+                    .collect();
+            }
+        }
+        let arity = self.game.coordinates().len();
+        solve::parse_sum(text, arity).map_err(|e| SolveError::from(e).into())
+    }
+
+    /// The sum written as on the command line: `3 + 5`, `(3, 4) + (1, 2)`, `a + b`.
+    pub fn show(&self, sum: &[Vec<u64>]) -> String {
+        if sum.is_empty() {
+            return "nothing (no component left)".to_string();
+        }
+        match &self.rule {
+            Rule::Loopy(table) if self.game.graph().is_some() => sum
+                .iter()
+                .map(|c| table.names[c[0] as usize].clone())
+                .collect::<Vec<_>>()
+                .join(" + "),
+            _ => solve::show_sum(sum),
+        }
+    }
+
+    /// Every legal move of `sum`, and who wins it.
+    pub fn analyse(&self, sum: &[Vec<u64>]) -> Result<Analysis, PlayError> {
+        match &self.rule {
+            Rule::Loopy(table) => self.analyse_loopy(table, sum),
+            rule => {
+                let mut listed = Vec::new();
+                for (i, c) in sum.iter().enumerate() {
+                    listed.extend(moves::moves_of(self.game, i, c)?);
+                }
+                if listed.is_empty() {
+                    // No move: normal play, the player to move has lost; misère, has won.
+                    let verdict = match rule {
+                        Rule::Misere => Verdict::Wins,
+                        _ => Verdict::Loses,
+                    };
+                    return Ok(Analysis {
+                        verdict,
+                        moves: Vec::new(),
+                    });
+                }
+                let report = match rule {
+                    Rule::Misere => solve::solve_misere(self.game, sum, MisereOptions::default())?,
+                    _ => solve::solve(self.game, sum)?,
+                };
+                let verdict = match report.outcome {
+                    Outcome::FirstPlayerWins => Verdict::Wins,
+                    Outcome::FirstPlayerLoses => Verdict::Loses,
+                };
+                let moves = listed
+                    .into_iter()
+                    .map(|step| PlayMove {
+                        good: report.winning_moves.contains(&step),
+                        after: replace(sum, step.component, step.result.clone()),
+                        step,
+                    })
+                    .collect();
+                Ok(Analysis { verdict, moves })
+            }
+        }
+    }
+
+    fn analyse_loopy(&self, table: &LoopyTable, sum: &[Vec<u64>]) -> Result<Analysis, PlayError> {
+        let graph_file = self.game.graph().is_some();
+        let node_of = |c: &[u64]| -> Result<u32, PlayError> {
+            let node = if graph_file {
+                Some(c[0] as u32)
+            } else {
+                table.node_of(c)
+            };
+            node.ok_or_else(|| {
+                PlayError::Unsupported(format!(
+                    "{} is outside the positions valued",
+                    solve::show_sum(&[c.to_vec()])
+                ))
+            })
+        };
+        let nodes = sum
+            .iter()
+            .map(|c| node_of(c))
+            .collect::<Result<Vec<_>, _>>()?;
+        if nodes.is_empty() {
+            return Ok(Analysis {
+                verdict: Verdict::Loses,
+                moves: Vec::new(),
+            });
+        }
+        let report = solve::loopy::solve_loopy(self.game, table, &nodes)?;
+        let verdict = match report.outcome {
+            crate::value::Outcome::N => Verdict::Wins,
+            crate::value::Outcome::P => Verdict::Loses,
+            crate::value::Outcome::D => Verdict::Draw,
+        };
+        let mut moves = Vec::new();
+        for (i, &v) in nodes.iter().enumerate() {
+            for (to, rule, binders) in solve::loopy::moves_of(self.game, table, i, v)? {
+                let result: Vec<Vec<u64>> = if (to as usize) >= table.rows {
+                    Vec::new()
+                } else if graph_file {
+                    vec![vec![u64::from(to)]]
+                } else {
+                    vec![table.positions[to as usize].clone()]
+                };
+                let name = table.names.get(to as usize).cloned().unwrap_or_default();
+                let is = |m: &solve::loopy::LoopyMove| {
+                    m.component == i && m.to == name && m.rule == rule && m.binders == binders
+                };
+                let good = report.winning_moves.iter().any(is)
+                    || (verdict == Verdict::Draw && report.drawing_moves.iter().any(is));
+                moves.push(PlayMove {
+                    after: replace(sum, i, result.clone()),
+                    step: GameMove {
+                        component: i,
+                        rule,
+                        binders,
+                        result,
+                    },
+                    good,
+                });
+            }
+        }
+        Ok(Analysis { verdict, moves })
+    }
+
+    /// A move as a player writes it: `label v1 v2 …` (with `i:` first when `sum` has several
+    /// components), and what it leaves: `take 2 → 1 + 4`.
+    pub fn describe(&self, sum: &[Vec<u64>], m: &PlayMove) -> String {
+        let mut text = notation(sum.len(), &m.step);
+        let _ = write!(text, " → {}", self.show(&m.after));
+        text
+    }
+
+    /// The legal move `text` names (see the module docs).
+    pub fn read_move<'a>(
+        &self,
+        sum: &[Vec<u64>],
+        analysis: &'a Analysis,
+        text: &str,
+    ) -> Result<&'a PlayMove, MoveError> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(MoveError::Empty);
+        }
+        let illegal = || MoveError::Illegal {
+            text: text.to_string(),
+        };
+        // The sum left: `= 1 + 4`, or numbers and tuples alone.
+        let as_sum = text.strip_prefix('=').unwrap_or(text);
+        if let Ok(after) = self.parse_position(as_sum) {
+            let key = sorted(&after);
+            return analysis
+                .moves
+                .iter()
+                .find(|m| sorted(&m.after) == key)
+                .ok_or_else(illegal);
+        }
+        let (component, rest) = match text.split_once(':') {
+            Some((i, rest)) if i.trim().parse::<usize>().is_ok() => {
+                (Some(i.trim().parse::<usize>().unwrap_or(0)), rest)
+            }
+            _ => (None, text),
+        };
+        let mut words = rest.split_whitespace();
+        let label = words.next().ok_or_else(illegal)?;
+        let values: Vec<&str> = words.collect();
+        let fits: Vec<&PlayMove> = analysis
+            .moves
+            .iter()
+            .filter(|m| component.is_none_or(|i| m.step.component + 1 == i))
+            .filter(|m| rule_label(&m.step.rule) == label && binders_match(&m.step, &values))
+            .collect();
+        let Some(first) = fits.first() else {
+            return Err(illegal());
+        };
+        // Moves of one component with the same binders leave the same sum: any will do.
+        let mut components: Vec<usize> = fits.iter().map(|m| m.step.component + 1).collect();
+        components.dedup();
+        if components.len() > 1 && sum.len() > 1 {
+            return Err(MoveError::Ambiguous {
+                text: text.to_string(),
+                components: components
+                    .iter()
+                    .map(usize::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                example: format!("{}: {rest}", components[0]),
+            });
+        }
+        Ok(first)
+    }
+}
+
+/// `i: label v1 v2 …` (`i:` only when the sum has several components).
+pub fn notation(components: usize, step: &GameMove) -> String {
+    let mut text = String::new();
+    if components > 1 {
+        let _ = write!(text, "{}: ", step.component + 1);
+    }
+    text.push_str(&rule_label(&step.rule));
+    for (_, value) in &step.binders {
+        let _ = write!(text, " {value}");
+    }
+    text
+}
+
+/// The word a player types for a rule: its label (`take` for "`take`"), `take` for a code's
+/// moves, `line3` for the unlabelled rule at line 3, `edge` for a graph's edges.
+fn rule_label(rule: &str) -> String {
+    if let Some(label) = rule.strip_prefix('`').and_then(|r| r.strip_suffix('`')) {
+        return label.to_string();
+    }
+    if rule.starts_with("the code") {
+        return "take".to_string();
+    }
+    match rule.strip_prefix("the rule at line ") {
+        Some(line) => format!("line{line}"),
+        None => rule.to_string(),
+    }
+}
+
+/// Whether `values` (positional, or `name=value`) are the move's binder values. A code's
+/// moves list the tokens taken only: `take 2` names every way of taking two.
+fn binders_match(step: &GameMove, values: &[&str]) -> bool {
+    if values.len() != step.binders.len() {
+        return false;
+    }
+    values
+        .iter()
+        .zip(&step.binders)
+        .all(|(text, (name, value))| {
+            let text = match text.split_once('=') {
+                Some((n, v)) if n.trim() == name => v,
+                Some(_) => return false,
+                None => text,
+            };
+            text.trim().parse::<i64>() == Ok(*value)
+        })
+}
+
+/// `sum` with component `index` replaced by `parts`.
+fn replace(sum: &[Vec<u64>], index: usize, parts: Vec<Vec<u64>>) -> Vec<Vec<u64>> {
+    let mut after = Vec::with_capacity(sum.len() + parts.len());
+    after.extend_from_slice(&sum[..index]);
+    after.extend(parts);
+    after.extend_from_slice(&sum[index + 1..]);
+    after
+}
+
+fn sorted(sum: &[Vec<u64>]) -> Vec<Vec<u64>> {
+    let mut sum = sum.to_vec();
+    sum.sort();
+    sum
+}
+
+/// Misère play of a game that can cycle has no value rule here.
+fn refuse_misere_loopy(play: Play) -> Result<(), PlayError> {
+    match play {
+        Play::Misere => Err(PlayError::Unsupported(
+            "misère play of a game that can cycle is not supported: drop --misere".into(),
+        )),
+        Play::Normal => Ok(()),
+    }
+}

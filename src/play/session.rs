@@ -1,0 +1,193 @@
+//! `sgscope play`: a person against perfect play, one line per move (any `BufRead` and
+//! `Write`, so that tests drive it through pipes).
+
+use std::io::{BufRead, Write};
+
+use super::{Analysis, PlayError, Referee, Verdict};
+
+/// Who moves first, when the command line says it (otherwise the session asks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum First {
+    /// The person.
+    Me,
+    /// The computer.
+    Computer,
+}
+
+/// How a session ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The person won.
+    PersonWon,
+    /// The computer won.
+    ComputerWon,
+    /// The move limit was reached (a game that can cycle, played to a draw).
+    Draw,
+    /// The person typed `quit`, or the input ended.
+    Quit,
+}
+
+/// Most legal moves listed after an illegal one, or by `moves`.
+const LISTED: usize = 30;
+
+/// Plays the sum `start` between the person at `input`/`output` and perfect play, ending a
+/// drawn game after `max_moves` moves.
+pub fn run(
+    referee: &Referee<'_>,
+    start: Vec<Vec<u64>>,
+    first: Option<First>,
+    max_moves: u64,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+) -> Result<Ending, PlayError> {
+    writeln!(
+        output,
+        "{}: {}. Type a move as `label values` (e.g. `{}`) or as the position it leaves; `moves` lists them, `hint` shows the winning ones, `quit` ends.",
+        referee.game().name,
+        referee.show(&start),
+        example(referee, &start)?,
+    )?;
+    let mut line = String::new();
+    let mut first = first;
+    while first.is_none() {
+        write!(output, "Who moves first, me or computer? ")?;
+        output.flush()?;
+        line.clear();
+        if input.read_line(&mut line)? == 0 {
+            return Ok(Ending::Quit);
+        }
+        first = match line.trim() {
+            "me" | "m" | "i" | "I" | "first" => Some(First::Me),
+            "computer" | "c" | "you" | "second" => Some(First::Computer),
+            "quit" | "q" => return Ok(Ending::Quit),
+            _ => None,
+        };
+    }
+    let mut person_to_move = first == Some(First::Me);
+    let mut sum = start;
+    for _ in 0..max_moves {
+        let analysis = referee.analyse(&sum)?;
+        if analysis.moves.is_empty() {
+            // The player to move has no move: it wins in misère play, loses otherwise.
+            let mover_wins = analysis.verdict == Verdict::Wins;
+            let person_won = mover_wins == person_to_move;
+            let who = if person_to_move {
+                "You have"
+            } else {
+                "The computer has"
+            };
+            writeln!(output, "{who} no move.")?;
+            return Ok(if person_won {
+                writeln!(output, "You win.")?;
+                Ending::PersonWon
+            } else {
+                writeln!(output, "The computer wins.")?;
+                Ending::ComputerWon
+            });
+        }
+        if person_to_move {
+            writeln!(output, "position: {}   (your move)", referee.show(&sum))?;
+            let Some(next) = person_move(referee, &sum, &analysis, input, output)? else {
+                writeln!(output, "Bye.")?;
+                return Ok(Ending::Quit);
+            };
+            sum = next;
+        } else {
+            let best = analysis
+                .best()
+                .expect("a position with moves has a best one");
+            writeln!(output, "computer: {}", referee.describe(&sum, best))?;
+            sum = best.after.clone();
+        }
+        person_to_move = !person_to_move;
+    }
+    writeln!(
+        output,
+        "{max_moves} moves played: a draw (play could go on forever)."
+    )?;
+    Ok(Ending::Draw)
+}
+
+/// Reads lines until one is a legal move (`None` at `quit` or the end of the input); answers
+/// `moves`, `hint` and `help` on the way.
+fn person_move(
+    referee: &Referee<'_>,
+    sum: &[Vec<u64>],
+    analysis: &Analysis,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+) -> Result<Option<Vec<Vec<u64>>>, PlayError> {
+    let mut line = String::new();
+    loop {
+        write!(output, "> ")?;
+        output.flush()?;
+        line.clear();
+        if input.read_line(&mut line)? == 0 {
+            return Ok(None);
+        }
+        match line.trim() {
+            "" => continue,
+            "quit" | "q" | "exit" => return Ok(None),
+            "help" | "?" => writeln!(
+                output,
+                "A move: `label values` as the rules name it (`i: label values` for component i of a sum), or the position it leaves (`= 1 + 4`). Commands: moves, hint, quit."
+            )?,
+            "moves" => list(referee, sum, analysis.moves.iter(), output)?,
+            "hint" => {
+                let good: Vec<_> = analysis.moves.iter().filter(|m| m.good).collect();
+                match analysis.verdict {
+                    Verdict::Loses => writeln!(
+                        output,
+                        "No move wins: every move leaves a position the computer wins."
+                    )?,
+                    Verdict::Draw if good.is_empty() => {
+                        writeln!(output, "Every move loses.")?
+                    }
+                    Verdict::Draw => {
+                        writeln!(output, "No move wins; these keep the draw:")?;
+                        list(referee, sum, good.into_iter(), output)?;
+                    }
+                    Verdict::Wins => {
+                        writeln!(output, "Winning moves:")?;
+                        list(referee, sum, good.into_iter(), output)?;
+                    }
+                }
+            }
+            text => match referee.read_move(sum, analysis, text) {
+                Ok(chosen) => {
+                    writeln!(output, "you: {}", referee.describe(sum, chosen))?;
+                    return Ok(Some(chosen.after.clone()));
+                }
+                Err(error) => {
+                    writeln!(output, "{error}. Legal moves:")?;
+                    list(referee, sum, analysis.moves.iter(), output)?;
+                }
+            },
+        }
+    }
+}
+
+fn list<'a>(
+    referee: &Referee<'_>,
+    sum: &[Vec<u64>],
+    moves: impl Iterator<Item = &'a super::PlayMove>,
+    output: &mut dyn Write,
+) -> Result<(), PlayError> {
+    let moves: Vec<_> = moves.collect();
+    for m in moves.iter().take(LISTED) {
+        writeln!(output, "  {}", referee.describe(sum, m))?;
+    }
+    if moves.len() > LISTED {
+        writeln!(output, "  … and {} more", moves.len() - LISTED)?;
+    }
+    Ok(())
+}
+
+/// A legal move of `start` as typed, for the greeting (`quit` when there is none).
+fn example(referee: &Referee<'_>, start: &[Vec<u64>]) -> Result<String, PlayError> {
+    let analysis = referee.analyse(start)?;
+    Ok(analysis.moves.first().map_or_else(
+        || "quit".to_string(),
+        |m| super::notation(start.len(), &m.step),
+    ))
+}
