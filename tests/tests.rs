@@ -7,6 +7,7 @@ mod cli;
 mod codegen;
 mod errors;
 mod examples;
+mod explain;
 mod graph_files;
 mod hackenbush;
 mod known_values;

@@ -852,6 +852,7 @@ mod tests {
             kind: GameKind::Code { code },
             source: SourceFile::new("test.sg", ""),
             lowering_checked_to: None,
+            not_lowered: None,
             play: None,
         }
     }

@@ -2,9 +2,17 @@
 //! (heaps `0..=16`, or a position game's coordinates `0..=4`), so that a rule failing at run
 //! time (`move => n + 1`) is reported as `table` would report it. A graph file's line adds
 //! the graph's summary ([`crate::rules::GraphGame::summary`]).
+//!
+//! Each heap or position game also gets an `engine:` line: the take-and-break code the fast
+//! kernels run (and whether the sparse kernel takes over long tables), or the general rules
+//! interpreter, with a located note saying why the rules do not lower
+//! ([`crate::rules::lower::NotLowered`]). `--explain` adds the estimated cost of `table --to N`
+//! for a few `N` ([`engine::estimate`], [`engine::budget::memory_need`]).
 
-use crate::engine::{self, multi, EngineError, EngineOptions};
-use crate::rules::Game;
+use crate::engine::{
+    self, budget, multi, sparse, takebreak, EngineError, EngineOptions, TableShape,
+};
+use crate::rules::{Game, GameKind};
 use crate::value::loopy::LoopyTable;
 
 use super::args::Sets;
@@ -24,6 +32,9 @@ pub struct Args {
     games: Vec<String>,
     #[command(flatten)]
     sets: Sets,
+    /// Also print the estimated time and memory of `table --to N` for N = 10^3, 10^4, …
+    #[arg(long)]
+    explain: bool,
 }
 
 /// Runs `check`: one `ok:` line per good file; every error is printed.
@@ -43,7 +54,11 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
                 };
                 context
                     .console
-                    .print(&format!("ok: {name}: {}{summary}\n", game_title(&game)))?
+                    .print(&format!("ok: {name}: {}{summary}\n", game_title(&game)))?;
+                context.console.print(&engine_lines(&game))?;
+                if args.explain {
+                    context.console.print(&explain(&game))?;
+                }
             }
             Err(e) => failures.push(e),
         }
@@ -92,5 +107,117 @@ fn evaluate_small(game: &Game) -> Result<bool, CliError> {
     match result {
         Err(e @ (EngineError::Rule { .. } | EngineError::Cycle { .. })) => Err(e.into()),
         _ => Ok(false),
+    }
+}
+
+/// The `engine:` line of a rules file, and for rules that do not lower the note saying why
+/// (empty for a graph file, whose summary says what it is).
+fn engine_lines(game: &Game) -> String {
+    if game.graph().is_some() {
+        return String::new();
+    }
+    if game.position_program().is_some() {
+        return "  engine: general rules over boxes of positions (a position game has no \
+                take-and-break code)\n"
+            .to_string();
+    }
+    if let Some(code) = game.code() {
+        let lowered = game.lowering().map_or(String::new(), |l| {
+            format!(
+                ", lowered from the rules (equal to them at every n <= {})",
+                l.checked_to
+            )
+        });
+        let sparse = if sparse::applies(code) {
+            format!("; the sparse kernel past n = {}", takebreak::SPARSE_FROM)
+        } else {
+            String::new()
+        };
+        return format!("  engine: take-and-break code {code}{lowered}{sparse}\n");
+    }
+    let Some(why) = &game.not_lowered else {
+        return "  engine: general rules interpreter\n".to_string();
+    };
+    let who = match (why.rule, &game.kind) {
+        // A labelled rule, or one of several, is named: "rule `split` does not lower".
+        (Some(rule), GameKind::General { program, .. })
+            if program.rule_count() > 1
+                || program.rule_name(rule, &game.source).starts_with('`') =>
+        {
+            format!(
+                "rule {} does not lower",
+                program.rule_name(rule, &game.source)
+            )
+        }
+        _ => "the rules do not lower".to_string(),
+    };
+    let mut out = format!(
+        "  engine: general rules interpreter ({who} to a take-and-break code: {})\n",
+        why.summary()
+    );
+    out += &why.diagnostic(&game.source).render_note(&game.source);
+    out
+}
+
+/// The heaps `--explain` estimates `table --to N` for: powers of ten from 10^3, while the
+/// estimate stays under an hour (and at most to 10^12).
+const EXPLAIN_FROM: u32 = 3;
+const EXPLAIN_TO: u32 = 12;
+const EXPLAIN_CHEAP_SECONDS: f64 = 3600.0;
+
+/// The `--explain` lines: the estimated time and memory of `table --to N` for a few `N`.
+fn explain(game: &Game) -> String {
+    if game.graph().is_some() || game.position_program().is_some() {
+        return "  estimates: `table` of a position game or a graph is a box, not a sequence: no \
+                estimate by N\n"
+            .to_string();
+    }
+    let mut out = String::from(
+        "  estimated cost of `table --to N` (estimates before any work, within a factor of two or three):\n",
+    );
+    for exponent in EXPLAIN_FROM..=EXPLAIN_TO {
+        let to = 10u64.pow(exponent);
+        let memory = budget::memory_need(&TableShape::Sequence { to }, game.code());
+        let estimate = engine::estimate::estimate(game, 0, to);
+        let seconds = estimate.as_ref().map_or(f64::INFINITY, |e| e.seconds);
+        let row = match estimate {
+            Some(estimate) => format!(
+                "{:>12}  {:>9}  {:>10}  ({})",
+                format!("10^{exponent}"),
+                short_duration(estimate.seconds),
+                engine::human_bytes(memory.bytes),
+                estimate.work
+            ),
+            None => {
+                let why = if !memory.addressable || memory.bytes > engine::available_memory() {
+                    format!(
+                        "refused: needs {} of memory, {} available",
+                        engine::human_bytes(memory.bytes),
+                        engine::human_bytes(engine::available_memory())
+                    )
+                } else {
+                    "refused: past the engine's time or work limits".to_string()
+                };
+                out += &format!("{:>12}  {why}\n", format!("10^{exponent}"));
+                break;
+            }
+        };
+        out += &row;
+        out.push('\n');
+        if seconds > EXPLAIN_CHEAP_SECONDS {
+            break;
+        }
+    }
+    out
+}
+
+/// Seconds for the estimate table: milliseconds below a second.
+fn short_duration(seconds: f64) -> String {
+    if seconds < 0.001 {
+        "< 1 ms".to_string()
+    } else if seconds < 1.0 {
+        format!("{} ms", (seconds * 1000.0).round() as u64)
+    } else {
+        engine::progress::human_duration(seconds)
     }
 }

@@ -47,7 +47,7 @@ const PARALLEL_SPLITS: usize = 8192;
 
 /// Heaps computed densely before the [sparse](super::sparse) kernel takes over a finite
 /// octal code (it chooses its mask from these values; below this the dense kernel is cheap).
-const SPARSE_FROM: usize = 4096;
+pub const SPARSE_FROM: usize = 4096;
 
 /// Computes `G(table.len()..len)` for `code` and pushes the values onto `table`.
 ///

@@ -183,6 +183,17 @@ impl Diagnostic {
         .to_string()
     }
 
+    /// Renders the diagnostic as a note (`note:` instead of `error:`): information, such as
+    /// why rules run on the general interpreter.
+    pub fn render_note(&self, source: &SourceFile) -> String {
+        Rendered {
+            diagnostic: self,
+            lines: &LineIndex::new(source),
+            kind: "note",
+        }
+        .to_string()
+    }
+
     /// Renders the diagnostic as a warning (`warning:` instead of `error:`).
     pub fn render_warning(&self, source: &SourceFile) -> String {
         Rendered {

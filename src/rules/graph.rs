@@ -549,6 +549,7 @@ pub fn load(source: SourceFile, overrides: &[(String, i64)]) -> Result<Game, Rul
         kind: GameKind::Graph { graph: game },
         source,
         lowering_checked_to: None,
+        not_lowered: None,
         play,
     })
 }

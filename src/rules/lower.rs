@@ -51,7 +51,9 @@ use std::collections::BTreeSet;
 use super::ast::BinaryOp;
 use super::checked::{CExpr, CExprKind, Checked, CheckedFamily, CheckedMove, Rules};
 use super::code::{Digit, Modifier, TakeBreakCode};
-use super::{Game, GameKind, Program, RulesError, SourceFile};
+use super::linear::{self, Blocker, BlockerKind, Part};
+use super::program::Stop;
+use super::{Diagnostic, Game, GameKind, Program, RulesError, SourceFile, Span};
 
 /// The largest verification bound `V` tried; rules with larger constants are not lowered.
 pub const MAX_VERIFY_BOUND: u64 = 4096;
@@ -76,6 +78,7 @@ pub fn lower(checked: Checked, source: SourceFile) -> Result<Game, RulesError> {
         rules,
     } = checked;
     let mut lowering_checked_to = None;
+    let mut not_lowered = None;
     let (default_name, kind) = match rules {
         Rules::Family { family, span } => {
             let text = source
@@ -103,9 +106,16 @@ pub fn lower(checked: Checked, source: SourceFile) -> Result<Game, RulesError> {
             let program = Program::new(&moves, &coordinates, position_game);
             // A position game's moves are not heap moves: no code describes them.
             let lowered = if position_game {
+                not_lowered = Some(NotLowered {
+                    reason: Reason::PositionGame,
+                    span: Span::default(),
+                    rule: None,
+                });
                 None
             } else {
-                lower_moves(&moves, &program)
+                try_lower_moves(&moves, &program)
+                    .map_err(|why| not_lowered = Some(why))
+                    .ok()
             };
             if lowered.is_some() {
                 lowering_checked_to = verification_bound(&moves);
@@ -124,6 +134,7 @@ pub fn lower(checked: Checked, source: SourceFile) -> Result<Game, RulesError> {
         kind,
         source,
         lowering_checked_to,
+        not_lowered,
         play,
     })
 }
@@ -149,13 +160,27 @@ pub(super) fn default_general_name(source: &SourceFile) -> String {
 /// A take-and-break code with exactly the moves of `moves`, if the method of the module
 /// documentation finds and verifies one.
 pub fn lower_moves(moves: &[CheckedMove], program: &Program) -> Option<TakeBreakCode> {
+    try_lower_moves(moves, program).ok()
+}
+
+/// [`lower_moves`], saying why not when there is no code: the first expression that fails the
+/// affine gate, or the first heap where the rules' moves are not a code's.
+pub fn try_lower_moves(
+    moves: &[CheckedMove],
+    program: &Program,
+) -> Result<TakeBreakCode, NotLowered> {
     // A set binder (`d in divisors(n)`) is not affine in `n`: such rules are never lowered.
-    if moves.iter().any(CheckedMove::has_set_binder) {
-        return None;
+    if let Some(index) = moves.iter().position(CheckedMove::has_set_binder) {
+        return Err(NotLowered {
+            reason: Reason::SetBinder,
+            span: moves[index].span,
+            rule: Some(index),
+        });
     }
-    let bound = verification_bound(moves)? as usize;
+    let bound = gate(moves)? as usize;
     let mut budget = WORK_BUDGET;
-    let plain = infer_code(&observe_masks(program, bound, &mut budget)?, bound)?;
+    let plain = infer_code(&observe_masks(moves, program, bound, &mut budget)?, bound)
+        .map_err(|reason| NotLowered::whole(moves, reason))?;
     // If the plain code allows splits into equal heaps that the rules do not, the rules may be
     // the code with `!` on its splitting digits (Grundy's game, `4!.0`).
     let unequal = with_unequal_splits(&plain);
@@ -163,31 +188,51 @@ pub fn lower_moves(moves: &[CheckedMove], program: &Program) -> Option<TakeBreak
     // Step 3, one `n` at a time (only one `n`'s moves are held), for every candidate still
     // agreeing; the first one left is the plain code if it agrees, else the `!` one.
     for n in 0..=bound as u64 {
-        let rule_set = rule_moves(program, n, &mut budget)?;
+        let rule_set = rule_moves(program, n, &mut budget)
+            .map_err(|stop| NotLowered::stopped(moves, stop, n))?;
         let mut agreeing = Vec::with_capacity(candidates.len());
+        let mut last_difference = None;
         for code in candidates {
-            if code_moves(&code, n, &mut budget)? == rule_set {
+            let code_set = code_moves(&code, n, &mut budget)
+                .ok_or_else(|| NotLowered::whole(moves, Reason::Budget))?;
+            if code_set == rule_set {
                 agreeing.push(code);
+            } else {
+                last_difference = Some(differs(moves, code, n, &rule_set, &code_set));
             }
         }
         candidates = agreeing;
         if candidates.is_empty() {
-            return None;
+            return Err(last_difference.expect("a candidate disagreed"));
         }
     }
-    candidates.into_iter().next()
+    Ok(candidates.into_iter().next().expect("a candidate agreed"))
 }
 
 /// The verification bound `V = 64 + 4·Σ|constants|·Π|multipliers|` of `moves` (step 2 of
-/// the module documentation), when they pass the syntactic gate (step 1) and
-/// `V ≤` [`MAX_VERIFY_BOUND`].
+/// the module documentation), when they pass the syntactic gate (step 1, after floor
+/// quotients are rewritten by [`linear`]) and `V ≤` [`MAX_VERIFY_BOUND`].
 pub fn verification_bound(moves: &[CheckedMove]) -> Option<u64> {
+    gate(moves).ok()
+}
+
+/// The syntactic gate (step 1) and the verification bound, or why not.
+fn gate(moves: &[CheckedMove]) -> Result<u64, NotLowered> {
+    // Heap games only: slot 0 is `n`, binders from slot 1.
+    let affine = linear::linearize_moves(moves, 1).map_err(|blocker| {
+        let rule = moves
+            .iter()
+            .position(|m| m.span.start <= blocker.span.start && blocker.span.end <= m.span.end);
+        NotLowered {
+            span: blocker.span,
+            rule,
+            reason: Reason::NotAffine(blocker),
+        }
+    })?;
     let mut constants: u64 = 0;
     let mut multipliers: u64 = 1;
-    for e in moves.iter().flat_map(expressions) {
-        if !is_affine(e) {
-            return None;
-        }
+    for e in affine.iter().flat_map(expressions) {
+        debug_assert!(is_affine(e), "linearized");
         constants = constants.saturating_add(constant_sum(e));
         multipliers = multipliers.saturating_mul(multiplier_product(e));
     }
@@ -195,7 +240,46 @@ pub fn verification_bound(moves: &[CheckedMove]) -> Option<u64> {
         .saturating_mul(multipliers)
         .saturating_mul(4)
         .saturating_add(64);
-    (bound <= MAX_VERIFY_BOUND).then_some(bound)
+    if bound <= MAX_VERIFY_BOUND {
+        Ok(bound)
+    } else {
+        Err(NotLowered::whole(
+            moves,
+            Reason::ConstantsTooLarge { bound },
+        ))
+    }
+}
+
+/// The first difference between the rules' moves and a candidate code's at `n`.
+fn differs(
+    moves: &[CheckedMove],
+    code: TakeBreakCode,
+    n: u64,
+    rule_set: &MoveSet,
+    code_set: &MoveSet,
+) -> NotLowered {
+    let rules_only = rule_set.difference(code_set).next().cloned();
+    let code_only = code_set.difference(rule_set).next().cloned();
+    // The rule that makes the move the code lacks, else the first rule.
+    let rule = rules_only
+        .as_ref()
+        .and_then(|extra| {
+            (0..moves.len()).find(|&i| {
+                let one = Program::new(&moves[i..=i], &["n".to_string()], false);
+                rule_moves(&one, n, &mut (WORK_BUDGET / 4)).is_ok_and(|set| set.contains(extra))
+            })
+        })
+        .unwrap_or(0);
+    NotLowered {
+        span: moves[rule].span,
+        rule: Some(rule),
+        reason: Reason::Differs {
+            n,
+            code: Box::new(code),
+            rules_only,
+            code_only,
+        },
+    }
 }
 
 /// `code` with the `!` modifier on every digit that allows two or more heaps, if there is one.
@@ -296,60 +380,66 @@ fn spend(budget: &mut u64, cost: u64) -> Option<()> {
     Some(())
 }
 
-/// Visits the rule's moves at `n`, each as the sorted non-empty heaps it leaves (`None`: a
+/// Visits the rule's moves at `n`, each as the sorted non-empty heaps it leaves (`Err`: a
 /// run-time error, or the budget is spent; each binder value and each move costs one unit).
 fn for_each_rule_move(
     program: &Program,
     n: u64,
     budget: &mut u64,
     visit: &mut dyn FnMut(Vec<u64>),
-) -> Option<()> {
-    program
-        .for_each_move_within(n, budget, &mut |heaps| {
-            let mut key: Vec<u64> = heaps.iter().copied().filter(|&h| h > 0).collect();
-            key.sort_unstable();
-            visit(key);
-        })
-        .ok()
+) -> Result<(), Stop> {
+    program.for_each_move_within(n, budget, &mut |heaps| {
+        let mut key: Vec<u64> = heaps.iter().copied().filter(|&h| h > 0).collect();
+        key.sort_unstable();
+        visit(key);
+    })
 }
 
 /// The rule's moves at `n` as a set of sorted multisets of non-empty heaps.
-fn rule_moves(program: &Program, n: u64, budget: &mut u64) -> Option<MoveSet> {
+fn rule_moves(program: &Program, n: u64, budget: &mut u64) -> Result<MoveSet, Stop> {
     let mut set = MoveSet::new();
     for_each_rule_move(program, n, budget, &mut |key| {
         set.insert(key);
     })?;
-    Some(set)
+    Ok(set)
 }
 
 /// Step 2's observations: for each `k ≤ bound`, the mask of the heap counts `j` of the moves
 /// removing `k` tokens at some `n ≤ bound` (`None`: a move leaving more tokens than `n`, or
 /// more than three heaps, a run-time error, or the budget is spent). Nothing is kept of the
 /// moves themselves, so memory stays that of one move whatever the rules.
-fn observe_masks(program: &Program, bound: usize, budget: &mut u64) -> Option<Vec<u64>> {
+fn observe_masks(
+    moves: &[CheckedMove],
+    program: &Program,
+    bound: usize,
+    budget: &mut u64,
+) -> Result<Vec<u64>, NotLowered> {
     let mut masks = vec![0u64; bound + 1];
     for n in 0..=bound as u64 {
-        let mut fits = true;
+        let mut misfit = None;
         for_each_rule_move(program, n, budget, &mut |heaps| {
             let total: u64 = heaps.iter().sum();
             match n.checked_sub(total) {
                 Some(k) if heaps.len() <= MAX_LOWERED_HEAPS => {
                     masks[k as usize] |= 1 << heaps.len()
                 }
-                _ => fits = false,
+                _ => {
+                    misfit.get_or_insert(heaps);
+                }
             }
-        })?;
-        if !fits {
-            return None;
+        })
+        .map_err(|stop| NotLowered::stopped(moves, stop, n))?;
+        if let Some(heaps) = misfit {
+            return Err(NotLowered::whole(moves, Reason::TooManyHeaps { n, heaps }));
         }
     }
-    Some(masks)
+    Ok(masks)
 }
 
 /// Infers digit masks from observed moves (step 2).
-fn infer_code(masks: &[u64], bound: usize) -> Option<TakeBreakCode> {
+fn infer_code(masks: &[u64], bound: usize) -> Result<TakeBreakCode, Reason> {
     if masks[0] & 0b11 != 0 {
-        return None;
+        return Err(Reason::RemovesNothing);
     }
     let digits = |range: &[u64]| {
         range
@@ -359,7 +449,7 @@ fn infer_code(masks: &[u64], bound: usize) -> Option<TakeBreakCode> {
     };
     let last = masks.iter().rposition(|&m| m != 0).unwrap_or(0);
     if last <= bound / 2 {
-        return Some(TakeBreakCode {
+        return Ok(TakeBreakCode {
             digits: digits(&masks[..=last]),
             tail: Vec::new(),
         });
@@ -371,14 +461,16 @@ fn infer_code(masks: &[u64], bound: usize) -> Option<TakeBreakCode> {
             let periodic =
                 (start..=observed_to).all(|k| masks[k] == masks[start + (k - start) % period]);
             if periodic {
-                return Some(TakeBreakCode {
+                return Ok(TakeBreakCode {
                     digits: digits(&masks[..start]),
                     tail: digits(&masks[start..start + period]),
                 });
             }
         }
     }
-    None
+    Err(Reason::NoRepeatingTail {
+        bound: bound as u64,
+    })
 }
 
 /// The code's moves at `n`, enumerated from the digits (step 3), independently of the rules.
@@ -476,6 +568,299 @@ fn partitions(
     Some(())
 }
 
+/// Why general rules run on the general interpreter rather than a take-and-break code: the
+/// reason, where it is in the text, and which rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotLowered {
+    /// What blocks lowering.
+    pub reason: Reason,
+    /// The expression that blocks (or the rule that differs from the code).
+    pub span: Span,
+    /// The index of the rule it is in, when one rule is to blame.
+    pub rule: Option<usize>,
+}
+
+/// What keeps general rules from lowering to a code (see the module documentation's steps).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// A position game: its moves are not heap moves.
+    PositionGame,
+    /// Step 1: an expression that is not affine, even after floor quotients are rewritten.
+    NotAffine(Blocker),
+    /// Step 1: the constants and multipliers make the verification bound too large.
+    ConstantsTooLarge {
+        /// The bound `V` they give.
+        bound: u64,
+    },
+    /// A run-time error of the rules at a small heap.
+    RunTime {
+        /// The heap.
+        n: u64,
+    },
+    /// A move that leaves more than three heaps (or more tokens than the heap had).
+    TooManyHeaps {
+        /// The heap moved from.
+        n: u64,
+        /// The heaps left (non-empty, sorted).
+        heaps: Vec<u64>,
+    },
+    /// A move that removes nothing: from the empty heap, or from `n` to `n` itself.
+    RemovesNothing,
+    /// Step 2: the amounts removed grow with `n` and settle into no repeating tail.
+    NoRepeatingTail {
+        /// The heaps observed, `0..=bound`.
+        bound: u64,
+    },
+    /// Step 3: the code the smaller heaps suggest has other moves at `n` than the rules.
+    Differs {
+        /// The first heap where they differ.
+        n: u64,
+        /// The candidate code.
+        code: Box<TakeBreakCode>,
+        /// A move of the rules that the code does not have (heaps left, sorted).
+        rules_only: Option<Vec<u64>>,
+        /// A move of the code that the rules do not have.
+        code_only: Option<Vec<u64>>,
+    },
+    /// A binder over a set (`d in divisors(n)`): its values are no affine range.
+    SetBinder,
+    /// The work budget of lowering ran out.
+    Budget,
+}
+
+impl NotLowered {
+    /// A reason about the rules as a whole (located at the first rule).
+    fn whole(moves: &[CheckedMove], reason: Reason) -> Self {
+        NotLowered {
+            reason,
+            span: moves.first().map_or(Span::default(), |m| m.span),
+            rule: (moves.len() == 1).then_some(0),
+        }
+    }
+
+    /// Running the rules stopped at `n`.
+    fn stopped(moves: &[CheckedMove], stop: Stop, n: u64) -> Self {
+        match stop {
+            Stop::Error(d) => NotLowered {
+                span: d.span,
+                rule: moves
+                    .iter()
+                    .position(|m| m.span.start <= d.span.start && d.span.end <= m.span.end),
+                reason: Reason::RunTime { n },
+            },
+            Stop::OutOfBudget | Stop::Break => NotLowered::whole(moves, Reason::Budget),
+        }
+    }
+
+    /// One line: why, without the location (e.g. "`%` is not affine").
+    pub fn summary(&self) -> String {
+        match &self.reason {
+            Reason::PositionGame => "a position game has no take-and-break code".to_string(),
+            Reason::NotAffine(b) => format!("{} {}", blocker_noun(&b.kind), part_phrase(b.part)),
+            Reason::ConstantsTooLarge { bound } => format!(
+                "its constants are too large to verify a code (bound {bound} > {MAX_VERIFY_BOUND})"
+            ),
+            Reason::RunTime { n } => format!("the rules fail at n = {n}"),
+            Reason::TooManyHeaps { n, heaps } => format!(
+                "at n = {n} a move leaves {} heaps (a lowered code leaves at most {MAX_LOWERED_HEAPS})",
+                heaps.len()
+            ),
+            Reason::RemovesNothing => {
+                "a move removes nothing (from the empty heap, or to the same heap)".to_string()
+            }
+            Reason::NoRepeatingTail { .. } => {
+                "the amounts removed settle into no code (no finite code, no repeating tail)"
+                    .to_string()
+            }
+            Reason::Differs { n, .. } => {
+                format!("at n = {n} its moves are not those of any take-and-break code")
+            }
+            Reason::Budget => "lowering ran out of its work budget".to_string(),
+            Reason::SetBinder => {
+                "a binder over a set (`divisors`, `primes`, `prime_powers`, `bits`) takes no affine range of values".to_string()
+            }
+        }
+    }
+
+    /// The located note shown by `check`: the blocking expression, why it blocks, and, where a
+    /// rewrite would lower, the rewrite (built from the text in `source`).
+    pub fn diagnostic(&self, source: &SourceFile) -> Diagnostic {
+        let text = |span: Span| source.text.get(span.start..span.end).unwrap_or("").trim();
+        let d = match &self.reason {
+            Reason::PositionGame | Reason::Budget => {
+                return Diagnostic::unlocated(self.summary());
+            }
+            Reason::SetBinder => {
+                return Diagnostic::new(
+                    "a rule with a set binder does not lower to a take-and-break code".to_string(),
+                    self.span,
+                )
+                .with_label(self.summary());
+            }
+            Reason::NotAffine(b) => {
+                let d = Diagnostic::new(
+                    format!("`{}` does not lower to a take-and-break code", text(b.span)),
+                    b.span,
+                )
+                .with_label(format!(
+                    "{} {}",
+                    blocker_noun(&b.kind),
+                    part_phrase(b.part)
+                ));
+                match blocker_help(b, &text) {
+                    Some(help) => d.with_help(help),
+                    None => d,
+                }
+            }
+            Reason::Differs {
+                n,
+                code,
+                rules_only,
+                code_only,
+            } => {
+                let heaps = |h: &Vec<u64>| {
+                    if h.is_empty() {
+                        "no heap".to_string()
+                    } else {
+                        h.iter().map(u64::to_string).collect::<Vec<_>>().join(" + ")
+                    }
+                };
+                // A long candidate (`0.2222…2` for "take at most half") is shown by its start.
+                let code = code.to_string();
+                let code = match code.char_indices().nth(16) {
+                    Some((cut, _)) => format!("{}…", &code[..cut]),
+                    None => code,
+                };
+                let label = match (rules_only, code_only) {
+                    (Some(extra), _) => format!(
+                        "at n = {n} this leaves {}, which the code {code} fitting the smaller heaps does not allow",
+                        heaps(extra)
+                    ),
+                    (None, Some(missing)) => format!(
+                        "at n = {n} the code {code} fitting the smaller heaps would also leave {}, which these rules do not",
+                        heaps(missing)
+                    ),
+                    (None, None) => format!("at n = {n} the moves differ from the code {code}"),
+                };
+                Diagnostic::new(self.summary(), self.span)
+                    .with_label(label)
+                    .with_help(
+                        "a code removes the same amounts from every large enough heap and splits the rest \
+                         freely; amounts bounded by a fraction of n (`2 * x <= n`), thresholds on n \
+                         (`n < 50`) or heaps of prescribed sizes are not such moves",
+                    )
+            }
+            _ => Diagnostic::new(self.summary(), self.span),
+        };
+        d
+    }
+}
+
+/// The kind of a blocking expression, as a noun phrase.
+fn blocker_noun(kind: &BlockerKind) -> String {
+    match kind {
+        BlockerKind::DivisionByVariable => "a division by a value that changes".to_string(),
+        BlockerKind::DivisionNotAlone { in_min_max: true } => {
+            "a division inside `min`/`max`".to_string()
+        }
+        BlockerKind::DivisionNotAlone { in_min_max: false } => {
+            "a division that is not a whole side of a comparison".to_string()
+        }
+        BlockerKind::DivisionInResult => "a division".to_string(),
+        BlockerKind::Remainder { .. } => "a remainder `%`".to_string(),
+        BlockerKind::Product => "a product of two variables".to_string(),
+        BlockerKind::Abs => "`abs`".to_string(),
+        BlockerKind::Bits => "a bit operation".to_string(),
+        BlockerKind::Count => "`count`".to_string(),
+        BlockerKind::Function(f) => format!("`{}`, opaque to lowering,", f.name()),
+    }
+}
+
+fn part_phrase(part: Part) -> &'static str {
+    match part {
+        Part::Bound => "in a binder's range",
+        Part::Condition => "in the condition",
+        Part::Result => "in the result",
+    }
+}
+
+/// What to do about a blocker: the rewrite that lowers, where there is one.
+fn blocker_help<'a>(b: &Blocker, text: &dyn Fn(Span) -> &'a str) -> Option<String> {
+    let wrap = |t: &str| {
+        if t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            t.to_string()
+        } else {
+            format!("({t})")
+        }
+    };
+    Some(match &b.kind {
+        BlockerKind::DivisionNotAlone { in_min_max: true } => {
+            let quotient = text(b.span);
+            let (e, c) = quotient.rsplit_once('/')?;
+            let (e, c) = (e.trim(), c.trim());
+            format!(
+                "bound the binder without the division and add it as a condition: \
+                 `min(…, {e})` in the range and `if {} * x <= {e}` for `x <= {quotient}`",
+                wrap(c)
+            )
+        }
+        BlockerKind::DivisionNotAlone { in_min_max: false } => {
+            let quotient = text(b.span);
+            match quotient.rsplit_once('/') {
+                Some((e, c)) => format!(
+                    "multiply it out: `x <= {q}` is `{c} * x <= {e}`, `x < {q}` is `{c} * x < {e}` \
+                     rounded up (`{c} * (x + 1) <= {e}`); lowering reads a quotient only as a whole \
+                     side of a comparison or a binder's bound (plus terms without `/`)",
+                    q = quotient,
+                    c = wrap(c.trim()),
+                    e = wrap(e.trim())
+                ),
+                None => "lowering reads a quotient only as a whole side of a comparison or a \
+                         binder's bound (plus terms without `/`)"
+                    .to_string(),
+            }
+        }
+        BlockerKind::DivisionByVariable => {
+            "a take-and-break code removes fixed amounts; a divisor \
+             that depends on n or a binder has none, so the general interpreter runs these rules \
+             (exactly, only slower)"
+                .to_string()
+        }
+        BlockerKind::DivisionInResult => "a lowered move leaves heaps that add up to n minus a \
+             fixed amount (`a, n - a`, `n - x`); a heap of `n / 2` is no take-and-break move"
+            .to_string(),
+        BlockerKind::Remainder { of_binder: false } => "moves that depend on the residues or the \
+             divisors of n have no take-and-break code: the general interpreter runs them \
+             (exactly, only slower)"
+            .to_string(),
+        BlockerKind::Remainder { of_binder: true } => {
+            let t = text(b.span);
+            match t.split_once('%') {
+                Some((x, c)) => format!(
+                    "to take only multiples of {c}, step the binder instead: bind `y` over \
+                     `{x}`'s range divided by {c} (e.g. `y in 1..=n / {c}`) and write `{c} * y` for \
+                     `{x}`, which lowers",
+                    x = x.trim(),
+                    c = c.trim()
+                ),
+                None => return None,
+            }
+        }
+        BlockerKind::Abs => {
+            "write `abs(e) <= c` as `e <= c && -e <= c` (and `abs(e) >= c` as `e >= c || -e >= c`)"
+                .to_string()
+        }
+        BlockerKind::Product => "a code's moves are affine in n and the binders: multiply only \
+             by constants (parameters are constants)"
+            .to_string(),
+        BlockerKind::Bits | BlockerKind::Count | BlockerKind::Function(_) => {
+            "moves that depend on the digits or the number theory of n have no take-and-break \
+             code: the general interpreter runs them (exactly, only slower)"
+                .to_string()
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -543,6 +928,202 @@ mod tests {
         assert_eq!(masks(&kayles.digits), vec![0, 7, 7]);
     }
 
+    /// The spellings of "at most half" with floor division lower to the same codes as their
+    /// affine spellings (see `rules::linear` for the equivalences).
+    #[test]
+    fn floor_division_spellings_lower() {
+        let cases = [
+            // Grundy's game, 4!.0: two heaps of different sizes.
+            ("move split: a in 1..=(n-1)/2 => a, n - a", "4!.0"),
+            ("move a in 1..(n+1)/2 => a, n - a", "4!.0"),
+            ("move a in 1..n if a <= (n-1)/2 => a, n - a", "4!.0"),
+            ("move a in 1..n if (n - 1) / 2 >= a => a, n - a", "4!.0"),
+            ("move a in 1..n if n - a > n / 2 => a, n - a", "4!.0"),
+            ("move a in 1..=floor_div(n - 1, 2) => a, n - a", "4!.0"),
+            ("move a in 1..n if a < (n + 1) / 2 => a, n - a", "4!.0"),
+            ("move a in 1..n if 2 * a < n => a, n - a", "4!.0"),
+            // Every split into two heaps, equal or not: 4.0.
+            ("move a in 1..=n/2 => a, n - a", "4.0"),
+            ("move a in 1..n if a <= n/2 => a, n - a", "4.0"),
+            ("move a in 1..n if 2 * a <= n => a, n - a", "4.0"),
+            ("move a in 1..=n >> 1 => a, n - a", "4.0"),
+            ("move a in 1..n if n / 2 >= a => a, n - a", "4.0"),
+            ("move a in 1..n if -(n / 2) <= -a => a, n - a", "4.0"),
+            ("move a in 1..=n/(-1 * -2) => a, n - a", "4.0"),
+            // Remove two tokens, leaving two heaps in any order: Dawson's Kayles 0.07.
+            ("move i in 0..=(n-2)/2 => i, n - 2 - i", "0.07"),
+        ];
+        for (text, code) in cases {
+            let lowered = lowered(text).unwrap_or_else(|| panic!("{text} lowers"));
+            assert_eq!(lowered.to_string(), code, "{text}");
+        }
+        // `a < n/2` is `2 * a + 2 <= n` over the integers (n = 5: a = 1 only): not a code.
+        assert_eq!(lowered("move a in 1..n if a < n/2 => a, n - a"), None);
+    }
+
+    fn why(text: &str) -> NotLowered {
+        let game = load(SourceFile::new("t.sg", text), &[]).unwrap_or_else(|e| panic!("{e}"));
+        game.not_lowered
+            .unwrap_or_else(|| panic!("{text} does not lower"))
+    }
+
+    fn blocker(text: &str) -> (BlockerKind, &str, Part) {
+        let not = why(text);
+        let Reason::NotAffine(b) = not.reason else {
+            panic!("{text}: {not:?}")
+        };
+        (b.kind, &text[b.span.start..b.span.end], b.part)
+    }
+
+    #[test]
+    fn rules_that_do_not_lower_say_why_and_where() {
+        assert_eq!(
+            blocker("move x in 1..=n if x % 2 == 0 => n - x"),
+            (
+                BlockerKind::Remainder { of_binder: true },
+                "x % 2",
+                Part::Condition
+            )
+        );
+        assert_eq!(
+            blocker("move d in 1..n if n % d == 0 => n - d"),
+            (
+                BlockerKind::Remainder { of_binder: false },
+                "n % d",
+                Part::Condition
+            )
+        );
+        assert_eq!(
+            blocker("move a in 1..=min(3, n/2) => a, n - a"),
+            (
+                BlockerKind::DivisionNotAlone { in_min_max: true },
+                "n/2",
+                Part::Bound
+            )
+        );
+        assert_eq!(
+            blocker("move d in 1..n if n / d >= 2 => n - d"),
+            (BlockerKind::DivisionByVariable, "n / d", Part::Condition)
+        );
+        assert_eq!(
+            blocker("move x in 1..=n if 2 * (n / 2) == n => n - x"),
+            (
+                BlockerKind::DivisionNotAlone { in_min_max: false },
+                "(n / 2)",
+                Part::Condition
+            )
+        );
+        assert_eq!(
+            blocker("move if n >= 2 => n / 2"),
+            (BlockerKind::DivisionInResult, "n / 2", Part::Result)
+        );
+        assert_eq!(
+            blocker("move x in 1..=n, y in 1..=n if x * y <= n => n - x"),
+            (BlockerKind::Product, "x * y", Part::Condition)
+        );
+        assert_eq!(
+            blocker("move x in 1..=n if x == 1 || is_prime(x) => n - x"),
+            (
+                BlockerKind::Function(crate::rules::arith::Function::IsPrime),
+                "is_prime(x)",
+                Part::Condition
+            )
+        );
+        // Affine, but not a code: the first heap where the code of the smaller heaps differs.
+        let text = "move take: x in 1..=n/2 => n - x";
+        let not = why(text);
+        assert!(
+            matches!(
+                not.reason,
+                Reason::Differs {
+                    n: 3,
+                    code_only: Some(_),
+                    ..
+                }
+            ),
+            "{not:?}"
+        );
+        assert_eq!(&text[not.span.start..not.span.end], text);
+        let rendered = not
+            .diagnostic(&SourceFile::new("t.sg", text))
+            .render_note(&SourceFile::new("t.sg", text));
+        assert!(
+            rendered.contains("note: at n = 3 its moves are not those of any take-and-break code"),
+            "{rendered}"
+        );
+        // Two rules: the one with the blocking expression is named.
+        let text = "move x in 1..=2 => n - x\nmove cut: x in 1..n if x % 3 == 0 => n - x";
+        let not = why(text);
+        assert_eq!(not.rule, Some(1), "{not:?}");
+        assert!(
+            why("position (x, y)\nmove t in 1..=x => (x - t, y)").reason == Reason::PositionGame
+        );
+        assert!(matches!(
+            why("move x in 5000..=n => n - x").reason,
+            Reason::ConstantsTooLarge { .. }
+        ));
+    }
+
+    /// A random spelling of "split into two heaps `a`, `n - c - a`, `a` at most about half",
+    /// with floor division in a bound or a condition.
+    fn half_spelling() -> impl Strategy<Value = String> {
+        let bound = prop_oneof![
+            (0..3i64, 1..4i64).prop_map(|(d, c)| format!("1..=(n - {d}) / {c}")),
+            (0..3i64, 1..4i64).prop_map(|(d, c)| format!("1..(n + {d}) / {c}")),
+            (0..3i64).prop_map(|d| format!("0..=(n - {d}) >> 1")),
+            (0..3i64, 1..4i64).prop_map(|(d, c)| format!("1..=floor_div(n - {d}, {c}) + 1")),
+            Just("1..n".to_string()),
+        ];
+        let condition = prop_oneof![
+            Just(String::new()),
+            (0..3i64, 1..4i64, 0..6usize).prop_map(|(d, c, op)| {
+                let op = ["<", "<=", ">", ">=", "==", "!="][op];
+                format!(" && a {op} (n - {d}) / {c}")
+            }),
+            (0..3i64, 1..4i64, 0..4usize).prop_map(|(d, c, op)| {
+                let op = ["<", "<=", ">", ">="][op];
+                format!(" && (n + {d}) / {c} {op} a + 1")
+            }),
+            (1..3i64, 0..3i64).prop_map(|(c, d)| format!(" && (n - a - {d} >= n / {c} || a == 1)")),
+        ];
+        (bound, condition, 0..3i64)
+            .prop_map(|(b, c, k)| format!("move a in {b} if a <= n - {k}{c} => a, n - {k} - a"))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(150))]
+
+        /// Floor quotients rewritten by `rules::linear` give the same moves at every heap, and
+        /// a lowered code the same table as the general engine running the rules.
+        #[test]
+        fn floor_spellings_match_the_interpreter(text in half_spelling()) {
+            let file = parser::parse(&text).unwrap();
+            let checked = check::check(&file, &[]).unwrap();
+            let Rules::Moves(moves) = &checked.rules else { unreachable!() };
+            let coordinates = ["n".to_string()];
+            let program = Program::new(moves, &coordinates, false);
+            let affine = linear::linearize_moves(moves, 1).expect("only floor quotients");
+            let rewritten = Program::new(&affine, &coordinates, false);
+            let mut budget = u64::MAX / 2;
+            for n in 0..=60 {
+                let want = rule_moves(&program, n, &mut budget);
+                let got = rule_moves(&rewritten, n, &mut budget);
+                prop_assert_eq!(got.ok(), want.ok(), "n = {}", n);
+            }
+            let game = load(SourceFile::new("t.sg", &text), &[]).unwrap();
+            if game.code().is_some() {
+                let options = crate::engine::EngineOptions { progress: false };
+                let fast = crate::engine::compute(&game, 60, &options).unwrap().to_vec();
+                let mut general = game.clone();
+                if let GameKind::General { lowered, .. } = &mut general.kind {
+                    *lowered = None;
+                }
+                let slow = crate::engine::compute(&general, 60, &options).unwrap().to_vec();
+                prop_assert_eq!(fast, slow);
+            }
+        }
+    }
+
     #[test]
     fn expensive_rules_give_up_quickly() {
         // Constants of about 1000 make V ≈ 4000; three nested binders would need ~10^13 steps.
@@ -577,7 +1158,7 @@ mod tests {
             "move d in 1..n if n % d == 0 => n - d", // `%`: gated out
             "move x in 1..=min(3, n) if n < 50 => n - x", // stops at 50
             "move x in 1..=n if 2 * x <= n => n - x", // take at most half
-            "move x in 1..=n/2 => n - x",            // the same, gated out
+            "move x in 1..=n/2 => n - x",            // the same, spelled with `/`
             "move x in 0..=2 => n - x",              // a heap equal to n: run-time error
             "move if n % 2 == 1 => none",            // `%`: gated out
             "move if n == 0 => none",                // a move from the empty heap

@@ -18,6 +18,7 @@ pub mod code;
 pub mod diagnostic;
 pub mod graph;
 pub mod lexer;
+pub mod linear;
 pub mod lower;
 pub mod names;
 pub mod parser;
@@ -52,6 +53,9 @@ pub struct Game {
     /// For general rules lowered to a code (`GameKind::General { lowered: Some(_), .. }`):
     /// the bound `V` up to which [`lower`] checked that the rules' moves are the code's.
     pub lowering_checked_to: Option<u64>,
+    /// For general rules that stay general rules: why lowering found no code (`check` shows
+    /// it, located, with a rewrite where one would lower).
+    pub not_lowered: Option<lower::NotLowered>,
     /// The file's `play` line (`play misere`) and where it is written; without one a game is
     /// valued in normal play unless the command line asks for misère play.
     pub play: Option<(Play, Span)>,

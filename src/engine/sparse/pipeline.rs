@@ -263,8 +263,13 @@ impl Helper {
         (self.ready && !heaps.is_empty() && fits).then(|| Job {
             helper: self,
             heaps,
-            width: (self.low.max_value().max(self.recent.max_value()).max(self.rare_max()) + 1)
-                .next_power_of_two(),
+            width: (self
+                .low
+                .max_value()
+                .max(self.recent.max_value())
+                .max(self.rare_max())
+                + 1)
+            .next_power_of_two(),
         })
     }
 
