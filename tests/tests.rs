@@ -16,6 +16,7 @@ mod loopy_cli;
 mod misere;
 mod misere_check;
 mod multi;
+mod play;
 mod readme;
 mod solve_misere;
 mod support;

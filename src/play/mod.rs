@@ -365,10 +365,13 @@ impl<'g> Referee<'g> {
         let Some(first) = fits.first() else {
             return Err(illegal());
         };
-        // Moves of one component with the same binders leave the same sum: any will do.
+        // Moves that leave the same sum are one move to the players: any will do.
         let mut components: Vec<usize> = fits.iter().map(|m| m.step.component + 1).collect();
         components.dedup();
-        if components.len() > 1 && sum.len() > 1 {
+        let same = fits
+            .iter()
+            .all(|m| sorted(&m.after) == sorted(&first.after));
+        if components.len() > 1 && !same {
             return Err(MoveError::Ambiguous {
                 text: text.to_string(),
                 components: components

@@ -188,6 +188,10 @@ fn example(referee: &Referee<'_>, start: &[Vec<u64>]) -> Result<String, PlayErro
     let analysis = referee.analyse(start)?;
     Ok(analysis.moves.first().map_or_else(
         || "quit".to_string(),
-        |m| super::notation(start.len(), &m.step),
+        // A graph's edges have no values to tell them apart: name the node reached.
+        |m| match m.step.binders.is_empty() && m.step.rule == "edge" {
+            true => referee.show(&m.after),
+            false => super::notation(start.len(), &m.step),
+        },
     ))
 }
