@@ -368,7 +368,7 @@ impl Game<'_, '_> {
             return Ok(Sent::Nothing);
         }
         self.referee
-            .read_move(&self.sum, analysis, line)
+            .read_move(analysis, line)
             .map(|m| Sent::Move(m.after.clone(), Vec::new()))
             .map_err(|e| e.to_string())
     }

@@ -326,7 +326,6 @@ impl<'g> Referee<'g> {
     /// The legal move `text` names (see the module docs).
     pub fn read_move<'a>(
         &self,
-        sum: &[Vec<u64>],
         analysis: &'a Analysis,
         text: &str,
     ) -> Result<&'a PlayMove, MoveError> {

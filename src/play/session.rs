@@ -153,7 +153,7 @@ fn person_move(
                     }
                 }
             }
-            text => match referee.read_move(sum, analysis, text) {
+            text => match referee.read_move(analysis, text) {
                 Ok(chosen) => {
                     writeln!(output, "you: {}", referee.describe(sum, chosen))?;
                     return Ok(Some(chosen.after.clone()));
