@@ -173,7 +173,7 @@ fn judge_reports_a_win_an_illegal_move_a_false_none_and_silence() {
         &text(&won),
         &[
             "judge:   position 5\njudge:   side choose\nprogram: first\nprogram: take 5\njudge:   none",
-            "the program won after 1 moves (the program's side wins with perfect play)",
+            "the program won after 1 move (the program's side wins with perfect play)",
         ],
     );
     // An illegal move is named with its line.
@@ -221,7 +221,17 @@ fn judge_reports_a_win_an_illegal_move_a_false_none_and_silence() {
 fn sample_solution() -> PathBuf {
     let exe = PathBuf::from(env!("CARGO_BIN_EXE_sgscope"));
     let name = format!("abc278g{}", std::env::consts::EXE_SUFFIX);
-    exe.parent().unwrap().join("examples").join(name)
+    let path = exe.parent().unwrap().join("examples").join(name);
+    // `cargo test` builds the examples; `cargo test --test tests` only checks them.
+    if !path.exists() {
+        let built = Command::new(env!("CARGO"))
+            .args(["build", "--example", "abc278g"])
+            .current_dir(root())
+            .status()
+            .expect("cargo runs");
+        assert!(built.success(), "cargo build --example abc278g failed");
+    }
+    path
 }
 
 #[test]

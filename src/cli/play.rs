@@ -78,7 +78,7 @@ pub struct JudgeArgs {
     /// in the cards protocol).
     #[arg(long, value_enum)]
     side: Option<SideArg>,
-    /// The messages: `lines` (sgscope's, see `docs/judge.md`) or `cards` (AtCoder ABC278 G's:
+    /// The messages: `lines` (sgscope's, see the README) or `cards` (AtCoder ABC278 G's:
     /// `x y` takes cards x..x+y-1; answers `a b`, `0 0`, `-1 -1`).
     #[arg(long, value_enum, default_value = "lines")]
     protocol: ProtocolArg,
@@ -168,25 +168,28 @@ pub fn run_judge(args: JudgeArgs, context: &mut Context<'_>) -> Result<(), CliEr
         Some(false) => " (the program's side loses against perfect play)",
         None => "",
     };
-    let moves = report.moves;
+    let moves = match report.moves {
+        1 => "1 move".to_string(),
+        n => format!("{n} moves"),
+    };
     match report.result {
         Result_::ProgramWon => {
             context
                 .console
-                .print(&format!("the program won after {moves} moves{winnable}\n"))?;
+                .print(&format!("the program won after {moves}{winnable}\n"))?;
             Ok(())
         }
         Result_::JudgeWon => Err(CliError::Failed(format!(
-            "the program lost after {moves} moves: it had no move left{winnable}"
+            "the program lost after {moves}: it had no move left{winnable}"
         ))),
         Result_::Draw => Err(CliError::Failed(format!(
-            "no winner after {moves} moves (--max-moves): a draw"
+            "no winner after {moves} (--max-moves): a draw"
         ))),
         Result_::Illegal { line, text, why } => Err(CliError::Failed(format!(
-            "the program's line {line}, `{text}`, after {moves} moves: {why}"
+            "the program's line {line}, `{text}`, after {moves}: {why}"
         ))),
         Result_::NoAnswer { expected, why } => Err(CliError::Failed(format!(
-            "the program sent no {expected} after {moves} moves: {why}"
+            "the program sent no {expected} after {moves}: {why}"
         ))),
     }
 }
