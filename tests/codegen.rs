@@ -176,3 +176,39 @@ fn without_a_period_the_snippet_guards_its_table() {
         values[500].to_string()
     );
 }
+
+/// The divisor game has no period, but G(n) = ctz(n) for n ≥ 1 (OEIS A007814) on the whole
+/// table searched: the snippet extrapolates that formula, saying it is not proved.
+#[test]
+fn the_divisor_game_gets_its_ctz_formula() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("divisor.py");
+    let args = [
+        "code",
+        "rules/divisor-game.sg",
+        "--lang",
+        "python",
+        "--max",
+        "600",
+    ];
+    let out = crate::support::sgscope(&[&args[..], &["-o", path.to_str().unwrap()]].concat());
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not proved"));
+    let code = std::fs::read_to_string(&path).unwrap();
+    assert!(code.contains("Formula observed on G(0..="), "{code}");
+    if !have("python3") {
+        eprintln!("python3 not found: skipped");
+        return;
+    }
+    let values = table("rules/divisor-game.sg", 600);
+    std::fs::write(
+        dir.path().join("run.py"),
+        format!("{code}\nfor n in range(601): print(sg(n))\nprint(sg(10**18), sg(3 * 2**60))\n"),
+    )
+    .unwrap();
+    let out = run(Command::new("python3").arg(dir.path().join("run.py")));
+    let lines: Vec<&str> = out.lines().collect();
+    let printed: Vec<u64> = lines[..601].iter().map(|l| l.parse().unwrap()).collect();
+    assert_eq!(printed, values);
+    assert_eq!(lines[601], "18 60");
+}

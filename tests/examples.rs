@@ -47,6 +47,8 @@ const PERIODS: &[(&str, u64, u64, i64, bool)] = &[
     ("rules/dawsons-chess.sg", 52, 34, 0, true),
     // Bouton: G(n) = n.
     ("rules/nim.sg", 0, 1, 1, false),
+    // Lasker's Nim (Winning Ways ch. 4): G(n + 4) = G(n) + 4 from n = 1.
+    ("rules/lasker-nim.sg", 1, 4, 4, false),
 ];
 
 #[test]

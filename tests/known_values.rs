@@ -120,3 +120,47 @@ fn divisor_game_first_player_wins_exactly_on_even_n() {
         assert_eq!(v == 0, n % 2 == 1, "n = {n}, G = {v}");
     }
 }
+
+/// `patterns --json`'s closed form of G for `file` (`formula.formula`, null when none).
+fn formula_of(file: &str, to: &str) -> serde_json::Value {
+    let json = crate::support::ok(&["patterns", file, "--to", to, "--json"]);
+    let report: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    report["formula"]["formula"].clone()
+}
+
+#[test]
+fn patterns_find_the_known_closed_forms_of_g() {
+    // Nim: G(n) = n (Bouton 1901; OEIS A001477).
+    assert_eq!(formula_of("rules/nim.sg", "200")["kind"], "identity");
+    // Luogu P4018: G(n) = n mod 6 (the losses are the multiples of 6).
+    let p4018 = formula_of("rules/p4018.sg", "200");
+    assert_eq!(
+        (&p4018["kind"], &p4018["modulus"]),
+        (&"modulo".into(), &6.into())
+    );
+    // Subtraction {1, 2, 3} (Bash): n mod 4 (Winning Ways ch. 4).
+    assert_eq!(formula_of("rules/bash.sg", "200")["modulus"], 4);
+    // The divisor game: G(n) = ctz(n) = v_2(n) for n ≥ 1 (OEIS A007814), G(0) = 0.
+    let divisor = formula_of("rules/divisor-game.sg", "300");
+    assert_eq!(
+        (&divisor["kind"], &divisor["prime"]),
+        (&"valuation".into(), &2.into())
+    );
+    // Lasker's Nim: n − 1, n, n, n + 1 by n mod 4 from n = 1 (Winning Ways ch. 4).
+    let lasker = formula_of("rules/lasker-nim.sg", "300");
+    assert_eq!(lasker["kind"], "residue_linear");
+    assert_eq!(lasker["modulus"], 4);
+    // The chocolate bar: (ab − 1) mod 2 for a, b ≥ 1 (every play lasts ab − 1 moves).
+    let bar = formula_of("rules/chocolate.sg", "16");
+    assert_eq!(bar["kind"], "polynomial_mod");
+    assert_eq!(bar["coefficients"], serde_json::json!([1, 0, 0, 1]));
+    // No closed form: Wythoff's game, Kayles (only a period, left to `period`), Grundy's game.
+    assert!(formula_of("rules/wythoff.sg", "40").is_null());
+    assert!(formula_of("rules/kayles.sg", "300").is_null());
+    assert!(formula_of("rules/grundys-game.sg", "300").is_null());
+    let text = crate::support::ok(&["patterns", "rules/divisor-game.sg", "--to", "64"]);
+    assert!(
+        text.contains("G(n) = ctz(n) for all 1 ≤ n ≤ 64, and G(0) = 0"),
+        "{text}"
+    );
+}

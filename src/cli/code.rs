@@ -2,6 +2,7 @@
 //! observed period, or from a table with a guard beyond it.
 
 use crate::analysis;
+use crate::analysis::patterns;
 use crate::engine::multi;
 use crate::engine::{self, EngineOptions, Table};
 use crate::export::{self, CodeSpec, Lang};
@@ -74,6 +75,30 @@ fn sequence_code(
     let (mut table, report) = analysis::find_period(game, max, &options)?;
     let found = report.periodicity();
     if found.is_none() {
+        // No period, but perhaps a closed form that is not periodic (`ctz(n)`, `popcount(n)`):
+        // observed on the whole table searched, extrapolated like an observed period and said
+        // to be NOT proved, in the snippet and here.
+        let values: Vec<u32> = table.iter().collect();
+        let fitted = patterns::find_sequence(&game.coordinate, &values).formula;
+        if let Some(formula) = fitted.filter(export::formula_supported) {
+            let reason = format!(
+                "no period found in G(0..={}); `sgscope patterns` found this formula there",
+                values.len() - 1
+            );
+            context.console.note(&format!(
+                "warning: the formula of {}, {formula}, is observed on G(0..={}), not proved; the snippet extrapolates it",
+                game.name,
+                values.len() - 1
+            ));
+            let spec = CodeSpec {
+                game: &game.name,
+                reason: &reason,
+                formula: Some(&formula),
+                ..CodeSpec::default()
+            };
+            let table = Table::sequence(&game.coordinate, table);
+            return Ok(export::generate(lang, &table, &spec)?);
+        }
         // No period: the table up to --to, and the snippet refuses anything beyond it.
         table = engine::compute(game, to, &options)?;
     }
@@ -90,6 +115,7 @@ fn sequence_code(
         periodicity: found,
         proved: report.proved,
         reason: &reason,
+        formula: None,
     };
     let table = Table::sequence(&game.coordinate, table);
     Ok(export::generate(lang, &table, &spec)?)
@@ -131,6 +157,7 @@ fn misere_code(game: &Game, args: &Args, context: &mut Context<'_>) -> Result<St
         periodicity: found,
         proved: false,
         reason: &reason,
+        formula: None,
     };
     Ok(export::generate(args.lang, &table.misere_table(), &spec)?)
 }

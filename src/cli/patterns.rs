@@ -1,5 +1,6 @@
 //! `patterns`: where the P-positions lie (closed-form criteria for any number of coordinates),
-//! and the periods along the lines of a two-coordinate box.
+//! the periods along the lines of a two-coordinate box, and closed forms of the values
+//! themselves for one or two coordinates.
 
 use crate::analysis::criteria::CriteriaReport;
 use crate::analysis::patterns;
@@ -62,14 +63,26 @@ fn report(game: &Game, to: &BoxArg, json: bool, play: Play) -> Result<String, Cl
     let text = if game.position_program().is_none() || coordinates.len() == 1 {
         let values: Vec<u32> = table.iter().collect();
         let report = patterns::p_position_patterns(&values);
+        let mut formula = patterns::find_sequence(&coordinates[0], &values);
+        formula.function = function(play);
         if json {
-            to_json(&report)?
+            let mut value =
+                serde_json::to_value(&report).map_err(|e| CliError::Failed(e.to_string()))?;
+            if let Some(object) = value.as_object_mut() {
+                object.insert(
+                    "formula".into(),
+                    serde_json::to_value(&formula).map_err(|e| CliError::Failed(e.to_string()))?,
+                );
+            }
+            to_json(&value)?
         } else {
-            format!("{}\n", report.describe(&coordinates[0]))
+            format!("{}\n{formula}\n", report.describe(&coordinates[0]))
         }
     } else if coordinates.len() == 2 {
         let table = boxed(table);
-        let report = patterns::analyse_box(&table).map_err(|e| CliError::Usage(e.to_string()))?;
+        let mut report =
+            patterns::analyse_box(&table).map_err(|e| CliError::Usage(e.to_string()))?;
+        report.formula.function = function(play);
         if json {
             to_json(&report)?
         } else {
@@ -98,6 +111,14 @@ fn report(game: &Game, to: &BoxArg, json: bool, play: Play) -> Result<String, Cl
     Ok(format!(
         "misère play: the patterns below are those of the misère P-positions (G⁻ = 0, the player to move loses)\n{text}"
     ))
+}
+
+/// The name of the values a formula is of.
+fn function(play: Play) -> String {
+    match play {
+        Play::Misere => "G⁻".to_string(),
+        _ => "G".to_string(),
+    }
 }
 
 fn to_json(report: &impl serde::Serialize) -> Result<String, CliError> {

@@ -5,6 +5,8 @@
 //! * [`lines`]: the period detector along every row, column and diagonal of a 2-D table;
 //! * [`beatty`]: the P-pairs `(a_k, b_k)` of a symmetric 2-D table, `b_k − a_k = k` and the
 //!   exact fit `a_k = ⌊kα⌋`;
+//! * [`formula`]: closed forms of the values `G` themselves (`n mod k`, `ctz(n)`, linear forms
+//!   on residue classes, `f(x) ⊕ g(y)`, nim products, …), each checked on every value;
 //! * [`analyse_box`] puts them together into the 2-D report, [`BoxPatternReport`], and a
 //!   private `render` module writes the reports as text.
 //!
@@ -24,6 +26,7 @@
 //! of coordinates is reported with.
 
 pub mod beatty;
+pub mod formula;
 pub mod lines;
 pub mod oned;
 mod render;
@@ -34,6 +37,7 @@ use thiserror::Error;
 use super::criteria::CriteriaReport;
 use crate::engine::boxtable::BoxTable;
 pub use beatty::{beatty_fit, golden_pairs, BeattyFit, PPairs};
+pub use formula::{find_box, find_sequence, nim_product, Formula, FormulaReport};
 use lines::Grid;
 pub use lines::{LineFamily, LineKind, LinePeriodicity, MIN_LINE_LENGTH};
 pub use oned::{
@@ -79,6 +83,8 @@ pub struct BoxPatternReport {
     pub diagonal_p_positions: Vec<(i64, PPositionReport)>,
     /// The closed-form P-position criteria that hold on the whole box.
     pub criteria: CriteriaReport,
+    /// The simplest closed form of the values themselves, if one holds on the whole box.
+    pub formula: FormulaReport,
 }
 
 /// Analyses the rows, columns, diagonals and P-positions of a 2-D table (see the module docs).
@@ -107,6 +113,7 @@ pub fn analyse_box(table: &BoxTable) -> Result<BoxPatternReport, PatternError> {
         p_pairs,
         diagonal_p_positions,
         criteria: CriteriaReport::of(table),
+        formula: formula::find_box(table).expect("a 2-D table"),
     })
 }
 

@@ -227,6 +227,7 @@ impl fmt::Display for BoxPatternReport {
             "Patterns in the box 0 ≤ {x} ≤ {width}, 0 ≤ {y} ≤ {height} (a period needs {MIN_PERIODS} full \
              periods and 16 matching pairs along a line):"
         )?;
+        writeln!(f, "{}", self.formula)?;
         for family in [&self.rows, &self.columns, &self.diagonals] {
             family.describe(f, &self.coordinates)?;
         }

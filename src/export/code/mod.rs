@@ -17,12 +17,14 @@
 //! trust it.
 
 mod boxed;
+mod formula;
 mod sequence;
 
 use std::fmt::Write as _;
 use std::str::FromStr;
 
 use super::ExportError;
+use crate::analysis::patterns::{formula::holds_on_sequence, Formula};
 use crate::analysis::Periodicity;
 use crate::engine::boxtable::BoxTable;
 use crate::engine::{self, SgTable};
@@ -102,6 +104,16 @@ pub struct CodeSpec<'a> {
     pub proved: bool,
     /// How it was obtained, e.g. the theorem used or the evidence (may be empty).
     pub reason: &'a str,
+    /// A closed form of a sequence without a periodicity, observed on the whole table (see
+    /// [`crate::analysis::patterns::find_sequence`]): the snippet extrapolates it, saying it is
+    /// not proved. Only the non-periodic forms `ctz(n)`, `v_p(n)` and `popcount(n)` are
+    /// written; [`formula_supported`] says which.
+    pub formula: Option<&'a Formula>,
+}
+
+/// Whether [`generate`] can write `formula` as the body of `sg(n)`.
+pub fn formula_supported(formula: &Formula) -> bool {
+    formula::supported(formula)
 }
 
 /// The longest line of wrapped table values, in characters (before indentation).
@@ -137,6 +149,16 @@ fn generate_sequence(lang: Lang, table: &SgTable, spec: &CodeSpec) -> Result<Str
     }
     if let Some(periodicity) = &spec.periodicity {
         sequence::check_periodicity(table, periodicity)?;
+    }
+    if let (Some(found), None) = (spec.formula, spec.periodicity) {
+        let values: Vec<u64> = table.iter().map(u64::from).collect();
+        if !formula::supported(found) || !holds_on_sequence(found, 0, &values) {
+            return Err(ExportError::InvalidPeriodicity {
+                message: format!("the formula {found} is not one the lookup code can write, or the table contradicts it"),
+            });
+        }
+        let snippet = formula::FormulaSequence::new(found, table.len() - 1, spec.game, spec.reason);
+        return Ok(write(lang, &snippet));
     }
     Ok(write(lang, &sequence::Sequence::new(table, spec)))
 }

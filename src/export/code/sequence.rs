@@ -489,6 +489,7 @@ mod tests {
             periodicity: case.periodicity,
             proved: case.name == "dawson",
             reason: "test table",
+            formula: None,
         };
         let code = generate_sequence(lang, &case.table, &spec).unwrap();
         assert_no_main(lang, &code);
@@ -624,6 +625,7 @@ mod tests {
             periodicity,
             proved: true,
             reason: "octal periodicity theorem",
+            formula: None,
         };
         let code = generate_sequence(Lang::Python, &table, &proved).unwrap();
         assert!(
