@@ -164,3 +164,51 @@ fn patterns_find_the_known_closed_forms_of_g() {
         "{text}"
     );
 }
+
+/// Luogu P6487 (`whole = 1`: the first take may be the whole pile): the smallest winning first
+/// take from `(n, 0)` is the smallest term of n's Zeckendorf sum, which is n itself exactly when
+/// n is a Fibonacci number; with `whole = 0` (Whinihan 1963) the start `(n, 0)` has no move
+/// and `(n, n − 1)` is lost exactly at the Fibonacci numbers.
+#[test]
+fn fibonacci_nim_first_take_follows_zeckendorf() {
+    let fib = [1u64, 2, 3, 5, 8, 13, 21, 34];
+    let smallest_term = |mut n: u64| {
+        let mut last = n;
+        while n > 0 {
+            let f = *fib.iter().rev().find(|&&f| f <= n).unwrap();
+            last = f;
+            n -= f;
+        }
+        last
+    };
+    for n in 1..=34u64 {
+        let out = crate::support::ok(&[
+            "solve",
+            "rules/fibonacci-nim.sg",
+            &format!("({n}, 0)"),
+            "--set",
+            "whole=1",
+            "--json",
+        ]);
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let takes: Vec<i64> = json["winning_moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["binders"]["t"].as_i64().unwrap())
+            .collect();
+        assert_eq!(
+            takes.iter().min().copied(),
+            Some(smallest_term(n) as i64),
+            "n = {n}: {takes:?}"
+        );
+        let whinihan = crate::support::ok(&[
+            "solve",
+            "rules/fibonacci-nim.sg",
+            &format!("({n}, {})", n - 1),
+            "--json",
+        ]);
+        let json: serde_json::Value = serde_json::from_str(&whinihan).unwrap();
+        assert_eq!(json["outcome"] == "P", fib.contains(&n), "n = {n}");
+    }
+}
