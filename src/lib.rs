@@ -5,6 +5,7 @@
 //! * [`rules`] reads a rules file (lexer, parser, AST, checking, lowering) into a [`rules::Game`];
 //! * [`engine`] computes the Sprague–Grundy table `G(0..=N)` of that game;
 //! * [`analysis`] finds preperiod, period and saltus, and proves periodicity where a theorem allows;
+//! * [`census`] surveys whole families of codes (sharded, resumable, classified);
 //! * [`solve`] decides a sum of positions (value, winner, winning moves) as a typed report;
 //! * [`export`] writes tables as text, CSV, JSON, charts, and lookup code for contest solutions;
 //! * [`cli`] is the command line, a thin layer over the above.
@@ -24,6 +25,7 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+pub mod census;
 pub mod cli;
 pub mod engine;
 pub mod export;
