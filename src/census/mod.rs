@@ -182,6 +182,42 @@ impl Record {
     }
 }
 
+/// One line of a census's output (CSV, JSON lines, the Markdown report): a [`Record`]'s
+/// results without its sequence, with its class and offset.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// The code as written after the family keyword.
+    pub code: String,
+    /// "solved", "periodic" or "unsolved" (see [`Record::status`]).
+    pub status: String,
+    /// The preperiod, when a period was found.
+    pub preperiod: Option<usize>,
+    /// The period; `None` (null) when unsolved.
+    pub period: Option<usize>,
+    /// The saltus.
+    pub saltus: i64,
+    /// True when a theorem proves the period.
+    pub proved: bool,
+    /// Values computed.
+    pub values_computed: usize,
+    /// The largest value computed.
+    pub max_value: u32,
+    /// The first heap with the largest value.
+    pub max_value_at: usize,
+    /// The rare mask (hex, `+parity`).
+    pub rare_mask: Option<String>,
+    /// Rare positions.
+    pub rare_count: Option<usize>,
+    /// The last rare position.
+    pub last_rare: Option<usize>,
+    /// The equivalence class id.
+    pub class: usize,
+    /// `G_code(n + offset) = G_base(n)` for the class's base.
+    pub offset: usize,
+    /// Seconds the code took.
+    pub seconds: f64,
+}
+
 /// Why a census could not run or merge.
 #[derive(Debug, Error)]
 pub enum CensusError {
@@ -353,6 +389,31 @@ impl Census {
             records,
             classes,
         })
+    }
+
+    /// The output rows, in census order.
+    pub fn rows(&self) -> Vec<Row> {
+        self.records
+            .iter()
+            .zip(&self.classes)
+            .map(|(r, &(class, offset))| Row {
+                code: r.code.clone(),
+                status: r.status().to_string(),
+                preperiod: r.preperiod,
+                period: r.period,
+                saltus: r.saltus,
+                proved: r.proved,
+                values_computed: r.values_computed,
+                max_value: r.max_value,
+                max_value_at: r.max_value_at,
+                rare_mask: r.rare_mask.clone(),
+                rare_count: r.rare_count,
+                last_rare: r.last_rare,
+                class,
+                offset,
+                seconds: r.seconds,
+            })
+            .collect()
     }
 
     /// How many classes there are.
