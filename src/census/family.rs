@@ -76,7 +76,7 @@ impl Family {
                     .collect()
             }
             Family::Subtraction { max_element } => {
-                let finite = (1u64..1 << max_element).map(|mask| set_text(mask));
+                let finite = (1u64..1 << max_element).map(set_text);
                 let all_but =
                     (0u64..1 << max_element).map(|mask| format!("all-but {}", set_text(mask)));
                 finite.chain(all_but).collect()

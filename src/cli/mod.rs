@@ -4,6 +4,7 @@
 //! [`Console`], so [`run_with`] can run the whole command line in-process.
 
 mod args;
+mod census;
 mod check;
 mod checkpointing;
 mod code;
@@ -111,6 +112,13 @@ enum Command {
         after_help = "Examples:\n  sgscope judge rules/nim.sg 3 5 7 -- ./my-solution\n  sgscope judge rules/abc278g.sg 2000 --set L=3 --set R=5 --protocol cards --header '{n} {L} {R}' -- ./a.out\n  sgscope judge rules/subtraction-134.sg 20 --side second --transcript -- python3 sol.py"
     )]
     Judge(play::JudgeArgs),
+    /// Survey a whole family (every octal code of up to D digits, every subtraction set of
+    /// elements ≤ M): periods with proofs, equivalence classes, the published tables' layout;
+    /// in shards for a cluster's batch scheduler.
+    #[command(
+        after_help = "Examples:\n  sgscope census octal --digits 3 --report octal-3.md\n  sgscope census octal --digits 3 --shard 1/4 --shard-file s1.jsonl   # then: census merge s*.jsonl\n  sgscope census subtraction --max-element 8 --plot periods.png"
+    )]
+    Census(census::Args),
     /// Parse and check rules files without computing anything.
     #[command(after_help = "Examples:\n  sgscope check rules/bash.sg\n  sgscope check rules/*.sg")]
     Check(check::Args),
@@ -417,6 +425,7 @@ where
         Command::Play(args) => play::run(args, &mut context),
         Command::Judge(args) => play::run_judge(args, &mut context),
         Command::Quotient(args) => quotient::run(args, &mut context),
+        Command::Census(args) => census::run(args, &mut context),
     };
     match result {
         Ok(()) => 0,

@@ -35,8 +35,10 @@ pub struct Progress {
     /// How many calls apart [`Progress::tick`] looks at the clock, and when it last did.
     stride: u32,
     checked: Instant,
-    /// For [`Progress::counting`]: what is counted (`sums`), `end` being only an upper bound.
+    /// For [`Progress::counting`] and [`Progress::items`]: what is counted (`sums`, `codes`).
     counting: Option<&'static str>,
+    /// For [`Progress::items`]: `end` is the exact count, not an upper bound.
+    exact: bool,
 }
 
 /// The shortest time a tracker measures its rate over before its first line.
@@ -85,6 +87,7 @@ impl Progress {
             stride: 1,
             checked: now,
             counting: None,
+            exact: false,
         }
     }
 
@@ -94,6 +97,15 @@ impl Progress {
     pub fn counting(what: &'static str, at_most: u64, enabled: bool) -> Self {
         let mut progress = Progress::new(0, at_most, enabled);
         progress.counting = Some(what);
+        progress
+    }
+
+    /// A tracker of `total` things (`what`, e.g. `codes`) done one by one: a bar with the
+    /// count and the time left, or lines `progress: 312 of 1024 codes (30%), 2.1 codes/s, about
+    /// 5 min left`.
+    pub fn items(what: &'static str, total: u64, enabled: bool) -> Self {
+        let mut progress = Progress::counting(what, total, enabled);
+        progress.exact = true;
         progress
     }
 
@@ -143,7 +155,9 @@ impl Progress {
                         return;
                     }
                     let new = ProgressBar::new(self.end.saturating_sub(self.start));
-                    let template = if self.counting.is_some() {
+                    let template = if self.exact {
+                        "{spinner} {msg} [{bar:40}] {percent}% eta {eta}"
+                    } else if self.counting.is_some() {
                         "{spinner} {msg} [{bar:40}] {percent}% of the most possible"
                     } else {
                         "{spinner} n = {msg} [{bar:40}] {percent}% eta {eta}"
@@ -158,6 +172,9 @@ impl Progress {
                 if let Some(bar) = bar {
                     bar.set_position(position.saturating_sub(self.start));
                     match self.counting {
+                        Some(what) if self.exact => {
+                            bar.set_message(format!("{position} of {} {what}", self.end))
+                        }
                         Some(what) => bar.set_message(format!("{position} {what}")),
                         None => bar.set_message(position.to_string()),
                     }
@@ -166,9 +183,20 @@ impl Progress {
             Mode::Lines(lines) => {
                 let now = Instant::now();
                 let line = match self.counting {
-                    Some(what) => lines
-                        .due(now, position, self.end)
-                        .map(|(rate, left)| counting_line(what, position, self.end, rate, left)),
+                    Some(what) => lines.due(now, position, self.end).map(|(rate, left)| {
+                        // Things of very different costs (the codes of a census): the rate
+                        // since the start predicts better than the last interval's.
+                        let (rate, left) = if self.exact {
+                            let seconds = self.started.elapsed().as_secs_f64().max(1e-9);
+                            let rate = position as f64 / seconds;
+                            let left = (rate > 0.0)
+                                .then(|| self.end.saturating_sub(position) as f64 / rate);
+                            (rate, left)
+                        } else {
+                            (rate, left)
+                        };
+                        counting_line(what, position, self.end, rate, left, self.exact)
+                    }),
                     None => lines.due_line(now, position, self.start, self.end),
                 };
                 if let Some(line) = line {
@@ -266,10 +294,22 @@ fn seconds_left(
 }
 
 /// `progress: 227326 sums of at most 5685413 (3%), 22536 sums/s, at most about 4 min left`.
-fn counting_line(what: &str, count: u64, at_most: u64, rate: f64, left: Option<f64>) -> String {
+fn counting_line(
+    what: &str,
+    count: u64,
+    at_most: u64,
+    rate: f64,
+    left: Option<f64>,
+    exact: bool,
+) -> String {
     let percent = 100 * count.min(at_most) / at_most.max(1);
+    let (of, about) = if exact {
+        ("of", "about")
+    } else {
+        ("of at most", "at most about")
+    };
     let left_text = match left {
-        Some(seconds) => format!("at most about {} left", human_duration(seconds)),
+        Some(seconds) => format!("{about} {} left", human_duration(seconds)),
         None => "no progress since the last line".to_string(),
     };
     let rate_text = if rate >= 10.0 {
@@ -277,7 +317,9 @@ fn counting_line(what: &str, count: u64, at_most: u64, rate: f64, left: Option<f
     } else {
         format!("{rate:.1}")
     };
-    format!("progress: {count} {what} of at most {at_most} ({percent}%), {rate_text} {what}/s, {left_text}")
+    format!(
+        "progress: {count} {what} {of} {at_most} ({percent}%), {rate_text} {what}/s, {left_text}"
+    )
 }
 
 /// `progress: n = 1234567 of 4194304 (29%), 41000 values/s, about 72 s left` when positions
@@ -324,8 +366,16 @@ mod tests {
     #[test]
     fn counting_lines_say_at_most() {
         assert_eq!(
-            counting_line("sums", 227_326, 5_685_413, 22_536.4, Some(240.0)),
+            counting_line("sums", 227_326, 5_685_413, 22_536.4, Some(240.0), false),
             "progress: 227326 sums of at most 5685413 (3%), 22536 sums/s, at most about 4 min left"
+        );
+    }
+
+    #[test]
+    fn item_lines_say_of() {
+        assert_eq!(
+            counting_line("codes", 312, 1024, 2.13, Some(300.0), true),
+            "progress: 312 codes of 1024 (30%), 2.1 codes/s, about 5 min left"
         );
     }
 
