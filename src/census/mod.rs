@@ -13,10 +13,12 @@
 //!
 //! Every code is searched for a period as `sgscope period --max MAX` does, stopping as soon as
 //! the periodicity theorem proves one. A code still unsolved at `MAX` whose values are
-//! *sparse* — at most [`SPARSE_RARE_LIMIT`] rare positions (Flammenkamp's sparse space) — goes
-//! on to `SPARSE_MAX`: the rare-value kernel makes those cheap, and the long solved games
-//! (0.16 at n ≈ 5·10^5, 0.56, 0.376 at 4.5·10^6) are of that kind. The bounds depend on the
-//! values only, never on time, so every run and every sharding gives the same records.
+//! *sparse* — at most [`SPARSE_RARE_LIMIT`] rare positions (Flammenkamp's sparse space), the
+//! last of them in the first half of the table — goes on to `2·MAX`, `4·MAX`, … up to
+//! `SPARSE_MAX`, as long as it stays sparse: the rare-value kernel makes those cheap, and the
+//! long solved games (0.16 at n ≈ 5·10^5, 0.56, 0.376 at 4.5·10^6) are of that kind. The
+//! bounds depend on the values only, never on time, so every run and every sharding gives the
+//! same records.
 
 pub mod classes;
 pub mod family;
@@ -35,8 +37,9 @@ use crate::rules::{self, RulesError, SourceFile};
 pub use family::Family;
 use fingerprint::Fingerprint;
 
-/// The version of the record and shard-file layout; a shard of another version is refused.
-pub const FORMAT_VERSION: u32 = 1;
+/// The version of the records, their bounds rule and the shard-file layout; a shard of
+/// another version is refused.
+pub const FORMAT_VERSION: u32 = 2;
 
 /// The most rare positions (under the table's best mask, among `G(1..=MAX)`) with which an
 /// unsolved code goes on from `MAX` to `SPARSE_MAX`: 0.127 (693 rare positions by 65536) and
@@ -66,12 +69,19 @@ pub struct Config {
 
 impl Config {
     /// The window lengths at which an unsolved code of `len` values keeps fingerprints: the
-    /// powers of two from 1024 and the two bounds' lengths up to `len`, and `len` itself (see
+    /// powers of two from 1024, the lengths the bounds' doublings stop at, and `len` itself (see
     /// [`classes`]: two codes are compared on the longest length both keep).
     pub fn window_lengths(&self, len: usize) -> Vec<usize> {
+        // The lengths a census stops at: MAX·2^j + 1 (the sparse doublings), and the powers
+        // of two where a search without a theorem stops on a stable period.
+        let stages = (0..usize::BITS)
+            .map_while(|j| (self.max as usize).checked_mul(1 << j))
+            .take_while(|&bound| bound <= self.sparse_max as usize)
+            .map(|bound| bound + 1);
         let mut lengths: Vec<usize> = (10..usize::BITS)
             .map(|bit| 1usize << bit)
-            .chain([self.max as usize + 1, self.sparse_max as usize + 1, len])
+            .chain(stages)
+            .chain([self.sparse_max as usize + 1, len])
             .filter(|&l| l <= len && l > fingerprint::MAX_OFFSET)
             .collect();
         lengths.sort_unstable();
@@ -252,16 +262,33 @@ pub fn run_code(config: &Config, code: &str) -> Result<Record, CensusError> {
     let started = Instant::now();
     let (mut table, mut report) =
         analysis::find_period(&game, config.max, &options).map_err(engine)?;
-    let sparse = report
-        .rare
-        .is_some_and(|rare| rare.rare_count <= SPARSE_RARE_LIMIT);
-    if !report.proved && report.stop == Stop::MaxReached && sparse && config.sparse_max > config.max
+    // Sparse codes go on in doublings, each only while the rare values have died out.
+    let mut bound = config.max;
+    while !report.proved
+        && report.stop == Stop::MaxReached
+        && bound < config.sparse_max
+        && still_sparse(&report)
     {
-        (table, report) = analysis::find_period_from(&game, config.sparse_max, &options, table)
-            .map_err(engine)?;
+        bound = bound
+            .saturating_mul(2)
+            .max(bound + 1)
+            .min(config.sparse_max);
+        (table, report) =
+            analysis::find_period_from(&game, bound, &options, table).map_err(engine)?;
     }
     let seconds = started.elapsed().as_secs_f64();
     Ok(record(config, code, &report, &table, seconds))
+}
+
+/// True when a table is worth extending with the rare-value kernel: at most
+/// [`SPARSE_RARE_LIMIT`] rare positions, none in the second half of the table (the rare values
+/// have died out, as they must for the sequence to become periodic; a code whose rare
+/// positions keep coming, such as 0.143, would cost the sparse kernel more with every heap).
+fn still_sparse(report: &PeriodReport) -> bool {
+    report.rare.is_some_and(|rare| {
+        rare.rare_count <= SPARSE_RARE_LIMIT
+            && rare.last_rare.unwrap_or(0) <= report.values_computed / 2
+    })
 }
 
 fn record(

@@ -227,8 +227,15 @@ fn run_family(family: Family, args: RunArgs, context: &mut Context<'_>) -> Resul
                 .map_or(String::new(), |p| p.display().to_string())
         )
     };
+    // Measured: the 3-digit octal census at the default bounds (1024 codes).
+    let long = matches!(config.family, Family::Octal { digits } if digits >= 3);
+    let expect = if long {
+        "; the whole 3-digit census takes about 40 min on 2 cores at the default bounds, progress below"
+    } else {
+        ""
+    };
     context.console.note(&format!(
-        "census of {}{slice}: {} codes{resumed}; each to n = {} (sparse codes to n = {}), {threads} at a time; a 3-digit octal census takes tens of minutes on 2 cores",
+        "census of {}{slice}: {} codes{resumed}; each to n = {} (sparse codes to n = {}), {threads} at a time{expect}",
         config.family.slug(),
         codes.len(),
         config.max,

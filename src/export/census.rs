@@ -79,9 +79,10 @@ pub fn markdown(census: &Census) -> String {
     let _ = writeln!(md, "# Census of {}\n", family_title(&config.family));
     let _ = writeln!(
         md,
-        "Every code was searched for a period up to n = {} and, when its rare positions were \
-         at most {} there, up to n = {}, stopping at the first period the periodicity theorem \
-         proves. Codes are written in their shortest form (trailing zero digits dropped).\n",
+        "Every code was searched for a period up to n = {}, stopping at the first period the \
+         periodicity theorem proves; a sparse code (at most {} rare positions, none in the \
+         second half of its table) went on, doubling its bound while it stayed sparse, up to \
+         n = {}. Codes are written in their shortest form (trailing zero digits dropped).\n",
         config.max,
         crate::census::SPARSE_RARE_LIMIT,
         config.sparse_max
