@@ -436,7 +436,8 @@ fn solve_fibonacci_nim(n: u64) -> String {
 /// The takes `t = …` of `solve`'s winning moves, in the order listed.
 fn winning_takes(out: &str) -> Vec<u64> {
     out.lines()
-        .filter_map(|line| line.split_once("t = "))
+        .filter(|line| line.contains(" → "))
+        .filter_map(|line| line.rsplit_once(", t = "))
         .map(|(_, t)| t.parse().unwrap())
         .collect()
 }
