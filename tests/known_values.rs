@@ -165,10 +165,10 @@ fn patterns_find_the_known_closed_forms_of_g() {
     );
 }
 
-/// Luogu P6487 (`whole = 1`: the first take may be the whole pile): the smallest winning first
-/// take from `(n, 0)` is the smallest term of n's Zeckendorf sum, which is n itself exactly when
-/// n is a Fibonacci number; with `whole = 0` (Whinihan 1963) the start `(n, 0)` has no move
-/// and `(n, n − 1)` is lost exactly at the Fibonacci numbers.
+/// Luogu P6487 (the file's default, `whole = 1`: the first take may be the whole pile): the
+/// smallest winning first take from `(n, 0)` is the smallest term of n's Zeckendorf sum, which
+/// is n itself exactly when n is a Fibonacci number; with `--set whole=0` (Whinihan 1963) the
+/// start is `(n, n − 1)`, lost exactly at the Fibonacci numbers.
 #[test]
 fn fibonacci_nim_first_take_follows_zeckendorf() {
     let fib = [1u64, 2, 3, 5, 8, 13, 21, 34];
@@ -186,8 +186,6 @@ fn fibonacci_nim_first_take_follows_zeckendorf() {
             "solve",
             "rules/fibonacci-nim.sg",
             &format!("({n}, 0)"),
-            "--set",
-            "whole=1",
             "--json",
         ]);
         let json: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -206,6 +204,8 @@ fn fibonacci_nim_first_take_follows_zeckendorf() {
             "solve",
             "rules/fibonacci-nim.sg",
             &format!("({n}, {})", n - 1),
+            "--set",
+            "whole=0",
             "--json",
         ]);
         let json: serde_json::Value = serde_json::from_str(&whinihan).unwrap();

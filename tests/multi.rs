@@ -44,8 +44,9 @@ fn wythoff_p_positions_are_beatty_pairs() {
 
 #[test]
 fn fibonacci_nim_is_lost_exactly_at_fibonacci_numbers() {
-    // Whinihan 1963: the first player loses (n, n − 1) exactly when n is a Fibonacci number.
-    let table = table("rules/fibonacci-nim.sg", &[], &[120, 120]);
+    // Whinihan 1963: the first player loses (n, n − 1) exactly when n is a Fibonacci number
+    // (`whole = 0`: the first take may not be the whole pile).
+    let table = table("rules/fibonacci-nim.sg", &[("whole", 0)], &[120, 120]);
     let fibonacci = [1u64, 2, 3, 5, 8, 13, 21, 34, 55, 89];
     for n in 1..=120u64 {
         let lost = table.get(&[n, n - 1]) == Some(0);
@@ -375,7 +376,14 @@ fn patterns_find_beatty_pairs_and_fibonacci_numbers() {
         &out,
         &["b_k − a_k = k for every k", "φ ≈ 1.618034 lies in it"],
     );
-    let out = ok(&["patterns", "rules/fibonacci-nim.sg", "--to", "60"]);
+    let out = ok(&[
+        "patterns",
+        "rules/fibonacci-nim.sg",
+        "--to",
+        "60",
+        "--set",
+        "whole=0",
+    ]);
     assert!(
         out.contains("n − limit = 1: P-positions are the Fibonacci numbers"),
         "{out}"
@@ -414,47 +422,89 @@ fn move_results(out: &str) -> Vec<Vec<u64>> {
         .collect()
 }
 
-/// `solve` for the start `(n, n − 1)` of Fibonacci Nim.
+/// `solve` for the start `(n, n − 1)` of Whinihan's Fibonacci Nim (`whole = 0`).
 fn solve_fibonacci_nim(n: u64) -> String {
     ok(&[
         "solve",
         "rules/fibonacci-nim.sg",
         &format!("({n}, {})", n - 1),
+        "--set",
+        "whole=0",
     ])
+}
+
+/// The takes `t = …` of `solve`'s winning moves, in the order listed.
+fn winning_takes(out: &str) -> Vec<u64> {
+    out.lines()
+        .filter(|line| line.contains(" → "))
+        .filter_map(|line| line.rsplit_once(", t = "))
+        .map(|(_, t)| t.parse().unwrap())
+        .collect()
 }
 
 #[test]
 fn p6487_fibonacci_nim_beyond_the_box() {
-    // Luogu P6487, n ≤ 10^15: the first player loses (n, n − 1) iff n is a Fibonacci number,
-    // and otherwise the smallest winning first take is the smallest term of n's Zeckendorf
-    // sum (Whinihan 1963).
+    // Luogu P6487, n ≤ 10^15, the default `whole = 1`: from the start (n, 0) the first take
+    // may be the whole pile, and the smallest winning first take is the smallest term of n's
+    // Zeckendorf sum, which is n itself exactly when n is a Fibonacci number (Whinihan 1963).
+    // The Zeckendorf terms are computed here by the greedy loop above, not by sgscope.
+    // F_73 = 1304969544928657 and F_88 (counting 1, 2, 3, 5, … from F_2) are Fibonacci numbers.
     for n in [
         1_000_000_000_000_000u64,
         999_999_999_999_999,
         123_456_789_012_345,
         4_000_000_000_000_000_000,
+        1_304_969_544_928_657,
+        1_779_979_416_004_714_189,
     ] {
         let smallest = smallest_zeckendorf_term(n);
         assert!(
-            smallest < 1000,
-            "n = {n}: pick n whose first take is within the cap"
+            smallest < 1000 || smallest == n,
+            "n = {n}: pick n whose first take is within the cap, or a Fibonacci number"
         );
+        let out = ok(&["solve", "rules/fibonacci-nim.sg", &format!("({n}, 0)")]);
+        assert_has(
+            &out,
+            &[
+                "by the pattern: limit < the smallest term of n's Zeckendorf sum",
+                "when limit = 0, only n = 0",
+                "not proved beyond",
+                "the first player wins",
+            ],
+        );
+        let takes = winning_takes(&out);
+        assert_eq!(takes.first(), Some(&smallest), "n = {n}: {out}");
+        // Taking the whole pile always wins, found at the top of the range.
+        assert_eq!(takes.last(), Some(&n), "n = {n}: {out}");
+        assert!(takes.windows(2).all(|w| w[0] < w[1]), "{out}");
+        // Every listed take leads to a P-position by Whinihan's rule (limit below the
+        // smallest term of what is left), or to the empty heap.
+        for (t, result) in takes.iter().zip(move_results(&out)) {
+            let left = n - t;
+            assert_eq!(result, [left, (2 * t).min(left)], "{out}");
+            assert!(
+                left == 0 || result[1] < smallest_zeckendorf_term(left),
+                "{out}"
+            );
+        }
+    }
+    // Whinihan's game (`whole = 0`): the first player loses (n, n − 1) iff n is a Fibonacci
+    // number, and otherwise the smallest winning first take is the smallest Zeckendorf term.
+    for n in [1_000_000_000_000_000u64, 123_456_789_012_345] {
         let out = solve_fibonacci_nim(n);
         assert_has(
             &out,
             &[
                 "by the pattern: limit < the smallest term of n's Zeckendorf sum",
-                "not proved beyond",
                 "the first player wins",
             ],
         );
-        let first = out.lines().nth(4).unwrap_or_default();
-        assert!(
-            first.ends_with(&format!("t = {smallest}")),
+        assert_eq!(
+            winning_takes(&out).first(),
+            Some(&smallest_zeckendorf_term(n)),
             "n = {n}: {out}"
         );
     }
-    // F_73 = 1304969544928657 (counting 1, 2, 3, 5, … from F_2) and F_88: losses.
     for n in [1_304_969_544_928_657u64, 1_779_979_416_004_714_189] {
         assert_eq!(smallest_zeckendorf_term(n), n, "{n} is a Fibonacci number");
         let out = solve_fibonacci_nim(n);
@@ -595,8 +645,11 @@ fn patterns_report_criteria_for_every_rules_file() {
     );
     let out = ok(&["patterns", "rules/fibonacci-nim.sg", "--to", "60", "--json"]);
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let criterion = &json["criteria"]["criteria"][0];
+    assert_eq!(criterion["kind"], "line", "{json}");
+    assert_eq!(criterion["below"], 1, "{json}");
     assert_eq!(
-        json["criteria"]["criteria"][0]["threshold"]["kind"], "smallest_zeckendorf_term",
+        criterion["rest"]["threshold"]["kind"], "smallest_zeckendorf_term",
         "{json}"
     );
     let out = ok(&["patterns", EXTENDED_WYTHOFF, "--to", "40"]);

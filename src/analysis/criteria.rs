@@ -30,6 +30,14 @@
 //!   2×2 blocks repeating every 4 (Winning Ways ch. 12, "Knights"). Tried only when every
 //!   coordinate of the box spans at least [`RESIDUE_PERIODS`] periods, so that each class is
 //!   seen several times.
+//! * **A start line of its own** (two coordinates, when nothing above fits the whole box): one
+//!   of the criteria above (XOR, Moore, thresholds) on every position off the line
+//!   `c = 0` of one coordinate, and on that line the P-positions are exactly those whose other
+//!   coordinate is below a bound read off the line (often: only the origin). A start row whose
+//!   moves differ from the rest is common: Fibonacci Nim as `(n, limit)` whose first move may
+//!   take the whole pile (Luogu P6487) has the row `limit = 0` as its starts, all N-positions
+//!   but `(0, 0)` since taking everything wins, and Whinihan's threshold everywhere else. The
+//!   whole criterion, line included, is checked on every position like the others.
 //! * **One coordinate:** the patterns of [`super::patterns::oned::p_position_patterns`] (residue
 //!   classes, arithmetic progressions, Fibonacci numbers, powers of two).
 
@@ -159,6 +167,18 @@ pub enum PCriterion {
         /// The residue tuples of the P-positions, in increasing order.
         residues: Vec<Vec<u64>>,
     },
+    /// Two coordinates: on the line `position[coordinate] = at`, P exactly when the other
+    /// coordinate is below `below`; off it, `rest`.
+    Line {
+        /// The coordinate fixed on the line.
+        coordinate: usize,
+        /// Its value on the line.
+        at: u64,
+        /// On the line, the P-positions are those whose other coordinate is below this.
+        below: u64,
+        /// The criterion off the line.
+        rest: Box<PCriterion>,
+    },
     /// One coordinate: a P-position pattern.
     OneDim {
         /// The pattern.
@@ -191,6 +211,18 @@ impl PCriterion {
             PCriterion::Residues { modulus, residues } => {
                 let reduced: Vec<u64> = position.iter().map(|c| c % modulus).collect();
                 residues.binary_search(&reduced).is_ok()
+            }
+            PCriterion::Line {
+                coordinate,
+                at,
+                below,
+                rest,
+            } => {
+                if position[*coordinate] == *at {
+                    position[1 - coordinate] < *below
+                } else {
+                    rest.is_p(position)
+                }
             }
             PCriterion::OneDim { pattern } => pattern.contains(position[0]),
         }
@@ -240,6 +272,23 @@ impl PCriterion {
                     listed.join(", ")
                 )
             }
+            PCriterion::Line {
+                coordinate,
+                at,
+                below,
+                rest,
+            } => {
+                let (c, other) = (&names[*coordinate], &names[1 - coordinate]);
+                let on_line = match below {
+                    0 => "none".to_string(),
+                    1 => format!("only {other} = 0"),
+                    b => format!("exactly {other} < {b}"),
+                };
+                format!(
+                    "{} when {c} ≠ {at}; when {c} = {at}, {on_line}",
+                    rest.describe(names)
+                )
+            }
             PCriterion::OneDim { pattern } => match pattern {
                 OneDimPattern::ResidueClasses { .. } => pattern.describe(&names[0]),
                 _ => format!("{} is one of {}", names[0], pattern.describe(&names[0])),
@@ -280,6 +329,9 @@ pub fn find_criteria(table: &BoxTable) -> Vec<PCriterion> {
     if arity >= 2 && found.is_empty() {
         found.extend(residue_classes(table));
     }
+    if arity == 2 && found.is_empty() {
+        found.extend(start_lines(table));
+    }
     if arity == 1 {
         let report = oned::p_position_patterns(table.values());
         found.extend(
@@ -316,6 +368,38 @@ fn residue_classes(table: &BoxTable) -> Option<PCriterion> {
                 .collect();
             Some(PCriterion::Residues { modulus, residues })
         })
+}
+
+/// The criteria with a start line of their own (module docs) that hold on `table`: for each
+/// coordinate, the line where it is 0, its bound read off the line (the first N-position on
+/// it; a line of P-positions only is no exception to read), and every XOR, Moore and
+/// threshold candidate off it; each is checked on every position.
+fn start_lines(table: &BoxTable) -> Vec<PCriterion> {
+    let mut found = Vec::new();
+    for coordinate in 0..2 {
+        let other = 1 - coordinate;
+        let below = (0..=table.extents()[other]).position(|v| {
+            let mut p = [0u64; 2];
+            p[other] = v;
+            table.get(&p) != Some(0)
+        });
+        let Some(below) = below else { continue };
+        let rests = xor_subsets(2)
+            .map(|coordinates| PCriterion::Xor { coordinates })
+            .chain(std::iter::once(PCriterion::Moore { modulus: 3 }))
+            .chain(threshold_candidates(table));
+        found.extend(
+            rests
+                .map(|rest| PCriterion::Line {
+                    coordinate,
+                    at: 0,
+                    below: below as u64,
+                    rest: Box::new(rest),
+                })
+                .filter(|c| holds_on_box(table, c)),
+        );
+    }
+    found
 }
 
 /// The next position of a box in row-major order (the last coordinate fastest).
@@ -607,6 +691,69 @@ mod tests {
             zeckendorf.describe(table.coordinates()),
             "limit < the smallest term of n's Zeckendorf sum (every limit when n = 0)"
         );
+    }
+
+    /// Fibonacci Nim whose start `(n, 0)` may take any number up to the whole pile (Luogu
+    /// P6487): the start row is N but at `(0, 0)`, Whinihan's threshold elsewhere.
+    fn fibonacci_nim_whole(side: u64) -> BoxTable {
+        let s = side as usize;
+        let mut g = vec![vec![0u32; s + 1]; s + 1];
+        for n in 0..=s {
+            for limit in 0..=s {
+                let most = if limit == 0 { n } else { limit.min(n) };
+                g[n][limit] = mex_of((1..=most).map(|t| g[n - t][(2 * t).min(n - t)]));
+            }
+        }
+        BoxTable::from_fn(names(&["n", "limit"]), vec![side, side], |p| {
+            g[p[0] as usize][p[1] as usize]
+        })
+    }
+
+    #[test]
+    fn a_start_row_of_its_own_is_an_explicit_exception() {
+        let table = fibonacci_nim_whole(60);
+        let zeckendorf = PCriterion::Threshold {
+            value: 0,
+            limit: 1,
+            threshold: Threshold::SmallestZeckendorfTerm,
+        };
+        // The threshold alone fails on the start row: (n, 0) is N for n ≥ 1.
+        assert!(!holds_on_box(&table, &zeckendorf));
+        let found = find_criteria(&table);
+        let line = PCriterion::Line {
+            coordinate: 1,
+            at: 0,
+            below: 1,
+            rest: Box::new(zeckendorf),
+        };
+        assert_eq!(found, vec![line.clone()]);
+        assert_eq!(
+            line.describe(table.coordinates()),
+            "limit < the smallest term of n's Zeckendorf sum (every limit when n = 0) when \
+             limit ≠ 0; when limit = 0, only n = 0"
+        );
+        // Far beyond the box: the start row is N, the rest follows Zeckendorf.
+        assert!(line.is_p(&[0, 0]) && !line.is_p(&[1_304_969_544_928_657, 0]));
+        assert!(line.is_p(&[1_304_969_544_928_657, 1_304_969_544_928_656]));
+        assert!(!line.is_p(&[1_000_000_000_000_000, 3]) && line.is_p(&[1_000_000_000_000_000, 2]));
+        // One more P-position off the line: no criterion, with or without the exception.
+        let spoiled = BoxTable::from_fn(names(&["n", "limit"]), vec![60, 60], |p| {
+            if p == [40, 30] {
+                0
+            } else {
+                table.get(p).unwrap()
+            }
+        });
+        assert!(find_criteria(&spoiled).is_empty());
+        // A second P-position on the line that is not an initial segment: none either.
+        let spoiled = BoxTable::from_fn(names(&["n", "limit"]), vec![60, 60], |p| {
+            if p == [7, 0] {
+                0
+            } else {
+                table.get(p).unwrap()
+            }
+        });
+        assert!(find_criteria(&spoiled).is_empty());
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! `code`: a lookup function `sg(...)` in C++, Python, Rust or Java, from a proved or
-//! observed period, or from a table with a guard beyond it.
+//! observed period, a closed form observed on the table (`ctz(n)`, `popcount(n)`; of two
+//! coordinates, `(ab − 1) mod 2`, `f(x) ⊕ g(y)`, the nim product, …), or from a table with a
+//! guard beyond it.
 
 use crate::analysis;
 use crate::analysis::patterns;
@@ -22,7 +24,8 @@ pub struct Args {
     #[arg(long, value_name = "N", value_parser = parse_max)]
     max: Option<u64>,
     /// When no period is found, emit the table G(0..=N) with a guard beyond it (a
-    /// position game: the box's table, e.g. --to 100 or --to x=100,y=50).
+    /// position game: the box's table, e.g. --to 100 or --to x=100,y=50, or a closed form of
+    /// two coordinates that holds on it).
     #[arg(long, default_value = "1000", value_name = "N")]
     to: BoxArg,
     /// Write to FILE (atomically) instead of stdout.
@@ -43,15 +46,31 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let snippet = if misere {
         misere_code(&game, &args, context)?
     } else if game.position_program().is_some() {
-        let table = Table::Box(multi::compute_box(
-            &game,
-            &args.to.extents(&game.coordinates())?,
-        )?);
+        let table = multi::compute_box(&game, &args.to.extents(&game.coordinates())?)?;
+        // Two coordinates: a closed form checked on the whole box (or off its zero row and
+        // column) is written instead of the table, said to be NOT proved, there and here.
+        let fitted = patterns::find_box(&table).and_then(|r| Some((r.formula?, r.from)));
+        let fitted = fitted.filter(|(f, _)| export::box_formula_supported(f));
+        if let Some((formula, _)) = &fitted {
+            context.console.note(&format!(
+                "warning: the formula of {}, {formula}, is observed on the box {}, not proved; the snippet extrapolates it",
+                game.name,
+                table
+                    .coordinates()
+                    .iter()
+                    .zip(table.extents())
+                    .map(|(name, e)| format!("0 ≤ {name} ≤ {e}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
         let spec = CodeSpec {
             game: &game.name,
+            box_formula: fitted.as_ref().map(|(f, _)| f),
+            formula_from: fitted.as_ref().map_or(0, |(_, from)| *from),
             ..CodeSpec::default()
         };
-        export::generate(args.lang, &table, &spec)?
+        export::generate(args.lang, &Table::Box(table), &spec)?
     } else {
         let max = args.max.unwrap_or(65536);
         sequence_code(&game, args.lang, max, args.to.heap_to(&game)?, context)?
@@ -116,6 +135,7 @@ fn sequence_code(
         proved: report.proved,
         reason: &reason,
         formula: None,
+        ..CodeSpec::default()
     };
     let table = Table::sequence(&game.coordinate, table);
     Ok(export::generate(lang, &table, &spec)?)
@@ -158,6 +178,7 @@ fn misere_code(game: &Game, args: &Args, context: &mut Context<'_>) -> Result<St
         proved: false,
         reason: &reason,
         formula: None,
+        ..CodeSpec::default()
     };
     Ok(export::generate(args.lang, &table.misere_table(), &spec)?)
 }

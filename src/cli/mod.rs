@@ -84,7 +84,7 @@ enum Command {
     Patterns(patterns::Args),
     /// The SG value of a position (a sum of components), who wins, and every winning move.
     #[command(
-        after_help = "Examples:\n  sgscope solve rules/nim.sg 3 5 7\n  sgscope solve rules/wythoff.sg '(3, 5)'\n  sgscope solve rules/wythoff.sg '(3, 4) + (5, 2)'\n  sgscope solve rules/fibonacci-nim.sg '(10, 9)'   # smallest winning first take\n  sgscope solve rules/kayles.sg 5 5 3 --misere\n  sgscope solve rules/nim.sg 3 5 7 --json"
+        after_help = "Examples:\n  sgscope solve rules/nim.sg 3 5 7\n  sgscope solve rules/wythoff.sg '(3, 5)'\n  sgscope solve rules/wythoff.sg '(3, 4) + (5, 2)'\n  sgscope solve rules/fibonacci-nim.sg '(10, 0)'   # P6487: the winning first takes\n  sgscope solve rules/kayles.sg 5 5 3 --misere\n  sgscope solve rules/nim.sg 3 5 7 --json"
     )]
     Solve(solve::Args),
     /// The misère quotient (Plambeck–Siegel) of the sums of heaps up to N: its order,

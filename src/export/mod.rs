@@ -40,7 +40,7 @@ use thiserror::Error;
 
 use crate::engine::Table;
 
-pub use code::{formula_supported, generate, CodeSpec, Lang};
+pub use code::{box_formula_supported, formula_supported, generate, CodeSpec, Lang};
 pub use csv::{write_csv, write_table_csv};
 pub use json::write_table_json;
 pub use period::write_report_json;

@@ -130,12 +130,13 @@ pub fn write_header(out: &mut dyn Write, position: &[u64], method: &Method) -> i
     Ok(())
 }
 
-/// "2999997 moves examined; the cap of 1000000 steps per rule stopped `take` early; …".
+/// "1999998 moves examined; the cap of 1000000 steps from each end of a rule left the middle
+/// of `take` unsearched; …".
 fn searched(search: &MoveSearch) -> String {
     let mut text = format!("{} moves examined", search.examined);
     if !search.capped_rules.is_empty() {
         text.push_str(&format!(
-            "; the cap of {} steps per rule stopped {} early",
+            "; the cap of {} steps from each end of a rule left the middle of {} unsearched",
             search.cap,
             search.capped_rules.join(", ")
         ));
@@ -393,16 +394,17 @@ mod tests {
     fn beyond_the_box() {
         let fib = solve(
             &game("rules/fibonacci-nim.sg"),
-            &[vec![1_000_000_000_000_000, 999_999_999_999_999]],
+            &[vec![1_000_000_000_000_000, 0]],
         )
         .unwrap();
         let text = text(&fib);
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[0], "position: (1000000000000000, 999999999999999)");
+        assert_eq!(lines[0], "position: (1000000000000000, 0)");
         assert_eq!(
             lines[1],
             "by the pattern: limit < the smallest term of n's Zeckendorf sum (every limit when n \
-             = 0), which holds on every position of 0 ≤ n ≤ 255, 0 ≤ limit ≤ 255 (not proved beyond)"
+             = 0) when limit ≠ 0; when limit = 0, only n = 0, which holds on every position of \
+             0 ≤ n ≤ 255, 0 ≤ limit ≤ 255 (not proved beyond)"
         );
         assert_eq!(
             lines[2],
@@ -410,13 +412,17 @@ mod tests {
         );
         assert_eq!(
             lines[3],
-            "winning moves (7 found; 999999 moves examined; the cap of 1000000 steps per rule \
-             stopped `take` early):"
+            "winning moves (8 found; 1999998 moves examined; the cap of 1000000 steps from each \
+             end of a rule left the middle of `first` unsearched):"
         );
         assert_eq!(
             lines[4],
-            "  (1000000000000000, 999999999999999) → (999999999999997, 6)   by `take`, t = 3"
+            "  (1000000000000000, 0) → (999999999999997, 6)   by `first`, t = 3"
         );
-        assert_eq!(lines.len(), 11);
+        assert_eq!(
+            lines[11],
+            "  (1000000000000000, 0) → (0, 0)   by `first`, t = 1000000000000000"
+        );
+        assert_eq!(lines.len(), 12);
     }
 }

@@ -376,14 +376,26 @@ impl Program {
         budget: &mut u64,
         visit: &mut MoveVisitor<'_>,
     ) -> Result<(), Stop> {
-        self.run_rules(0..self.moves.len(), position, scratch, budget, visit, false)
+        self.run_rules(
+            0..self.moves.len(),
+            position,
+            scratch,
+            budget,
+            visit,
+            Order::Full,
+        )
     }
 
-    /// The first moves of a position too large to enumerate in full (`solve` beyond a box),
-    /// for each rule in turn: a rule stops after `cap` steps (binder values and moves, counted
-    /// as by the budget of [`Program::for_each_option`]), lines are visited one move at a time
-    /// as [`Move::Sum`], and a binder's range may have more than [`MAX_RANGE_LEN`] values (the
-    /// cap bounds the work). Returns the rules the cap cut short.
+    /// The moves at both ends of each rule of a position too large to enumerate in full
+    /// (`solve` beyond a box): each rule in turn runs with its binders' values in increasing
+    /// order until `cap` steps (binder values and moves, counted as by the budget of
+    /// [`Program::for_each_option`]); a rule cut short then runs again with every binder's
+    /// values in decreasing order, for at most `cap` more steps, until it meets a move the first
+    /// run visited (binder tuples compared lexicographically, the order of the first run), so
+    /// that no move is visited twice and moves like "take the whole heap" at the top of a huge
+    /// range are seen. Lines are visited one move at a time as [`Move::Sum`], and a binder's
+    /// range may have more than [`MAX_RANGE_LEN`] values (the cap bounds the work). Returns the
+    /// rules the cap cut short (those whose middle moves were not all visited).
     pub fn for_each_option_capped(
         &self,
         position: &[u64],
@@ -393,17 +405,46 @@ impl Program {
         let mut scratch = Scratch::default();
         let mut cut = Vec::new();
         for rule in 0..self.moves.len() {
-            match self.run_rules(
+            let mut last: Option<Vec<i64>> = None;
+            let ascending = self.run_rules(
                 rule..rule + 1,
                 position,
                 &mut scratch,
                 &mut cap.clone(),
-                visit,
-                true,
-            ) {
-                Ok(()) => {}
-                Err(Stop::OutOfBudget) => cut.push(rule),
+                &mut |r, binders, m| {
+                    last = Some(binders.to_vec());
+                    visit(r, binders, m)
+                },
+                Order::Ascending,
+            );
+            match ascending {
+                Ok(()) => continue,
+                Err(Stop::OutOfBudget) => {}
                 Err(stop) => return Err(stop),
+            }
+            let mut met = false;
+            let descending = self.run_rules(
+                rule..rule + 1,
+                position,
+                &mut scratch,
+                &mut cap.clone(),
+                &mut |r, binders, m| {
+                    if last.as_deref().is_some_and(|seen| binders <= seen) {
+                        met = true;
+                        return ControlFlow::Break(());
+                    }
+                    visit(r, binders, m)
+                },
+                Order::Descending,
+            );
+            match descending {
+                Err(Stop::Break) if met => {}
+                Ok(()) | Err(Stop::OutOfBudget) => {}
+                Err(stop) => return Err(stop),
+            }
+            // Met means every move was visited by one of the two runs.
+            if !met {
+                cut.push(rule);
             }
         }
         Ok(cut)
@@ -417,7 +458,7 @@ impl Program {
         scratch: &mut Scratch,
         budget: &mut u64,
         visit: &mut MoveVisitor<'_>,
-        capped: bool,
+        order: Order,
     ) -> Result<(), Stop> {
         let place = Place {
             names: &self.coordinates,
@@ -441,7 +482,8 @@ impl Program {
             arity: self.coordinates.len(),
             heap: !self.position_game,
             rule: 0,
-            capped,
+            capped: order != Order::Full,
+            descending: order == Order::Descending,
             numbers: &self.numbers,
         };
         for rule in rules {
@@ -469,6 +511,17 @@ impl From<Diagnostic> for Stop {
     }
 }
 
+/// How [`Program::run_rules`] enumerates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Order {
+    /// Every move, lines as [`Move::Line`], ranges up to [`MAX_RANGE_LEN`].
+    Full,
+    /// Capped ([`Program::for_each_option_capped`]): values increasing.
+    Ascending,
+    /// Capped: values decreasing.
+    Descending,
+}
+
 /// What a move enumeration carries along.
 struct Env<'a, 'v> {
     scratch: &'a mut Scratch,
@@ -481,6 +534,8 @@ struct Env<'a, 'v> {
     rule: usize,
     /// No lines and no range limit ([`Program::for_each_option_capped`]).
     capped: bool,
+    /// Every binder's values in decreasing order (the second run of a capped rule).
+    descending: bool,
     /// The sieve of the set binders.
     numbers: &'a NumberCache,
 }
@@ -615,9 +670,16 @@ impl CompiledMove {
                     }
                 }
             }
-            for value in lo..=hi {
-                env.scratch.slots[slot] = value;
-                self.run(depth + 1, env)?;
+            if env.descending {
+                for value in (lo..=hi).rev() {
+                    env.scratch.slots[slot] = value;
+                    self.run(depth + 1, env)?;
+                }
+            } else {
+                for value in lo..=hi {
+                    env.scratch.slots[slot] = value;
+                    self.run(depth + 1, env)?;
+                }
             }
             return Ok(());
         }
@@ -665,7 +727,12 @@ impl CompiledMove {
             .values(set, &values[..args.len()])
             .map_err(|kind| env.fault()(Fault { kind, span }))?;
         let slot = env.arity + depth;
-        for value in set_values {
+        let values: Box<dyn Iterator<Item = i64>> = if env.descending {
+            Box::new(set_values.collect::<Vec<_>>().into_iter().rev())
+        } else {
+            Box::new(set_values)
+        };
+        for value in values {
             env.scratch.slots[slot] = value;
             self.run(depth + 1, env)?;
         }

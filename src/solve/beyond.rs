@@ -15,15 +15,19 @@ pub const CRITERIA_BOX_POSITIONS: u128 = 1 << 20;
 /// At most this many rule steps (binder values and moves) for that box, estimated by
 /// [`budget::rule_steps`], so that it takes seconds whatever the rules.
 pub const CRITERIA_BOX_WORK: u64 = 30_000_000;
-/// Steps per rule examined when listing the moves of a position beyond the box.
+/// Steps per rule examined from each end of its ranges when listing the moves of a position
+/// beyond the box.
 pub const MOVE_CAP: u64 = 1_000_000;
 
 /// `solve` for one position beyond any box that fits (`refusal` says why the exact values are
 /// out of reach): find the P-position criteria of a box sized to a work budget
 /// ([`criteria_box`]), and when one holds there, decide the position and its moves by it. A
 /// move is winning when it leads to a position the criterion calls P. The moves are listed in
-/// the rules' binder order, at most [`MOVE_CAP`] steps per rule. A sum needs SG values, which a
+/// the rules' binder order, at most [`MOVE_CAP`] steps per rule from each end of its ranges. A sum needs SG values, which a
 /// criterion does not give, so it is refused.
+///
+/// A rule cut by the cap is also searched from the top of its ranges down (see
+/// [`Program::for_each_option_capped`]), and the winning moves are reported in binder order.
 pub fn solve_beyond_box(
     game: &Game,
     components: &[Vec<u64>],
@@ -76,9 +80,16 @@ pub fn solve_beyond_box(
             }
         };
         if leads_to_p {
-            winning.push(moves::label(game, 0, m));
+            let rule = match m.rule {
+                moves::RuleOf::Rule(r) => r,
+                moves::RuleOf::Code => 0,
+            };
+            winning.push((rule, m.binders.to_vec(), moves::label(game, 0, m)));
         }
     });
+    // The top end of a capped rule is listed downwards: back to the rules' binder order.
+    winning.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    let winning: Vec<_> = winning.into_iter().map(|(_, _, m)| m).collect();
     let after_header = |error: SolveError, method: &Method| SolveError::AfterHeader {
         position: position.clone(),
         method: Box::new(method.clone()),
@@ -163,9 +174,20 @@ mod tests {
             })
             .unwrap();
         assert_eq!(cut, [0]);
+        // The bottom of the range upwards, then its top downwards.
         let take: Vec<i64> = seen.iter().filter(|s| s.0 == 0).map(|s| s.1).collect();
-        assert!(take.len() > 90 && take.len() < 100, "{}", take.len());
-        assert!(take.iter().enumerate().all(|(i, &t)| t == i as i64 + 1));
+        let bottom = take.iter().take_while(|&&t| t < 1000).count();
+        assert!(bottom > 90 && bottom < 100, "{bottom}");
+        assert!(take[..bottom]
+            .iter()
+            .enumerate()
+            .all(|(i, &t)| t == i as i64 + 1));
+        let top = &take[bottom..];
+        assert!(top.len() > 90 && top.len() < 100, "{}", top.len());
+        assert!(top
+            .iter()
+            .enumerate()
+            .all(|(i, &t)| t == (1 << 40) - i as i64));
         let both: Vec<&Vec<u64>> = seen.iter().filter(|s| s.0 == 1).map(|s| &s.2).collect();
         assert_eq!(
             both,
@@ -183,6 +205,34 @@ mod tests {
             1_000_000_000
         ));
         assert!(!work_within(program, &[15, 15], 1_000));
+        // A range a little longer than the cap: the two ends meet, every move once, no cut.
+        for (n, m) in [(70u64, 3u64), (60, 60), (5, 80)] {
+            let mut listed: Vec<(usize, Vec<i64>)> = Vec::new();
+            let cut = program
+                .for_each_option_capped(&[n, m], 100, &mut |rule, binders, _| {
+                    listed.push((rule, binders.to_vec()));
+                    ControlFlow::Continue(())
+                })
+                .unwrap();
+            let (mut all, mut budget): (Vec<(usize, Vec<i64>)>, u64) = (Vec::new(), u64::MAX);
+            program
+                .for_each_option(
+                    &[n, m],
+                    &mut Default::default(),
+                    &mut budget,
+                    &mut |rule, binders, mv| {
+                        mv.for_each_concrete(binders, |b, _| {
+                            all.push((rule, b.to_vec()));
+                            ControlFlow::Continue(())
+                        })
+                    },
+                )
+                .unwrap();
+            listed.sort();
+            all.sort();
+            assert_eq!(listed, all, "({n}, {m})");
+            assert!(cut.is_empty(), "({n}, {m}): {cut:?}");
+        }
         // The criteria box of Wythoff's game: 0..=255 in both coordinates.
         assert_eq!(criteria_box(program, 2), [255, 255]);
     }

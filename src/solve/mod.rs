@@ -476,7 +476,8 @@ mod tests {
 
     #[test]
     fn fibonacci_nim_beyond_the_box() {
-        let far = vec![1_000_000_000_000_000, 999_999_999_999_999];
+        // P6487 (the default, `whole = 1`): the start (n, 0) may take the whole pile.
+        let far = vec![1_000_000_000_000_000, 0];
         let report = solve(&game("rules/fibonacci-nim.sg"), std::slice::from_ref(&far)).unwrap();
         assert_eq!(report.value, None);
         assert_eq!(report.outcome, Outcome::FirstPlayerWins);
@@ -484,16 +485,58 @@ mod tests {
             description,
             box_text,
             refusal,
+            criterion,
             ..
         } = &report.method
         else {
             panic!("{:?}", report.method)
         };
         assert!(description.contains("Zeckendorf"), "{description}");
+        assert!(
+            matches!(
+                criterion,
+                PCriterion::Line {
+                    coordinate: 1,
+                    at: 0,
+                    below: 1,
+                    ..
+                }
+            ),
+            "{criterion:?}"
+        );
         assert_eq!(box_text, "0 ≤ n ≤ 255, 0 ≤ limit ≤ 255");
         assert!(matches!(refusal, ExactRefusal::Work { .. }), "{refusal}");
         let search = report.search.as_ref().unwrap();
-        assert_eq!(search.capped_rules, ["`take`"]);
+        assert_eq!(search.capped_rules, ["`first`"]);
+        // 10^15's Zeckendorf sum ends in 3; the takes found from the bottom of the range, then
+        // the whole pile from its top, in binder order.
+        assert_eq!(report.winning_moves.len(), 8);
+        assert_eq!(
+            report.winning_moves[0],
+            mv(0, "`first`", &[("t", 3)], &[&[999_999_999_999_997, 6]])
+        );
+        assert_eq!(
+            report.winning_moves[7],
+            mv(0, "`first`", &[("t", 1_000_000_000_000_000)], &[&[0, 0]])
+        );
+        // Whinihan's game (`whole = 0`): the start is (n, n − 1), and the criterion is the
+        // threshold on the whole box.
+        let text = std::fs::read_to_string("rules/fibonacci-nim.sg").unwrap();
+        let whinihan = load(
+            SourceFile::new("rules/fibonacci-nim.sg", &text),
+            &[("whole".to_string(), 0)],
+        )
+        .unwrap();
+        let start = vec![1_000_000_000_000_000, 999_999_999_999_999];
+        let report = solve(&whinihan, std::slice::from_ref(&start)).unwrap();
+        let Method::Criterion { criterion, .. } = &report.method else {
+            panic!("{:?}", report.method)
+        };
+        assert!(
+            matches!(criterion, PCriterion::Threshold { .. }),
+            "{criterion:?}"
+        );
+        assert_eq!(report.search.as_ref().unwrap().capped_rules, ["`take`"]);
         assert_eq!(report.winning_moves.len(), 7);
         assert_eq!(
             report.winning_moves[0],

@@ -116,9 +116,11 @@ const RESERVED: &[&str] = &[
 ];
 
 /// The parameters of `sg`, one per coordinate, and the largest value of each in the box.
-struct Parameters {
-    names: Vec<String>,
-    extents: Vec<u64>,
+pub(super) struct Parameters {
+    /// One name per coordinate.
+    pub(super) names: Vec<String>,
+    /// The largest value of each coordinate in the box.
+    pub(super) extents: Vec<u64>,
 }
 
 /// The box's parameters and the stored table.
@@ -154,7 +156,7 @@ impl BoxModel {
 
 impl Parameters {
     /// The coordinates' names where every language accepts them, else `c0`, `c1`, ….
-    fn new(table: &BoxTable) -> Self {
+    pub(super) fn new(table: &BoxTable) -> Self {
         let names = table.coordinates();
         let usable = |name: &str| {
             let mut chars = name.chars();
@@ -191,12 +193,12 @@ impl Parameters {
     }
 
     /// `x, y`: the parameters.
-    fn position(&self) -> String {
+    pub(super) fn position(&self) -> String {
         self.names.join(", ")
     }
 
     /// `0 <= x <= 30, 0 <= y <= 30`: the box in words every language's strings can hold.
-    fn bounds(&self) -> String {
+    pub(super) fn bounds(&self) -> String {
         self.joined(", ", |name, extent| format!("0 <= {name} <= {extent}"))
     }
 

@@ -18,13 +18,15 @@
 
 mod boxed;
 mod formula;
+mod formula_box;
 mod sequence;
 
 use std::fmt::Write as _;
 use std::str::FromStr;
 
 use super::ExportError;
-use crate::analysis::patterns::{formula::holds_on_sequence, Formula};
+use crate::analysis::patterns::formula::{holds_on, holds_on_sequence};
+use crate::analysis::patterns::Formula;
 use crate::analysis::Periodicity;
 use crate::engine::boxtable::BoxTable;
 use crate::engine::{self, SgTable};
@@ -109,6 +111,20 @@ pub struct CodeSpec<'a> {
     /// not proved. Only the non-periodic forms `ctz(n)`, `v_p(n)` and `popcount(n)` are
     /// written; [`formula_supported`] says which.
     pub formula: Option<&'a Formula>,
+    /// A closed form of a box of two coordinates (see
+    /// [`crate::analysis::patterns::find_box`]), which must hold on every position of the box
+    /// with both coordinates at least [`CodeSpec::formula_from`]: `sg(x, y)` computes it there
+    /// (beyond the box too, saying it is not proved) and reads the row `x = 0` and the column
+    /// `y = 0` from the box. [`box_formula_supported`] says which forms are written.
+    pub box_formula: Option<&'a Formula>,
+    /// Where [`CodeSpec::box_formula`] starts: 0, or 1 when it leaves out the zero row and
+    /// column.
+    pub formula_from: u64,
+}
+
+/// Whether [`generate`] can write the two-coordinate `formula` as the body of `sg(x, y)`.
+pub fn box_formula_supported(formula: &Formula) -> bool {
+    formula_box::supported(formula)
 }
 
 /// Whether [`generate`] can write `formula` as the body of `sg(n)`.
@@ -136,6 +152,20 @@ pub fn generate(lang: Lang, table: &engine::Table, spec: &CodeSpec) -> Result<St
                 return Err(ExportError::InvalidPeriodicity {
                     message: "a periodicity extrapolates a heap game's sequence; the lookup code of a box of positions holds that box only".to_string(),
                 });
+            }
+            if let Some(found) = spec.box_formula {
+                let from = spec.formula_from;
+                if table.dimension() != 2
+                    || from > 1
+                    || !formula_box::supported(found)
+                    || !holds_on(found, table, from)
+                {
+                    return Err(ExportError::InvalidPeriodicity {
+                        message: format!("the formula {found} is not one the lookup code can write for this box, or the box contradicts it"),
+                    });
+                }
+                let snippet = formula_box::FormulaBox::new(table, found, from, spec.game);
+                return Ok(write(lang, &snippet));
             }
             Ok(generate_box(lang, table, spec.game))
         }

@@ -490,6 +490,7 @@ mod tests {
             proved: case.name == "dawson",
             reason: "test table",
             formula: None,
+            ..CodeSpec::default()
         };
         let code = generate_sequence(lang, &case.table, &spec).unwrap();
         assert_no_main(lang, &code);
@@ -626,6 +627,7 @@ mod tests {
             proved: true,
             reason: "octal periodicity theorem",
             formula: None,
+            ..CodeSpec::default()
         };
         let code = generate_sequence(Lang::Python, &table, &proved).unwrap();
         assert!(
