@@ -2,6 +2,7 @@
 //! user would, and check the library against published values.
 
 mod budget;
+mod census_compare;
 mod checkpoint;
 mod cli;
 mod codegen;

@@ -19,6 +19,7 @@
 //! values only, never on time, so every run and every sharding gives the same records.
 
 pub mod classes;
+pub mod compare;
 pub mod family;
 pub mod fingerprint;
 pub mod journal;

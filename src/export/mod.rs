@@ -16,6 +16,7 @@
 //! A position `n` with `G(n) = 0` is a P-position (the previous player wins), by the
 //! Sprague–Grundy theorem; every exporter that marks positions marks exactly these.
 
+pub mod census_compare;
 pub mod code;
 pub mod csv;
 pub mod graph_plot;
