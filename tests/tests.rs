@@ -6,6 +6,7 @@ mod census_compare;
 mod checkpoint;
 mod cli;
 mod codegen;
+mod deploy;
 mod errors;
 mod examples;
 mod explain;
