@@ -3,9 +3,11 @@
 
 mod budget;
 mod census;
+mod census_compare;
 mod checkpoint;
 mod cli;
 mod codegen;
+mod deploy;
 mod errors;
 mod examples;
 mod explain;

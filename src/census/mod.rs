@@ -21,6 +21,7 @@
 //! same records.
 
 pub mod classes;
+pub mod compare;
 pub mod family;
 pub mod fingerprint;
 pub mod journal;
@@ -150,10 +151,10 @@ pub struct Record {
     pub last_rare: Option<usize>,
     /// Seconds this code took (the only field that differs between runs).
     pub seconds: f64,
-    /// For a code with a period found: `G(0..preperiod + period)`, its whole sequence.
+    /// For a code with a proved period: `G(0..preperiod + period)`, its whole sequence.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub values: Option<Vec<u32>>,
-    /// For a code without a period: fingerprints of its computed values.
+    /// For a code without a proved period: fingerprints of its computed values.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fingerprints: Vec<Fingerprint>,
 }
@@ -228,6 +229,29 @@ pub struct Row {
     pub seconds: f64,
 }
 
+impl Row {
+    /// The row of `record`, in class `class` with offset `offset`.
+    pub fn new(record: &Record, class: usize, offset: usize) -> Row {
+        Row {
+            code: record.code.clone(),
+            status: record.status().to_string(),
+            preperiod: record.preperiod,
+            period: record.period,
+            saltus: record.saltus,
+            proved: record.proved,
+            values_computed: record.values_computed,
+            max_value: record.max_value,
+            max_value_at: record.max_value_at,
+            rare_mask: record.rare_mask.clone(),
+            rare_count: record.rare_count,
+            last_rare: record.last_rare,
+            class,
+            offset,
+            seconds: record.seconds,
+        }
+    }
+}
+
 /// Why a census could not run or merge.
 #[derive(Debug, Error)]
 pub enum CensusError {
@@ -262,17 +286,19 @@ pub fn run_code(config: &Config, code: &str) -> Result<Record, CensusError> {
     let started = Instant::now();
     let (mut table, mut report) =
         analysis::find_period(&game, config.max, &options).map_err(engine)?;
-    // Sparse codes go on in doublings, each only while the rare values have died out.
+    // Sparse codes go on in doublings, each only while the rare values have died out; any
+    // code goes on to the proof of the period it shows when that needs at most twice `max`.
     let mut bound = config.max;
-    while !report.proved
-        && report.stop == Stop::MaxReached
-        && bound < config.sparse_max
-        && still_sparse(&report)
-    {
-        bound = bound
-            .saturating_mul(2)
-            .max(bound + 1)
-            .min(config.sparse_max);
+    while !report.proved && report.stop == Stop::MaxReached && bound < config.sparse_max {
+        let next = if still_sparse(&report) {
+            bound.saturating_mul(2).max(bound + 1)
+        } else {
+            match proof_needs(&report) {
+                Some(need) if need > bound && need <= config.max.saturating_mul(2) => need,
+                _ => break,
+            }
+        };
+        bound = next.min(config.sparse_max);
         (table, report) =
             analysis::find_period_from(&game, bound, &options, table).map_err(engine)?;
     }
@@ -291,6 +317,15 @@ fn still_sparse(report: &PeriodReport) -> bool {
     })
 }
 
+/// The `max` at which the periodicity theorem would prove the period a search found but
+/// could not prove yet (0.127's needs n ≈ 93000), if the theorem applies.
+fn proof_needs(report: &PeriodReport) -> Option<u64> {
+    match report.certificate {
+        Some(analysis::proof::Certificate::NeedValues { up_to, .. }) => Some(up_to as u64),
+        _ => None,
+    }
+}
+
 fn record(
     config: &Config,
     code: &str,
@@ -299,8 +334,10 @@ fn record(
     seconds: f64,
 ) -> Record {
     let len = report.values_computed.min(table.len());
+    // Only a proved period makes the sequence known forever; a period only seen is compared
+    // over the values computed, like an unsolved code.
     let (values, fingerprints) = match report.periodicity() {
-        Some(p) if p.preperiod + p.period <= len => (
+        Some(p) if report.proved && p.preperiod + p.period <= len => (
             Some((0..p.preperiod + p.period).map(|n| table.get(n)).collect()),
             Vec::new(),
         ),
@@ -423,23 +460,7 @@ impl Census {
         self.records
             .iter()
             .zip(&self.classes)
-            .map(|(r, &(class, offset))| Row {
-                code: r.code.clone(),
-                status: r.status().to_string(),
-                preperiod: r.preperiod,
-                period: r.period,
-                saltus: r.saltus,
-                proved: r.proved,
-                values_computed: r.values_computed,
-                max_value: r.max_value,
-                max_value_at: r.max_value_at,
-                rare_mask: r.rare_mask.clone(),
-                rare_count: r.rare_count,
-                last_rare: r.last_rare,
-                class,
-                offset,
-                seconds: r.seconds,
-            })
+            .map(|(record, &(class, offset))| Row::new(record, class, offset))
             .collect()
     }
 

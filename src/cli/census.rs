@@ -40,6 +40,12 @@ enum Sub {
         after_help = "Examples:\n  sgscope census merge shards/*.jsonl --format csv -o census.csv --report census.md"
     )]
     Merge(MergeArgs),
+    /// Compare a published table (a code's preperiod and period, or equivalent codes) with a
+    /// census: every agreement and disagreement, with the first differing heap.
+    #[command(
+        after_help = "Examples:\n  sgscope census compare tests/data/census/winning-ways.txt\n  sgscope census compare published.md --census octal-3.jsonl --json"
+    )]
+    Compare(super::census_compare::CompareArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -144,6 +150,7 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
             context,
         ),
         Sub::Merge(a) => merge(a, context),
+        Sub::Compare(a) => super::census_compare::run(a, context),
     }
 }
 

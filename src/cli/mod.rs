@@ -5,6 +5,7 @@
 
 mod args;
 mod census;
+mod census_compare;
 mod check;
 mod checkpointing;
 mod code;

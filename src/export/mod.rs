@@ -17,6 +17,7 @@
 //! Sprague–Grundy theorem; every exporter that marks positions marks exactly these.
 
 pub mod census;
+pub mod census_compare;
 pub mod code;
 pub mod csv;
 pub mod graph_plot;

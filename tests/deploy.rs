@@ -1,0 +1,366 @@
+//! The cluster recipes of `deploy/`: the shell scripts are valid bash, the Slurm file's
+//! `#SBATCH` lines are well-formed, the Kubernetes manifest has the structure of an Indexed
+//! Job on a claim, and each recipe runs exactly the `sgscope census` command lines it should.
+//! The recipes run here against a stand-in `sgscope` that records its arguments (and, for
+//! GNU parallel, a stand-in `parallel` that runs each shard in turn), so no scheduler, GNU
+//! parallel nor census subcommand is needed.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::support::root;
+
+fn deploy(name: &str) -> PathBuf {
+    root().join("deploy").join(name)
+}
+
+fn read(name: &str) -> String {
+    std::fs::read_to_string(deploy(name)).unwrap()
+}
+
+fn write_executable(path: &Path, text: &str) {
+    std::fs::write(path, text).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// A folder with a stand-in `sgscope` (each call appends its arguments, one line, separated
+/// by spaces, to `calls.log`) and a stand-in GNU `parallel` (runs the command once per input
+/// after `:::`, `{}` replaced, one after the other).
+fn stand_ins() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    write_executable(
+        &bin.join("sgscope"),
+        &format!(
+            "#!/usr/bin/env bash\necho \"$*\" >> '{}'\n",
+            dir.path().join("calls.log").display()
+        ),
+    );
+    write_executable(
+        &bin.join("parallel"),
+        r#"#!/usr/bin/env bash
+# Options the recipe uses, then the command, then ::: and the inputs.
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --jobs|--halt|--tagstring) shift 2 ;;
+        --line-buffer) shift ;;
+        *) break ;;
+    esac
+done
+command=()
+while [ "$1" != ":::" ]; do command+=("$1"); shift; done
+shift
+for input in "$@"; do
+    "${command[@]//\{\}/$input}" || exit 1
+done
+"#,
+    );
+    dir
+}
+
+fn calls(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join("calls.log"))
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+fn run(dir: &Path, program: &str, args: &[&str], env: &[(&str, &str)]) {
+    let path = format!(
+        "{}:{}",
+        dir.join("bin").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = Command::new(program)
+        .args(args)
+        .env("PATH", path)
+        .envs(env.iter().copied())
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{program} {args:?}: {}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn the_shell_recipes_are_valid_bash() {
+    for name in ["gnu-parallel.sh", "slurm-census.sbatch"] {
+        let out = Command::new("bash")
+            .arg("-n")
+            .arg(deploy(name))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn gnu_parallel_runs_every_shard_then_the_merge() {
+    let dir = stand_ins();
+    let script = deploy("gnu-parallel.sh");
+    run(
+        dir.path(),
+        "bash",
+        &[script.to_str().unwrap()],
+        &[("SHARDS", "3")],
+    );
+    let shard = |k: usize| {
+        format!("--threads 1 census octal --digits 3 --shard {k}/3 --shard-file ./shards/octal-3-{k}-of-3.jsonl")
+    };
+    assert_eq!(
+        calls(dir.path()),
+        [
+            shard(1),
+            shard(2),
+            shard(3),
+            // No shard file exists (the stand-in writes none), so the glob stays as written.
+            "census merge ./shards/octal-3-*-of-3.jsonl --format csv -o ./census.csv --report ./census.md".to_string(),
+        ]
+    );
+    assert!(dir.path().join("shards").is_dir());
+}
+
+#[test]
+fn gnu_parallel_merges_the_shard_files_it_wrote() {
+    let dir = stand_ins();
+    std::fs::create_dir(dir.path().join("shards")).unwrap();
+    for k in 1..=2 {
+        std::fs::write(
+            dir.path().join(format!("shards/octal-2-{k}-of-2.jsonl")),
+            "",
+        )
+        .unwrap();
+    }
+    let script = deploy("gnu-parallel.sh");
+    run(
+        dir.path(),
+        "bash",
+        &[script.to_str().unwrap()],
+        &[
+            ("SHARDS", "2"),
+            ("DIGITS", "2"),
+            ("EXTRA_ARGS", "--max 4096"),
+        ],
+    );
+    let calls = calls(dir.path());
+    assert_eq!(
+        calls[0],
+        "--threads 1 census octal --digits 2 --max 4096 --shard 1/2 --shard-file ./shards/octal-2-1-of-2.jsonl"
+    );
+    assert_eq!(
+        calls[2],
+        "census merge ./shards/octal-2-1-of-2.jsonl ./shards/octal-2-2-of-2.jsonl --format csv -o ./census.csv --report ./census.md"
+    );
+}
+
+/// The `#SBATCH` lines: `(option, value)`, each before the first command.
+fn sbatch_options(text: &str) -> Vec<(String, Option<String>)> {
+    let mut options = Vec::new();
+    let mut commands_started = false;
+    for line in text.lines().skip(1) {
+        let trimmed = line.trim();
+        if let Some(option) = trimmed.strip_prefix("#SBATCH") {
+            assert!(
+                !commands_started,
+                "`{line}` comes after a command: sbatch ignores it"
+            );
+            let option = option.trim();
+            let option = option
+                .strip_prefix("--")
+                .unwrap_or_else(|| panic!("`{line}`: expected --option"));
+            let (key, value) = match option.split_once('=') {
+                Some((k, v)) => (k.to_string(), Some(v.to_string())),
+                None => (option.to_string(), None),
+            };
+            assert!(
+                key.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
+                "`{line}`"
+            );
+            options.push((key, value));
+        } else if !trimmed.is_empty() && !trimmed.starts_with('#') {
+            commands_started = true;
+        }
+    }
+    options
+}
+
+#[test]
+fn the_slurm_array_is_well_formed_and_runs_its_task() {
+    let text = read("slurm-census.sbatch");
+    assert!(text.starts_with("#!/usr/bin/env bash\n"));
+    let options = sbatch_options(&text);
+    let value = |key: &str| {
+        options
+            .iter()
+            .find(|(k, _)| k == key)
+            .and_then(|(_, v)| v.clone())
+            .unwrap_or_else(|| panic!("no #SBATCH --{key}=…"))
+    };
+    let array = value("array");
+    let (first, last) = array.split_once('-').expect("an array range A-B");
+    let (first, last): (u32, u32) = (first.parse().unwrap(), last.parse().unwrap());
+    assert_eq!(first, 1, "shards are numbered from 1");
+    assert!(last > first);
+    let time = value("time");
+    let time: Vec<&str> = time.split(':').collect();
+    assert_eq!(time.len(), 3);
+    assert!(time.iter().all(|t| t.parse::<u32>().is_ok()));
+    assert!(value("cpus-per-task").parse::<u32>().is_ok());
+    assert!(value("mem").ends_with('G'));
+    // The merge's dependency is documented.
+    assert!(text.contains("--dependency=afterok:JOBID"));
+
+    let dir = stand_ins();
+    let script = deploy("slurm-census.sbatch");
+    run(
+        dir.path(),
+        "bash",
+        &[script.to_str().unwrap()],
+        &[
+            ("SLURM_ARRAY_TASK_ID", "5"),
+            ("SLURM_ARRAY_TASK_COUNT", &last.to_string()),
+            ("SLURM_CPUS_PER_TASK", "2"),
+        ],
+    );
+    assert_eq!(
+        calls(dir.path()),
+        [format!(
+            "--threads 2 census octal --digits 3 --shard 5/{last} --shard-file ./shards/octal-3-5-of-{last}.jsonl"
+        )]
+    );
+}
+
+#[test]
+fn the_slurm_task_refuses_to_run_outside_an_array() {
+    let out = Command::new("bash")
+        .arg(deploy("slurm-census.sbatch"))
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env("SGSCOPE", "true")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("run this with sbatch"));
+}
+
+/// The values of every `key: value` line (or `- key: value` item) of `text`.
+fn yaml_value<'a>(text: &'a str, key: &str) -> Vec<&'a str> {
+    text.lines()
+        .filter_map(|line| {
+            let trimmed = line.trim_start().trim_start_matches("- ");
+            trimmed
+                .strip_prefix(key)
+                .and_then(|rest| rest.strip_prefix(':'))
+                .map(|v| v.trim().trim_matches('"'))
+        })
+        .collect()
+}
+
+#[test]
+fn the_kubernetes_indexed_job_is_well_formed_and_runs_its_shard() {
+    // No YAML parser is a dependency: a structural check of the subset the manifest uses
+    // (spaces only, two-space indentation steps, `key: value`, `- item`, block scalars).
+    let text = read("k8s-census-job.yaml");
+    assert!(!text.contains('\t'), "tabs are not YAML indentation");
+    let mut block_indent: Option<usize> = None;
+    for line in text.lines() {
+        let indent = line.len() - line.trim_start().len();
+        let body = line.trim();
+        if body.is_empty() || body.starts_with('#') || body == "---" {
+            continue;
+        }
+        if let Some(block) = block_indent {
+            if indent > block {
+                continue; // inside a `>-` block scalar
+            }
+            block_indent = None;
+        }
+        assert_eq!(indent % 2, 0, "odd indentation: `{line}`");
+        let item = body.strip_prefix("- ").unwrap_or(body);
+        if item.ends_with(">-") || item.ends_with('|') {
+            block_indent = Some(indent);
+            continue;
+        }
+        assert!(
+            item.contains(": ") || item.ends_with(':') || body.starts_with("- "),
+            "not `key: value` or `- item`: `{line}`"
+        );
+    }
+    let documents: Vec<&str> = text.split("\n---\n").collect();
+    assert_eq!(documents.len(), 2, "a claim and a job");
+    assert_eq!(yaml_value(documents[0], "kind"), ["PersistentVolumeClaim"]);
+    assert_eq!(yaml_value(documents[1], "kind"), ["Job"]);
+    assert_eq!(yaml_value(documents[1], "apiVersion"), ["batch/v1"]);
+    let job = documents[1];
+    assert_eq!(yaml_value(job, "completionMode"), ["Indexed"]);
+    assert_eq!(yaml_value(job, "restartPolicy"), ["Never"]);
+    let completions = yaml_value(job, "completions")[0];
+    let parallelism: u32 = yaml_value(job, "parallelism")[0].parse().unwrap();
+    assert!(parallelism >= 1);
+    assert_eq!(
+        yaml_value(documents[0], "name"),
+        yaml_value(job, "claimName"),
+        "the job mounts the claim"
+    );
+    // The env list names SHARDS, then its value: it must equal `completions`.
+    let lines: Vec<&str> = job.lines().map(str::trim).collect();
+    let shards_at = lines
+        .iter()
+        .position(|l| *l == "- name: SHARDS")
+        .expect("a SHARDS variable");
+    assert_eq!(
+        lines[shards_at + 1],
+        format!("value: \"{completions}\""),
+        "SHARDS and completions must be the same N"
+    );
+    let digits_at = lines.iter().position(|l| *l == "- name: DIGITS").unwrap();
+    let digits = lines[digits_at + 1]
+        .trim_start_matches("value: ")
+        .trim_matches('"');
+
+    // The container's command: the folded block after `args:`, run by sh as the pod would.
+    let start = lines.iter().position(|l| *l == "- >-").expect("args: - >-") + 1;
+    let end = start
+        + lines[start..]
+            .iter()
+            .position(|l| l.ends_with(':'))
+            .unwrap();
+    let command = lines[start..end].join(" ");
+    let dir = stand_ins();
+    // The claim's mount point `/shards`, here a folder of the test's.
+    let mount = dir.path().join("volume");
+    let m = mount.display().to_string();
+    let command = command
+        .replace(" /shards/", &format!(" {m}/"))
+        .replace("\"/shards/", &format!("\"{m}/"));
+    for index in ["0", "15"] {
+        run(
+            dir.path(),
+            "sh",
+            &["-c", &command],
+            &[
+                ("JOB_COMPLETION_INDEX", index),
+                ("SHARDS", completions),
+                ("DIGITS", digits),
+            ],
+        );
+    }
+    let s = &m;
+    assert_eq!(
+        calls(dir.path()),
+        [
+            format!("--threads 2 census octal --digits 3 --shard 1/16 --shard-file {s}/shards/octal-3-1-of-16.jsonl"),
+            format!("--threads 2 census octal --digits 3 --shard 16/16 --shard-file {s}/shards/octal-3-16-of-16.jsonl"),
+        ]
+    );
+}
