@@ -364,3 +364,39 @@ fn the_kubernetes_indexed_job_is_well_formed_and_runs_its_shard() {
         ]
     );
 }
+
+#[test]
+fn the_gnu_parallel_recipe_runs_a_real_census_to_its_merge() {
+    // The stand-in GNU parallel, and the real sgscope behind the logging stand-in.
+    let dir = stand_ins();
+    let log = dir.path().join("calls.log");
+    write_executable(
+        &dir.path().join("bin/sgscope"),
+        &format!(
+            "#!/usr/bin/env bash\necho \"$*\" >> '{}'\nexec '{}' \"$@\"\n",
+            log.display(),
+            env!("CARGO_BIN_EXE_sgscope")
+        ),
+    );
+    let script = deploy("gnu-parallel.sh");
+    let env = [
+        ("SHARDS", "3"),
+        ("DIGITS", "1"),
+        ("EXTRA_ARGS", "--max 1024"),
+    ];
+    run(dir.path(), "bash", &[script.to_str().unwrap()], &env);
+    let csv = std::fs::read_to_string(dir.path().join("census.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 17, "{csv}");
+    assert!(csv.starts_with("code,status,preperiod,period"), "{csv}");
+    let report = std::fs::read_to_string(dir.path().join("census.md")).unwrap();
+    assert!(report.contains("16 codes: "), "{report}");
+    // Run again: every shard resumes with nothing left to do, and the merge is the same.
+    run(dir.path(), "bash", &[script.to_str().unwrap()], &env);
+    let again = std::fs::read_to_string(dir.path().join("census.csv")).unwrap();
+    let without_seconds = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(|l| l.rsplit_once(',').map_or(l, |(head, _)| head).to_string())
+            .collect()
+    };
+    assert_eq!(without_seconds(&again), without_seconds(&csv));
+}
