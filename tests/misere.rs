@@ -71,6 +71,50 @@ fn kayles_turns_wild_at_five() {
     }
 }
 
+/// `(source, code, heap, γ0..γ7)` rows of `tests/data/misere/published-genera.txt`.
+fn published_genera() -> Vec<(String, String, usize, Vec<u32>)> {
+    let text = std::fs::read_to_string(root().join("tests/data/misere/published-genera.txt"))
+        .unwrap();
+    text.lines()
+        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+        .map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(fields.len(), 4, "{line}");
+            let gammas = fields[3].chars().map(|c| c.to_digit(10).unwrap()).collect();
+            (
+                fields[0].to_string(),
+                fields[1].to_string(),
+                fields[2].parse().unwrap(),
+                gammas,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn genera_agree_with_cgsuite_and_plambeck() {
+    // Kayles and Dawson's Chess from CGSuite, 0.312 from Plambeck's page (sources in the
+    // data file); Dawson's Kayles (0.07) heap n + 1 is Dawson's Chess heap n.
+    let rows = published_genera();
+    let mut checked = 0;
+    for (code, shift) in [("0.77", 0), ("0.137", 0), ("0.312", 0), ("0.07", 1)] {
+        let source = if code == "0.07" { "0.137" } else { code };
+        let expected: Vec<_> = rows.iter().filter(|row| row.1 == source).collect();
+        assert!(!expected.is_empty(), "{source}");
+        let top = expected.iter().map(|row| row.2).max().unwrap() + shift;
+        let table =
+            misere::table(&game(&format!("octal {code}")), &[top as u64], false).unwrap();
+        for (_, _, heap, gammas) in &expected {
+            let genus = &table.cells[heap + shift].genus;
+            let ours: Vec<u32> = (0..gammas.len()).map(|k| genus.gamma(k)).collect();
+            assert_eq!(&ours, gammas, "octal {code}, heap {}", heap + shift);
+            checked += 1;
+        }
+    }
+    // 26 Kayles, 26 Dawson's Chess, 6 of 0.312 and 26 Dawson's Kayles heaps.
+    assert_eq!(checked, 84);
+}
+
 #[test]
 fn a_position_with_no_move_is_p_in_normal_play_and_n_in_misere() {
     // subtraction {2, 3}: heaps 0 and 1 have no move.
