@@ -73,8 +73,8 @@ fn kayles_turns_wild_at_five() {
 
 /// `(source, code, heap, γ0..γ7)` rows of `tests/data/misere/published-genera.txt`.
 fn published_genera() -> Vec<(String, String, usize, Vec<u32>)> {
-    let text = std::fs::read_to_string(root().join("tests/data/misere/published-genera.txt"))
-        .unwrap();
+    let text =
+        std::fs::read_to_string(root().join("tests/data/misere/published-genera.txt")).unwrap();
     text.lines()
         .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
         .map(|line| {
@@ -102,8 +102,7 @@ fn genera_agree_with_cgsuite_and_plambeck() {
         let expected: Vec<_> = rows.iter().filter(|row| row.1 == source).collect();
         assert!(!expected.is_empty(), "{source}");
         let top = expected.iter().map(|row| row.2).max().unwrap() + shift;
-        let table =
-            misere::table(&game(&format!("octal {code}")), &[top as u64], false).unwrap();
+        let table = misere::table(&game(&format!("octal {code}")), &[top as u64], false).unwrap();
         for (_, _, heap, gammas) in &expected {
             let genus = &table.cells[heap + shift].genus;
             let ours: Vec<u32> = (0..gammas.len()).map(|k| genus.gamma(k)).collect();

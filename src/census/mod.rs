@@ -227,6 +227,11 @@ pub struct Row {
     pub offset: usize,
     /// Seconds the code took.
     pub seconds: f64,
+    /// The code's first cousin, when the theorem of [`crate::theory::cousin`] applies:
+    /// `G_code(n + 1) = G_cousin(n)` for every `n`, proved (the cousin may lie outside the
+    /// census). Absent from shard files of earlier versions, hence the default.
+    #[serde(default)]
+    pub cousin: Option<String>,
 }
 
 impl Row {
@@ -248,8 +253,20 @@ impl Row {
             class,
             offset,
             seconds: record.seconds,
+            cousin: crate::theory::cousin::first_cousin(&record.code),
         }
     }
+}
+
+/// A code and its first cousin, both in one census (see [`Census::cousin_pairs`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CousinPair {
+    /// The code `A`.
+    pub code: String,
+    /// Its first cousin `B`: `G_A(n + 1) = G_B(n)`, proved.
+    pub cousin: String,
+    /// Whether the census's classes agree: one class, `A`'s offset one more than `B`'s.
+    pub agrees: bool,
 }
 
 /// Why a census could not run or merge.
@@ -461,6 +478,34 @@ impl Census {
             .iter()
             .zip(&self.classes)
             .map(|(record, &(class, offset))| Row::new(record, class, offset))
+            .collect()
+    }
+
+    /// Every code of the census whose [first cousin](crate::theory::cousin) is in the
+    /// census too, with it. The theorem proves `G_code(n + 1) = G_cousin(n)`, so the two must
+    /// share a class with offsets one apart; `agrees` says whether the classification (from
+    /// the values) found that, and a `false` there would be a bug to report.
+    pub fn cousin_pairs(&self) -> Vec<CousinPair> {
+        let index: std::collections::HashMap<&str, usize> = self
+            .records
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.code.as_str(), i))
+            .collect();
+        self.records
+            .iter()
+            .enumerate()
+            .filter_map(|(i, record)| {
+                let cousin = crate::theory::cousin::first_cousin(&record.code)?;
+                let &j = index.get(cousin.as_str())?;
+                let ((class, offset), (cousin_class, cousin_offset)) =
+                    (self.classes[i], self.classes[j]);
+                Some(CousinPair {
+                    code: record.code.clone(),
+                    cousin,
+                    agrees: class == cousin_class && offset == cousin_offset + 1,
+                })
+            })
             .collect()
     }
 

@@ -14,7 +14,7 @@ use super::ExportError;
 use crate::census::{Census, Family, Row};
 
 /// The CSV header: the fields of [`Row`] in order.
-pub const CSV_HEADER: &str = "code,status,preperiod,period,saltus,proved,values_computed,max_value,max_value_at,rare_mask,rare_count,last_rare,class,offset,seconds";
+pub const CSV_HEADER: &str = "code,status,preperiod,period,saltus,proved,values_computed,max_value,max_value_at,rare_mask,rare_count,last_rare,class,offset,seconds,cousin";
 
 /// Writes the rows as CSV with [`CSV_HEADER`] (empty cells for absent values).
 pub fn write_csv(out: &mut dyn Write, rows: &[Row]) -> io::Result<()> {
@@ -147,6 +147,8 @@ pub fn markdown(census: &Census) -> String {
         classes.entry(r.class).or_default().push(r);
     }
     let shared: Vec<&Vec<&Row>> = classes.values().filter(|m| m.len() > 1).collect();
+    let class_of: BTreeMap<&str, usize> = rows.iter().map(|r| (r.code.as_str(), r.class)).collect();
+    let in_class = |code: &str, class: usize| class_of.get(code) == Some(&class);
     let _ = writeln!(md, "\n## Equivalence classes\n");
     let _ = writeln!(
         md,
@@ -166,14 +168,19 @@ pub fn markdown(census: &Census) -> String {
                 .unwrap_or(&members[0]);
             let list: Vec<String> = members
                 .iter()
-                .map(|r| match r.offset {
-                    0 => r.code.clone(),
-                    k => format!("{} (+{k})", r.code),
+                .map(|r| {
+                    let proved = r.cousin.as_ref().filter(|c| in_class(c, r.class));
+                    match (r.offset, proved) {
+                        (0, _) => r.code.clone(),
+                        (k, None) => format!("{} (+{k})", r.code),
+                        (k, Some(c)) => format!("{} (+{k}, first cousin {c})", r.code),
+                    }
                 })
                 .collect();
             let _ = writeln!(md, "{} | {} | {}", base.class, base.code, list.join(", "));
         }
     }
+    md.push_str(&cousin_note(census, &rows));
     if matches!(config.family, Family::Subtraction { .. }) {
         md.push_str(&subtraction_statistics(&rows));
     }
@@ -181,6 +188,44 @@ pub fn markdown(census: &Census) -> String {
 }
 
 /// The subtraction census's statistics: the distribution of periods and the extremes.
+/// The first cousins (`crate::theory::cousin`): how many codes have one, which pairs the
+/// census holds, and whether the classes found each pair (they must: it is a theorem).
+fn cousin_note(census: &Census, rows: &[Row]) -> String {
+    let with_cousin = rows.iter().filter(|r| r.cousin.is_some()).count();
+    if with_cousin == 0 {
+        return String::new();
+    }
+    let pairs = census.cousin_pairs();
+    let disagree: Vec<String> = pairs
+        .iter()
+        .filter(|p| !p.agrees)
+        .map(|p| format!("{} and {}", p.code, p.cousin))
+        .collect();
+    let mut md = String::from("\n## First cousins\n\n");
+    let _ = write!(
+        md,
+        "{with_cousin} codes have a first cousin (column `cousin`): a game whose tree is theirs \
+         with one token fewer per heap, so G_code(n + 1) = G_cousin(n) for every n, proved \
+         (docs/census.md). {} of these cousins are in this census; ",
+        pairs.len()
+    );
+    if disagree.is_empty() {
+        md.push_str(
+            "every such pair is in one class with offsets one apart, which for unsolved codes \
+             turns their equivalence from observed into proved.\n",
+        );
+    } else {
+        let _ = writeln!(
+            md,
+            "the classes disagree with the theorem for {} pairs ({}): that is a bug, please \
+             report it.",
+            disagree.len(),
+            disagree.join(", ")
+        );
+    }
+    md
+}
+
 fn subtraction_statistics(rows: &[Row]) -> String {
     let mut md = String::new();
     for (title, all_but) in [("finite subtraction sets", false), ("all-but sets", true)] {

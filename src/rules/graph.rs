@@ -279,7 +279,9 @@ impl<'a> Nodes<'a> {
             Key::Int(v) if v < DENSE_NODE_LIMIT => {
                 let v = v as usize;
                 if v >= self.dense.len() {
-                    let len = (v + 1).max(2 * self.dense.len()).min(DENSE_NODE_LIMIT as usize);
+                    let len = (v + 1)
+                        .max(2 * self.dense.len())
+                        .min(DENSE_NODE_LIMIT as usize);
                     self.dense.resize(len, ABSENT);
                 }
                 if self.dense[v] == ABSENT {
@@ -297,9 +299,11 @@ impl<'a> Nodes<'a> {
 
     fn get(&self, key: &Key<'a>) -> Option<u32> {
         match *key {
-            Key::Int(v) if v < DENSE_NODE_LIMIT => {
-                self.dense.get(v as usize).copied().filter(|&id| id != ABSENT)
-            }
+            Key::Int(v) if v < DENSE_NODE_LIMIT => self
+                .dense
+                .get(v as usize)
+                .copied()
+                .filter(|&id| id != ABSENT),
             _ => self.ids.get(key).copied(),
         }
     }

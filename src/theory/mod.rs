@@ -8,8 +8,12 @@
 //!   may be one of the mask's bits. The sparse kernel and the rare/common statistics
 //!   ([`crate::analysis::rare`]) both use it.
 //!
+//! * [`cousin`]: first cousins, octal games one heap apart by an isomorphism of their game
+//!   trees (`G_A(n + 1) = G_B(n)`). The census notes them beside its classes.
+//!
 //! This module sits below the engine and the analysis: it reads take-and-break codes and
 //! nothing else of the crate.
 
+pub mod cousin;
 pub mod periodicity;
 pub mod sparse_space;
