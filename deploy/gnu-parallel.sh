@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The 3-digit octal census on one machine with many cores: one `sgscope census` process per
-# shard, run by GNU parallel, then one merge.
+# shard, run by GNU parallel (or `xargs -P` where it is missing), then one merge.
 #
 #   deploy/gnu-parallel.sh                 # N = nproc shards, outputs in the current folder
 #   SHARDS=16 DIGITS=2 deploy/gnu-parallel.sh
@@ -16,6 +16,7 @@
 #   JOBS         shards run at once            (default: SHARDS)
 #   DIGITS       code digits of the census     (default: 3)
 #   OUT          folder of shards/ and outputs (default: .)
+#   RUNNER       parallel or xargs             (default: parallel when installed)
 #   EXTRA_ARGS   more census options, e.g. "--max 131072 --sparse-max 4194304"
 #                (give the same ones on every rerun: a shard of another configuration is
 #                refused)
@@ -28,9 +29,12 @@ DIGITS=${DIGITS:-3}
 OUT=${OUT:-.}
 EXTRA_ARGS=${EXTRA_ARGS:-}
 
-if ! command -v parallel >/dev/null 2>&1; then
-    echo "error: GNU parallel is not installed (apt-get install parallel, or see deploy/README.md)" >&2
-    exit 1
+# RUNNER=xargs uses `xargs -P` (findutils, on every Linux) instead; so does a machine without
+# GNU parallel, with a note. Same shards and files, only without the `shard K` output tags.
+RUNNER=${RUNNER:-parallel}
+if [ "$RUNNER" = parallel ] && ! command -v parallel >/dev/null 2>&1; then
+    echo "note: GNU parallel is not installed (apt-get install parallel); running the shards with xargs -P $JOBS" >&2
+    RUNNER=xargs
 fi
 if ! command -v "$SGSCOPE" >/dev/null 2>&1; then
     echo "error: no sgscope binary at '$SGSCOPE': set SGSCOPE=path/to/sgscope" >&2
@@ -41,10 +45,17 @@ mkdir -p "$OUT/shards"
 # One thread per shard: the census runs games in parallel itself, and N processes of N
 # threads each would only fight over the cores.
 # shellcheck disable=SC2086 # EXTRA_ARGS is a list of options, split on purpose
-parallel --jobs "$JOBS" --halt now,fail=1 --line-buffer --tagstring 'shard {}' \
-    "$SGSCOPE" --threads 1 census octal --digits "$DIGITS" $EXTRA_ARGS \
-    --shard "{}/$SHARDS" --shard-file "$OUT/shards/octal-$DIGITS-{}-of-$SHARDS.jsonl" \
-    ::: $(seq 1 "$SHARDS")
+if [ "$RUNNER" = parallel ]; then
+    parallel --jobs "$JOBS" --halt now,fail=1 --line-buffer --tagstring 'shard {}' \
+        "$SGSCOPE" --threads 1 census octal --digits "$DIGITS" $EXTRA_ARGS \
+        --shard "{}/$SHARDS" --shard-file "$OUT/shards/octal-$DIGITS-{}-of-$SHARDS.jsonl" \
+        ::: $(seq 1 "$SHARDS")
+else
+    # xargs exits non-zero when a shard failed, and `set -e` then stops before the merge.
+    seq 1 "$SHARDS" | xargs -P "$JOBS" -I{} \
+        "$SGSCOPE" --threads 1 census octal --digits "$DIGITS" $EXTRA_ARGS \
+        --shard "{}/$SHARDS" --shard-file "$OUT/shards/octal-$DIGITS-{}-of-$SHARDS.jsonl"
+fi
 
 "$SGSCOPE" census merge "$OUT"/shards/octal-"$DIGITS"-*-of-"$SHARDS".jsonl \
     --format csv -o "$OUT/census.csv" --report "$OUT/census.md"
