@@ -236,6 +236,11 @@ fn bad_census_arguments_are_refused_with_help() {
         error.contains("--sparse-max 10 is below --max 100"),
         "{error}"
     );
+    let error = fails(&["census", "octal", "--digits", "1", "--max", "0"], 2);
+    assert!(
+        error.contains("--max 0 is too small for a census"),
+        "{error}"
+    );
     let error = fails(&["census", "octal", "--digits", "9"], 2);
     assert!(error.contains("9"), "{error}");
     let error = fails(

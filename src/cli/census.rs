@@ -158,7 +158,18 @@ fn census_error(error: CensusError) -> CliError {
     CliError::Failed(error.to_string())
 }
 
+/// The smallest `--max` of a census: below it no period of interest can show (and a census
+/// to `n = 0` would record nothing but its codes).
+const MIN_CENSUS_MAX: u64 = 64;
+
 fn run_family(family: Family, args: RunArgs, context: &mut Context<'_>) -> Result<(), CliError> {
+    if args.max < MIN_CENSUS_MAX {
+        return Err(CliError::Usage(format!(
+            "--max {} is too small for a census: each code is searched for a period in G(0..=MAX), so give --max {MIN_CENSUS_MAX} or more (the default is {})",
+            args.max,
+            census::DEFAULT_MAX
+        )));
+    }
     if args.sparse_max < args.max {
         return Err(CliError::Usage(format!(
             "--sparse-max {} is below --max {}: sparse codes go on from --max, so give --sparse-max {} or more",
