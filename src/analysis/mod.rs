@@ -91,6 +91,9 @@ pub struct PeriodReport {
     /// For general rules lowered to a code: the code and the bound of its verification. The
     /// values, and any proof, are then the code's (see [`crate::rules::lower`]).
     pub lowering: Option<Lowering>,
+    /// The code's first cousin ([`crate::theory::cousin`]): `G(n + 1) = G_cousin(n)` for
+    /// every `n`, by an isomorphism of game trees.
+    pub cousin: Option<String>,
 }
 
 impl PeriodReport {
@@ -432,6 +435,7 @@ fn report(
         stop,
         cut_short: None,
         lowering: None,
+        cousin: code.and_then(|code| crate::theory::cousin::first_cousin(&code.to_string())),
     };
     let Some(candidate) = analysis.candidate else {
         return report;

@@ -162,7 +162,7 @@ pub fn report_text(
     if let Some(lowering) = &report.lowering {
         s += &format!("lowering:   {}\n", lowering_note(lowering, report.proved));
     }
-    if let Some(cousin) = cousin_of(game) {
+    if let Some(cousin) = &report.cousin {
         s += &format!(
             "cousin:     {cousin}: G({c} + 1) = G_{cousin}({c}) for every {c} (the same game tree \
              with one token fewer per heap: a first cousin, Winning Ways ch. 4)\n",
@@ -174,11 +174,6 @@ pub fn report_text(
         timing.seconds, timing.values_per_second
     );
     s
-}
-
-/// The first cousin of the game's octal code ([`crate::theory::cousin`]), if it has one.
-fn cousin_of(game: &Game) -> Option<String> {
-    crate::theory::cousin::first_cousin(&game.code()?.to_string())
 }
 
 /// "mask 254: 1273 rare positions in 1..=1048575, the last at n = 96862, largest rare value 9".
@@ -253,6 +248,8 @@ struct JsonReport<'a> {
     lowered_to_code: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     lowering_checked_to: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cousin: Option<&'a str>,
     #[serde(flatten)]
     timing: Option<&'a SearchTiming>,
 }
@@ -279,6 +276,7 @@ pub fn write_report_json(
         reason: reason(report),
         lowered_to_code: report.lowering.as_ref().map(|l| l.code.to_string()),
         lowering_checked_to: report.lowering.as_ref().map(|l| l.checked_to),
+        cousin: report.cousin.as_deref(),
         timing,
     };
     serde_json::to_writer_pretty(&mut *out, &json)?;
@@ -332,6 +330,7 @@ mod tests {
             stop,
             cut_short: None,
             lowering: None,
+            cousin: None,
         }
     }
 
@@ -480,6 +479,8 @@ mod tests {
         write_report_json(&mut out, &report, None).unwrap();
         let parsed: Value = serde_json::from_slice(&out).unwrap();
         assert!(parsed.get("lowered_to_code").is_none(), "{parsed}");
+        // Dawson's Kayles' first cousin is Dawson's Chess.
+        assert_eq!(parsed["cousin"], "0.137", "{parsed}");
     }
 
     #[test]
@@ -541,6 +542,7 @@ time:       0.001 s, 176000 values/s
             stop: Stop::Analysed,
             cut_short: None,
             lowering: None,
+            cousin: None,
         };
         let timing = SearchTiming {
             seconds: 0.25,
