@@ -12,7 +12,8 @@
 //!   one period;
 //! * [`write_report_json`] writes the JSON object of `sgscope period --json`: the report's
 //!   fields, its `reason`, the lowering (`lowered_to_code`, `lowering_checked_to`) only for
-//!   lowered rules, and the search's [`SearchTiming`] when given.
+//!   lowered rules, the first `cousin` when the code has one, and the search's
+//!   [`SearchTiming`] when given.
 
 use std::io::{self, Write};
 
