@@ -16,7 +16,7 @@ use crate::engine::sparse;
 use crate::engine::SgTable;
 use crate::rules::TakeBreakCode;
 pub use crate::theory::sparse_space::parity_bit_allowed;
-use crate::theory::sparse_space::Mask;
+use crate::theory::sparse_space::{heap_parity_offset, Mask};
 
 /// The rare/common statistics of a table under its best mask.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -25,6 +25,10 @@ pub struct RareStats {
     pub rare_mask: u32,
     /// The heap's parity is part of the mask.
     pub rare_parity_bit: bool,
+    /// The offset the heap's parity is counted with (the splitting `k`s' parity; see
+    /// [`crate::theory::sparse_space`]).
+    #[serde(skip)]
+    pub rare_parity_offset: u8,
     /// Rare positions among `1..len`.
     pub rare_count: usize,
     /// The last rare position, `None` when there is none.
@@ -39,16 +43,19 @@ impl RareStats {
         Mask {
             values: self.rare_mask,
             parity: self.rare_parity_bit,
+            parity_offset: self.rare_parity_offset,
         }
     }
 }
 
-/// The statistics of `table` under its best mask, with the parity bit when `parity_allowed`.
-pub fn rare_stats(table: &SgTable, parity_allowed: bool) -> RareStats {
-    let mask = sparse::best_mask(table.iter(), table.max_value(), parity_allowed);
+/// The statistics of `table` under its best mask, with the parity bit counted with offset `s`
+/// when `parity` is `Some(s)`.
+pub fn rare_stats(table: &SgTable, parity: Option<u8>) -> RareStats {
+    let mask = sparse::best_mask(table.iter(), table.max_value(), parity);
     let mut stats = RareStats {
         rare_mask: mask.values,
         rare_parity_bit: mask.parity,
+        rare_parity_offset: mask.parity_offset,
         rare_count: 0,
         last_rare: None,
         largest_rare_value: None,
@@ -65,7 +72,7 @@ pub fn rare_stats(table: &SgTable, parity_allowed: bool) -> RareStats {
 
 /// [`rare_stats`] of a table of `code`, with the parity bit when the code allows it.
 pub fn rare_stats_for_code(code: &TakeBreakCode, table: &SgTable) -> RareStats {
-    rare_stats(table, parity_bit_allowed(code))
+    rare_stats(table, heap_parity_offset(code))
 }
 
 #[cfg(test)]
@@ -78,10 +85,11 @@ mod tests {
 
     /// The fewest rare positions among `1..len` over every mask, counted one mask at a time:
     /// the slow, independent check of the transform.
-    fn fewest_rare_by_brute_force(values: &[u32], parity_allowed: bool) -> usize {
+    fn fewest_rare_by_brute_force(values: &[u32], parity: Option<u8>) -> usize {
         let largest = values.iter().copied().max().unwrap_or(0);
         let bits = (32 - largest.leading_zeros()).max(1);
-        let parity_masks = if parity_allowed { 2 } else { 1 };
+        let parity_masks = if parity.is_some() { 2 } else { 1 };
+        let offset = u32::from(parity.unwrap_or(0));
         let mut fewest = usize::MAX;
         for parity in 0..parity_masks {
             for value_mask in 0..1u32 << bits {
@@ -90,7 +98,8 @@ mod tests {
                 }
                 let rare = (1..values.len())
                     .filter(|&x| {
-                        let ones = (values[x] & value_mask).count_ones() + parity * (x as u32 % 2);
+                        let ones = (values[x] & value_mask).count_ones()
+                            + parity * ((x as u32 + offset) % 2);
                         ones.is_multiple_of(2)
                     })
                     .count();
@@ -115,7 +124,7 @@ mod tests {
         assert!(stats.last_rare.is_some_and(|x| x < 71), "{stats:?}");
         assert_eq!(
             stats.rare_count,
-            fewest_rare_by_brute_force(&table.to_vec(), false)
+            fewest_rare_by_brute_force(&table.to_vec(), None)
         );
     }
 
@@ -128,7 +137,10 @@ mod tests {
         let table = kernel_table(&code, 3000);
         let stats = rare_stats_for_code(&code, &table);
         let values = table.to_vec();
-        assert_eq!(stats.rare_count, fewest_rare_by_brute_force(&values, true));
+        assert_eq!(
+            stats.rare_count,
+            fewest_rare_by_brute_force(&values, Some(0))
+        );
         let recount = (1..values.len())
             .filter(|&x| stats.mask().is_rare(x, values[x]))
             .collect::<Vec<_>>();
@@ -141,16 +153,16 @@ mod tests {
         // 0 at odd x, 1 at even x ≥ 2: under mask 1 the zeros are rare unless the parity bit
         // is used, which makes every position x ≥ 1 common.
         let table = SgTable::from_values(&[0, 0, 1, 0, 1, 0, 1]);
-        let plain = rare_stats(&table, false);
+        let plain = rare_stats(&table, None);
         assert_eq!((plain.rare_count, plain.last_rare), (3, Some(5)));
-        let with_parity = rare_stats(&table, true);
+        let with_parity = rare_stats(&table, Some(0));
         assert_eq!(
             (with_parity.rare_count, with_parity.last_rare),
             (0, None),
             "{with_parity:?}"
         );
         assert_eq!(with_parity.largest_rare_value, None);
-        let empty = rare_stats(&SgTable::new(), true);
+        let empty = rare_stats(&SgTable::new(), Some(1));
         assert_eq!((empty.rare_count, empty.last_rare), (0, None));
     }
 
@@ -158,12 +170,12 @@ mod tests {
         #[test]
         fn the_chosen_mask_has_the_fewest_rare_positions(
             values in prop::collection::vec(0u32..40, 1..120),
-            parity_allowed in any::<bool>(),
+            parity in prop::option::of(0u8..2),
         ) {
             let table = SgTable::from_values(&values);
-            let stats = rare_stats(&table, parity_allowed);
-            prop_assert_eq!(stats.rare_count, fewest_rare_by_brute_force(&values, parity_allowed));
-            prop_assert!(parity_allowed || !stats.rare_parity_bit);
+            let stats = rare_stats(&table, parity);
+            prop_assert_eq!(stats.rare_count, fewest_rare_by_brute_force(&values, parity));
+            prop_assert!(parity.is_some() || !stats.rare_parity_bit);
             let rare: Vec<usize> = (1..values.len())
                 .filter(|&x| stats.mask().is_rare(x, values[x]))
                 .collect();

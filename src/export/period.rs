@@ -533,6 +533,7 @@ time:       0.001 s, 176000 values/s
             rare: Some(RareStats {
                 rare_mask: 6,
                 rare_parity_bit: true,
+                rare_parity_offset: 0,
                 rare_count: 40,
                 last_rare: Some(990),
                 largest_rare_value: None,

@@ -616,6 +616,7 @@ mod tests {
         let mask = Some(Mask {
             values: 1,
             parity: false,
+            parity_offset: 0,
         });
         let rare: Vec<_> = super::bins(&table, 3, mask)
             .iter()
@@ -630,6 +631,7 @@ mod tests {
         let mask = Mask {
             values: 6,
             parity: true,
+            parity_offset: 0,
         };
         let table = dawsons_kayles(200);
         let rare = (1..200)
@@ -664,6 +666,7 @@ mod tests {
         let one = Mask {
             values: 1,
             parity: false,
+            parity_offset: 0,
         };
         let binned = bins(&table, 100, Some(one));
         // Position 0 (value 0) is never counted as rare.

@@ -1,10 +1,10 @@
 //! Sparse space: rare and common positions of a take-and-break game under a bit mask.
 //!
 //! Fix a bit mask `M` of value bits, and optionally the heap's parity as a further bit
-//! (`e = 1`, else `e = 0`). Position `x` is *rare* when
+//! (`e = 1`, else `e = 0`), counted with an offset `s`. Position `x` is *rare* when
 //!
 //! ```text
-//! popcount(G(x) & M) + e·(x mod 2)
+//! popcount(G(x) & M) + e·((x + s) mod 2)
 //! ```
 //!
 //! is even, *common* otherwise ([`Mask::is_rare`]). Parity of popcount is additive under XOR,
@@ -14,7 +14,13 @@
 //! of the parts' parities. When every splitting `k` of the code has one parity, `m = n − k` has
 //! one parity for each heap `n`, so one class of values can never come from two common parts:
 //! every option of that class has a rare part ([`parity_bit_allowed`] says when `e = 1` may be
-//! used; with `e = 0` this holds for any code). In most octal games one mask makes the rare
+//! used; with `e = 0` this holds for any code). The offset `s` is the parity of those `k`
+//! ([`heap_parity_offset`]): the option's class measured as `G(n)`'s, `popcount(v & M) +
+//! e·((n + s) mod 2) ≡ e·(n − k + n + s) ≡ 0`, is then *rare*, as with `e = 0`, so that a common
+//! `G(n)` — the usual case — is settled by the splits with a rare part. (With `s = 0` and odd
+//! `k`, the two classes would swap roles and the parity bit would never make the rare positions
+//! few: for 0.127 the mask `1 + parity` leaves 693 rare positions below 93167, as T. Czajka's
+//! tables list, and no mask without it fewer than 2804.) In most octal games one mask makes the rare
 //! positions few, which is what the sparse kernel ([`crate::engine::sparse`]) exploits and
 //! what the rare/common statistics ([`crate::analysis::rare`]) report (Gangolli & Plambeck
 //! 1989, "A note on periodicity in some octal games", Int. J. Game Theory 18; A. Flammenkamp's
@@ -27,21 +33,24 @@
 use crate::rules::code::Modifier;
 use crate::rules::TakeBreakCode;
 
-/// Which positions are rare: `popcount(v & values) + parity·(x mod 2)` even for value `v` at
-/// position `x` (see the module docs).
+/// Which positions are rare: `popcount(v & values) + parity·((x + parity_offset) mod 2)` even
+/// for value `v` at position `x` (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mask {
     /// The value bits `M`.
     pub values: u32,
     /// The heap's parity is a further bit.
     pub parity: bool,
+    /// `s`, the parity of the code's splitting `k`s (0 or 1; see [`heap_parity_offset`]).
+    pub parity_offset: u8,
 }
 
 impl Mask {
     /// True when position `position` with value `value` is rare under this mask.
     #[inline]
     pub fn is_rare(self, position: usize, value: u32) -> bool {
-        let bits = (value & self.values).count_ones() + u32::from(self.parity && position % 2 == 1);
+        let odd = (position + usize::from(self.parity_offset)) % 2 == 1;
+        let bits = (value & self.values).count_ones() + u32::from(self.parity && odd);
         bits.is_multiple_of(2)
     }
 }
@@ -51,6 +60,12 @@ impl Mask {
 /// same parity, so that `a + b = n − k` fixes the parity sum of the parts. A code without
 /// splits allows it trivially.
 pub fn parity_bit_allowed(code: &TakeBreakCode) -> bool {
+    heap_parity_offset(code).is_some()
+}
+
+/// The parity `s` of the splitting `k`s when they all have one (0 for a code without splits),
+/// `None` when they have both: the offset of the heap-parity bit (see the module docs).
+pub fn heap_parity_offset(code: &TakeBreakCode) -> Option<u8> {
     let code = code.normalized();
     // One pass over the tail shows its residues when its length is even, two when it is odd.
     let ks = 0..code.digits.len() + 2 * code.tail.len();
@@ -59,8 +74,10 @@ pub fn parity_bit_allowed(code: &TakeBreakCode) -> bool {
         digit.modifier != Modifier::Equal && digit.heaps.max_heaps().is_none_or(|most| most >= 2)
     });
     match splitting.next() {
-        Some(first) => splitting.all(|k| (k - first) % 2 == 0),
-        None => true,
+        Some(first) => splitting
+            .all(|k| (k - first) % 2 == 0)
+            .then_some((first % 2) as u8),
+        None => Some(0),
     }
 }
 
@@ -96,6 +113,18 @@ mod tests {
         ] {
             assert_eq!(parity_bit_allowed(&code), allowed, "{code}");
         }
+        // The offset is the splitting k's parity: 0.07 and 0.051 split at 2, 0.137 and 0.127
+        // at 3, Grundy's game at 0; Nim never splits.
+        for (text, offset) in [
+            ("0.07", 0),
+            ("0.051", 0),
+            ("0.137", 1),
+            ("0.127", 1),
+            ("4!.0", 0),
+            ("0.[3]", 0),
+        ] {
+            assert_eq!(heap_parity_offset(&code(text)), Some(offset), "{text}");
+        }
     }
 
     #[test]
@@ -108,6 +137,7 @@ mod tests {
                 let mask = Mask {
                     values: m_values,
                     parity,
+                    parity_offset: (m_values % 2) as u8,
                 };
                 for m in 2..64 {
                     for a in 1..m {

@@ -8,7 +8,7 @@ use crate::engine::mex::FlagSet;
 use crate::engine::table::{with_values, Values};
 use crate::engine::SgTable;
 use crate::rules::code::{Modifier, TakeBreakCode};
-use crate::theory::sparse_space::parity_bit_allowed;
+use crate::theory::sparse_space::heap_parity_offset;
 
 /// Splits scanned per splitting `k` before the candidate is tested again.
 pub(super) const SCAN_BLOCK: usize = 32;
@@ -40,8 +40,9 @@ pub(super) struct Kernel {
     /// `k ≥ 0` whose digit allows leaving two *equal* heaps only (`=`): value 0 when
     /// `n − k ≥ 2` is even.
     pub(super) equal_ks: Vec<usize>,
-    /// Every splitting `k` has the same parity, so the heap-parity bit may be used.
-    pub(super) parity_allowed: bool,
+    /// The parity of the splitting `k`s when they all have one: the heap-parity bit may then be
+    /// used, with this offset.
+    pub(super) parity_offset: Option<u8>,
     pub(super) mask: Mask,
     /// Rare positions `x ≥ 1`, increasing, and their values.
     pub(super) rare: Vec<usize>,
@@ -69,17 +70,18 @@ impl Kernel {
             .iter()
             .map(|&k| code.digits[k].modifier == Modifier::Unequal)
             .collect();
-        let parity_allowed = parity_bit_allowed(&code);
+        let parity_offset = heap_parity_offset(&code);
         let mut kernel = Kernel {
             zero_ks: with_bit(0, 1, &any),
             one_ks: with_bit(1, 1, &any),
             equal_ks: with_bit(2, 0, &|m| m == Modifier::Equal),
             split_ks,
             split_unequal,
-            parity_allowed,
+            parity_offset,
             mask: Mask {
                 values: 1,
                 parity: false,
+                parity_offset: 0,
             },
             rare: Vec::new(),
             rare_values: Vec::new(),
@@ -97,7 +99,7 @@ impl Kernel {
         self.set.fit(table.max_value());
         with_values!(table.storage(), |values| {
             let all = (0..values.len()).map(|x| values.at(x));
-            self.mask = best_mask(all.clone(), table.max_value(), self.parity_allowed);
+            self.mask = best_mask(all.clone(), table.max_value(), self.parity_offset);
             self.chosen_at = values.len();
             self.rare.clear();
             self.rare_values.clear();

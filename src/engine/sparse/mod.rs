@@ -12,10 +12,11 @@
 //! * Fix a bit mask `M` and call a value `v` *rare* when `popcount(v & M)` is even, *common*
 //!   otherwise. Parity of popcount is additive under XOR, so common ⊕ common and rare ⊕ rare
 //!   are rare, and rare ⊕ common is common. Optionally the heap's parity is a further bit:
-//!   position `x` is rare when `popcount(G(x) & M) + e·(x mod 2)` is even; as `a + b = m`, a
-//!   split of two common positions then has a value `x` with `popcount(x & M) ≡ e·(m mod 2)`.
-//!   That is only used when every splitting `k` has the same parity, so that for each heap
-//!   one class of values is "exact" (see below). Both rules are stated once, in
+//!   position `x` is rare when `popcount(G(x) & M) + e·((x + s) mod 2)` is even, `s` the
+//!   parity of the splitting `k`s; as `a + b = m`, a split of two common positions then has a
+//!   value `x` with `popcount(x & M) ≡ e·(m mod 2)`. That is only used when every splitting `k`
+//!   has the same parity, so that for each heap one class of values is "exact" (see below), and
+//!   the offset `s` makes the exact class the common one, as without the parity bit. Both rules are stated once, in
 //!   [`crate::theory::sparse_space`] ([`Mask::is_rare`],
 //!   [`parity_bit_allowed`](crate::theory::sparse_space::parity_bit_allowed)).
 //! * In most octal games one mask makes the rare *positions* few (finitely many in the known
