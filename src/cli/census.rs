@@ -245,15 +245,15 @@ fn run_family(family: Family, args: RunArgs, context: &mut Context<'_>) -> Resul
                 .map_or(String::new(), |p| p.display().to_string())
         )
     };
-    // Measured: the 3-digit octal census at the default bounds (1024 codes) in 13 min 40 s on
+    // Measured: the 3-digit octal census at the default bounds (1024 codes) in 12 min 42 s on
     // 2 cores, otherwise idle (21 min while sharing them with a build); 4 digits are 8 times
     // as many codes, with longer unsolved ones.
     let expect = match config.family {
         Family::Octal { digits: 3 } => {
-            "; the whole 3-digit census took 14 min on 2 cores at the default bounds, progress below"
+            "; the whole 3-digit census took 13 min on 2 cores at the default bounds, progress below"
         }
         Family::Octal { digits: 4.. } => {
-            "; 8192 codes take hours (the 3-digit census took 14 min on 2 cores): consider --shard, progress below"
+            "; 8192 codes take hours (the 3-digit census took 13 min on 2 cores): consider --shard, progress below"
         }
         _ => "",
     };
