@@ -7,8 +7,8 @@
 //! positions stop early while the table goes on.
 //!
 //! The mask is the one the sparse kernel uses ([`sparse::best_mask`], a Walsh–Hadamard
-//! transform of the value counts); position 0 (`G(0) = 0`, rare under every mask) is not
-//! counted, as in the kernel.
+//! transform of the value counts); position 0 (`G(0) = 0`, rare under almost every mask) is
+//! not counted, as in the kernel.
 
 use serde::Serialize;
 

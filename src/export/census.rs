@@ -187,7 +187,6 @@ pub fn markdown(census: &Census) -> String {
     md
 }
 
-/// The subtraction census's statistics: the distribution of periods and the extremes.
 /// The first cousins (`crate::theory::cousin`): how many codes have one, which pairs the
 /// census holds, and whether the classes found each pair (they must: it is a theorem).
 fn cousin_note(census: &Census, rows: &[Row]) -> String {
@@ -217,15 +216,20 @@ fn cousin_note(census: &Census, rows: &[Row]) -> String {
     } else {
         let _ = writeln!(
             md,
-            "the classes disagree with the theorem for {} pairs ({}): that is a bug, please \
-             report it.",
-            disagree.len(),
+            "the classes disagree with the theorem for {} ({}): that is a bug, please report \
+             it.",
+            if disagree.len() == 1 {
+                "1 pair".to_string()
+            } else {
+                format!("{} pairs", disagree.len())
+            },
             disagree.join(", ")
         );
     }
     md
 }
 
+/// The subtraction census's statistics: the distribution of periods and the extremes.
 fn subtraction_statistics(rows: &[Row]) -> String {
     let mut md = String::new();
     for (title, all_but) in [("finite subtraction sets", false), ("all-but sets", true)] {

@@ -27,8 +27,8 @@
 //! tables of octal games; Siegel, *Combinatorial Game Theory*, AMS 2013, the section on
 //! sparse space).
 //!
-//! Position 0 (`G(0) = 0`, even parity) is rare under every mask; the kernel and the statistics
-//! leave it out of their rare lists.
+//! Position 0 (`G(0) = 0`) is rare under every mask but those with the parity bit and `s = 1`;
+//! the kernel and the statistics leave it out of their rare lists either way.
 
 use crate::rules::code::Modifier;
 use crate::rules::TakeBreakCode;
