@@ -106,18 +106,13 @@ pub fn markdown(census: &Census) -> String {
     for r in by_length {
         let _ = writeln!(
             md,
-            "{} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {}",
+            "{} | {} | {} | {} | {} | {}",
             r.code,
             cell(r.preperiod),
             cell(r.period),
             r.saltus,
             if r.proved { "yes" } else { "no" },
-            r.max_value_at,
-            r.max_value,
-            cell(r.rare_mask.clone()),
-            cell(r.rare_count),
-            cell(r.last_rare),
-            r.class
+            largest_and_rare_cells(r)
         );
     }
     let unsolved: Vec<&Row> = rows.iter().filter(|r| r.period.is_none()).collect();
@@ -130,15 +125,10 @@ pub fn markdown(census: &Census) -> String {
         for r in unsolved {
             let _ = writeln!(
                 md,
-                "{} | {} | {} | {} | {} | {} | {} | {}",
+                "{} | {} | {}",
                 r.code,
                 r.values_computed.saturating_sub(1),
-                r.max_value_at,
-                r.max_value,
-                cell(r.rare_mask.clone()),
-                cell(r.rare_count),
-                cell(r.last_rare),
-                r.class
+                largest_and_rare_cells(r)
             );
         }
     }
@@ -185,6 +175,20 @@ pub fn markdown(census: &Census) -> String {
         md.push_str(&subtraction_statistics(&rows));
     }
     md
+}
+
+/// The cells both game tables end with: largest value (where, what), rare mask, rare count,
+/// last rare position and class.
+fn largest_and_rare_cells(r: &Row) -> String {
+    format!(
+        "{} | {} | {} | {} | {} | {}",
+        r.max_value_at,
+        r.max_value,
+        cell(r.rare_mask.clone()),
+        cell(r.rare_count),
+        cell(r.last_rare),
+        r.class
+    )
 }
 
 /// The first cousins (`crate::theory::cousin`): how many codes have one, which pairs the
