@@ -122,18 +122,97 @@ fn python_cpp_and_rust_snippets_for_dawsons_kayles() {
     }
 }
 
+/// Nim's saltus is found by the stop rule, not proved by a theorem: by default the snippet is
+/// the guarded table, whose header names the observed period; `--extrapolate` extends it.
 #[test]
 fn python_snippet_with_a_saltus_nim() {
-    if !have("python3") {
-        eprintln!("python3 not found: skipped");
-        return;
-    }
+    assert!(have("python3"), "python3 is needed (.ci/run installs it)");
     let dir = tempfile::tempdir().unwrap();
-    let code = snippet(dir.path(), "rules/nim.sg", "python", "nim.py");
+    let guarded = snippet(dir.path(), "rules/nim.sg", "python", "guarded.py");
+    assert!(
+        guarded.contains("a period p = 1 from n0 = 0 (saltus 1) is observed on G(0..="),
+        "{guarded}"
+    );
+    std::fs::write(
+        dir.path().join("guarded_run.py"),
+        format!("{guarded}\nprint(sg(1000))\nsg(1001)\n"),
+    )
+    .unwrap();
+    let out = Command::new("python3")
+        .arg(dir.path().join("guarded_run.py"))
+        .output()
+        .unwrap();
+    assert!(
+        !out.status.success(),
+        "sg(1001) beyond the guarded table must fail"
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "1000");
+
+    let path = dir.path().join("nim.py");
+    let args = ["code", "rules/nim.sg", "--lang", "python", "--extrapolate"];
+    ok(&[&args[..], &["-o", path.to_str().unwrap()]].concat());
+    let code = std::fs::read_to_string(&path).unwrap();
+    assert!(code.contains("Periodicity observed, NOT proved"), "{code}");
     let harness = format!("{code}\nprint(sg(10**18), sg(12345))\n");
     std::fs::write(dir.path().join("run.py"), harness).unwrap();
     let out = run(Command::new("python3").arg(dir.path().join("run.py")));
     assert_eq!(out.trim(), "1000000000000000000 12345");
+}
+
+/// HDU 4764 (Stone): the Bash game with k up to 10^9 in the statement; its accepted solutions
+/// decide by `(N − 1) mod (k + 1)`, i.e. G(n) = n mod (k + 1) for subtraction {1, …, k}
+/// (Winning Ways ch. 4). The lookup `code` writes must give that at every n up to 10^18, for
+/// small k and for k past the sizes at which a stop rule once offered "period 1, saltus 1"
+/// (any k ≥ 2047), since the period k + 1 is proved by the periodicity theorem.
+#[test]
+fn bash_lookups_are_right_for_large_k() {
+    assert!(have("python3"), "python3 is needed (.ci/run installs it)");
+    let dir = tempfile::tempdir().unwrap();
+    let ks: Vec<u64> = (1..=30).chain([2047, 3000, 100_000]).collect();
+    let mut harness = String::new();
+    let mut expected = Vec::new();
+    let mut queries = queries();
+    queries.extend([
+        0, 1, 2046, 2047, 2048, 3001, 3002, 6003, 100_000, 100_001, 200_002,
+    ]);
+    for k in &ks {
+        let path = dir.path().join(format!("bash_{k}.py"));
+        let game = format!("subtraction 1..={k}");
+        let out = crate::support::sgscope(&[
+            "code",
+            &game,
+            "--lang",
+            "python",
+            "-o",
+            path.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{game}: {out:?}");
+        assert!(
+            out.stderr.is_empty(),
+            "{game}: a proved period needs no warning: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let code = std::fs::read_to_string(&path).unwrap();
+        assert!(code.contains("Periodicity proved"), "{game}");
+        harness.push_str(&format!(
+            "exec(open({:?}).read())\nprint(*[sg(n) for n in {:?}])\n",
+            path.to_str().unwrap(),
+            queries
+        ));
+        expected.push(
+            queries
+                .iter()
+                .map(|n| (n % (k + 1)).to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
+    }
+    std::fs::write(dir.path().join("run.py"), harness).unwrap();
+    let out = run(Command::new("python3").arg(dir.path().join("run.py")));
+    let got: Vec<&str> = out.lines().collect();
+    for (i, k) in ks.iter().enumerate() {
+        assert_eq!(got[i], expected[i], "k = {k}");
+    }
 }
 
 #[test]

@@ -175,6 +175,19 @@ pub const FIRST_PROOF_LEN: usize = 4;
 /// successive sizes with at least this many full periods seen.
 pub const STABLE_PERIODS: f64 = 10.0;
 
+/// The limit of a period search when none is asked for: [`DEFAULT_MAX`] values, or `4·s + 1024`
+/// for a game whose [scale](Game::scale) `s` is larger. The periodicity theorem needs
+/// `h·n0' + (h − 1)·p + t + p` values ([`crate::theory::periodicity`]), which grows with the
+/// largest take `t`: `subtraction 1..=k` (period `k + 1`) needs `2k + 3`, so a fixed default
+/// would leave every large `k` unproved; `4·s` covers a preperiod and a period up to the scale.
+pub fn default_max(game: &Game) -> u64 {
+    let scale = game.scale() as u64;
+    DEFAULT_MAX.max(scale.saturating_mul(4).saturating_add(1024))
+}
+
+/// The default limit of a period search for a game of small scale (see [`default_max`]).
+pub const DEFAULT_MAX: u64 = 1 << 16;
+
 /// Grows the table of `game` until its period is proved, or `G(0..=max)` is computed.
 ///
 /// When the periodicity theorem applies to the code, starts with [`FIRST_PROOF_LEN`] values and
@@ -246,6 +259,7 @@ fn search_game(
     let (table, mut report) = search(
         &game.name,
         game.code(),
+        game.scale(),
         feasible.unwrap_or(max),
         initial,
         |table, to| match between_chunks.as_mut() {
@@ -269,13 +283,25 @@ pub fn report_for_table(
     code: Option<&TakeBreakCode>,
     table: &SgTable,
 ) -> PeriodReport {
+    let evidence = evidence_for(code, code.map_or(0, TakeBreakCode::scale));
     report(
         game_name,
         code,
         table,
-        &analyse(code, table),
+        &analyse(code, table, evidence),
         Stop::Analysed,
     )
+}
+
+/// What is known of a game before its table is read: whether a theorem rules out a saltus,
+/// and from which heap on agreements count as evidence (`scale`, see [`Game::scale`]).
+fn evidence_for(code: Option<&TakeBreakCode>, scale: usize) -> period::Evidence {
+    period::Evidence {
+        pure_only: code
+            .and_then(crate::theory::periodicity::no_saltus)
+            .is_some(),
+        from: scale,
+    }
 }
 
 /// The loop of [`find_period`], with the engine as a parameter so that it can be tested with
@@ -283,11 +309,13 @@ pub fn report_for_table(
 fn search(
     game_name: &str,
     code: Option<&TakeBreakCode>,
+    scale: usize,
     max: u64,
     mut table: SgTable,
     mut extend: impl FnMut(&mut SgTable, u64) -> Result<(), EngineError>,
 ) -> Result<(SgTable, PeriodReport), EngineError> {
     let theorem = code.and_then(|code| Theorem::for_code(code).ok());
+    let evidence = evidence_for(code, scale);
     let first_len = if theorem.is_some() {
         FIRST_PROOF_LEN
     } else {
@@ -313,7 +341,7 @@ fn search(
             prefix = table.prefix(wanted);
             &prefix
         };
-        let analysis = analyse(code, view);
+        let analysis = analyse(code, view, evidence);
         let len = view.len();
         let theorem_applies = matches!(
             analysis.certificate,
@@ -326,7 +354,7 @@ fn search(
             (Some(candidate), _) if !theorem_applies => {
                 let stable = previous.is_some_and(|(seen, previous_len)| {
                     seen == *candidate && previous_len >= FIRST_SEARCH_LEN
-                }) && period::periods_seen(candidate, len) >= STABLE_PERIODS;
+                }) && periods_past_scale(candidate, scale, len) >= STABLE_PERIODS;
                 stable.then(|| {
                     let previous_len = previous.map_or(0, |(_, l)| l);
                     report(
@@ -362,6 +390,14 @@ fn search(
     }
 }
 
+/// Full periods of `candidate` seen past both its preperiod and the game's `scale` in a table of
+/// `len` values: what the stable stop counts, so that agreement on a truncated game (heaps
+/// below the scale) never stops a search.
+fn periods_past_scale(candidate: &Periodicity, scale: usize, len: usize) -> f64 {
+    let from = candidate.preperiod.max(scale);
+    len.saturating_sub(from) as f64 / candidate.period.max(1) as f64
+}
+
 /// A candidate period and what the theorem says about it.
 struct Analysis {
     candidate: Option<Periodicity>,
@@ -375,8 +411,8 @@ struct Analysis {
 /// The [detected](period::detect) candidate and its certificate; when that is no proof, the
 /// [earliest provable](period::earliest_provable) candidate replaces it if the theorem proves
 /// it (a proof needs no evidence against chance), or else says how many values one needs.
-fn analyse(code: Option<&TakeBreakCode>, table: &SgTable) -> Analysis {
-    let candidate = period::detect(table);
+fn analyse(code: Option<&TakeBreakCode>, table: &SgTable, evidence: period::Evidence) -> Analysis {
+    let candidate = period::detect_with(table, evidence);
     let certificate = candidate
         .as_ref()
         .zip(code)
@@ -508,10 +544,17 @@ mod tests {
 
     /// Runs the search loop on the naive engine.
     fn naive_search(code: &TakeBreakCode, max: u64) -> (SgTable, PeriodReport) {
-        search("test", Some(code), max, SgTable::new(), |table, to| {
-            naive_extend(code, table, to as usize + 1);
-            Ok(())
-        })
+        search(
+            "test",
+            Some(code),
+            code.scale(),
+            max,
+            SgTable::new(),
+            |table, to| {
+                naive_extend(code, table, to as usize + 1);
+                Ok(())
+            },
+        )
         .expect("the naive engine does not fail")
     }
 
@@ -522,7 +565,8 @@ mod tests {
         values: impl Fn(usize) -> u32,
     ) -> (SgTable, PeriodReport, Vec<u64>) {
         let mut sizes = Vec::new();
-        let (table, report) = search("formula", code, max, SgTable::new(), |table, to| {
+        let scale = code.map_or(0, TakeBreakCode::scale);
+        let (table, report) = search("formula", code, scale, max, SgTable::new(), |table, to| {
             sizes.push(to);
             while table.len() <= to as usize {
                 table.push(values(table.len()));
@@ -733,6 +777,91 @@ mod tests {
             report.certificate
         );
         assert_eq!(report.stop, Stop::MaxReached);
+    }
+
+    /// HDU 4764 (the Bash game, k up to 10^9 in the statement): subtraction {1, …, k} has
+    /// G(n) = n mod (k + 1) (Winning Ways ch. 4), so G(n) = n for every n ≤ k. A search stopped
+    /// before the table passed k once offered "period 1, saltus 1" (any k ≥ 2047), wrong at
+    /// every multiple of k + 1 past k; now no candidate is offered below the scale, none with a
+    /// saltus at all (values are bounded), and the search goes on to the theorem's proof.
+    #[test]
+    fn bash_is_never_arithmetic_and_is_proved_past_its_scale() {
+        let code = code_from_digits(&"3".repeat(3000));
+        let (_, report) = naive_search(&code, 2047);
+        assert_eq!(report.period, None, "{report:?}");
+        assert_eq!(report.stop, Stop::MaxReached);
+        for k in [1usize, 2, 5, 30, 2047, 3000, 100_000] {
+            let code = code_from_digits(&"3".repeat(k));
+            let (table, report) = naive_search(&code, 4 * k as u64 + 1024);
+            assert_eq!(
+                (report.preperiod, report.period, report.saltus),
+                (Some(0), Some(k + 1), Some(0)),
+                "k = {k}"
+            );
+            assert!(report.proved, "k = {k}");
+            // The search stops where the proof closes: n0' + t + p values, and G(0..p).
+            assert_eq!(report.values_computed, 2 * k + 2, "k = {k}");
+            let periodicity = report.periodicity().unwrap();
+            for n in [
+                0u64,
+                1,
+                k as u64,
+                k as u64 + 1,
+                7 * k as u64 + 3,
+                1_000_000_000_000_000_000,
+            ] {
+                let value = periodicity.extrapolate(|i| table.get(i), n);
+                assert_eq!(value, n % (k as u64 + 1), "k = {k}, n = {n}");
+            }
+        }
+    }
+
+    /// A table that looks like G(n) = n offers no saltus for a finite one-heap code (bounded
+    /// values) or a finite octal code (Austin's theorem), but does for an infinite code (Nim).
+    #[test]
+    fn a_saltus_is_offered_only_where_no_theorem_rules_it_out() {
+        for digits in ["333", "77"] {
+            let code = code_from_digits(digits);
+            let (_, report, _) = formula_search(Some(&code), 10_000, |n| n as u32);
+            assert_eq!(report.period, None, "0.{digits}: {report:?}");
+        }
+        let nim = TakeBreakCode {
+            digits: vec![Digit::default()],
+            tail: vec![Digit::from_mask(3)],
+        };
+        let (_, report, _) = formula_search(Some(&nim), 10_000, |n| n as u32);
+        assert_eq!((report.period, report.saltus), (Some(1), Some(1)));
+    }
+
+    /// General rules: agreements below the largest constant are no evidence, so a truncated
+    /// game (values n up to the threshold) stops no search.
+    #[test]
+    fn the_stable_stop_waits_for_the_rules_scale() {
+        let text = "param k = 5000\nmove take: x in 1..=min(k, n) => n - x\n";
+        let game = crate::rules::load(SourceFile::new("bash.sg", text), &[]).unwrap();
+        assert_eq!(game.scale(), 5000);
+        let mut sizes = Vec::new();
+        let (_, report) = search(
+            "bash",
+            None,
+            game.scale(),
+            20_000,
+            SgTable::new(),
+            |t, to| {
+                sizes.push(to);
+                while t.len() <= to as usize {
+                    t.push((t.len() % 5001) as u32);
+                }
+                Ok(())
+            },
+        )
+        .unwrap();
+        // G(n) = n on n ≤ 5000 is seen at 1024, 2048 and 4096 values but is no evidence; the
+        // real period 5001 is stable only once twice seen past the scale (10 periods: never
+        // within 20000), so the search runs to the limit and offers the period there.
+        assert_eq!(report.stop, Stop::MaxReached);
+        assert_eq!((report.period, report.saltus), (Some(5001), Some(0)));
+        assert!(!report.proved);
     }
 
     #[test]

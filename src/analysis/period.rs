@@ -47,7 +47,28 @@ pub const MIN_CHECKED_PAIRS: usize = 16;
 /// The periodicity of `table` (smallest pure period first, else smallest arithmetic period with
 /// a positive saltus), or `None` when no candidate has enough evidence (see the module docs).
 pub fn detect(table: &SgTable) -> Option<Periodicity> {
-    with_values!(table.storage(), |values| detect_in(values))
+    detect_with(table, Evidence::default())
+}
+
+/// What is known of the game before looking at its table, which limits what
+/// [`detect_with`] may accept.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Evidence {
+    /// A theorem rules out a saltus ([`crate::theory::periodicity::no_saltus`]): only pure
+    /// periods are candidates.
+    pub pure_only: bool,
+    /// Pairs `(n, n + p)` count as evidence only from `n = from` on: the game's scale
+    /// ([`crate::rules::Game::scale`]). Below it some moves do not exist yet, so the table shows
+    /// a truncated game — `subtraction 1..=k` has `G(n) = n` up to `k`, "period 1, saltus 1"
+    /// on any table shorter than `k` — and agreement there says nothing about larger heaps.
+    /// The margin past the scale is that of [`has_enough_evidence`], counted from `from`: two
+    /// full periods, [`MIN_CHECKED_PAIRS`] pairs, and a quarter of the table.
+    pub from: usize,
+}
+
+/// [`detect`] under what is known of the game (see [`Evidence`]).
+pub fn detect_with(table: &SgTable, evidence: Evidence) -> Option<Periodicity> {
+    with_values!(table.storage(), |values| detect_in(values, evidence))
 }
 
 /// Full periods seen after the preperiod in a table of `len` values: `(len − n0) / p`.
@@ -71,10 +92,13 @@ pub fn has_enough_evidence(preperiod: usize, period: usize, len: usize) -> bool 
     after >= 2 * period && after - period >= MIN_CHECKED_PAIRS && 4 * after >= len
 }
 
-fn detect_in<V: Values + ?Sized>(values: &V) -> Option<Periodicity> {
+fn detect_in<V: Values + ?Sized>(values: &V, evidence: Evidence) -> Option<Periodicity> {
     let len = values.len();
     let max_period = len / 2;
-    let pure = (1..=max_period).find_map(|p| accepted(values, p, 0));
+    let pure = (1..=max_period).find_map(|p| accepted(values, p, 0, evidence.from));
+    if evidence.pure_only {
+        return pure;
+    }
     pure.or_else(|| {
         (1..=max_period).find_map(|p| {
             let last = len - 1;
@@ -82,7 +106,7 @@ fn detect_in<V: Values + ?Sized>(values: &V) -> Option<Periodicity> {
             // A negative saltus cannot continue forever (values would become negative), and
             // zero was covered by the pure search.
             if saltus > 0 {
-                accepted(values, p, saltus)
+                accepted(values, p, saltus, evidence.from)
             } else {
                 None
             }
@@ -156,9 +180,14 @@ fn earliest_provable_in<V: Values + ?Sized>(
 }
 
 /// The candidate `(n0, p, s)` with the smallest `n0` for `p` and `s`, if it has enough evidence.
-fn accepted<V: Values + ?Sized>(values: &V, period: usize, saltus: i64) -> Option<Periodicity> {
+fn accepted<V: Values + ?Sized>(
+    values: &V,
+    period: usize,
+    saltus: i64,
+    evidence_from: usize,
+) -> Option<Periodicity> {
     let preperiod = smallest_preperiod(values, period, saltus);
-    has_enough_evidence(preperiod, period, values.len()).then_some(Periodicity {
+    has_enough_evidence(preperiod.max(evidence_from), period, values.len()).then_some(Periodicity {
         preperiod,
         period,
         saltus,

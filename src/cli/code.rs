@@ -20,7 +20,8 @@ pub struct Args {
     /// Target language: cpp, python, rust or java.
     #[arg(long, value_parser = parse_lang)]
     lang: Lang,
-    /// Search for a period up to G(0..=N) [default: 65536; with --misere 2048].
+    /// Search for a period up to G(0..=N) [default: 65536, or 4·s + 1024 for a game whose
+    /// largest take or constant s is larger; with --misere 2048].
     #[arg(long, value_name = "N", value_parser = parse_max)]
     max: Option<u64>,
     /// When no period is found, emit the table G(0..=N) with a guard beyond it (a
@@ -28,6 +29,11 @@ pub struct Args {
     /// two coordinates that holds on it).
     #[arg(long, default_value = "1000", value_name = "N")]
     to: BoxArg,
+    /// Extend the table by a period that is only observed (a stop rule's candidate, not
+    /// proved by a theorem); without it such a snippet is the guarded table up to --to, whose
+    /// header names the observed period.
+    #[arg(long)]
+    extrapolate: bool,
     /// Write to FILE (atomically) instead of stdout.
     #[arg(short, long, value_name = "FILE")]
     output: Option<String>,
@@ -72,8 +78,9 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
         };
         export::generate(args.lang, &Table::Box(table), &spec)?
     } else {
-        let max = args.max.unwrap_or(65536);
-        sequence_code(&game, args.lang, max, args.to.heap_to(&game)?, context)?
+        let max = args.max.unwrap_or_else(|| analysis::default_max(&game));
+        let to = args.to.heap_to(&game)?;
+        sequence_code(&game, args.lang, max, to, args.extrapolate, context)?
     };
     let output = args.output.as_deref().unwrap_or("-");
     context
@@ -82,21 +89,45 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The snippet of a heap game: its period when one is found up to `max`, else its table to `to`.
+/// The snippet of a heap game: its period when one is proved up to `max` (or observed, with
+/// `extrapolate`), else its table to `to`.
 fn sequence_code(
     game: &Game,
     lang: Lang,
     max: u64,
     to: u64,
+    extrapolate: bool,
     context: &mut Context<'_>,
 ) -> Result<String, CliError> {
     let options = EngineOptions { progress: true };
     let (mut table, report) = analysis::find_period(game, max, &options)?;
     let found = report.periodicity();
+    if let Some(observed) = found.filter(|_| !report.proved && !extrapolate) {
+        // A stop rule's candidate is no theorem: the guarded table, naming the candidate.
+        let reason = format!(
+            "a period p = {} from n0 = {} (saltus {}) is observed on G(0..={}), NOT proved ({}); the table stops at its end; `sgscope code --extrapolate` extends it by the observed period",
+            observed.period,
+            observed.preperiod,
+            observed.saltus,
+            report.values_computed.saturating_sub(1),
+            export::period::explanation(&report)
+        );
+        context.console.note(&format!(
+            "warning: the period of {} is observed, not proved: the snippet is the table G(0..={to}) and fails beyond it (--extrapolate extends it by the observed period)",
+            game.name
+        ));
+        let spec = CodeSpec {
+            game: &game.name,
+            reason: &reason,
+            ..CodeSpec::default()
+        };
+        let table = Table::sequence(&game.coordinate, engine::compute(game, to, &options)?);
+        return Ok(export::generate(lang, &table, &spec)?);
+    }
     if found.is_none() {
         // No period, but perhaps a closed form that is not periodic (`ctz(n)`, `popcount(n)`):
-        // observed on the whole table searched, extrapolated like an observed period and said
-        // to be NOT proved, in the snippet and here.
+        // fitted and checked on every value of the table searched (not a stop rule's
+        // candidate), extrapolated and said to be NOT proved, in the snippet and here.
         let values: Vec<u32> = table.iter().collect();
         let fitted = patterns::find_sequence(&game.coordinate, &values).formula;
         if let Some(formula) = fitted.filter(export::formula_supported) {
@@ -156,13 +187,19 @@ fn misere_code(game: &Game, args: &Args, context: &mut Context<'_>) -> Result<St
     }
     let max = args.max.unwrap_or(super::period::DEFAULT_MISERE_MAX);
     let (mut table, _) = misere::table_until(game, &[max], true, true)?;
-    let found = analysis::misere::summarize(&table).misere_period;
-    let reason = match found {
-        Some(_) => format!(
-            "the misère values repeat in G⁻(0..={}), but no theorem proves a misère period",
-            table.cells.len() - 1
+    let observed = analysis::misere::summarize(&table).misere_period;
+    let last = table.cells.len() - 1;
+    // No theorem proves a misère period: it is extended only when asked (--extrapolate).
+    let found = observed.filter(|_| args.extrapolate);
+    let reason = match observed {
+        Some(_) if args.extrapolate => format!(
+            "the misère values repeat in G⁻(0..={last}), but no theorem proves a misère period"
         ),
-        None => format!("no period found in G⁻(0..={})", table.cells.len() - 1),
+        Some(p) => format!(
+            "a misère period p = {} from n0 = {} is observed on G⁻(0..={last}), NOT proved (no theorem proves a misère period); the table stops at its end; `sgscope code --extrapolate` extends it by the observed period",
+            p.period, p.preperiod
+        ),
+        None => format!("no period found in G⁻(0..={last})"),
     };
     if found.is_some() {
         context.console.note(&format!(
@@ -170,7 +207,14 @@ fn misere_code(game: &Game, args: &Args, context: &mut Context<'_>) -> Result<St
             game.name
         ));
     } else {
-        table = misere::table(game, &[args.to.heap_to(game)?], true)?;
+        let to = args.to.heap_to(game)?;
+        if observed.is_some() {
+            context.console.note(&format!(
+                "warning: the misère period of {} is observed, not proved: the snippet is the table G⁻(0..={to}) and fails beyond it (--extrapolate extends it by the observed period)",
+                game.name
+            ));
+        }
+        table = misere::table(game, &[to], true)?;
     }
     let spec = CodeSpec {
         game: &name,

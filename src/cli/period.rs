@@ -15,8 +15,9 @@ use super::{CliError, Context};
 /// `period` arguments.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Compute at most G(0..=N) while looking for a proof [default: 65536; with --misere
-    /// 2048, where every heap's sums are searched].
+    /// Compute at most G(0..=N) while looking for a proof [default: 65536, or 4·s + 1024 for
+    /// a game whose largest take or constant s is larger; with --misere 2048, where every
+    /// heap's sums are searched].
     #[arg(long, value_name = "N", value_parser = parse_max)]
     max: Option<u64>,
     /// Print a JSON object instead of text.
@@ -30,8 +31,6 @@ pub struct Args {
     game: GameArgs,
 }
 
-/// The default --max in normal play.
-const DEFAULT_MAX: u64 = 65536;
 /// The default --max in misère play.
 pub(super) const DEFAULT_MISERE_MAX: u64 = 2048;
 
@@ -59,7 +58,7 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
             context,
         );
     }
-    let max = args.max.unwrap_or(DEFAULT_MAX);
+    let max = args.max.unwrap_or_else(|| analysis::default_max(&game));
     let options = EngineOptions { progress: true };
     // Timed from the table the search starts with (after loading a checkpoint).
     let mut started = (Instant::now(), 0);

@@ -32,6 +32,7 @@ pub mod moves;
 pub mod multi;
 pub mod progress;
 pub mod sparse;
+pub mod subtraction;
 pub mod table;
 pub mod takebreak;
 

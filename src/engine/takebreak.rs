@@ -78,6 +78,10 @@ pub fn extend_keeping(
     progress: &mut Progress,
     state: &mut KernelState,
 ) {
+    if super::subtraction::applies(code) {
+        super::subtraction::extend(code, table, len, progress);
+        return;
+    }
     if len > SPARSE_FROM && super::sparse::applies(code) {
         extend_dense(code, table, SPARSE_FROM, progress);
         super::sparse::extend(code, table, len, progress, &mut state.sparse);

@@ -134,6 +134,18 @@ impl TakeBreakCode {
         self.digits.iter().rposition(|d| !d.is_empty())
     }
 
+    /// The heap size past which every move of the code is available: the last non-zero digit
+    /// `t` of a finite code, the digits before the tail plus one tail period of an infinite one.
+    /// Below it a table shows a truncated game (`subtraction 1..=k` has `G(n) = n` for `n ≤ k`),
+    /// so a period search counts no evidence there (see [`crate::analysis::period::Evidence`]).
+    pub fn scale(&self) -> usize {
+        if self.is_finite() {
+            self.last_nonzero().unwrap_or(0)
+        } else {
+            self.digits.len() + self.tail.len()
+        }
+    }
+
     /// The most heaps any move may leave, or `None` when unbounded.
     pub fn max_heaps(&self) -> Option<u32> {
         let mut most = 0;

@@ -113,6 +113,29 @@ impl Game {
         }
     }
 
+    /// The game's own scale: the heap size below which its table may show a truncated game
+    /// rather than its pattern. For a code, [`TakeBreakCode::scale`]; for general rules, the
+    /// largest of the parameters and integer constants written in the rules (a threshold such
+    /// as `x <= k` or `n >= 100` changes the moves there); 0 for graph files, whose tables are
+    /// not sequences.
+    pub fn scale(&self) -> usize {
+        match &self.kind {
+            GameKind::Code { code } => code.scale(),
+            GameKind::General { lowered, .. } => {
+                let (tokens, _) = lexer::lex(&self.source.text);
+                let constants = tokens
+                    .iter()
+                    .filter(|t| t.kind == token::TokenKind::Int)
+                    .filter_map(|t| t.text(&self.source.text).parse::<u64>().ok());
+                let params = self.params.iter().map(|(_, v)| v.unsigned_abs());
+                let written = constants.chain(params).max().unwrap_or(0);
+                let written = usize::try_from(written).unwrap_or(usize::MAX);
+                written.max(lowered.as_ref().map_or(0, TakeBreakCode::scale))
+            }
+            GameKind::Graph { .. } => 0,
+        }
+    }
+
     /// The code general rules were lowered to, with the bound of its verification; `None`
     /// for a family form (which is its code by definition) and for rules without a code.
     pub fn lowering(&self) -> Option<Lowering> {

@@ -185,6 +185,57 @@ pub fn theorem_bound(
         .checked_add(last_digit)
 }
 
+/// Why a code's values can never be arithmetic-periodic (`G(n + p) = G(n) + s` with `s ≠ 0`
+/// from some `n0` on): a period search must then offer no saltus, whatever a finite table
+/// suggests (`subtraction 1..=k` shows `G(n) = n` for every `n ≤ k`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoSaltus {
+    /// Every move leaves at most one heap, from a finite code: a heap has at most `t + 1`
+    /// options (`t` the last non-zero digit), so `G(n) ≤ t + 1` for every `n`.
+    BoundedOptions,
+    /// A finite octal code `0.d1d2…` (moves leave at most two heaps, nothing before the point,
+    /// no `!`, `=` or `?`): finite octal
+    /// games are not arithmetic-periodic (Austin 1976; Horrocks & Nowakowski, "Regularity in
+    /// the G-sequences of octal games with a pass", INTEGERS 3 (2003) #G1).
+    FiniteOctal,
+}
+
+impl fmt::Display for NoSaltus {
+    /// A phrase that can follow "no saltus is possible: ".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            NoSaltus::BoundedOptions => {
+                "every move leaves at most one heap, so a heap has at most t + 1 options and its value is at most t + 1"
+            }
+            NoSaltus::FiniteOctal => {
+                "finite octal games are not arithmetic-periodic (Austin 1976; Horrocks & Nowakowski 2003)"
+            }
+        })
+    }
+}
+
+/// The theorem by which `code` is never arithmetic-periodic, if one applies (see [`NoSaltus`]).
+pub fn no_saltus(code: &TakeBreakCode) -> Option<NoSaltus> {
+    let code = code.normalized();
+    if !code.is_finite() {
+        return None;
+    }
+    match code.max_heaps()? {
+        0 | 1 => Some(NoSaltus::BoundedOptions),
+        // Austin's theorem is about codes `0.d1d2…`: a digit before the point (splitting a
+        // heap without taking from it) is left out.
+        2 if code.digits.first().is_none_or(|d| d.is_empty())
+            && code
+                .digits
+                .iter()
+                .all(|d| d.modifier == crate::rules::code::Modifier::None) =>
+        {
+            Some(NoSaltus::FiniteOctal)
+        }
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

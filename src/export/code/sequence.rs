@@ -105,7 +105,7 @@ impl Sequence {
             None => {
                 let last = table.len() - 1;
                 about.push(format!(
-                    "T holds G(0..={last}) as computed; no period is known, so sg(n) fails for n > {last}."
+                    "T holds G(0..={last}) as computed; no proved period is known, so sg(n) fails for n > {last}."
                 ));
                 if !reason.is_empty() {
                     about.push(format!("Source: {reason}"));
@@ -127,7 +127,7 @@ impl Sequence {
             None => steps.unknown(
                 out,
                 &format!(
-                    "sg: n = {{n}} is beyond the table (0..={}) and no period is known",
+                    "sg: n = {{n}} is beyond the table (0..={}) and no proved period is known",
                     len - 1
                 ),
             ),
