@@ -202,7 +202,7 @@ fn judge_reports_a_win_an_illegal_move_a_false_none_and_silence() {
     );
     assert_has(
         &text(&slow),
-        &["sent no `first` or `second` after 0 moves: no line within 0.3 s"],
+        &["did not send `first` or `second` after 0 moves: no line within 0.3 s"],
     );
     let gone = run(&["rules/nim.sg", "5", "--side", "first"], "true");
     assert_has(&text(&gone), &["the program closed its output (it exited)"]);

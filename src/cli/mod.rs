@@ -110,7 +110,7 @@ enum Command {
     Play(play::Args),
     /// Run a program against perfect play over a line protocol, check every move, say who won.
     #[command(
-        after_help = "Examples:\n  sgscope judge rules/nim.sg 3 5 7 -- ./my-solution\n  sgscope judge rules/abc278g.sg 2000 --set L=3 --set R=5 --protocol cards --header '{n} {L} {R}' -- ./a.out\n  sgscope judge rules/subtraction-134.sg 20 --side second --transcript -- python3 sol.py"
+        after_help = "Examples:\n  sgscope judge rules/nim.sg 3 5 7 -- ./my-solution\n  sgscope judge rules/abc278g.sg 2000 --set L=3 --set R=5 --protocol cards -- ./a.out   # first line: 2000 3 5\n  sgscope judge rules/abc278g.sg 2000 --protocol cards --header '{n\x1b[0m} {L} {R}' -- ./a.out\n  sgscope judge rules/subtraction-134.sg 20 --side second --transcript -- python3 sol.py"
     )]
     Judge(play::JudgeArgs),
     /// Survey a whole family (every octal code of up to D digits, every subtraction set of

@@ -82,9 +82,14 @@ pub struct JudgeArgs {
     /// `x y` takes cards x..x+y-1; answers `a b`, `0 0`, `-1 -1`).
     #[arg(long, value_enum, default_value = "lines")]
     protocol: ProtocolArg,
-    /// The cards protocol's first line, `{n}` and `{PARAM}` replaced (ABC278 G: `{n} {L} {R}`).
-    #[arg(long, value_name = "TEXT", default_value = "{n}")]
-    header: String,
+    // `{n}` in a help text is clap's line break: a reset sequence (stripped from plain output,
+    // invisible on a terminal) after each `{` keeps the braces literal.
+    #[arg(
+        long,
+        value_name = "TEXT",
+        help = "The cards protocol's first line, `{n\x1b[0m}` and `{PARAM}` replaced [default: `{n\x1b[0m}` then each parameter of the game in file order, e.g. `{n\x1b[0m} {L} {R}` for rules/abc278g.sg: ABC278 G's `N L R` line]"
+    )]
+    header: Option<String>,
     /// Seconds the program may take for one line.
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     time_limit: f64,
@@ -137,7 +142,10 @@ pub fn run_judge(args: JudgeArgs, context: &mut Context<'_>) -> Result<(), CliEr
         protocol: match args.protocol {
             ProtocolArg::Lines => Protocol::Lines,
             ProtocolArg::Cards => Protocol::Cards {
-                header: args.header.clone(),
+                header: args
+                    .header
+                    .clone()
+                    .unwrap_or_else(|| judge::default_header(&game)),
             },
         },
         time_limit: Duration::from_secs_f64(args.time_limit),
@@ -188,9 +196,18 @@ pub fn run_judge(args: JudgeArgs, context: &mut Context<'_>) -> Result<(), CliEr
         Result_::Illegal { line, text, why } => Err(CliError::Failed(format!(
             "the program's line {line}, `{text}`, after {moves}: {why}"
         ))),
-        Result_::NoAnswer { expected, why } => Err(CliError::Failed(format!(
-            "the program sent no {expected} after {moves}: {why}"
-        ))),
+        Result_::NoAnswer { expected, why } => {
+            let mut message = format!("the program did not send {expected} after {moves}: {why}");
+            // In the cards protocol a program that waits for more of its first line than the
+            // header gave never answers: name the line it got.
+            let header = report.transcript.iter().find(|(from_judge, _)| *from_judge);
+            if let (ProtocolArg::Cards, Some((_, header))) = (args.protocol, header) {
+                message.push_str(&format!(
+                    "\n  help: the first line sent was `{header}`; if the program reads more there, set the line with --header (parameters as {{NAME}})"
+                ));
+            }
+            Err(CliError::Failed(message))
+        }
     }
 }
 

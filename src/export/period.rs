@@ -218,14 +218,31 @@ fn value_list(table: &SgTable, from: usize, to: usize) -> String {
     }
 }
 
-/// "Dawson's Kayles (code 0.07)": the name, and the code when the engine uses one.
+/// "Dawson's Kayles (code 0.07)": the name, and the code when the engine uses one (a long code
+/// abbreviated, see [`abbreviated_code`]).
 pub fn game_title(game: &Game) -> String {
     match game.code() {
         Some(code) if game.name != code.to_string() && !game.name.ends_with(&code.to_string()) => {
-            format!("{} (code {code})", game.name)
+            format!(
+                "{} (code {})",
+                game.name,
+                abbreviated_code(&code.to_string())
+            )
         }
         _ => game.name.clone(),
     }
+}
+
+/// A code as written, or for one longer than 64 characters (`subtraction 1..=100000` is a code
+/// of 100000 digits) its first 32 and last 8 characters around the count of those left out.
+pub fn abbreviated_code(code: &str) -> String {
+    let chars: Vec<char> = code.chars().collect();
+    if chars.len() <= 64 {
+        return code.to_string();
+    }
+    let head: String = chars[..32].iter().collect();
+    let tail: String = chars[chars.len() - 8..].iter().collect();
+    format!("{head}…{tail}, {} characters in all", chars.len())
 }
 
 /// The JSON object of a report: its fields in order, the rendered `reason`, the lowering for
@@ -287,6 +304,16 @@ pub fn write_report_json(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn long_codes_are_abbreviated_in_titles() {
+        assert_eq!(abbreviated_code("0.07"), "0.07");
+        let long = format!("0.{}", "3".repeat(3000));
+        assert_eq!(
+            abbreviated_code(&long),
+            format!("0.{}…33333333, 3002 characters in all", "3".repeat(30))
+        );
+    }
     use serde_json::Value;
 
     use super::*;

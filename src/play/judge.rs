@@ -170,6 +170,16 @@ fn finish(child: &mut Child) {
     let _ = child.wait();
 }
 
+/// The cards protocol's first line when none is given: `{n}`, then the game's parameters in
+/// the order the file declares them — `{n} {L} {R}` for `rules/abc278g.sg`, the `N L R` line
+/// of AtCoder ABC278 G.
+pub fn default_header(game: &crate::rules::Game) -> String {
+    std::iter::once("{n}".to_string())
+        .chain(game.params.iter().map(|(name, _)| format!("{{{name}}}")))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// `header` with `{n}` and `{PARAM}` replaced.
 fn expand_header(header: &str, referee: &Referee<'_>, n: u64) -> Result<String, PlayError> {
     let mut text = String::new();
@@ -287,7 +297,7 @@ impl Game<'_, '_> {
                     Some(best) => {
                         let text = self.write_move(best);
                         self.rows = self.rows_after(best)?;
-                        self.sum = best.after.clone();
+                        self.sum = best.after(&self.sum);
                         self.send(&text)?;
                     }
                 }
@@ -369,7 +379,7 @@ impl Game<'_, '_> {
         }
         self.referee
             .read_move(analysis, line)
-            .map(|m| Sent::Move(m.after.clone(), Vec::new()))
+            .map(|m| Sent::Move(m.after(&analysis.sum), Vec::new()))
             .map_err(|e| e.to_string())
     }
 

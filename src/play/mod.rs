@@ -3,10 +3,13 @@
 //!
 //! Both sit on one [`Referee`]: for the sum on the table it lists every legal move with the
 //! sum it leaves, and marks the moves a perfect player makes. The values come from the value
-//! rule the game is played under, through `solve` (one call per turn, so nothing is kept
-//! that could go stale):
+//! rule the game is played under:
 //!
-//! * normal play: [`solve::solve`] (Sprague–Grundy: a move is good when it leaves XOR 0);
+//! * normal play: Sprague–Grundy, a move is good when it leaves XOR 0. A heap game's table
+//!   `G(0..=h)` for the largest heap of the start is computed once and kept (heaps only
+//!   shrink), so that a turn costs the listing of its moves (ABC278 G at N = 2000 is judged in
+//!   seconds, where a new [`solve::solve`] per turn took 27 s); other games, and any sum that
+//!   leaves the table, go through [`solve::solve`];
 //! * misère play: [`solve::solve_misere`] (the tame rule or the search over the sum's options);
 //! * games whose moves can cycle, and graph files: the retrograde analysis of
 //!   [`LoopyTable`] over the positions reachable from the start, decided by Smith's rule
@@ -23,7 +26,7 @@ use std::fmt::Write as _;
 
 use thiserror::Error;
 
-use crate::engine::EngineError;
+use crate::engine::{self, EngineError, EngineOptions, SgTable};
 use crate::rules::{Game, Play};
 use crate::solve::{self, moves, GameMove, MisereOptions, Outcome, SolveError};
 use crate::value::loopy::LoopyTable;
@@ -44,16 +47,25 @@ pub enum Verdict {
 pub struct PlayMove {
     /// The move as `solve` names it (component, rule, binders, what the component becomes).
     pub step: GameMove,
-    /// The whole sum after the move: the moved component replaced, in place, by what it
-    /// becomes (nothing when it becomes no position).
-    pub after: Vec<Vec<u64>>,
     /// A perfect player's move: it wins, or from a draw it keeps the draw.
     pub good: bool,
+}
+
+impl PlayMove {
+    /// The whole sum after the move, from the sum `before` it: the moved component replaced,
+    /// in place, by what it becomes (nothing when it becomes no position). Made on demand: a
+    /// sum of many components has many moves, and a copy of the sum for each would cost
+    /// `O(moves · components)` a turn.
+    pub fn after(&self, before: &[Vec<u64>]) -> Vec<Vec<u64>> {
+        replace(before, self.step.component, self.step.result.clone())
+    }
 }
 
 /// The sum on the table, judged.
 #[derive(Clone, Debug)]
 pub struct Analysis {
+    /// The sum judged.
+    pub sum: Vec<Vec<u64>>,
     /// Who wins, seen from the player to move.
     pub verdict: Verdict,
     /// Every legal move, in the rules' order.
@@ -123,7 +135,10 @@ impl From<EngineError> for PlayError {
 
 /// How a [`Referee`] values sums.
 enum Rule {
-    Normal,
+    /// Sprague–Grundy values; for a heap game, `G(0..=h)` for the largest heap `h` of the start,
+    /// kept for the whole game (heaps only shrink), so that a turn costs the listing of its
+    /// moves, not a new table.
+    Normal(Option<SgTable>),
     Misere,
     /// Tokens on the nodes of a table that can cycle (a graph file's, or a rules file's
     /// positions reachable from the start); components are `[node]`.
@@ -159,7 +174,7 @@ impl<'g> Referee<'g> {
                     Rule::Loopy(LoopyTable::reachable(game, start)?)
                 }
                 Err(error) => return Err(error.into()),
-                Ok(_) => Rule::Normal,
+                Ok(_) => Rule::Normal(heap_values(game, start)),
             },
         };
         Ok(Referee { game, rule })
@@ -228,9 +243,15 @@ impl<'g> Referee<'g> {
                         _ => Verdict::Loses,
                     };
                     return Ok(Analysis {
+                        sum: sum.to_vec(),
                         verdict,
                         moves: Vec::new(),
                     });
+                }
+                if let Rule::Normal(Some(values)) = rule {
+                    if let Some(analysis) = by_values(values, sum, &listed) {
+                        return Ok(analysis);
+                    }
                 }
                 let report = match rule {
                     Rule::Misere => solve::solve_misere(self.game, sum, MisereOptions::default())?,
@@ -244,11 +265,14 @@ impl<'g> Referee<'g> {
                     .into_iter()
                     .map(|step| PlayMove {
                         good: report.winning_moves.contains(&step),
-                        after: replace(sum, step.component, step.result.clone()),
                         step,
                     })
                     .collect();
-                Ok(Analysis { verdict, moves })
+                Ok(Analysis {
+                    sum: sum.to_vec(),
+                    verdict,
+                    moves,
+                })
             }
         }
     }
@@ -274,6 +298,7 @@ impl<'g> Referee<'g> {
             .collect::<Result<Vec<_>, _>>()?;
         if nodes.is_empty() {
             return Ok(Analysis {
+                sum: Vec::new(),
                 verdict: Verdict::Loses,
                 moves: Vec::new(),
             });
@@ -301,7 +326,6 @@ impl<'g> Referee<'g> {
                 let good = report.winning_moves.iter().any(is)
                     || (verdict == Verdict::Draw && report.drawing_moves.iter().any(is));
                 moves.push(PlayMove {
-                    after: replace(sum, i, result.clone()),
                     step: GameMove {
                         component: i,
                         rule,
@@ -312,14 +336,18 @@ impl<'g> Referee<'g> {
                 });
             }
         }
-        Ok(Analysis { verdict, moves })
+        Ok(Analysis {
+            sum: sum.to_vec(),
+            verdict,
+            moves,
+        })
     }
 
     /// A move as a player writes it: `label v1 v2 …` (with `i:` first when `sum` has several
     /// components), and what it leaves: `take 2 → 1 + 4`.
     pub fn describe(&self, sum: &[Vec<u64>], m: &PlayMove) -> String {
         let mut text = notation(sum.len(), &m.step);
-        let _ = write!(text, " → {}", self.show(&m.after));
+        let _ = write!(text, " → {}", self.show(&m.after(sum)));
         text
     }
 
@@ -343,7 +371,7 @@ impl<'g> Referee<'g> {
             return analysis
                 .moves
                 .iter()
-                .find(|m| sorted(&m.after) == key)
+                .find(|m| sorted(&m.after(&analysis.sum)) == key)
                 .ok_or_else(illegal);
         }
         let (component, rest) = match text.split_once(':') {
@@ -369,7 +397,7 @@ impl<'g> Referee<'g> {
         components.dedup();
         let same = fits
             .iter()
-            .all(|m| sorted(&m.after) == sorted(&first.after));
+            .all(|m| sorted(&m.after(&analysis.sum)) == sorted(&first.after(&analysis.sum)));
         if components.len() > 1 && !same {
             return Err(MoveError::Ambiguous {
                 text: text.to_string(),
@@ -383,6 +411,50 @@ impl<'g> Referee<'g> {
         }
         Ok(first)
     }
+}
+
+/// The table of a heap game (one coordinate, no graph) up to the largest heap of `start`, when
+/// the engine computes it; `None` otherwise (each turn then goes through `solve`).
+fn heap_values(game: &Game, start: &[Vec<u64>]) -> Option<SgTable> {
+    if game.graph().is_some() || game.position_program().is_some() {
+        return None;
+    }
+    let largest = start.iter().filter_map(|c| c.first().copied()).max()?;
+    engine::compute(game, largest, &EngineOptions::default()).ok()
+}
+
+/// The analysis of `sum` in normal play from `values` (Sprague–Grundy: the player to move wins
+/// iff the XOR of the components' values is not 0, and a move is good iff it leaves XOR 0), or
+/// `None` when a component or a move's result lies outside the table.
+fn by_values(values: &SgTable, sum: &[Vec<u64>], listed: &[GameMove]) -> Option<Analysis> {
+    let value = |c: &Vec<u64>| -> Option<u32> {
+        let heap = usize::try_from(*c.first()?).ok()?;
+        (heap < values.len()).then(|| values.get(heap))
+    };
+    let mut total = 0u32;
+    for c in sum {
+        total ^= value(c)?;
+    }
+    let mut moves = Vec::with_capacity(listed.len());
+    for step in listed {
+        let mut after = total ^ value(&sum[step.component])?;
+        for part in &step.result {
+            after ^= value(part)?;
+        }
+        moves.push(PlayMove {
+            step: step.clone(),
+            good: after == 0,
+        });
+    }
+    Some(Analysis {
+        sum: sum.to_vec(),
+        verdict: if total != 0 {
+            Verdict::Wins
+        } else {
+            Verdict::Loses
+        },
+        moves,
+    })
 }
 
 /// `i: label v1 v2 …` (`i:` only when the sum has several components).
@@ -454,5 +526,53 @@ fn refuse_misere_loopy(play: Play) -> Result<(), PlayError> {
             "misère play of a game that can cycle is not supported: drop --misere".into(),
         )),
         Play::Normal => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::rules::SourceFile;
+
+    /// ABC278 G's rules as its statement says them (a block of L..=R cards), and Kayles.
+    fn games() -> Vec<Game> {
+        let abc = "param L = 2\nparam R = 3\nmove remove: a in 0..=n, len in L..=R if a + len <= n => a, n - a - len\n";
+        let kayles = "move take: a in 0..=n, len in 1..=2 if a + len <= n => a, n - a - len\n";
+        [abc, kayles]
+            .into_iter()
+            .map(|text| crate::rules::load(SourceFile::new("t.sg", text), &[]).unwrap())
+            .collect()
+    }
+
+    proptest! {
+        /// The referee's kept table (one per game) against a fresh `solve` of each sum: the same
+        /// verdict and the same good moves, turn after turn of a game that shrinks the sum.
+        #[test]
+        fn kept_values_judge_as_solve_does(
+            heaps in proptest::collection::vec(0u64..40, 1..6),
+            picks in proptest::collection::vec(0usize..1000, 1..30),
+        ) {
+            for game in games() {
+                let referee = Referee::new(&game, Play::Normal, &[heaps.iter().map(|&h| vec![h]).collect::<Vec<_>>()].concat()).unwrap();
+                prop_assert!(matches!(referee.rule, Rule::Normal(Some(_))));
+                let mut sum: Vec<Vec<u64>> = heaps.iter().map(|&h| vec![h]).collect();
+                for &pick in &picks {
+                    let analysis = referee.analyse(&sum).unwrap();
+                    if analysis.moves.is_empty() {
+                        break;
+                    }
+                    let report = solve::solve(&game, &sum).unwrap();
+                    let wins = report.outcome == Outcome::FirstPlayerWins;
+                    prop_assert_eq!(analysis.verdict == Verdict::Wins, wins);
+                    for m in &analysis.moves {
+                        prop_assert_eq!(m.good, report.winning_moves.contains(&m.step), "{:?}", m.step);
+                    }
+                    let m = &analysis.moves[pick % analysis.moves.len()];
+                    sum = m.after(&sum);
+                }
+            }
+        }
     }
 }

@@ -97,7 +97,7 @@ pub fn run(
                 .best()
                 .expect("a position with moves has a best one");
             writeln!(output, "computer: {}", referee.describe(&sum, best))?;
-            sum = best.after.clone();
+            sum = best.after(&sum);
         }
         person_to_move = !person_to_move;
     }
@@ -156,7 +156,7 @@ fn person_move(
             text => match referee.read_move(analysis, text) {
                 Ok(chosen) => {
                     writeln!(output, "you: {}", referee.describe(sum, chosen))?;
-                    return Ok(Some(chosen.after.clone()));
+                    return Ok(Some(chosen.after(sum)));
                 }
                 Err(error) => {
                     writeln!(output, "{error}. Legal moves:")?;
@@ -190,7 +190,7 @@ fn example(referee: &Referee<'_>, start: &[Vec<u64>]) -> Result<String, PlayErro
         || "quit".to_string(),
         // A graph's edges have no values to tell them apart: name the node reached.
         |m| match m.step.binders.is_empty() && m.step.rule == "edge" {
-            true => referee.show(&m.after),
+            true => referee.show(&m.after(start)),
             false => super::notation(start.len(), &m.step),
         },
     ))
