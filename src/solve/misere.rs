@@ -645,6 +645,24 @@ mod tests {
     }
 
     #[test]
+    fn nim_is_recognised_by_its_code_only() {
+        let code = |text: &str| game(text).code().cloned().unwrap();
+        assert!(is_nim_code(&code("octal 0.[3]")));
+        assert!(is_nim_code(&code("octal 0.3[3]")));
+        assert!(is_nim_code(&code("move take: x in 1..=n => n - x")));
+        for other in [
+            "octal 0.[7]",
+            "octal 0.333",
+            "octal 0.[2]",
+            "octal 0.[1]",
+            "octal 4.[3]",
+        ] {
+            assert!(!is_nim_code(&code(other)), "{other}");
+        }
+        assert!(!is_nim_code(&code("subtraction {1, 2, 3}")));
+    }
+
+    #[test]
     fn kayles_is_wild_and_searched() {
         let kayles = game("octal 0.77");
         let report = solve_misere(

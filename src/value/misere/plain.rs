@@ -71,8 +71,8 @@ pub struct Recursion<'g> {
 /// What one attempt at a position found.
 enum Attempt {
     Valued(Valued),
-    /// This component of an option is not valued yet.
-    Needs(Vec<u64>),
+    /// These components of its options are not valued yet.
+    Needs(Vec<Vec<u64>>),
 }
 
 impl<'g> Recursion<'g> {
@@ -200,35 +200,69 @@ impl<'g> Recursion<'g> {
         })
     }
 
-    /// Depth first from `root`, with an explicit stack.
+    /// Values `root` and every position it needs. A heap game's heaps in increasing size up
+    /// to `root` (every move leaves smaller heaps, so each heap's options are known when it is
+    /// reached); a position game depth first with an explicit stack of frames, each position
+    /// entered once (its options' unknown components pushed, all at once) and valued when it
+    /// is left, so that no position's options are listed more than twice.
     fn solve(&mut self, root: &[u64]) -> Result<(), Unvalued> {
-        let mut stack: Vec<Vec<u64>> = vec![root.to_vec()];
-        let mut on_stack: HashMap<Vec<u64>, usize, Fast> = HashMap::default();
-        on_stack.insert(root.to_vec(), 0);
-        while let Some(top) = stack.last().cloned() {
+        if self.generator.decreasing() && self.index(root).is_some() {
+            for n in 0..=root[0] {
+                if self.known(&[n]).is_some() {
+                    continue;
+                }
+                match self.attempt(&[n])? {
+                    Attempt::Valued(valued) => self.store(&[n], valued)?,
+                    Attempt::Needs(_) => unreachable!("a heap's options are smaller heaps"),
+                }
+            }
+            return Ok(());
+        }
+        // (position, whether it is being left: its options were entered).
+        let mut stack: Vec<(Vec<u64>, bool)> = vec![(root.to_vec(), false)];
+        let mut on_path: HashMap<Vec<u64>, (), Fast> = HashMap::default();
+        while let Some((top, leaving)) = stack.pop() {
+            if !leaving && self.known(&top).is_some() {
+                continue;
+            }
             match self.attempt(&top)? {
                 Attempt::Valued(valued) => {
                     self.store(&top, valued)?;
-                    on_stack.remove(&top);
-                    stack.pop();
+                    on_path.remove(&top);
                 }
                 Attempt::Needs(next) => {
-                    if let Some(&depth) = on_stack.get(&next) {
-                        let mut positions = stack[depth..].to_vec();
-                        positions.push(next);
-                        let rules = vec![None; positions.len() - 1];
-                        return Err(EngineError::Cycle { positions, rules }.into());
+                    for component in &next {
+                        if on_path.contains_key(component) || component == &top {
+                            return Err(self.cycle(&stack, &top, component).into());
+                        }
                     }
-                    on_stack.insert(next.clone(), stack.len());
-                    stack.push(next);
+                    on_path.insert(top.clone(), ());
+                    stack.push((top, true));
+                    stack.extend(next.into_iter().map(|c| (c, false)));
                 }
             }
         }
         Ok(())
     }
 
-    /// Values `position` from its options, or names the first component of an option that
-    /// is not valued yet.
+    /// The cycle error: the path of positions being left from `back_to` up to `top`, and
+    /// `back_to` again.
+    fn cycle(&self, stack: &[(Vec<u64>, bool)], top: &[u64], back_to: &[u64]) -> EngineError {
+        let path: Vec<Vec<u64>> = stack
+            .iter()
+            .filter(|(_, leaving)| *leaving)
+            .map(|(p, _)| p.clone())
+            .chain(std::iter::once(top.to_vec()))
+            .collect();
+        let from = path.iter().position(|p| p == back_to).unwrap_or(0);
+        let mut positions = path[from..].to_vec();
+        positions.push(back_to.to_vec());
+        let rules = vec![None; positions.len() - 1];
+        EngineError::Cycle { positions, rules }
+    }
+
+    /// Values `position` from its options, or names every component of its options that is
+    /// not valued yet.
     fn attempt(&mut self, position: &[u64]) -> Result<Attempt, Unvalued> {
         let arity = self.arity.max(1);
         // Options by reference into the table where they are single positions inside the
@@ -236,7 +270,7 @@ impl<'g> Recursion<'g> {
         let mut inside: Vec<usize> = Vec::new();
         let mut owned: Vec<Genus> = Vec::new();
         let mut all_tame = true;
-        let mut needs: Option<Vec<u64>> = None;
+        let mut needs: Vec<Vec<u64>> = Vec::new();
         let mut wild_sums: Vec<Vec<u64>> = Vec::new();
         let mut listed = 0u64;
         let mut left = self.steps_left;
@@ -244,12 +278,13 @@ impl<'g> Recursion<'g> {
         let result = this
             .generator
             .for_each_option_within(position, &mut left, &mut |flat| {
-                if needs.is_some() {
-                    return;
-                }
                 listed += 1;
-                if let Some(part) = flat.chunks(arity).find(|c| this.known(c).is_none()) {
-                    needs = Some(part.to_vec());
+                for part in flat.chunks(arity) {
+                    if this.known(part).is_none() {
+                        needs.push(part.to_vec());
+                    }
+                }
+                if !needs.is_empty() {
                     return;
                 }
                 if flat.len() == arity {
@@ -301,8 +336,10 @@ impl<'g> Recursion<'g> {
                 .into());
             }
         }
-        if let Some(next) = needs {
-            return Ok(Attempt::Needs(next));
+        if !needs.is_empty() {
+            needs.sort_unstable();
+            needs.dedup();
+            return Ok(Attempt::Needs(needs));
         }
         // Options of several components, one not tame: the search over sums, if allowed.
         for flat in wild_sums {
@@ -325,5 +362,43 @@ impl<'g> Recursion<'g> {
         let genus = Genus::from_options(&options);
         let species = Species::classify(&genus, all_tame);
         Ok(Attempt::Valued(Valued { genus, species }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testing::game;
+
+    #[test]
+    fn a_cycle_of_positions_is_an_error_naming_it() {
+        let looping = game(
+            "position (x, y)\nmove a: t in 1..=min(x, 1) => (x - t, y + t)\nmove b: t in 1..=min(y, 1) => (x + t, y - t)",
+        );
+        let mut recursion = Recursion::new(&looping, &[2, 2]);
+        match recursion.value(&[1, 0]) {
+            Err(Unvalued::Engine(EngineError::Cycle { positions, .. })) => {
+                assert_eq!(positions.first(), positions.last(), "{positions:?}");
+                assert!(positions.len() >= 3, "{positions:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn without_a_search_a_sum_with_a_wild_component_is_named() {
+        // Kayles: heap 5 is the first that is not tame, and heap 7 may leave 5 + 1.
+        let kayles = game("octal 0.77");
+        let mut recursion = Recursion::new(&kayles, &[7]);
+        assert!(recursion.value(&[5]).is_ok_and(|v| !v.is_tame()));
+        match recursion.value(&[7]) {
+            Err(Unvalued::WildSum { sum }) => {
+                assert!(sum.contains(&5) && sum.len() >= 2, "{sum:?}")
+            }
+            other => panic!("{other:?}"),
+        }
+        let mut searching = Recursion::new(&kayles, &[7]).with_search();
+        assert!(searching.value(&[7]).is_ok());
+        assert!(searching.sums_searched() > 0);
     }
 }
