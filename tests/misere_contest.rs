@@ -392,7 +392,7 @@ fn solve_of_one_wild_non_splitting_component_is_by_the_recursion_and_sums_by_the
         &["by the recursion on options: one component, which is not tame"],
     );
     // A sum with a wild component is searched, and agrees with the brute force over sums.
-    for sum in [[16u64, 3], [16, 16], [17, 9]] {
+    for sum in [[16u64, 3], [16, 16], [17, 9], [16, 25], [30, 22]] {
         let json: Value = serde_json::from_str(&ok(&[
             "solve",
             &game.rules(),
@@ -402,13 +402,16 @@ fn solve_of_one_wild_non_splitting_component_is_by_the_recursion_and_sums_by_the
             "--json",
         ]))
         .unwrap();
-        // The search, or the quick misère quotient (which gives the outcome only).
+        // With the wild heap 16: the search, or the quick misère quotient (which gives the
+        // outcome only). Heap 17 does not reach 16, and 17 + 9 may be tame.
         let method = json["method"].as_str().unwrap();
-        assert!(
-            method.starts_with("by the search over sums")
-                || method.starts_with("by the misère quotient"),
-            "{method}"
-        );
+        if sum.contains(&16) {
+            assert!(
+                method.starts_with("by the search over sums")
+                    || method.starts_with("by the misère quotient"),
+                "{method}"
+            );
+        }
         let value = brute_misere(&sum, 0, 0, &options, &mut memo);
         if !json["value"].is_null() {
             assert_eq!(json["value"], value, "{sum:?}");
