@@ -18,6 +18,7 @@ mod loopy;
 mod loopy_cli;
 mod misere;
 mod misere_check;
+mod misere_contest;
 mod multi;
 mod play;
 mod readme;

@@ -6,7 +6,9 @@
 //! `"P"`: the player to move loses), `value` (normal play: the sum's SG value, the XOR of the
 //! components'; misère play: `G⁻` of the sum; `null` when a pattern decided it), `genus`
 //! (misère play only: the sum's genus, e.g. `"4^{146}"`), `method` (how it was decided, in
-//! words), `winning_moves` (in the text's order; each `component`, 1-based as in the text's
+//! words), `rests_on_lowering` (misère play only: true when the genera are Nim's by the
+//! theorem for heaps beyond the bound up to which rules lowered to Nim's code were checked,
+//! so that the answer rests on the lowering argument), `winning_moves` (in the text's order; each `component`, 1-based as in the text's
 //! `component 2:`, `rule` (the rule's name, `null` for an unnamed rule or a code), `by` (the
 //! rule as the text names it), `binders` (name → value), `result` (the components the moved
 //! one becomes, like `position`)), and beyond the box `search` (how the moves were searched).
@@ -16,7 +18,7 @@ use std::io::{self, Write};
 use serde_json::{json, Map, Value};
 
 use crate::engine::multi::show_position;
-use crate::solve::{show_sum, GameMove, Method, MoveSearch, Outcome, SolveReport};
+use crate::solve::{show_sum, GameMove, Genera, Method, MoveSearch, Outcome, SolveReport};
 
 /// Winning moves printed beyond the box (the first found, smallest first; the rest are counted).
 pub const SHOWN_MOVES: usize = 20;
@@ -184,9 +186,34 @@ pub fn method_text(report: &SolveReport) -> String {
         } => format!(
             "by the pattern: {description}, which holds on every position of {box_text} (not proved beyond)"
         ),
-        Method::TameRule { sums } => format!(
-            "by the tame rule: every component is tame (Conway, ONAG ch. 12); {} valued",
-            plural(*sums, "sum")
+        Method::TameRule { sums, genera } => {
+            let how = match genera {
+                Genera::Search => format!("{} valued", plural(*sums, "sum")),
+                Genera::Recursion { positions } => format!(
+                    "genera of {} by the recursion on options, no search over sums",
+                    plural(*positions, "position")
+                ),
+                Genera::Nim {
+                    code,
+                    checked_to,
+                    largest,
+                } => {
+                    let mut text = format!(
+                        "the game is Nim (code {code}), whose heaps have the genera 0^{{120}}, 1^{{031}} and n^{{n(n⊕2)}} for n ≥ 2 (ONAG ch. 12), no search over sums"
+                    );
+                    if let Some(v) = checked_to.filter(|v| largest > v) {
+                        text.push_str(&format!(
+                            "; the rules' moves were checked equal to the code's for every heap ≤ {v} when loading, and beyond {v} they are the code's by the lowering argument (not checked)"
+                        ));
+                    }
+                    text
+                }
+            };
+            format!("by the tame rule: every component is tame (Conway, ONAG ch. 12); {how}")
+        }
+        Method::OptionRecursion { positions } => format!(
+            "by the recursion on options: one component, which is not tame, valued from its options' genera (no search over sums); {} valued",
+            plural(*positions, "position")
         ),
         Method::Quotient {
             max_heap,
@@ -286,6 +313,11 @@ pub fn write_json(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
         object.insert("genus".into(), json!(genus.to_string()));
     }
     object.insert("method".into(), json!(method_text(report)));
+    if report.misere() {
+        let rests =
+            matches!(&report.method, Method::TameRule { genera, .. } if genera.rests_on_lowering());
+        object.insert("rests_on_lowering".into(), json!(rests));
+    }
     object.insert("winning_moves".into(), Value::Array(moves));
     if let Some(search) = &report.search {
         object.insert("search".into(), json!(search));
@@ -370,8 +402,9 @@ mod tests {
         assert_eq!(
             text(&n),
             "position: 2 + 2 + 3\nmisère play, by the tame rule: every component is tame \
-             (Conway, ONAG ch. 12); 9 sums valued\nG⁻ = 3 (genus 3^{31}): the first player \
-             wins\nwinning moves (3):\n  component 1: 2 → 1   by `take`, x = 1\n  \
+             (Conway, ONAG ch. 12); the game is Nim (code 0.[3]), whose heaps have the genera \
+             0^{120}, 1^{031} and n^{n(n⊕2)} for n ≥ 2 (ONAG ch. 12), no search over sums\n\
+             G⁻ = 3 (genus 3^{31}): the first player wins\nwinning moves (3):\n  component 1: 2 → 1   by `take`, x = 1\n  \
              component 2: 2 → 1   by `take`, x = 1\n  component 3: 3 → nothing   by `take`, \
              x = 3\n"
         );
@@ -388,6 +421,17 @@ mod tests {
         };
         assert_eq!(json["genus"], "3^{31}");
         assert_eq!(json["winning_moves"][2]["result"], serde_json::json!([]));
+        assert_eq!(json["rests_on_lowering"], false);
+        // Heaps past the bound of the lowering's check (68 here): the report says so.
+        let big = crate::solve::solve_misere(&nim, &heaps(&[100, 3]), Default::default()).unwrap();
+        assert!(text(&big)
+            .contains("beyond 68 they are the code's by the lowering argument (not checked)"));
+        let json: serde_json::Value = {
+            let mut out = Vec::new();
+            write_json(&mut out, &big).unwrap();
+            serde_json::from_slice(&out).unwrap()
+        };
+        assert_eq!(json["rests_on_lowering"], true);
     }
 
     #[test]

@@ -1,9 +1,18 @@
 //! `solve` in misère play: the genus of a sum of positions, who wins (P: the player to move
 //! loses, `G⁻ = 0`), and every winning move (one to a sum with `G⁻ = 0`), exactly, for any game.
 //!
-//! * When every component is tame (its genus and those of all its positions are tame), the
-//!   sum is decided by Conway's tame addition ([`Genus::tame_sum`], ONAG ch. 12): misère Nim's
-//!   rule generalised ([`Method::TameRule`]).
+//! * First, without any search over sums ([`without_search`]): the components' genera come
+//!   from Nim's theorem when the game is Nim (the code `0.[3]`, [`is_nim_code`]:
+//!   [`Genus::nim_heap`]), else from the recursion on options of
+//!   [`crate::value::misere::Recursion`], which stops at the first option that is a sum with a
+//!   component that is not tame. When every component is then tame (its genus and those of all
+//!   its positions are tame), the sum is decided by Conway's tame addition
+//!   ([`Genus::tame_sum`], ONAG ch. 12; Winning Ways ch. 13): the normal values add by XOR and
+//!   the misère value is the normal one, flipped (`⊕ 1`) exactly when every component is
+//!   fickle (genus `0^{120}` or `1^{031}`) — misère Nim's rule generalised
+//!   ([`Method::TameRule`]); every move is checked by the same rule. A sum of one component
+//!   that is not tame is its own genus, and every move leads to one of its options, valued
+//!   by the recursion ([`Method::OptionRecursion`]).
 //! * Otherwise, for a large sum of heaps, a quick attempt at the misère quotient of the heaps
 //!   up to the largest (Plambeck–Siegel, [`crate::value::misere::quotient`], proved before
 //!   use) decides the outcome of the sum and of every move ([`Method::Quotient`]); `G⁻` of
@@ -16,15 +25,18 @@
 //! take-and-break code: multisets of heaps no larger, no more tokens in all); the search stops
 //! past [`MAX_SUMS`] with [`crate::engine::EngineError::TooManySums`].
 
+use serde::Serialize;
+
 use crate::engine::progress::Progress;
 use crate::engine::EngineError;
-use crate::rules::{Game, GameKind};
+use crate::rules::code::Digit;
+use crate::rules::{Game, GameKind, TakeBreakCode};
 use crate::value::evaluate;
 use crate::value::misere::quotient::{self, Quotient};
 use crate::value::misere::sums::MAX_SUMS;
-use crate::value::misere::{Genus, Sums};
+use crate::value::misere::{Genus, Recursion, Sums, Unvalued, Valued};
 
-use super::moves;
+use super::moves::{self, Limit};
 use super::{check_components, sum_box, Method, Outcome, SolveError, SolveReport};
 
 /// How [`solve_misere`] runs.
@@ -55,12 +67,22 @@ pub fn solve_misere(
     check_components(game, components)?;
     let coordinates = game.coordinates();
     let arity = coordinates.len();
+    if !options.force_search {
+        if let Some(report) = by_nim_theorem(game, components)? {
+            return Ok(report);
+        }
+    }
     // Before any work: the values of every position up to the largest component (heaps below
     // it, the box under it) must fit and their rules finish, and a code's moves be listable.
     let generator = evaluate::check_request(game, &sum_box(components))?;
     if game.position_program().is_none() {
         let largest = components.iter().map(|c| c[0]).max().unwrap_or(0);
         moves::check_listable(game, largest)?;
+    }
+    if !options.force_search {
+        if let Some(report) = without_search(game, components)? {
+            return Ok(report);
+        }
     }
     let bound = sums_bound(game, components);
     let mut sums = Sums::new(game);
@@ -171,7 +193,10 @@ pub fn solve_misere(
         (outcome == Outcome::FirstPlayerWins) != winning_moves.is_empty() || total.is_empty()
     );
     let method = if tame_rule {
-        Method::TameRule { sums: sums.len() }
+        Method::TameRule {
+            sums: sums.len(),
+            genera: Genera::Search,
+        }
     } else {
         Method::SumSearch {
             sums: sums.len(),
@@ -190,6 +215,241 @@ pub fn solve_misere(
         genus: Some(genus),
         misere: true,
     })
+}
+
+/// How the components' genera were found for the tame rule ([`Method::TameRule`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "by", rename_all = "snake_case")]
+pub enum Genera {
+    /// By the search over sums (the components alone, and the sums moved to).
+    Search,
+    /// By the recursion on options ([`Recursion`]), no search over sums.
+    Recursion {
+        /// Positions valued.
+        positions: usize,
+    },
+    /// By the theorem on Nim's genera ([`Genus::nim_heap`]): the game is Nim, the code `0.[3]`.
+    Nim {
+        /// The code, as written (`0.[3]`).
+        code: String,
+        /// For rules lowered to the code: the bound up to which their moves were checked
+        /// equal to the code's when loading ([`crate::rules::Lowering`]); beyond it, they are
+        /// the code's by the lowering argument, not by a check. `None` for a family form,
+        /// which is the code by definition.
+        checked_to: Option<u64>,
+        /// The largest heap of the sum.
+        largest: u64,
+    },
+}
+
+impl Genera {
+    /// Whether a heap of the sum lies beyond the moves checked when loading (the genera then
+    /// rest on the lowering argument).
+    pub fn rests_on_lowering(&self) -> bool {
+        matches!(self, Genera::Nim { checked_to: Some(v), largest, .. } if largest > v)
+    }
+}
+
+/// Whether `code` is Nim: no move removes nothing, and removing any `k ≥ 1` tokens may leave
+/// one heap or (taking the whole heap) none — digit `3` for every `k ≥ 1`, so the options of
+/// heap `n` are exactly the heaps `0..n`.
+pub fn is_nim_code(code: &TakeBreakCode) -> bool {
+    let three = Digit::from_mask(3);
+    !code.tail.is_empty()
+        && code.digit(0).is_empty()
+        && code.digits.iter().skip(1).all(|d| *d == three)
+        && code.tail.iter().all(|d| *d == three)
+}
+
+/// The most moves [`by_nim_theorem`] lists (the heaps' sizes added up): every move is checked.
+pub const NIM_MOVES: u64 = 50_000_000;
+
+/// A sum of Nim heaps by the theorem on their genera ([`Genus::nim_heap`], so no heap's genus
+/// is computed from its options) and the tame rule, every move checked by the same rule:
+/// misère Nim (Bouton 1902) in time proportional to the number of moves. `None` when the game
+/// is not Nim, or a heap is too large for a genus (`> u32::MAX`) or the moves too many
+/// ([`NIM_MOVES`]).
+fn by_nim_theorem(game: &Game, components: &[Vec<u64>]) -> Result<Option<SolveReport>, SolveError> {
+    let Some(code) = game.code() else {
+        return Ok(None);
+    };
+    if !is_nim_code(code) || game.position_program().is_some() {
+        return Ok(None);
+    }
+    let largest = components.iter().map(|c| c[0]).max().unwrap_or(0);
+    let moves_total = components.iter().fold(0u64, |a, c| a.saturating_add(c[0]));
+    if largest > u64::from(u32::MAX) || moves_total > NIM_MOVES {
+        return Ok(None);
+    }
+    moves::check_listable(game, largest)?;
+    let genera: Vec<Genus> = components
+        .iter()
+        .map(|c| Genus::nim_heap(c[0] as u32))
+        .collect();
+    let method = Method::TameRule {
+        sums: 0,
+        genera: Genera::Nim {
+            code: code.to_string(),
+            checked_to: game.lowering().map(|l| l.checked_to),
+            largest,
+        },
+    };
+    tame_report(
+        game,
+        components,
+        &genera,
+        &|part| u32::try_from(part[0]).ok().map(Genus::nim_heap),
+        method,
+    )
+}
+
+/// The sum without a search over sums, when the recursion on options values every component
+/// without meeting a sum with a component that is not tame: by the tame rule when every
+/// component is tame, by the component's own genus when the sum has one. `None` otherwise (the
+/// caller searches the sums).
+fn without_search(game: &Game, components: &[Vec<u64>]) -> Result<Option<SolveReport>, SolveError> {
+    let mut recursion = Recursion::new(game, &sum_box(components));
+    let mut valued: Vec<Valued> = Vec::with_capacity(components.len());
+    for component in components {
+        match recursion.value(component) {
+            Ok(v) => valued.push(v.clone()),
+            Err(Unvalued::WildSum { .. }) => return Ok(None),
+            Err(Unvalued::Engine(error)) => {
+                return Err(evaluate::name_graph_cycle(game, error).into())
+            }
+        }
+    }
+    let positions = recursion.positions_valued();
+    if valued.iter().all(Valued::is_tame) {
+        let genera: Vec<Genus> = valued.into_iter().map(|v| v.genus).collect();
+        let method = Method::TameRule {
+            sums: 0,
+            genera: Genera::Recursion { positions },
+        };
+        return tame_report(
+            game,
+            components,
+            &genera,
+            &|part| {
+                recursion
+                    .known(part)
+                    .filter(|v| v.is_tame())
+                    .map(|v| v.genus.clone())
+            },
+            method,
+        );
+    }
+    if components.len() > 1 {
+        return Ok(None);
+    }
+    // One component, not tame: its genus; each move leads to one of its options.
+    let mut winning = Vec::new();
+    let mut unvalued = false;
+    moves::for_each_move(
+        game,
+        &components[0],
+        Limit::All,
+        &mut |listed| match recursion.sum_of_known(listed.result) {
+            Some(after) if after.genus.misere() == 0 => winning.push(moves::label(game, 0, listed)),
+            Some(_) => {}
+            None => unvalued = true,
+        },
+    )?;
+    if unvalued {
+        return Ok(None);
+    }
+    let genus = valued.swap_remove(0).genus;
+    Ok(Some(report(
+        game,
+        components,
+        genus,
+        winning,
+        Method::OptionRecursion { positions },
+    )))
+}
+
+/// The report of a sum of tame components of genera `genera` by Conway's tame rule, each move
+/// checked by the same rule: a move leaves a sum whose normal value is the XOR of the
+/// components' and whose misère value is that, flipped exactly when every component is fickle.
+/// `part` gives the genus of a component a move leaves (`None`, or a genus that is not tame,
+/// sends the sum back to the caller's search: `Ok(None)`).
+fn tame_report(
+    game: &Game,
+    components: &[Vec<u64>],
+    genera: &[Genus],
+    part: &dyn Fn(&[u64]) -> Option<Genus>,
+    method: Method,
+) -> Result<Option<SolveReport>, SolveError> {
+    let normal = genera.iter().fold(0u32, |a, g| a ^ g.normal);
+    let firm = genera.iter().filter(|g| !g.is_fickle()).count();
+    let arity = game.coordinates().len().max(1);
+    let mut winning = Vec::new();
+    let mut unvalued = false;
+    for (i, (component, genus)) in components.iter().zip(genera).enumerate() {
+        let normal_rest = normal ^ genus.normal;
+        let firm_rest = firm - usize::from(!genus.is_fickle());
+        moves::for_each_move(game, component, Limit::All, &mut |listed| {
+            if unvalued {
+                return;
+            }
+            let (mut after_normal, mut after_firm) = (normal_rest, firm_rest);
+            for left in listed.result.chunks(arity) {
+                match part(left) {
+                    Some(g) if g.is_tame() => {
+                        after_normal ^= g.normal;
+                        after_firm += usize::from(!g.is_fickle());
+                    }
+                    _ => {
+                        unvalued = true;
+                        return;
+                    }
+                }
+            }
+            let misere = if after_firm == 0 {
+                after_normal ^ 1
+            } else {
+                after_normal
+            };
+            if misere == 0 {
+                winning.push(moves::label(game, i, listed));
+            }
+        })?;
+        if unvalued {
+            return Ok(None);
+        }
+    }
+    let misere = if firm == 0 { normal ^ 1 } else { normal };
+    let genus = if let [one] = genera {
+        one.clone()
+    } else {
+        Genus::tame(normal, misere)
+    };
+    Ok(Some(report(game, components, genus, winning, method)))
+}
+
+fn report(
+    game: &Game,
+    components: &[Vec<u64>],
+    genus: Genus,
+    winning_moves: Vec<super::GameMove>,
+    method: Method,
+) -> SolveReport {
+    let misere = genus.misere();
+    SolveReport {
+        coordinates: game.coordinates(),
+        components: components.to_vec(),
+        value: Some(misere),
+        outcome: if misere == 0 {
+            Outcome::FirstPlayerLoses
+        } else {
+            Outcome::FirstPlayerWins
+        },
+        winning_moves,
+        method,
+        search: None,
+        genus: Some(genus),
+        misere: true,
+    }
 }
 
 /// Sums whose search may need more sums than this first try the misère quotient (of a heap
@@ -382,6 +642,24 @@ mod tests {
             assert!(crate::oracle::misere::bouton_misere_p(&after), "{m:?}");
         }
         assert_eq!(report.winning_moves.len(), 3);
+    }
+
+    #[test]
+    fn nim_is_recognised_by_its_code_only() {
+        let code = |text: &str| game(text).code().cloned().unwrap();
+        assert!(is_nim_code(&code("octal 0.[3]")));
+        assert!(is_nim_code(&code("octal 0.3[3]")));
+        assert!(is_nim_code(&code("move take: x in 1..=n => n - x")));
+        for other in [
+            "octal 0.[7]",
+            "octal 0.333",
+            "octal 0.[2]",
+            "octal 0.[1]",
+            "octal 4.[3]",
+        ] {
+            assert!(!is_nim_code(&code(other)), "{other}");
+        }
+        assert!(!is_nim_code(&code("subtraction {1, 2, 3}")));
     }
 
     #[test]

@@ -25,7 +25,7 @@ use crate::engine::{self, human_bytes, EngineError, EngineOptions, Hint};
 use crate::rules::Game;
 use crate::value::misere::Genus;
 
-pub use misere::{solve_misere, MisereOptions};
+pub use misere::{solve_misere, Genera, MisereOptions};
 pub use moves::GameMove;
 pub use parse::{parse_sum, PositionError};
 
@@ -97,8 +97,18 @@ pub enum Method {
     /// Misère play, every component tame: by Conway's tame addition of the components'
     /// genera ([`Genus::tame_sum`]; ONAG ch. 12), the moves checked through the search.
     TameRule {
-        /// Sums of components valued (the components alone, and the sums moved to).
+        /// Sums of components valued by the search (the components alone, and the sums moved
+        /// to); 0 when the genera came without it.
         sums: usize,
+        /// How the components' genera were found.
+        genera: misere::Genera,
+    },
+    /// Misère play, one component that is not tame: its genus by the recursion on options
+    /// ([`crate::value::misere::Recursion`]), every option a position or a sum of tame
+    /// components, so no search over sums; every move leads to an option so valued.
+    OptionRecursion {
+        /// Positions valued.
+        positions: usize,
     },
     /// Misère play, a component wild: by the exact search over canonical sums
     /// ([`crate::value::misere::Sums`]).

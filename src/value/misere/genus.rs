@@ -102,6 +102,20 @@ impl Genus {
         }
     }
 
+    /// The genus of the nim-heap `*n` (Conway, ONAG ch. 12; Winning Ways ch. 13, "tame
+    /// games"): `*0 = 0^{120}`, `*1 = 1^{031}`, and `*n = n^{n(n⊕2)}` for `n ≥ 2` — that is,
+    /// [`Genus::tame`]`(n, n ⊕ 1)` for `n ≤ 1` and `tame(n, n)` above. It follows from
+    /// Bouton's misère rule (1902): `*n + k·*2` has misère value `n ⊕ 1` when `k = 0` and
+    /// `n ≤ 1`, and its nim-sum `n ⊕ (k mod 2)·2` otherwise (a heap of 2 is then present or
+    /// `n ≥ 2`). The tests check it against [`Genus::from_options`] on heaps up to 200.
+    pub fn nim_heap(n: u32) -> Genus {
+        if n <= 1 {
+            Genus::tame(n, n ^ 1)
+        } else {
+            Genus::tame(n, n)
+        }
+    }
+
     /// `γk = G⁻(G + k·*2)`.
     pub fn gamma(&self, k: usize) -> u32 {
         let len = self.superscripts.len();
@@ -137,7 +151,7 @@ impl Genus {
 
     /// Whether a tame genus is *fickle* (`0^{120}`, `1^{031}`: the sum's misère value flips
     /// with it) rather than firm.
-    fn is_fickle(&self) -> bool {
+    pub fn is_fickle(&self) -> bool {
         self.normal <= 1 && self.misere() == self.normal ^ 1
     }
 
@@ -307,6 +321,25 @@ mod tests {
             assert_eq!(by_recursion, nim_genus(&heaps), "{heaps:?}");
             assert!(by_recursion.is_tame(), "{heaps:?}: {by_recursion}");
         }
+    }
+
+    #[test]
+    fn nim_heaps_have_the_genera_of_the_theorem() {
+        // Heap n's options are the heaps 0..n: the genera by the recursion on options, from
+        // the terminal position up, against the closed form of `Genus::nim_heap`, and against
+        // misère Nim's rule (`nim_genus`, from Bouton's rule) on the small heaps.
+        let mut heaps: Vec<Genus> = Vec::new();
+        for n in 0..=200u32 {
+            let genus = Genus::from_options(&heaps.iter().collect::<Vec<_>>());
+            assert_eq!(genus, Genus::nim_heap(n), "heap {n}");
+            if n <= 12 {
+                assert_eq!(genus, nim_genus(&[n]), "heap {n}");
+            }
+            heaps.push(genus);
+        }
+        assert_eq!(Genus::nim_heap(0).to_string(), "0^{120}");
+        assert_eq!(Genus::nim_heap(1).to_string(), "1^{031}");
+        assert_eq!(Genus::nim_heap(5).to_string(), "5^{57}");
     }
 
     #[test]

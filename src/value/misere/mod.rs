@@ -3,17 +3,20 @@
 //! A position's misère Grundy value is `G⁻(0) = 1` for a position with no move and
 //! `G⁻(G) = mex{G⁻(G')}` otherwise; the player to move loses iff `G⁻ = 0`. Unlike normal
 //! play, `G⁻` of a sum is not determined by the components' values, so a move leaving
-//! several components is valued by the search over sums of [`sums`], and every position is
-//! given its full [`Genus`] (Conway), from which tameness follows.
+//! several components is valued by tame addition when they are all tame and otherwise by the
+//! search over sums of [`sums`]; a position alone by the recursion on options of [`plain`].
+//! Every position is given its full [`Genus`] (Conway), from which tameness follows.
 //!
 //! [`Misere`] is the value rule (registered as `misere`); [`table`] values every position of a
 //! heap table or a box with both conventions side by side.
 
 pub mod genus;
+pub mod plain;
 pub mod quotient;
 pub mod sums;
 
 pub use genus::{Genus, Species};
+pub use plain::{Recursion, Unvalued};
 pub use sums::{Sum, Sums, Valued};
 
 use super::evaluate::{self, ValueTable};
@@ -129,9 +132,12 @@ impl MisereTable {
 }
 
 /// Values every position of the box `0..=extents[i]` of `game` (for a heap game, one extent:
-/// the heaps `0..=to`) in normal and misère play, by the search over sums of [`Sums`]. Refused
-/// before any work, like [`evaluate::evaluate`], when the box does not fit or its rules would
-/// take hours; `progress` draws a bar on a terminal.
+/// the heaps `0..=to`) in normal and misère play, by the recursion on options of [`plain`]:
+/// each position from its options' genera, an option of several components by tame addition
+/// when they are all tame, and by the search over sums of [`Sums`] only when one is not (so a
+/// game whose moves never split a component never searches sums). Refused before any work,
+/// like [`evaluate::evaluate`], when the box does not fit or its rules would take hours;
+/// `progress` draws a bar on a terminal.
 pub fn table(game: &Game, extents: &[u64], progress: bool) -> Result<MisereTable, EngineError> {
     let (table, stopped) = table_until(game, extents, progress, false)?;
     match stopped {
@@ -151,7 +157,7 @@ pub fn table_until(
     keep_partial: bool,
 ) -> Result<(MisereTable, Option<EngineError>), EngineError> {
     let generator = evaluate::check_request(game, extents)?;
-    let mut sums = Sums::new(game);
+    let mut recursion = plain::Recursion::new(game, extents).with_search();
     let size: u64 = extents.iter().map(|&e| e + 1).product();
     let mut bar = Progress::new(0, size, progress);
     let mut table = MisereTable {
@@ -162,9 +168,11 @@ pub fn table_until(
     };
     for index in 0..size {
         let position = table.position_of(index as usize);
-        let valued = sums
-            .canonical(&position)
-            .and_then(|sum| sums.value(&sum).cloned());
+        let valued = match recursion.value(&position) {
+            Ok(valued) => Ok(valued.clone()),
+            Err(plain::Unvalued::Engine(error)) => Err(error),
+            Err(plain::Unvalued::WildSum { .. }) => unreachable!("the recursion searches sums"),
+        };
         match valued {
             Ok(valued) => table.cells.push(Cell {
                 genus: valued.genus,
