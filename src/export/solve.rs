@@ -9,14 +9,101 @@
 //! words), `winning_moves` (in the text's order; each `component`, 1-based as in the text's
 //! `component 2:`, `rule` (the rule's name, `null` for an unnamed rule or a code), `by` (the
 //! rule as the text names it), `binders` (name → value), `result` (the components the moved
-//! one becomes, like `position`)), and beyond the box `search` (how the moves were searched).
+//! one becomes, like `position`)), `complete` (false when the winning moves are listed in
+//! part: capped per component, a search cut short, or beyond the box moves not examined), and
+//! beyond the box `search` (how the moves were searched). A sum valued by a proof
+//! ([`Method::Proved`]) adds `capped` (each component with more winning moves than are listed:
+//! its 1-based `component` and `total`) and `unsearched_from` (the first 1-based component
+//! whose moves were not searched, or `null`).
+//!
+//! The text abbreviates a sum of more than [`SHOWN_COMPONENTS`] components (its first and last
+//! few, and the count); the JSON keeps every component.
 
 use std::io::{self, Write};
 
 use serde_json::{json, Map, Value};
 
 use crate::engine::multi::show_position;
+use crate::solve::sums::Valuation;
 use crate::solve::{show_sum, GameMove, Method, MoveSearch, Outcome, SolveReport};
+
+/// A sum of more components than this is abbreviated in the text: its first
+/// [`SHOWN_HEAD`] and last [`SHOWN_TAIL`] components, and how many there are.
+pub const SHOWN_COMPONENTS: usize = 12;
+
+/// Components shown before the `…` of an abbreviated sum.
+pub const SHOWN_HEAD: usize = 6;
+
+/// Components shown after the `…` of an abbreviated sum.
+pub const SHOWN_TAIL: usize = 3;
+
+/// `a + b + c`, or for more than [`SHOWN_COMPONENTS`] components `a + b + … + z (10000
+/// components)`.
+pub fn show_sum_short(parts: &[Vec<u64>]) -> String {
+    if parts.len() <= SHOWN_COMPONENTS {
+        return show_sum(parts);
+    }
+    format!(
+        "{} + … + {} ({} components)",
+        show_sum(&parts[..SHOWN_HEAD]),
+        show_sum(&parts[parts.len() - SHOWN_TAIL..]),
+        parts.len()
+    )
+}
+
+/// Whether every winning move is listed (see the module documentation's `complete`).
+pub fn complete(report: &SolveReport) -> bool {
+    let proved = match &report.method {
+        Method::Proved {
+            capped,
+            unsearched_from,
+            ..
+        } => capped.is_empty() && unsearched_from.is_none(),
+        _ => true,
+    };
+    let searched = report
+        .search
+        .as_ref()
+        .is_none_or(|s| s.capped_rules.is_empty() && s.to_sums == 0);
+    proved && searched
+}
+
+/// The first line of a report of a sum valued by a proof whose winning moves are listed in
+/// part: which components were capped or not searched. `None` when every move is listed.
+fn incomplete_text(report: &SolveReport) -> Option<String> {
+    let Method::Proved {
+        capped,
+        unsearched_from,
+        ..
+    } = &report.method
+    else {
+        return None;
+    };
+    let mut parts = Vec::new();
+    let shown = crate::solve::sums::MOVES_PER_COMPONENT;
+    match capped.as_slice() {
+        [] => {}
+        [one] => parts.push(format!(
+            "component {} has {} winning moves, only the first {shown} are listed",
+            one.component + 1,
+            one.total
+        )),
+        many => parts.push(format!(
+            "{} components have more than {shown} winning moves each (component {} has {}), only the first {shown} of each are listed",
+            many.len(),
+            many[0].component + 1,
+            many[0].total
+        )),
+    }
+    if let Some(first) = unsearched_from {
+        parts.push(format!(
+            "the search for winning moves ran out of work: components {}..={} were not searched",
+            first + 1,
+            report.components.len()
+        ));
+    }
+    (!parts.is_empty()).then(|| format!("incomplete: {}", parts.join("; ")))
+}
 
 /// Winning moves printed beyond the box (the first found, smallest first; the rest are counted).
 pub const SHOWN_MOVES: usize = 20;
@@ -53,7 +140,7 @@ pub fn write_text(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
             }
         }
         (Method::Quotient { .. }, _) => {
-            writeln!(out, "position: {}", show_sum(&report.components))?;
+            writeln!(out, "position: {}", show_sum_short(&report.components))?;
             writeln!(out, "misère play, {}", method_text(report))?;
             if report.outcome == Outcome::FirstPlayerLoses {
                 return writeln!(
@@ -72,7 +159,7 @@ pub fn write_text(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
             write_moves(out, &report.components, &report.winning_moves)
         }
         _ if report.misere() => {
-            writeln!(out, "position: {}", show_sum(&report.components))?;
+            writeln!(out, "position: {}", show_sum_short(&report.components))?;
             writeln!(out, "misère play, {}", method_text(report))?;
             let value = report.value.unwrap_or(0);
             let genus = report
@@ -97,7 +184,13 @@ pub fn write_text(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
             write_moves(out, &report.components, &report.winning_moves)
         }
         _ => {
-            writeln!(out, "position: {}", show_sum(&report.components))?;
+            if let Some(note) = incomplete_text(report) {
+                writeln!(out, "{note}")?;
+            }
+            writeln!(out, "position: {}", show_sum_short(&report.components))?;
+            if let Method::Proved { .. } = report.method {
+                writeln!(out, "{}", method_text(report))?;
+            }
             let value = report.value.unwrap_or(0);
             if report.outcome == Outcome::FirstPlayerLoses {
                 return writeln!(
@@ -106,7 +199,15 @@ pub fn write_text(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
                 );
             }
             writeln!(out, "G = {value}: the first player wins")?;
-            writeln!(out, "winning moves ({}):", report.winning_moves.len())?;
+            if complete(report) {
+                writeln!(out, "winning moves ({}):", report.winning_moves.len())?;
+            } else {
+                writeln!(
+                    out,
+                    "winning moves ({} listed):",
+                    report.winning_moves.len()
+                )?;
+            }
             write_moves(out, &report.components, &report.winning_moves)
         }
     }
@@ -184,6 +285,34 @@ pub fn method_text(report: &SolveReport) -> String {
         } => format!(
             "by the pattern: {description}, which holds on every position of {box_text} (not proved beyond)"
         ),
+        Method::Proved {
+            valuation, lowered, ..
+        } => {
+            let text = match valuation {
+                Valuation::Nim { code } => {
+                    format!("by G(n) = n: the code {code} is Nim (Bouton 1901)")
+                }
+                Valuation::Period {
+                    code,
+                    preperiod,
+                    period,
+                    computed,
+                    proof,
+                } => format!(
+                    "by the proved period of the code {code}: G(n + {period}) = G(n) for every n ≥ {preperiod} (proved by {proof}; G(0..={}) computed)",
+                    computed.saturating_sub(1)
+                ),
+                Valuation::Table { code, computed } => format!(
+                    "exact SG values of the heaps 0..={} (the code {code}; no period proved in that table)",
+                    computed.saturating_sub(1)
+                ),
+            };
+            if *lowered {
+                format!("{text}; the rules' values are the code's (they were lowered to it)")
+            } else {
+                text
+            }
+        }
         Method::TameRule { sums } => format!(
             "by the tame rule: every component is tame (Conway, ONAG ch. 12); {} valued",
             plural(*sums, "sum")
@@ -287,6 +416,23 @@ pub fn write_json(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
     }
     object.insert("method".into(), json!(method_text(report)));
     object.insert("winning_moves".into(), Value::Array(moves));
+    object.insert("complete".into(), json!(complete(report)));
+    if let Method::Proved {
+        capped,
+        unsearched_from,
+        ..
+    } = &report.method
+    {
+        let capped: Vec<Value> = capped
+            .iter()
+            .map(|c| json!({"component": c.component + 1, "total": c.total}))
+            .collect();
+        object.insert("capped".into(), Value::Array(capped));
+        object.insert(
+            "unsearched_from".into(),
+            json!(unsearched_from.map(|i| i + 1)),
+        );
+    }
     if let Some(search) = &report.search {
         object.insert("search".into(), json!(search));
     }

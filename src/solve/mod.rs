@@ -8,12 +8,16 @@
 //! * A position game's position whose box is out of reach (its rule steps past
 //!   [`SOLVE_EXACT_WORK`], or its memory) is decided by a P-position criterion found on a
 //!   smaller box ([`beyond`]), and the report says so.
+//! * A heap game's sum too large to list every move of (heaps past the listed ones, or many
+//!   of them) is valued component by component from a proof — Nim's closed form, or a period
+//!   proved by the periodicity theorem — and its winning moves found from it ([`sums`]).
 
 pub mod beyond;
 pub mod loopy;
 pub mod misere;
 pub mod moves;
 pub mod parse;
+pub mod sums;
 
 use serde::Serialize;
 use thiserror::Error;
@@ -93,6 +97,20 @@ pub enum Method {
         box_text: String,
         /// Why the exact values were out of reach.
         refusal: ExactRefusal,
+    },
+    /// A heap game's components valued one by one by a proof ([`sums`]): Nim's closed form,
+    /// a proved period, or a table holding every heap; the winning moves found from it.
+    Proved {
+        /// How the values were known.
+        valuation: sums::Valuation,
+        /// Whether the game's rules were lowered to the code whose values these are.
+        lowered: bool,
+        /// Components with more winning moves than [`sums::MOVES_PER_COMPONENT`]: only the
+        /// first ones are listed.
+        capped: Vec<sums::CappedMoves>,
+        /// When the search for winning moves ran out of work ([`sums::SPLIT_WORK`]): the first
+        /// component (0-based) not searched; it and those after it have no moves listed.
+        unsearched_from: Option<usize>,
     },
     /// Misère play, every component tame: by Conway's tame addition of the components'
     /// genera ([`Genus::tame_sum`]; ONAG ch. 12), the moves checked through the search.
@@ -197,6 +215,25 @@ pub enum SolveError {
         /// The largest heap whose moves are listed.
         largest: u64,
     },
+    /// A Nim heap whose value does not fit the 32-bit values sgscope computes with.
+    #[error(
+        "heap {heap} of {game} has the SG value {heap} (Nim: G(n) = n, Bouton 1901), past \
+         2^32 − 1, the largest value solve represents\n  help: ask about heaps below 2^32"
+    )]
+    ValueTooLarge {
+        /// The heap.
+        heap: u64,
+        /// The game's name.
+        game: String,
+    },
+    /// A heap game's sum that neither a proof values ([`sums`]) nor the exact path can list.
+    #[error("{cause}\n  and no proof values it instead: {why}")]
+    Unproved {
+        /// Why no proof values the sum.
+        why: String,
+        /// Why the exact path refused.
+        cause: Box<SolveError>,
+    },
     /// A sum whose exact values are out of reach (a criterion decides single positions only).
     #[error(
         "{refusal}\n  help: beyond that a single position can still be decided by a P-position \
@@ -271,6 +308,7 @@ impl SolveError {
             SolveError::Engine(e) => e.hint(),
             SolveError::CriteriaBoxFailed { error, .. } => error.hint(),
             SolveError::AfterHeader { error, .. } => error.hint(),
+            SolveError::Unproved { cause, .. } => cause.hint(),
             _ => None,
         }
     }
@@ -349,25 +387,7 @@ pub fn solve(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveE
             }
             (extents, values, moves, move_values)
         }
-        None => {
-            let largest = components.iter().map(|h| h[0]).max().unwrap_or(0);
-            // Before any work: a table too large for memory, then a code's heap too large to
-            // list the moves of, are refused before the table is computed.
-            engine::check_memory(game, largest)?;
-            moves::check_listable(game, largest)?;
-            let table = engine::compute(game, largest, &EngineOptions::default())?;
-            let mut moves = Vec::new();
-            for (i, c) in components.iter().enumerate() {
-                moves.extend(moves::moves_of(game, i, c)?);
-            }
-            let value = |heap: &[u64]| table.get(heap[0] as usize);
-            let values = components.iter().map(|c| value(c)).collect();
-            let move_values = moves
-                .iter()
-                .map(|m| m.result.iter().fold(0, |a, h| a ^ value(h)))
-                .collect();
-            (vec![largest], values, moves, move_values)
-        }
+        None => return solve_heaps(game, components),
     };
     let total = values.iter().fold(0, |a, v| a ^ v);
     let winning_moves = moves
@@ -387,6 +407,68 @@ pub fn solve(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveE
         },
         winning_moves,
         method: Method::ExactTable { extents },
+        search: None,
+        genus: None,
+        misere: false,
+    })
+}
+
+/// A heap game's sum: by a proof ([`sums`]) when listing every move would be heavy, else (or
+/// when no proof applies) from the table up to the largest heap, every move listed.
+fn solve_heaps(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveError> {
+    let largest = components.iter().map(|h| h[0]).max().unwrap_or(0);
+    let mut unproved = None;
+    if let Some(code) = game.code() {
+        if sums::listing_is_heavy(code, components) {
+            match sums::solve_by_proof(game, components)? {
+                Ok(report) => return Ok(report),
+                Err(why) => unproved = Some(why),
+            }
+        }
+    }
+    // Before any work: a table too large for memory, then a code's heap too large to
+    // list the moves of, are refused before the table is computed.
+    let exact = engine::check_memory(game, largest)
+        .map_err(SolveError::from)
+        .and_then(|()| moves::check_listable(game, largest));
+    if let Err(cause) = exact {
+        return Err(match unproved {
+            Some(why) => SolveError::Unproved {
+                why,
+                cause: Box::new(cause),
+            },
+            None => cause,
+        });
+    }
+    let table = engine::compute(game, largest, &EngineOptions::default())?;
+    let value = |heap: u64| table.get(heap as usize);
+    let values: Vec<u32> = components.iter().map(|c| value(c[0])).collect();
+    let total = values.iter().fold(0, |a, v| a ^ v);
+    // Every move listed, one component at a time, only the winning ones named (a heap
+    // game's moves leave heaps, empty ones as 0, whose value is 0).
+    let mut winning_moves = Vec::new();
+    for (i, c) in components.iter().enumerate() {
+        let wanted = total ^ values[i];
+        moves::for_each_move(game, c, moves::Limit::All, &mut |listed| {
+            let v = listed.result.iter().fold(0, |a, &h| a ^ value(h));
+            if v == wanted {
+                winning_moves.push(moves::label(game, i, listed));
+            }
+        })?;
+    }
+    Ok(SolveReport {
+        coordinates: game.coordinates(),
+        components: components.to_vec(),
+        value: Some(total),
+        outcome: if total == 0 {
+            Outcome::FirstPlayerLoses
+        } else {
+            Outcome::FirstPlayerWins
+        },
+        winning_moves,
+        method: Method::ExactTable {
+            extents: vec![largest],
+        },
         search: None,
         genus: None,
         misere: false,
@@ -552,12 +634,18 @@ mod tests {
 
     #[test]
     fn heap_errors_carry_the_engines_hint() {
-        let octal = load(SourceFile::new("<t>", "octal 0.07"), &[]).unwrap();
-        let err = solve(&octal, &[vec![1_000_000_000_000_000]]).unwrap_err();
+        // An infinite code other than Nim: no theorem proves a period, and the table is too
+        // large for memory; the refusal says both.
+        let infinite = load(SourceFile::new("<t>", "takebreak 0.[7]"), &[]).unwrap();
+        let err = solve(&infinite, &[vec![1_000_000_000_000_000]]).unwrap_err();
+        let SolveError::Unproved { why, cause } = &err else {
+            panic!("{err}")
+        };
         assert!(
-            matches!(err, SolveError::Engine(EngineError::TooLarge { .. })),
-            "{err}"
+            matches!(**cause, SolveError::Engine(EngineError::TooLarge { .. })),
+            "{cause}"
         );
+        assert!(why.contains("infinite codes"), "{why}");
         assert_eq!(err.hint(), Some(Hint::SmallerTable));
         let grid = solve(&game("rules/wythoff.sg"), &[vec![3]]).unwrap_err();
         assert!(

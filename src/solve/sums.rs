@@ -1,0 +1,423 @@
+//! Sums at any size: a heap game's sum of many components, or of heaps far past any table,
+//! valued component by component from a **proof** about the game's values, and its winning
+//! moves found from the same proof, without listing every move.
+//!
+//! * Nim (the code `0.[3]`): `G(n) = n` (Bouton 1901); the one winning move of a heap `h`, when
+//!   there is one, leaves `h ⊕ X` (`X` the sum's value).
+//! * A finite code without modifiers whose moves leave at most two heaps: its period, found and
+//!   **proved** by [`crate::analysis::find_period`] (the periodicity theorem,
+//!   [`crate::theory::periodicity`]: `G(n + p) = G(n)` checked for `n0 ≤ n < B` holds for every
+//!   `n ≥ n0`), computing only the table the proof needs. `G(n)` past the table is
+//!   `G(n0 + (n − n0) mod p)`. When no proof closes within [`PERIOD_SEARCH_MAX`] values and
+//!   every heap lies in the table, the table's exact values are used instead; a heap past an
+//!   unproved table is never valued (the caller refuses, with the reason).
+//!
+//! The winning moves of a component `h` are its options of value `G(h) ⊕ X` (Sprague 1935,
+//! Grundy 1939: a sum's value is the XOR of its components'). For each `k` whose digit allows
+//! it: the heap removed (`k = h`), the heap `h − k`, and the splits `a + b = h − k`. Where both
+//! `a` and `b` are past the preperiod, `G(a) ⊕ G(b)` depends only on `a mod p`, so the winning
+//! splits are a few arithmetic progressions, counted exactly and listed from the smallest `a`,
+//! at most [`MOVES_PER_COMPONENT`] per component.
+
+use serde::Serialize;
+
+use super::moves::{label, Listed, RuleOf};
+use super::{Method, Outcome, SolveError, SolveReport};
+use crate::analysis::proof::{Certificate, Theorem};
+use crate::analysis::{find_period, Periodicity};
+use crate::engine::EngineOptions;
+use crate::rules::code::{Modifier, Notation};
+use crate::rules::{Game, TakeBreakCode};
+
+/// The longest table the period search may compute to prove a period (`G(0..=2^20)`: a few
+/// seconds for the hardest octal codes of three digits).
+pub const PERIOD_SEARCH_MAX: u64 = 1 << 20;
+
+/// At most this many winning moves of one component are listed; the rest are counted
+/// ([`CappedMoves`]).
+pub const MOVES_PER_COMPONENT: usize = 100;
+
+/// Values of `G` read while searching the splits of every component (about a second); the
+/// components left when it is spent are not searched ([`Method::Proved`]'s `unsearched_from`).
+pub const SPLIT_WORK: u64 = 200_000_000;
+
+/// Below this sum of the heaps (and for heaps whose moves are listed), `solve` lists every
+/// move of every component from the table instead ([`listing_is_heavy`]).
+pub const LISTING_WORK: u64 = 1 << 20;
+
+/// How the components' values were known.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Valuation {
+    /// The game is Nim (the code `0.[3]`): `G(n) = n`, Bouton 1901.
+    Nim {
+        /// The code, as written.
+        code: String,
+    },
+    /// A period proved by a theorem: `G(n + period) = G(n)` for every `n ≥ preperiod`.
+    Period {
+        /// The code, as written.
+        code: String,
+        /// `n0`.
+        preperiod: usize,
+        /// `p`.
+        period: usize,
+        /// Values `G(0..computed)` computed for the proof.
+        computed: usize,
+        /// The theorem and what it checked, in words.
+        proof: String,
+    },
+    /// Exact values of a table holding every heap of the sum (no period was proved in it).
+    Table {
+        /// The code, as written.
+        code: String,
+        /// Values `G(0..computed)` computed.
+        computed: usize,
+    },
+}
+
+/// A component with more winning moves than [`MOVES_PER_COMPONENT`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CappedMoves {
+    /// The component (0-based).
+    pub component: usize,
+    /// Its winning moves, all counted (saturating at `u64::MAX`).
+    pub total: u64,
+}
+
+/// `G(n)` for every heap `n`, by a proof or from a table.
+enum Values {
+    Nim,
+    Periodic {
+        prefix: Vec<u32>,
+        periodicity: Periodicity,
+    },
+    Table(Vec<u32>),
+}
+
+impl Values {
+    /// `G(n)`; `None` for a heap past an unproved table, or a value past `u32`.
+    fn get(&self, n: u64) -> Option<u32> {
+        match self {
+            Values::Nim => u32::try_from(n).ok(),
+            Values::Table(table) => usize::try_from(n).ok().and_then(|n| table.get(n).copied()),
+            Values::Periodic {
+                prefix,
+                periodicity:
+                    Periodicity {
+                        preperiod, period, ..
+                    },
+            } => Some(match usize::try_from(n) {
+                Ok(n) if n < prefix.len() => prefix[n],
+                _ => {
+                    let offset = (n - *preperiod as u64) % *period as u64;
+                    prefix[*preperiod + offset as usize]
+                }
+            }),
+        }
+    }
+}
+
+/// Nim's code, `0.[3]` (any positive number of tokens from one heap).
+pub fn is_nim(code: &TakeBreakCode) -> bool {
+    TakeBreakCode::parse("0.[3]", Notation::General, 0)
+        .is_ok_and(|nim| nim.normalized() == code.normalized())
+}
+
+/// Whether listing every move of every component from a table would be heavy: a heap past
+/// those whose moves [`super::moves`] lists, or heaps adding up past [`LISTING_WORK`].
+pub fn listing_is_heavy(code: &TakeBreakCode, components: &[Vec<u64>]) -> bool {
+    let largest = components.iter().map(|c| c[0]).max().unwrap_or(0);
+    let total = components.iter().fold(0u64, |a, c| a.saturating_add(c[0]));
+    largest > super::moves::listable_heap(code.max_heaps()) || total > LISTING_WORK
+}
+
+/// Why the moves of `code` are not searched from a period: `None` when they are (a finite code
+/// without modifiers whose moves leave at most two heaps).
+fn moves_not_searched(code: &TakeBreakCode) -> Option<String> {
+    if let Err(why) = Theorem::for_code(code) {
+        return Some(format!("no theorem proves a period of its values: {why}"));
+    }
+    let code = code.normalized();
+    if code.max_heaps().is_none_or(|h| h > 2) {
+        return Some(
+            "its moves may leave three or more heaps, whose splits are not searched from a period"
+                .to_string(),
+        );
+    }
+    if code.has_modifiers() || code.digit(0).heaps.allows(1) {
+        return Some("its digits carry modifiers".to_string());
+    }
+    None
+}
+
+/// The sum of heaps `components` of `game` valued by a proof (Nim's closed form, a proved
+/// period) or by a table holding every heap, with its winning moves: `Ok(Err(why))` when
+/// neither applies (no code, a code this path does not cover, no period proved and a heap
+/// past the table).
+pub fn solve_by_proof(
+    game: &Game,
+    components: &[Vec<u64>],
+) -> Result<Result<SolveReport, String>, SolveError> {
+    let Some(code) = game.code() else {
+        return Ok(Err(
+            "its rules are not a take-and-break code, so no theorem proves a period of its values"
+                .to_string(),
+        ));
+    };
+    let largest = components.iter().map(|c| c[0]).max().unwrap_or(0);
+    let (values, valuation) = if is_nim(code) {
+        if largest > u64::from(u32::MAX) {
+            return Err(SolveError::ValueTooLarge {
+                heap: largest,
+                game: game.name.clone(),
+            });
+        }
+        (
+            Values::Nim,
+            Valuation::Nim {
+                code: code.to_string(),
+            },
+        )
+    } else {
+        if let Some(why) = moves_not_searched(code) {
+            return Ok(Err(why));
+        }
+        let max = largest.min(PERIOD_SEARCH_MAX);
+        let (table, report) = match find_period(game, max, &EngineOptions::default()) {
+            Ok(found) => found,
+            Err(e) => return Ok(Err(format!("the period search failed: {e}"))),
+        };
+        let prefix = table.to_vec();
+        match (&report.certificate, report.periodicity()) {
+            (
+                Some(Certificate::Proved {
+                    theorem, checked, ..
+                }),
+                Some(periodicity),
+            ) if periodicity.saltus == 0 && periodicity.period > 0 => {
+                let valuation = Valuation::Period {
+                    code: code.to_string(),
+                    preperiod: periodicity.preperiod,
+                    period: periodicity.period,
+                    computed: prefix.len(),
+                    proof: format!("{theorem}: {checked}"),
+                };
+                (
+                    Values::Periodic {
+                        prefix,
+                        periodicity,
+                    },
+                    valuation,
+                )
+            }
+            _ if (largest as u128) < prefix.len() as u128 => {
+                let computed = prefix.len();
+                (
+                    Values::Table(prefix),
+                    Valuation::Table {
+                        code: code.to_string(),
+                        computed,
+                    },
+                )
+            }
+            _ => {
+                return Ok(Err(format!(
+                    "no period of its values was proved in G(0..={}), and heap {largest} is past \
+                     that table",
+                    prefix.len().saturating_sub(1)
+                )))
+            }
+        }
+    };
+    let heap_values: Vec<u32> = components
+        .iter()
+        .map(|c| values.get(c[0]).expect("every heap is valued"))
+        .collect();
+    let total = heap_values.iter().fold(0, |a, v| a ^ v);
+    let mut winning_moves = Vec::new();
+    let mut capped = Vec::new();
+    let mut unsearched_from = None;
+    let mut work = 0u64;
+    if total != 0 {
+        let code = code.normalized();
+        for (i, (c, &v)) in components.iter().zip(&heap_values).enumerate() {
+            if work > SPLIT_WORK {
+                unsearched_from = Some(i);
+                break;
+            }
+            let target = v ^ total;
+            let found = match values {
+                Values::Nim => nim_move(c[0], target),
+                _ => code_moves_to(&code, &values, c[0], target, &mut work),
+            };
+            if found.total > MOVES_PER_COMPONENT as u64 {
+                capped.push(CappedMoves {
+                    component: i,
+                    total: found.total,
+                });
+            }
+            for (take, result) in found.listed {
+                winning_moves.push(label(
+                    game,
+                    i,
+                    Listed {
+                        rule: RuleOf::Code,
+                        binders: &[take as i64],
+                        result: &result,
+                    },
+                ));
+            }
+        }
+    }
+    Ok(Ok(SolveReport {
+        coordinates: game.coordinates(),
+        components: components.to_vec(),
+        value: Some(total),
+        outcome: if total == 0 {
+            Outcome::FirstPlayerLoses
+        } else {
+            Outcome::FirstPlayerWins
+        },
+        winning_moves,
+        method: Method::Proved {
+            valuation,
+            lowered: game.lowering().is_some(),
+            capped,
+            unsearched_from,
+        },
+        search: None,
+        genus: None,
+        misere: false,
+    }))
+}
+
+/// The winning moves of one component: the first [`MOVES_PER_COMPONENT`] (tokens taken, heaps
+/// left) and how many there are.
+#[derive(Default)]
+struct Found {
+    listed: Vec<(u64, Vec<u64>)>,
+    total: u64,
+}
+
+impl Found {
+    fn push(&mut self, take: u64, result: Vec<u64>) {
+        self.total = self.total.saturating_add(1);
+        if self.listed.len() < MOVES_PER_COMPONENT {
+            self.listed.push((take, result));
+        }
+    }
+
+    fn room(&self) -> usize {
+        MOVES_PER_COMPONENT - self.listed.len()
+    }
+}
+
+/// Nim: the heap `h` moves to `target` when `target < h` (the only option of that value).
+fn nim_move(h: u64, target: u32) -> Found {
+    let mut found = Found::default();
+    let t = u64::from(target);
+    if t < h {
+        found.push(h - t, if t == 0 { vec![] } else { vec![t] });
+    }
+    found
+}
+
+/// The options of heap `n` of `code` (finite, no modifiers, at most two heaps left) of value
+/// `target`, in the order [`crate::engine::moves::code_moves`] lists them: by tokens taken,
+/// then heaps left, then the smaller heap of a split.
+fn code_moves_to(
+    code: &TakeBreakCode,
+    values: &Values,
+    n: u64,
+    target: u32,
+    work: &mut u64,
+) -> Found {
+    let g = |m: u64| {
+        values
+            .get(m)
+            .expect("every heap below a valued one is valued")
+    };
+    let mut found = Found::default();
+    let last = code.digits.len() as u64;
+    for k in 0..last.min(n.saturating_add(1)) {
+        let digit = code.digit(k as usize);
+        debug_assert_eq!(digit.modifier, Modifier::None);
+        let left = n - k;
+        if left == 0 {
+            if k >= 1 && digit.heaps.allows(0) && target == 0 {
+                found.push(k, vec![]);
+            }
+            continue;
+        }
+        if k >= 1 && digit.heaps.allows(1) && g(left) == target {
+            found.push(k, vec![left]);
+        }
+        if left >= 2 && digit.heaps.allows(2) {
+            splits_to(values, k, left, target, &mut found, work);
+        }
+    }
+    found
+}
+
+/// The splits `a + b = m` (`1 ≤ a ≤ b`) with `G(a) ⊕ G(b) = target`, after taking `k`.
+fn splits_to(values: &Values, k: u64, m: u64, target: u32, found: &mut Found, work: &mut u64) {
+    let g = |a: u64| {
+        values
+            .get(a)
+            .expect("every heap below a valued one is valued")
+    };
+    let half = m / 2;
+    let direct = |from: u64, to: u64, found: &mut Found, work: &mut u64| {
+        for a in from..=to {
+            if g(a) ^ g(m - a) == target {
+                found.push(k, vec![a, m - a]);
+            }
+        }
+        *work += 2 * (to + 1).saturating_sub(from);
+    };
+    let (n0, p) = match values {
+        Values::Periodic { periodicity, .. } => {
+            (periodicity.preperiod as u64, periodicity.period as u64)
+        }
+        _ => return direct(1, half, found, work),
+    };
+    // Both heaps past the preperiod for `lo ≤ a ≤ m − n0`; when `half ≥ lo + p`, `m ≥ 2·n0`,
+    // so every `a` in `lo..=half` is in that range and `G(a) ⊕ G(m − a)` has period `p` in `a`.
+    let lo = n0.max(1);
+    if half < lo + p {
+        return direct(1, half, found, work);
+    }
+    direct(1, lo - 1, found, work);
+    let residues: Vec<u64> = (lo..lo + p)
+        .filter(|&a| g(a) ^ g(m - a) == target)
+        .collect();
+    *work += 2 * p;
+    for &w in &residues {
+        found.total = found.total.saturating_add((half - w) / p + 1);
+    }
+    // List the smallest `a` first: the progressions `w + j·p` merged, `j` outer.
+    let mut room = found.room();
+    let mut j = 0u64;
+    'list: while room > 0 {
+        let mut any = false;
+        for &w in &residues {
+            let Some(a) = j.checked_mul(p).and_then(|x| x.checked_add(w)) else {
+                break 'list;
+            };
+            if a > half {
+                break;
+            }
+            any = true;
+            found.listed.push((k, vec![a, m - a]));
+            room -= 1;
+            if room == 0 {
+                break 'list;
+            }
+        }
+        if !any {
+            break;
+        }
+        j += 1;
+    }
+}
