@@ -227,7 +227,7 @@ pub enum SolveError {
         game: String,
     },
     /// A heap game's sum that neither a proof values ([`sums`]) nor the exact path can list.
-    #[error("{cause}\n  and no proof values it instead: {why}")]
+    #[error("no proof values this sum: {why}; and the exact values are out of reach: {cause}")]
     Unproved {
         /// Why no proof values the sum.
         why: String,

@@ -421,3 +421,303 @@ fn splits_to(values: &Values, k: u64, m: u64, target: u32, found: &mut Found, wo
         j += 1;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testing::game;
+
+    /// splitmix64: the tests' random numbers, from fixed seeds.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    /// Every move of a heap `n` of the octal code with digit masks `digits` (`digits[k]`:
+    /// bit `j`, leave `j` heaps after taking `k`; Guy & Smith 1956), as (taken, heaps left),
+    /// by tokens taken, then heaps left, then the smaller heap of a split.
+    fn octal_moves(digits: &[u64], n: u64) -> Vec<(u64, Vec<u64>)> {
+        let mut moves = Vec::new();
+        for (k, &mask) in digits.iter().enumerate().skip(1) {
+            let k = k as u64;
+            if k > n {
+                break;
+            }
+            let left = n - k;
+            if left == 0 && mask & 1 != 0 {
+                moves.push((k, vec![]));
+            }
+            if left >= 1 && mask & 2 != 0 {
+                moves.push((k, vec![left]));
+            }
+            if left >= 2 && mask & 4 != 0 {
+                for a in 1..=left / 2 {
+                    moves.push((k, vec![a, left - a]));
+                }
+            }
+        }
+        moves
+    }
+
+    /// `G(0..len)` by the definition: the mex of the options' values (XOR over the heaps left).
+    fn brute(digits: &[u64], len: usize) -> Vec<u32> {
+        let mut g: Vec<u32> = Vec::with_capacity(len);
+        for n in 0..len as u64 {
+            let mut seen = vec![false; n as usize + 2];
+            for (_, left) in octal_moves(digits, n) {
+                let v = left.iter().fold(0, |a, &h| a ^ g[h as usize]) as usize;
+                if v < seen.len() {
+                    seen[v] = true;
+                }
+            }
+            g.push(seen.iter().position(|s| !s).unwrap() as u32);
+        }
+        g
+    }
+
+    fn code_text(digits: &[u64]) -> String {
+        let tail: String = digits[1..].iter().map(|d| d.to_string()).collect();
+        format!("octal 0.{tail}")
+    }
+
+    /// Random octal codes and subtraction games, random sums of heaps up to 1500: the value
+    /// and every winning move (or the first ones and their count, when capped) against the
+    /// definition computed here.
+    #[test]
+    fn random_codes_against_the_definition() {
+        const LEN: usize = 1501;
+        let mut rng = Rng(2197);
+        let mut proved = 0;
+        for case in 0..40 {
+            let length = 2 + rng.below(3) as usize;
+            let digits: Vec<u64> = (0..length)
+                .map(|k| match k {
+                    0 => 0,
+                    _ if case % 2 == 0 => [0, 3][rng.below(2) as usize],
+                    _ => rng.below(8),
+                })
+                .collect();
+            if digits[1..].iter().all(|&d| d == 0) {
+                continue;
+            }
+            let g = brute(&digits, LEN);
+            let game = game(&code_text(&digits));
+            for _ in 0..6 {
+                let count = 1 + rng.below(4) as usize;
+                let heaps: Vec<Vec<u64>> =
+                    (0..count).map(|_| vec![rng.below(LEN as u64)]).collect();
+                let report = solve_by_proof(&game, &heaps).unwrap().unwrap();
+                if matches!(
+                    report.method,
+                    Method::Proved {
+                        valuation: Valuation::Period { .. },
+                        ..
+                    }
+                ) {
+                    proved += 1;
+                }
+                let total = heaps.iter().fold(0, |a, h| a ^ g[h[0] as usize]);
+                assert_eq!(report.value, Some(total), "{digits:?} {heaps:?}");
+                let Method::Proved { capped, .. } = &report.method else {
+                    panic!("{:?}", report.method)
+                };
+                let mut expected = Vec::new();
+                let mut expected_capped = Vec::new();
+                for (i, h) in heaps.iter().enumerate() {
+                    let wanted = total ^ g[h[0] as usize];
+                    let winning: Vec<(usize, i64, Vec<Vec<u64>>)> = octal_moves(&digits, h[0])
+                        .into_iter()
+                        .filter(|(_, left)| {
+                            left.iter().fold(0, |a, &x| a ^ g[x as usize]) == wanted
+                        })
+                        .map(|(k, left)| (i, k as i64, left.into_iter().map(|x| vec![x]).collect()))
+                        .collect();
+                    if total != 0 && winning.len() > MOVES_PER_COMPONENT {
+                        expected_capped.push(CappedMoves {
+                            component: i,
+                            total: winning.len() as u64,
+                        });
+                    }
+                    if total != 0 {
+                        expected.extend(winning.into_iter().take(MOVES_PER_COMPONENT));
+                    }
+                }
+                let got: Vec<(usize, i64, Vec<Vec<u64>>)> = report
+                    .winning_moves
+                    .iter()
+                    .map(|m| (m.component, m.binders[0].1, m.result.clone()))
+                    .collect();
+                assert_eq!(got, expected, "{digits:?} {heaps:?}");
+                assert_eq!(capped, &expected_capped, "{digits:?} {heaps:?}");
+            }
+        }
+        // Most sums went through a proved period, not only through tables.
+        assert!(proved > 60, "{proved}");
+    }
+
+    /// Kayles (0.77): period 12 from n = 71 (Guy & Smith 1956; Winning Ways ch. 4). Heaps far
+    /// past any table against the definition's values mapped through that period, and the
+    /// listed splits of a huge heap checked move by move and against a scan from the smallest.
+    #[test]
+    fn kayles_far_past_the_table() {
+        const LEN: usize = 400;
+        let digits = [0, 7, 7];
+        let g = brute(&digits, LEN);
+        // The published period holds on the whole computed table from n = 71.
+        assert!((71..LEN - 12).all(|n| g[n] == g[n + 12]));
+        let value = |n: u64| -> u32 {
+            if n < LEN as u64 {
+                g[n as usize]
+            } else {
+                g[71 + ((n - 71) % 12) as usize]
+            }
+        };
+        let game = game("octal 0.77");
+        let mut rng = Rng(77);
+        for _ in 0..200 {
+            let count = 1 + rng.below(5) as usize;
+            let heaps: Vec<Vec<u64>> = (0..count)
+                .map(|_| match rng.below(3) {
+                    0 => vec![rng.below(LEN as u64)],
+                    1 => vec![rng.below(1 << 40)],
+                    _ => vec![1_000_000_000_000_000_000 - rng.below(1000)],
+                })
+                .collect();
+            let report = solve_by_proof(&game, &heaps).unwrap().unwrap();
+            let total = heaps.iter().fold(0, |a, h| a ^ value(h[0]));
+            assert_eq!(report.value, Some(total), "{heaps:?}");
+            let Method::Proved { capped, .. } = &report.method else {
+                panic!("{:?}", report.method)
+            };
+            for (i, h) in heaps.iter().enumerate() {
+                let n = h[0];
+                let wanted = total ^ value(n);
+                let listed: Vec<(i64, Vec<u64>)> = report
+                    .winning_moves
+                    .iter()
+                    .filter(|m| m.component == i)
+                    .map(|m| (m.binders[0].1, m.result.iter().map(|r| r[0]).collect()))
+                    .collect();
+                // Every listed move is legal and reaches the value wanted.
+                for (take, left) in &listed {
+                    assert!((1..=2).contains(take), "{take}");
+                    assert_eq!(left.iter().sum::<u64>() + *take as u64, n);
+                    assert!(left.len() <= 2 && left.iter().all(|&x| x > 0));
+                    assert_eq!(left.iter().fold(0, |a, &x| a ^ value(x)), wanted);
+                }
+                if total == 0 {
+                    assert!(listed.is_empty());
+                    continue;
+                }
+                // The moves in listing order (by tokens taken, heaps left, smaller heap) by a
+                // scan from the smallest heap left, up to the cap or to a split of 5000.
+                let key = |take: i64, left: &[u64]| (take, left.len(), left.first().copied());
+                let mut scanned = Vec::new();
+                let mut reach = None;
+                'scan: for take in 1..=2u64.min(n) {
+                    let left = n - take;
+                    if left == 0 && wanted == 0 {
+                        scanned.push((take as i64, vec![]));
+                    }
+                    if left >= 1 && value(left) == wanted {
+                        scanned.push((take as i64, vec![left]));
+                    }
+                    for a in 1..=left / 2 {
+                        if scanned.len() == MOVES_PER_COMPONENT {
+                            reach = Some(key(take as i64, &[a, 0]));
+                            break 'scan;
+                        }
+                        if a > 5000 {
+                            reach = Some(key(take as i64, &[a, 0]));
+                            break 'scan;
+                        }
+                        if value(a) ^ value(left - a) == wanted {
+                            scanned.push((take as i64, vec![a, left - a]));
+                        }
+                    }
+                }
+                let before: Vec<(i64, Vec<u64>)> = listed
+                    .iter()
+                    .filter(|(t, l)| reach.is_none_or(|r| key(*t, l) < r))
+                    .cloned()
+                    .collect();
+                assert_eq!(before, scanned, "{n}");
+                match capped.iter().find(|c| c.component == i) {
+                    Some(c) => {
+                        assert_eq!(listed.len(), MOVES_PER_COMPONENT);
+                        assert!(c.total > MOVES_PER_COMPONENT as u64);
+                    }
+                    None => assert!(listed.len() <= MOVES_PER_COMPONENT),
+                }
+                // Every winning move counted, for heaps small enough to list them here.
+                if n < 3000 {
+                    let all = octal_moves(&digits, n)
+                        .into_iter()
+                        .filter(|(_, l)| l.iter().fold(0, |a, &x| a ^ value(x)) == wanted)
+                        .count() as u64;
+                    let counted = capped
+                        .iter()
+                        .find(|c| c.component == i)
+                        .map_or(listed.len() as u64, |c| c.total);
+                    assert_eq!(counted, all, "{n}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn nim_by_bouton() {
+        let game = game("takebreak 0.[3]");
+        let mut rng = Rng(1901);
+        for _ in 0..100 {
+            let heaps: Vec<Vec<u64>> = (0..1 + rng.below(50))
+                .map(|_| vec![rng.below(1 << 32)])
+                .collect();
+            let report = solve_by_proof(&game, &heaps).unwrap().unwrap();
+            let total = heaps.iter().fold(0, |a, h| a ^ h[0]);
+            assert_eq!(report.value.map(u64::from), Some(total));
+            let expected: Vec<(usize, Vec<Vec<u64>>)> = heaps
+                .iter()
+                .enumerate()
+                .filter(|(_, h)| h[0] ^ total < h[0])
+                .map(|(i, h)| {
+                    let left = h[0] ^ total;
+                    (i, if left == 0 { vec![] } else { vec![vec![left]] })
+                })
+                .collect();
+            let got: Vec<(usize, Vec<Vec<u64>>)> = report
+                .winning_moves
+                .iter()
+                .map(|m| (m.component, m.result.clone()))
+                .collect();
+            assert_eq!(got, expected);
+        }
+        let err = solve_by_proof(&game, &[vec![1 << 32]]).unwrap_err();
+        assert!(matches!(err, SolveError::ValueTooLarge { .. }), "{err}");
+    }
+
+    #[test]
+    fn unproved_heaps_past_the_table_are_refused() {
+        // 0.6: no period is known (Winning Ways ch. 4 lists it among the unsolved octal
+        // games); past the table the search computes, no value is given.
+        let why = solve_by_proof(&game("octal 0.6"), &[vec![1 << 21]])
+            .unwrap()
+            .unwrap_err();
+        assert!(why.contains("no period of its values was proved"), "{why}");
+        let why = solve_by_proof(&game("takebreak 0.[7]"), &[vec![1 << 21]])
+            .unwrap()
+            .unwrap_err();
+        assert!(why.contains("infinite"), "{why}");
+    }
+}
