@@ -256,9 +256,10 @@ fn searched(search: &MoveSearch) -> String {
 fn sorted(moves: &[GameMove]) -> Vec<&GameMove> {
     let mut moves: Vec<&GameMove> = moves.iter().collect();
     moves.sort_by(|a, b| {
-        let key = |m: &GameMove| m.binders.iter().map(|b| b.1).collect::<Vec<_>>();
-        key(a)
-            .cmp(&key(b))
+        a.binders
+            .iter()
+            .map(|b| b.1)
+            .cmp(b.binders.iter().map(|b| b.1))
             .then(a.component.cmp(&b.component))
             .then(a.rule.cmp(&b.rule))
     });
@@ -376,35 +377,29 @@ pub fn write_json(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
             json!(c)
         }
     };
-    let moves: Vec<Value> = sorted(&report.winning_moves)
-        .into_iter()
-        .map(|m| {
-            let name = m
-                .rule
-                .strip_prefix('`')
-                .and_then(|r| r.strip_suffix('`'))
-                .map(str::to_string);
-            let binders: Map<String, Value> = m
-                .binders
-                .iter()
-                .map(|(n, v)| (n.clone(), json!(v)))
-                .collect();
-            json!({
-                "component": m.component + 1,
-                "rule": name,
-                "by": m.rule,
-                "binders": binders,
-                "result": m.result.iter().map(component).collect::<Vec<_>>(),
-            })
+    // One move at a time, as it is written: a sum of 10^5 heaps has tens of thousands.
+    let move_json = |m: &GameMove| -> Value {
+        let name = m
+            .rule
+            .strip_prefix('`')
+            .and_then(|r| r.strip_suffix('`'))
+            .map(str::to_string);
+        let binders: Map<String, Value> = m
+            .binders
+            .iter()
+            .map(|(n, v)| (n.clone(), json!(v)))
+            .collect();
+        json!({
+            "component": m.component + 1,
+            "rule": name,
+            "by": m.rule,
+            "binders": binders,
+            "result": m.result.iter().map(component).collect::<Vec<_>>(),
         })
-        .collect();
+    };
     let mut object = Map::new();
     let play = if report.misere() { "misere" } else { "normal" };
     object.insert("play".into(), json!(play));
-    object.insert(
-        "position".into(),
-        json!(report.components.iter().map(component).collect::<Vec<_>>()),
-    );
     let outcome = match report.outcome {
         Outcome::FirstPlayerWins => "N",
         Outcome::FirstPlayerLoses => "P",
@@ -415,7 +410,6 @@ pub fn write_json(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
         object.insert("genus".into(), json!(genus.to_string()));
     }
     object.insert("method".into(), json!(method_text(report)));
-    object.insert("winning_moves".into(), Value::Array(moves));
     object.insert("complete".into(), json!(complete(report)));
     if let Method::Proved {
         capped,
@@ -436,8 +430,40 @@ pub fn write_json(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
     if let Some(search) = &report.search {
         object.insert("search".into(), json!(search));
     }
-    serde_json::to_writer(&mut *out, &Value::Object(object))?;
-    writeln!(out)
+    // The object's keys in serde_json's order (sorted), the two long arrays written element by
+    // element, without a tree of the whole report in memory.
+    let mut keys: Vec<&str> = object.keys().map(String::as_str).collect();
+    keys.extend(["position", "winning_moves"]);
+    keys.sort_unstable();
+    write!(out, "{{")?;
+    for (i, key) in keys.into_iter().enumerate() {
+        if i > 0 {
+            write!(out, ",")?;
+        }
+        serde_json::to_writer(&mut *out, key)?;
+        write!(out, ":")?;
+        match key {
+            "position" => write_array(out, report.components.iter().map(component))?,
+            "winning_moves" => write_array(
+                out,
+                sorted(&report.winning_moves).into_iter().map(move_json),
+            )?,
+            _ => serde_json::to_writer(&mut *out, &object[key])?,
+        }
+    }
+    writeln!(out, "}}")
+}
+
+/// `[a,b,…]` in serde_json's compact form, one element at a time.
+fn write_array(out: &mut dyn Write, items: impl Iterator<Item = Value>) -> io::Result<()> {
+    write!(out, "[")?;
+    for (i, item) in items.enumerate() {
+        if i > 0 {
+            write!(out, ",")?;
+        }
+        serde_json::to_writer(&mut *out, &item)?;
+    }
+    write!(out, "]")
 }
 
 /// `moves` in the printed order.

@@ -215,17 +215,6 @@ pub enum SolveError {
         /// The largest heap whose moves are listed.
         largest: u64,
     },
-    /// A Nim heap whose value does not fit the 32-bit values sgscope computes with.
-    #[error(
-        "heap {heap} of {game} has the SG value {heap} (Nim: G(n) = n, Bouton 1901), past \
-         2^32 − 1, the largest value solve represents\n  help: ask about heaps below 2^32"
-    )]
-    ValueTooLarge {
-        /// The heap.
-        heap: u64,
-        /// The game's name.
-        game: String,
-    },
     /// A heap game's sum that neither a proof values ([`sums`]) nor the exact path can list.
     #[error("no proof values this sum: {why}; and the exact values are out of reach: {cause}")]
     Unproved {
@@ -313,10 +302,12 @@ impl SolveError {
         }
     }
 
-    /// The innermost error ([`SolveError::AfterHeader`] wraps one).
+    /// The innermost error ([`SolveError::AfterHeader`] and [`SolveError::Unproved`] wrap
+    /// one).
     pub fn cause(&self) -> &SolveError {
         match self {
             SolveError::AfterHeader { error, .. } => error.cause(),
+            SolveError::Unproved { cause, .. } => cause.cause(),
             other => other,
         }
     }
