@@ -378,7 +378,7 @@ pub fn solve(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveE
             }
             (extents, values, moves, move_values)
         }
-        None => return solve_heaps(game, components),
+        None => return solve_heaps(game, components, true),
     };
     let total = values.iter().fold(0, |a, v| a ^ v);
     let winning_moves = moves
@@ -404,12 +404,33 @@ pub fn solve(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveE
     })
 }
 
-/// A heap game's sum: by a proof ([`sums`]) when listing every move would be heavy, else (or
-/// when no proof applies) from the table up to the largest heap, every move listed.
-fn solve_heaps(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveError> {
+/// [`solve`], every move listed and named by the rules, every winning one kept: a heap game's
+/// sum never goes by a proof ([`sums`], whose moves are named by the code and capped per
+/// component). For callers that match the winning moves against their own listing (`play`).
+pub fn solve_listing_every_move(
+    game: &Game,
+    components: &[Vec<u64>],
+) -> Result<SolveReport, SolveError> {
+    match game.position_program() {
+        Some(_) => solve(game, components),
+        None => {
+            check_components(game, components)?;
+            solve_heaps(game, components, false)
+        }
+    }
+}
+
+/// A heap game's sum: by a proof ([`sums`]) when listing every move would be heavy (and
+/// `by_proof`), else (or when no proof applies) from the table up to the largest heap, every
+/// move listed.
+fn solve_heaps(
+    game: &Game,
+    components: &[Vec<u64>],
+    by_proof: bool,
+) -> Result<SolveReport, SolveError> {
     let largest = components.iter().map(|h| h[0]).max().unwrap_or(0);
     let mut unproved = None;
-    if let Some(code) = game.code() {
+    if let Some(code) = game.code().filter(|_| by_proof) {
         if sums::listing_is_heavy(code, components) {
             match sums::solve_by_proof(game, components)? {
                 Ok(report) => return Ok(report),
@@ -621,6 +642,52 @@ mod tests {
             matches!(err, SolveError::SumBeyondBox { components: 2, .. }),
             "{err}"
         );
+    }
+
+    #[test]
+    fn heavy_sums_go_by_proof_unless_every_move_is_asked_for() {
+        // 150 Nim heaps adding up past the listing budget: by Bouton's G(n) = n, the moves
+        // named by the code; listing every move (as `play` does), named by the rules. Both
+        // keep exactly the heaps h with h ⊕ X < h, moved to h ⊕ X (Bouton 1901).
+        let nim = game("rules/nim.sg");
+        let mut heaps: Vec<Vec<u64>> = (0..150u64)
+            .map(|i| vec![10_000 + (i * 7919) % 10_000])
+            .collect();
+        if heaps.iter().fold(0, |a, h| a ^ h[0]) == 0 {
+            heaps[0][0] -= 1;
+        }
+        let x = heaps.iter().fold(0, |a, h| a ^ h[0]);
+        let largest = heaps.iter().map(|h| h[0]).max().unwrap();
+        let expected: Vec<(usize, Vec<Vec<u64>>)> = heaps
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| h[0] ^ x < h[0])
+            .map(|(i, h)| (i, vec![vec![h[0] ^ x]]))
+            .collect();
+        assert!(!expected.is_empty());
+        let by_proof = solve(&nim, &heaps).unwrap();
+        assert!(matches!(by_proof.method, Method::Proved { .. }));
+        let listed = solve_listing_every_move(&nim, &heaps).unwrap();
+        assert_eq!(
+            listed.method,
+            Method::ExactTable {
+                extents: vec![largest]
+            }
+        );
+        for report in [&by_proof, &listed] {
+            assert_eq!(report.value, Some(x as u32));
+            let got: Vec<(usize, Vec<Vec<u64>>)> = report
+                .winning_moves
+                .iter()
+                .map(|m| (m.component, m.result.clone()))
+                .collect();
+            assert_eq!(got, expected);
+        }
+        assert!(listed.winning_moves.iter().all(|m| m.rule == "`take`"));
+        assert!(by_proof
+            .winning_moves
+            .iter()
+            .all(|m| m.rule == "the code 0.[3]"));
     }
 
     #[test]
