@@ -13,7 +13,7 @@
 //! part: capped per component, a search cut short, or beyond the box moves not examined), and
 //! beyond the box `search` (how the moves were searched). A sum valued by a proof
 //! ([`Method::Proved`]) adds `capped` (each component with more winning moves than are listed:
-//! its 1-based `component` and `total`) and `unsearched_from` (the first 1-based component
+//! its 1-based `component`, `total` and `listed`) and `unsearched_from` (the first 1-based component
 //! whose moves were not searched, or `null`).
 //!
 //! The text abbreviates a sum of more than [`SHOWN_COMPONENTS`] components (its first and last
@@ -81,18 +81,21 @@ fn incomplete_text(report: &SolveReport) -> Option<String> {
     };
     let mut parts = Vec::new();
     let shown = crate::solve::sums::MOVES_PER_COMPONENT;
+    let in_all = crate::solve::sums::MOVES_LISTED;
     match capped.as_slice() {
         [] => {}
         [one] => parts.push(format!(
-            "component {} has {} winning moves, only the first {shown} are listed",
+            "component {} has {} winning moves, only the first {} are listed",
             one.component + 1,
-            one.total
+            one.total,
+            one.listed
         )),
         many => parts.push(format!(
-            "{} components have more than {shown} winning moves each (component {} has {}), only the first {shown} of each are listed",
+            "{} components have more winning moves than are listed (component {} has {}, the first {} listed); at most {shown} are listed for each component and {in_all} in all",
             many.len(),
             many[0].component + 1,
-            many[0].total
+            many[0].total,
+            many[0].listed
         )),
     }
     if let Some(first) = unsearched_from {
@@ -419,7 +422,7 @@ pub fn write_json(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
     {
         let capped: Vec<Value> = capped
             .iter()
-            .map(|c| json!({"component": c.component + 1, "total": c.total}))
+            .map(|c| json!({"component": c.component + 1, "total": c.total, "listed": c.listed}))
             .collect();
         object.insert("capped".into(), Value::Array(capped));
         object.insert(

@@ -37,6 +37,10 @@ pub const PERIOD_SEARCH_MAX: u64 = 1 << 20;
 /// ([`CappedMoves`]).
 pub const MOVES_PER_COMPONENT: usize = 100;
 
+/// At most this many winning moves are listed in all (a sum of 10^5 Nim heaps has at most one
+/// per component, so all of them); past it, the components' moves are only counted.
+pub const MOVES_LISTED: usize = 100_000;
+
 /// Values of `G` read while searching the splits of every component (about a second); the
 /// components left when it is spent are not searched ([`Method::Proved`]'s `unsearched_from`).
 pub const SPLIT_WORK: u64 = 200_000_000;
@@ -76,13 +80,16 @@ pub enum Valuation {
     },
 }
 
-/// A component with more winning moves than [`MOVES_PER_COMPONENT`].
+/// A component with more winning moves than are listed: more than [`MOVES_PER_COMPONENT`],
+/// or past [`MOVES_LISTED`] in all.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CappedMoves {
     /// The component (0-based).
     pub component: usize,
     /// Its winning moves, all counted (saturating at `u64::MAX`).
     pub total: u64,
+    /// How many of them are listed (the first ones).
+    pub listed: usize,
 }
 
 /// `G(n)` for every heap `n`, by a proof or from a table.
@@ -251,13 +258,18 @@ pub fn solve_by_proof(
                 Values::Nim => nim_move(c[0], target),
                 _ => code_moves_to(&code, &values, c[0], target, &mut work),
             };
-            if found.total > MOVES_PER_COMPONENT as u64 {
+            let listed = found
+                .listed
+                .len()
+                .min(MOVES_LISTED.saturating_sub(winning_moves.len()));
+            if found.total > listed as u64 {
                 capped.push(CappedMoves {
                     component: i,
                     total: found.total,
+                    listed,
                 });
             }
-            for (take, result) in found.listed {
+            for (take, result) in found.listed.into_iter().take(listed) {
                 winning_moves.push(label(
                     game,
                     i,
@@ -547,6 +559,7 @@ mod tests {
                         expected_capped.push(CappedMoves {
                             component: i,
                             total: winning.len() as u64,
+                            listed: MOVES_PER_COMPONENT,
                         });
                     }
                     if total != 0 {
