@@ -246,10 +246,11 @@ fn dawsons_kayles_past_its_table() {
     }
 }
 
-/// A heap past the table of a code whose period is not proved there is refused, with why.
+/// A heap past the table of a code whose period is not proved there is refused, with why
+/// (exit 2, as for the heap too large to list the moves of).
 #[test]
 fn unproved_heaps_are_refused_with_the_reason() {
-    let err = fails(&["solve", "takebreak 0.[7]", "100000000"], 1);
+    let err = fails(&["solve", "takebreak 0.[7]", "100000000"], 2);
     assert!(err.contains("no proof values this sum"), "{err}");
     assert!(err.contains("infinite codes"), "{err}");
 }
