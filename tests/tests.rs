@@ -23,5 +23,6 @@ mod multi;
 mod play;
 mod readme;
 mod solve_misere;
+mod solve_sums;
 mod support;
 mod value_rules;

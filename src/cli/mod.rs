@@ -222,7 +222,7 @@ fn hint_help(hint: Hint) -> String {
 /// A `solve` error with its help: `solve` has no --to/--max, it computes every heap up to the
 /// largest one asked about.
 fn solve_message(error: &SolveError) -> String {
-    let help = match (error, error.hint()) {
+    let help = match (error.cause(), error.hint()) {
         (
             SolveError::Engine(_),
             Some(Hint::SmallerTable | Hint::TableBelow(_) | Hint::BoundRanges),

@@ -11,14 +11,104 @@
 //! so that the answer rests on the lowering argument), `winning_moves` (in the text's order; each `component`, 1-based as in the text's
 //! `component 2:`, `rule` (the rule's name, `null` for an unnamed rule or a code), `by` (the
 //! rule as the text names it), `binders` (name → value), `result` (the components the moved
-//! one becomes, like `position`)), and beyond the box `search` (how the moves were searched).
+//! one becomes, like `position`)), `complete` (false when the winning moves are listed in
+//! part: capped per component, a search cut short, or beyond the box moves not examined), and
+//! beyond the box `search` (how the moves were searched). A sum valued by a proof
+//! ([`Method::Proved`]) adds `capped` (each component with more winning moves than are listed:
+//! its 1-based `component`, `total` and `listed`) and `unsearched_from` (the first 1-based component
+//! whose moves were not searched, or `null`).
+//!
+//! The text abbreviates a sum of more than [`SHOWN_COMPONENTS`] components (its first and last
+//! few, and the count); the JSON keeps every component.
 
 use std::io::{self, Write};
 
 use serde_json::{json, Map, Value};
 
 use crate::engine::multi::show_position;
+use crate::solve::sums::Valuation;
 use crate::solve::{show_sum, GameMove, Genera, Method, MoveSearch, Outcome, SolveReport};
+
+/// A sum of more components than this is abbreviated in the text: its first
+/// [`SHOWN_HEAD`] and last [`SHOWN_TAIL`] components, and how many there are.
+pub const SHOWN_COMPONENTS: usize = 12;
+
+/// Components shown before the `…` of an abbreviated sum.
+pub const SHOWN_HEAD: usize = 6;
+
+/// Components shown after the `…` of an abbreviated sum.
+pub const SHOWN_TAIL: usize = 3;
+
+/// `a + b + c`, or for more than [`SHOWN_COMPONENTS`] components `a + b + … + z (10000
+/// components)`.
+pub fn show_sum_short(parts: &[Vec<u64>]) -> String {
+    if parts.len() <= SHOWN_COMPONENTS {
+        return show_sum(parts);
+    }
+    format!(
+        "{} + … + {} ({} components)",
+        show_sum(&parts[..SHOWN_HEAD]),
+        show_sum(&parts[parts.len() - SHOWN_TAIL..]),
+        parts.len()
+    )
+}
+
+/// Whether every winning move is listed (see the module documentation's `complete`).
+pub fn complete(report: &SolveReport) -> bool {
+    let proved = match &report.method {
+        Method::Proved {
+            capped,
+            unsearched_from,
+            ..
+        } => capped.is_empty() && unsearched_from.is_none(),
+        _ => true,
+    };
+    let searched = report
+        .search
+        .as_ref()
+        .is_none_or(|s| s.capped_rules.is_empty() && s.to_sums == 0);
+    proved && searched
+}
+
+/// The first line of a report of a sum valued by a proof whose winning moves are listed in
+/// part: which components were capped or not searched. `None` when every move is listed.
+fn incomplete_text(report: &SolveReport) -> Option<String> {
+    let Method::Proved {
+        capped,
+        unsearched_from,
+        ..
+    } = &report.method
+    else {
+        return None;
+    };
+    let mut parts = Vec::new();
+    let shown = crate::solve::sums::MOVES_PER_COMPONENT;
+    let in_all = crate::solve::sums::MOVES_LISTED;
+    match capped.as_slice() {
+        [] => {}
+        [one] => parts.push(format!(
+            "component {} has {} winning moves, only the first {} are listed",
+            one.component + 1,
+            one.total,
+            one.listed
+        )),
+        many => parts.push(format!(
+            "{} components have more winning moves than are listed (component {} has {}, the first {} listed); at most {shown} are listed for each component and {in_all} in all",
+            many.len(),
+            many[0].component + 1,
+            many[0].total,
+            many[0].listed
+        )),
+    }
+    if let Some(first) = unsearched_from {
+        parts.push(format!(
+            "the search for winning moves ran out of work: components {}..={} were not searched",
+            first + 1,
+            report.components.len()
+        ));
+    }
+    (!parts.is_empty()).then(|| format!("incomplete: {}", parts.join("; ")))
+}
 
 /// Winning moves printed beyond the box (the first found, smallest first; the rest are counted).
 pub const SHOWN_MOVES: usize = 20;
@@ -55,7 +145,7 @@ pub fn write_text(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
             }
         }
         (Method::Quotient { .. }, _) => {
-            writeln!(out, "position: {}", show_sum(&report.components))?;
+            writeln!(out, "position: {}", show_sum_short(&report.components))?;
             writeln!(out, "misère play, {}", method_text(report))?;
             if report.outcome == Outcome::FirstPlayerLoses {
                 return writeln!(
@@ -74,7 +164,7 @@ pub fn write_text(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
             write_moves(out, &report.components, &report.winning_moves)
         }
         _ if report.misere() => {
-            writeln!(out, "position: {}", show_sum(&report.components))?;
+            writeln!(out, "position: {}", show_sum_short(&report.components))?;
             writeln!(out, "misère play, {}", method_text(report))?;
             let value = report.value.unwrap_or(0);
             let genus = report
@@ -99,7 +189,13 @@ pub fn write_text(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
             write_moves(out, &report.components, &report.winning_moves)
         }
         _ => {
-            writeln!(out, "position: {}", show_sum(&report.components))?;
+            if let Some(note) = incomplete_text(report) {
+                writeln!(out, "{note}")?;
+            }
+            writeln!(out, "position: {}", show_sum_short(&report.components))?;
+            if let Method::Proved { .. } = report.method {
+                writeln!(out, "{}", method_text(report))?;
+            }
             let value = report.value.unwrap_or(0);
             if report.outcome == Outcome::FirstPlayerLoses {
                 return writeln!(
@@ -108,7 +204,15 @@ pub fn write_text(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
                 );
             }
             writeln!(out, "G = {value}: the first player wins")?;
-            writeln!(out, "winning moves ({}):", report.winning_moves.len())?;
+            if complete(report) {
+                writeln!(out, "winning moves ({}):", report.winning_moves.len())?;
+            } else {
+                writeln!(
+                    out,
+                    "winning moves ({} listed):",
+                    report.winning_moves.len()
+                )?;
+            }
             write_moves(out, &report.components, &report.winning_moves)
         }
     }
@@ -157,9 +261,10 @@ fn searched(search: &MoveSearch) -> String {
 fn sorted(moves: &[GameMove]) -> Vec<&GameMove> {
     let mut moves: Vec<&GameMove> = moves.iter().collect();
     moves.sort_by(|a, b| {
-        let key = |m: &GameMove| m.binders.iter().map(|b| b.1).collect::<Vec<_>>();
-        key(a)
-            .cmp(&key(b))
+        a.binders
+            .iter()
+            .map(|b| b.1)
+            .cmp(b.binders.iter().map(|b| b.1))
             .then(a.component.cmp(&b.component))
             .then(a.rule.cmp(&b.rule))
     });
@@ -186,6 +291,34 @@ pub fn method_text(report: &SolveReport) -> String {
         } => format!(
             "by the pattern: {description}, which holds on every position of {box_text} (not proved beyond)"
         ),
+        Method::Proved {
+            valuation, lowered, ..
+        } => {
+            let text = match valuation {
+                Valuation::Nim { code } => {
+                    format!("by G(n) = n: the code {code} is Nim (Bouton 1901)")
+                }
+                Valuation::Period {
+                    code,
+                    preperiod,
+                    period,
+                    computed,
+                    proof,
+                } => format!(
+                    "by the proved period of the code {code}: G(n + {period}) = G(n) for every n ≥ {preperiod} (proved by {proof}; G(0..={}) computed)",
+                    computed.saturating_sub(1)
+                ),
+                Valuation::Table { code, computed } => format!(
+                    "exact SG values of the heaps 0..={} (the code {code}; no period proved in that table)",
+                    computed.saturating_sub(1)
+                ),
+            };
+            if *lowered {
+                format!("{text}; the rules' values are the code's (they were lowered to it)")
+            } else {
+                text
+            }
+        }
         Method::TameRule { sums, genera } => {
             let how = match genera {
                 Genera::Search => format!("{} valued", plural(*sums, "sum")),
@@ -274,35 +407,29 @@ pub fn write_json(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
             json!(c)
         }
     };
-    let moves: Vec<Value> = sorted(&report.winning_moves)
-        .into_iter()
-        .map(|m| {
-            let name = m
-                .rule
-                .strip_prefix('`')
-                .and_then(|r| r.strip_suffix('`'))
-                .map(str::to_string);
-            let binders: Map<String, Value> = m
-                .binders
-                .iter()
-                .map(|(n, v)| (n.clone(), json!(v)))
-                .collect();
-            json!({
-                "component": m.component + 1,
-                "rule": name,
-                "by": m.rule,
-                "binders": binders,
-                "result": m.result.iter().map(component).collect::<Vec<_>>(),
-            })
+    // One move at a time, as it is written: a sum of 10^5 heaps has tens of thousands.
+    let move_json = |m: &GameMove| -> Value {
+        let name = m
+            .rule
+            .strip_prefix('`')
+            .and_then(|r| r.strip_suffix('`'))
+            .map(str::to_string);
+        let binders: Map<String, Value> = m
+            .binders
+            .iter()
+            .map(|(n, v)| (n.clone(), json!(v)))
+            .collect();
+        json!({
+            "component": m.component + 1,
+            "rule": name,
+            "by": m.rule,
+            "binders": binders,
+            "result": m.result.iter().map(component).collect::<Vec<_>>(),
         })
-        .collect();
+    };
     let mut object = Map::new();
     let play = if report.misere() { "misere" } else { "normal" };
     object.insert("play".into(), json!(play));
-    object.insert(
-        "position".into(),
-        json!(report.components.iter().map(component).collect::<Vec<_>>()),
-    );
     let outcome = match report.outcome {
         Outcome::FirstPlayerWins => "N",
         Outcome::FirstPlayerLoses => "P",
@@ -318,12 +445,60 @@ pub fn write_json(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
             matches!(&report.method, Method::TameRule { genera, .. } if genera.rests_on_lowering());
         object.insert("rests_on_lowering".into(), json!(rests));
     }
-    object.insert("winning_moves".into(), Value::Array(moves));
+    object.insert("complete".into(), json!(complete(report)));
+    if let Method::Proved {
+        capped,
+        unsearched_from,
+        ..
+    } = &report.method
+    {
+        let capped: Vec<Value> = capped
+            .iter()
+            .map(|c| json!({"component": c.component + 1, "total": c.total, "listed": c.listed}))
+            .collect();
+        object.insert("capped".into(), Value::Array(capped));
+        object.insert(
+            "unsearched_from".into(),
+            json!(unsearched_from.map(|i| i + 1)),
+        );
+    }
     if let Some(search) = &report.search {
         object.insert("search".into(), json!(search));
     }
-    serde_json::to_writer(&mut *out, &Value::Object(object))?;
-    writeln!(out)
+    // The object's keys in serde_json's order (sorted), the two long arrays written element by
+    // element, without a tree of the whole report in memory.
+    let mut keys: Vec<&str> = object.keys().map(String::as_str).collect();
+    keys.extend(["position", "winning_moves"]);
+    keys.sort_unstable();
+    write!(out, "{{")?;
+    for (i, key) in keys.into_iter().enumerate() {
+        if i > 0 {
+            write!(out, ",")?;
+        }
+        serde_json::to_writer(&mut *out, key)?;
+        write!(out, ":")?;
+        match key {
+            "position" => write_array(out, report.components.iter().map(component))?,
+            "winning_moves" => write_array(
+                out,
+                sorted(&report.winning_moves).into_iter().map(move_json),
+            )?,
+            _ => serde_json::to_writer(&mut *out, &object[key])?,
+        }
+    }
+    writeln!(out, "}}")
+}
+
+/// `[a,b,…]` in serde_json's compact form, one element at a time.
+fn write_array(out: &mut dyn Write, items: impl Iterator<Item = Value>) -> io::Result<()> {
+    write!(out, "[")?;
+    for (i, item) in items.enumerate() {
+        if i > 0 {
+            write!(out, ",")?;
+        }
+        serde_json::to_writer(&mut *out, &item)?;
+    }
+    write!(out, "]")
 }
 
 /// `moves` in the printed order.

@@ -255,7 +255,8 @@ impl<'g> Referee<'g> {
                 }
                 let report = match rule {
                     Rule::Misere => solve::solve_misere(self.game, sum, MisereOptions::default())?,
-                    _ => solve::solve(self.game, sum)?,
+                    // Every winning move, named as `listed` names it.
+                    _ => solve::solve_listing_every_move(self.game, sum)?,
                 };
                 let verdict = match report.outcome {
                     Outcome::FirstPlayerWins => Verdict::Wins,

@@ -8,12 +8,16 @@
 //! * A position game's position whose box is out of reach (its rule steps past
 //!   [`SOLVE_EXACT_WORK`], or its memory) is decided by a P-position criterion found on a
 //!   smaller box ([`beyond`]), and the report says so.
+//! * A heap game's sum too large to list every move of (heaps past the listed ones, or many
+//!   of them) is valued component by component from a proof — Nim's closed form, or a period
+//!   proved by the periodicity theorem — and its winning moves found from it ([`sums`]).
 
 pub mod beyond;
 pub mod loopy;
 pub mod misere;
 pub mod moves;
 pub mod parse;
+pub mod sums;
 
 use serde::Serialize;
 use thiserror::Error;
@@ -93,6 +97,20 @@ pub enum Method {
         box_text: String,
         /// Why the exact values were out of reach.
         refusal: ExactRefusal,
+    },
+    /// A heap game's components valued one by one by a proof ([`sums`]): Nim's closed form,
+    /// a proved period, or a table holding every heap; the winning moves found from it.
+    Proved {
+        /// How the values were known.
+        valuation: sums::Valuation,
+        /// Whether the game's rules were lowered to the code whose values these are.
+        lowered: bool,
+        /// Components with more winning moves than [`sums::MOVES_PER_COMPONENT`]: only the
+        /// first ones are listed.
+        capped: Vec<sums::CappedMoves>,
+        /// When the search for winning moves ran out of work ([`sums::SPLIT_WORK`]): the first
+        /// component (0-based) not searched; it and those after it have no moves listed.
+        unsearched_from: Option<usize>,
     },
     /// Misère play, every component tame: by Conway's tame addition of the components'
     /// genera ([`Genus::tame_sum`]; ONAG ch. 12), the moves checked through the search.
@@ -207,6 +225,14 @@ pub enum SolveError {
         /// The largest heap whose moves are listed.
         largest: u64,
     },
+    /// A heap game's sum that neither a proof values ([`sums`]) nor the exact path can list.
+    #[error("no proof values this sum: {why}; and the exact values are out of reach: {cause}")]
+    Unproved {
+        /// Why no proof values the sum.
+        why: String,
+        /// Why the exact path refused.
+        cause: Box<SolveError>,
+    },
     /// A sum whose exact values are out of reach (a criterion decides single positions only).
     #[error(
         "{refusal}\n  help: beyond that a single position can still be decided by a P-position \
@@ -281,14 +307,17 @@ impl SolveError {
             SolveError::Engine(e) => e.hint(),
             SolveError::CriteriaBoxFailed { error, .. } => error.hint(),
             SolveError::AfterHeader { error, .. } => error.hint(),
+            SolveError::Unproved { cause, .. } => cause.hint(),
             _ => None,
         }
     }
 
-    /// The innermost error ([`SolveError::AfterHeader`] wraps one).
+    /// The innermost error ([`SolveError::AfterHeader`] and [`SolveError::Unproved`] wrap
+    /// one).
     pub fn cause(&self) -> &SolveError {
         match self {
             SolveError::AfterHeader { error, .. } => error.cause(),
+            SolveError::Unproved { cause, .. } => cause.cause(),
             other => other,
         }
     }
@@ -359,25 +388,7 @@ pub fn solve(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveE
             }
             (extents, values, moves, move_values)
         }
-        None => {
-            let largest = components.iter().map(|h| h[0]).max().unwrap_or(0);
-            // Before any work: a table too large for memory, then a code's heap too large to
-            // list the moves of, are refused before the table is computed.
-            engine::check_memory(game, largest)?;
-            moves::check_listable(game, largest)?;
-            let table = engine::compute(game, largest, &EngineOptions::default())?;
-            let mut moves = Vec::new();
-            for (i, c) in components.iter().enumerate() {
-                moves.extend(moves::moves_of(game, i, c)?);
-            }
-            let value = |heap: &[u64]| table.get(heap[0] as usize);
-            let values = components.iter().map(|c| value(c)).collect();
-            let move_values = moves
-                .iter()
-                .map(|m| m.result.iter().fold(0, |a, h| a ^ value(h)))
-                .collect();
-            (vec![largest], values, moves, move_values)
-        }
+        None => return solve_heaps(game, components, true),
     };
     let total = values.iter().fold(0, |a, v| a ^ v);
     let winning_moves = moves
@@ -397,6 +408,89 @@ pub fn solve(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveE
         },
         winning_moves,
         method: Method::ExactTable { extents },
+        search: None,
+        genus: None,
+        misere: false,
+    })
+}
+
+/// [`solve`], every move listed and named by the rules, every winning one kept: a heap game's
+/// sum never goes by a proof ([`sums`], whose moves are named by the code and capped per
+/// component). For callers that match the winning moves against their own listing (`play`).
+pub fn solve_listing_every_move(
+    game: &Game,
+    components: &[Vec<u64>],
+) -> Result<SolveReport, SolveError> {
+    match game.position_program() {
+        Some(_) => solve(game, components),
+        None => {
+            check_components(game, components)?;
+            solve_heaps(game, components, false)
+        }
+    }
+}
+
+/// A heap game's sum: by a proof ([`sums`]) when listing every move would be heavy (and
+/// `by_proof`), else (or when no proof applies) from the table up to the largest heap, every
+/// move listed.
+fn solve_heaps(
+    game: &Game,
+    components: &[Vec<u64>],
+    by_proof: bool,
+) -> Result<SolveReport, SolveError> {
+    let largest = components.iter().map(|h| h[0]).max().unwrap_or(0);
+    let mut unproved = None;
+    if let Some(code) = game.code().filter(|_| by_proof) {
+        if sums::listing_is_heavy(code, components) {
+            match sums::solve_by_proof(game, components)? {
+                Ok(report) => return Ok(report),
+                Err(why) => unproved = Some(why),
+            }
+        }
+    }
+    // Before any work: a table too large for memory, then a code's heap too large to
+    // list the moves of, are refused before the table is computed.
+    let exact = engine::check_memory(game, largest)
+        .map_err(SolveError::from)
+        .and_then(|()| moves::check_listable(game, largest));
+    if let Err(cause) = exact {
+        return Err(match unproved {
+            Some(why) => SolveError::Unproved {
+                why,
+                cause: Box::new(cause),
+            },
+            None => cause,
+        });
+    }
+    let table = engine::compute(game, largest, &EngineOptions::default())?;
+    let value = |heap: u64| table.get(heap as usize);
+    let values: Vec<u32> = components.iter().map(|c| value(c[0])).collect();
+    let total = values.iter().fold(0, |a, v| a ^ v);
+    // Every move listed, one component at a time, only the winning ones named (a heap
+    // game's moves leave heaps, empty ones as 0, whose value is 0).
+    let mut winning_moves = Vec::new();
+    for (i, c) in components.iter().enumerate() {
+        let wanted = total ^ values[i];
+        moves::for_each_move(game, c, moves::Limit::All, &mut |listed| {
+            let v = listed.result.iter().fold(0, |a, &h| a ^ value(h));
+            if v == wanted {
+                winning_moves.push(moves::label(game, i, listed));
+            }
+        })?;
+    }
+    Ok(SolveReport {
+        coordinates: game.coordinates(),
+        components: components.to_vec(),
+        value: Some(total),
+        outcome: if total == 0 {
+            Outcome::FirstPlayerLoses
+        } else {
+            Outcome::FirstPlayerWins
+        },
+        winning_moves,
+        method: Method::ExactTable {
+            extents: vec![largest],
+        },
         search: None,
         genus: None,
         misere: false,
@@ -561,13 +655,65 @@ mod tests {
     }
 
     #[test]
-    fn heap_errors_carry_the_engines_hint() {
-        let octal = load(SourceFile::new("<t>", "octal 0.07"), &[]).unwrap();
-        let err = solve(&octal, &[vec![1_000_000_000_000_000]]).unwrap_err();
-        assert!(
-            matches!(err, SolveError::Engine(EngineError::TooLarge { .. })),
-            "{err}"
+    fn heavy_sums_go_by_proof_unless_every_move_is_asked_for() {
+        // 150 Nim heaps adding up past the listing budget: by Bouton's G(n) = n, the moves
+        // named by the code; listing every move (as `play` does), named by the rules. Both
+        // keep exactly the heaps h with h ⊕ X < h, moved to h ⊕ X (Bouton 1901).
+        let nim = game("rules/nim.sg");
+        let mut heaps: Vec<Vec<u64>> = (0..150u64)
+            .map(|i| vec![10_000 + (i * 7919) % 10_000])
+            .collect();
+        if heaps.iter().fold(0, |a, h| a ^ h[0]) == 0 {
+            heaps[0][0] -= 1;
+        }
+        let x = heaps.iter().fold(0, |a, h| a ^ h[0]);
+        let largest = heaps.iter().map(|h| h[0]).max().unwrap();
+        let expected: Vec<(usize, Vec<Vec<u64>>)> = heaps
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| h[0] ^ x < h[0])
+            .map(|(i, h)| (i, vec![vec![h[0] ^ x]]))
+            .collect();
+        assert!(!expected.is_empty());
+        let by_proof = solve(&nim, &heaps).unwrap();
+        assert!(matches!(by_proof.method, Method::Proved { .. }));
+        let listed = solve_listing_every_move(&nim, &heaps).unwrap();
+        assert_eq!(
+            listed.method,
+            Method::ExactTable {
+                extents: vec![largest]
+            }
         );
+        for report in [&by_proof, &listed] {
+            assert_eq!(report.value, Some(x as u32));
+            let got: Vec<(usize, Vec<Vec<u64>>)> = report
+                .winning_moves
+                .iter()
+                .map(|m| (m.component, m.result.clone()))
+                .collect();
+            assert_eq!(got, expected);
+        }
+        assert!(listed.winning_moves.iter().all(|m| m.rule == "`take`"));
+        assert!(by_proof
+            .winning_moves
+            .iter()
+            .all(|m| m.rule == "the code 0.[3]"));
+    }
+
+    #[test]
+    fn heap_errors_carry_the_engines_hint() {
+        // An infinite code other than Nim: no theorem proves a period, and the table is too
+        // large for memory; the refusal says both.
+        let infinite = load(SourceFile::new("<t>", "takebreak 0.[7]"), &[]).unwrap();
+        let err = solve(&infinite, &[vec![1_000_000_000_000_000]]).unwrap_err();
+        let SolveError::Unproved { why, cause } = &err else {
+            panic!("{err}")
+        };
+        assert!(
+            matches!(**cause, SolveError::Engine(EngineError::TooLarge { .. })),
+            "{cause}"
+        );
+        assert!(why.contains("infinite codes"), "{why}");
         assert_eq!(err.hint(), Some(Hint::SmallerTable));
         let grid = solve(&game("rules/wythoff.sg"), &[vec![3]]).unwrap_err();
         assert!(
