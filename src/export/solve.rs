@@ -9,13 +9,20 @@
 //! words), `winning_moves` (in the text's order; each `component`, 1-based as in the text's
 //! `component 2:`, `rule` (the rule's name, `null` for an unnamed rule or a code), `by` (the
 //! rule as the text names it), `binders` (name → value), `result` (the components the moved
-//! one becomes, like `position`)), and beyond the box `search` (how the moves were searched).
+//! one becomes, like `position`)), `complete` (`false` when the list may miss winning moves: a
+//! search beyond the box cut short, its skipped binder values in `search.unsearched`, or moves
+//! to sums a pattern cannot decide), and beyond the box `search` (how the moves were searched)
+//! and, when a pattern of the box's smallest winning moves holds, `smallest_winning_move`
+//! (`observed_on_the_box`: always true, it is not proved; `claimed`: whether the move it names
+//! leaves a P-position by the criterion and nothing smaller was found; `pattern`, `value`,
+//! `move`).
 
 use std::io::{self, Write};
 
 use serde_json::{json, Map, Value};
 
 use crate::engine::multi::show_position;
+use crate::solve::beyond::{ObservedMove, ObservedVerdict};
 use crate::solve::{show_sum, GameMove, Method, MoveSearch, Outcome, SolveReport};
 
 /// Winning moves printed beyond the box (the first found, smallest first; the rest are counted).
@@ -35,6 +42,9 @@ pub fn write_text(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
                 ),
                 Outcome::FirstPlayerWins => {
                     writeln!(out, "the first player wins: an N-position by the pattern")?;
+                    if let Some(observed) = &search.smallest {
+                        writeln!(out, "{}", observed_text(observed))?;
+                    }
                     let found = &report.winning_moves;
                     if found.is_empty() {
                         return writeln!(
@@ -42,7 +52,19 @@ pub fn write_text(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
                             "no winning move found ({searched}): the pattern says one exists further on"
                         );
                     }
-                    writeln!(out, "winning moves ({} found; {searched}):", found.len())?;
+                    if report.complete() {
+                        writeln!(
+                            out,
+                            "winning moves by the pattern ({}; every move examined: {searched}):",
+                            found.len()
+                        )?;
+                    } else {
+                        writeln!(
+                            out,
+                            "incomplete list of winning moves ({} found; {searched}):",
+                            found.len()
+                        )?;
+                    }
                     let shown = &found[..found.len().min(SHOWN_MOVES)];
                     write_moves(out, &report.components, shown)?;
                     if found.len() > SHOWN_MOVES {
@@ -130,24 +152,58 @@ pub fn write_header(out: &mut dyn Write, position: &[u64], method: &Method) -> i
     Ok(())
 }
 
-/// "1999998 moves examined; the cap of 1000000 steps from each end of a rule left the middle
-/// of `take` unsearched; …".
+/// "not searched: t = 1000001..=999999999998999999 of `first`; 1999998 moves examined; …":
+/// what the search of the moves skipped first, then what it examined.
 fn searched(search: &MoveSearch) -> String {
-    let mut text = format!("{} moves examined", search.examined);
-    if !search.capped_rules.is_empty() {
-        text.push_str(&format!(
-            "; the cap of {} steps from each end of a rule left the middle of {} unsearched",
-            search.cap,
-            search.capped_rules.join(", ")
+    let mut parts = Vec::new();
+    if !search.unsearched.is_empty() {
+        let skipped: Vec<String> = search.unsearched.iter().map(|u| u.describe()).collect();
+        parts.push(format!(
+            "not searched: {} (past the cap of {} steps from each end of a rule)",
+            skipped.join(", "),
+            search.cap
         ));
     }
+    parts.push(format!("{} moves examined", search.examined));
     if search.to_sums > 0 {
-        text.push_str(&format!(
-            "; {} lead to sums, which the pattern cannot decide",
+        parts.push(format!(
+            "{} lead to sums, which the pattern cannot decide",
             search.to_sums
         ));
     }
-    text
+    parts.join("; ")
+}
+
+/// The line on the smallest winning move a pattern of the box names: claimed (observed on the
+/// box, checked here by the P-position pattern) or not, and why.
+fn observed_text(observed: &ObservedMove) -> String {
+    let pattern = format!(
+        "{}, on every one of {} N-positions of {}",
+        observed.pattern, observed.checked, observed.box_text
+    );
+    let value = observed
+        .value
+        .map_or_else(|| "no value".to_string(), |v| v.to_string());
+    match (observed.verdict, &observed.winning_move) {
+        (ObservedVerdict::LeavesP, Some(m)) => format!(
+            "smallest winning move, observed on the box: {}{} ({pattern}; not proved beyond the \
+             box; the move leaves a P-position by the pattern)",
+            m.rule,
+            binders_text(&m.binders)
+        ),
+        (verdict, _) => {
+            let why = match verdict {
+                ObservedVerdict::NoValue => "it has no value here",
+                ObservedVerdict::NoSuchMove => "no rule has such a move here",
+                ObservedVerdict::NotP => "that move does not leave a P-position by the pattern",
+                _ => "the search found a smaller winning move",
+            };
+            format!(
+                "the smallest winning move observed on the box ({pattern}) would be {value} here, \
+                 not claimed: {why}"
+            )
+        }
+    }
 }
 
 /// `moves` in the order they are printed, the smallest take first: by binder values, then
@@ -247,27 +303,28 @@ pub fn write_json(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
             json!(c)
         }
     };
+    let move_json = |m: &GameMove| -> Value {
+        let name = m
+            .rule
+            .strip_prefix('`')
+            .and_then(|r| r.strip_suffix('`'))
+            .map(str::to_string);
+        let binders: Map<String, Value> = m
+            .binders
+            .iter()
+            .map(|(n, v)| (n.clone(), json!(v)))
+            .collect();
+        json!({
+            "component": m.component + 1,
+            "rule": name,
+            "by": m.rule,
+            "binders": binders,
+            "result": m.result.iter().map(component).collect::<Vec<_>>(),
+        })
+    };
     let moves: Vec<Value> = sorted(&report.winning_moves)
         .into_iter()
-        .map(|m| {
-            let name = m
-                .rule
-                .strip_prefix('`')
-                .and_then(|r| r.strip_suffix('`'))
-                .map(str::to_string);
-            let binders: Map<String, Value> = m
-                .binders
-                .iter()
-                .map(|(n, v)| (n.clone(), json!(v)))
-                .collect();
-            json!({
-                "component": m.component + 1,
-                "rule": name,
-                "by": m.rule,
-                "binders": binders,
-                "result": m.result.iter().map(component).collect::<Vec<_>>(),
-            })
-        })
+        .map(&move_json)
         .collect();
     let mut object = Map::new();
     let play = if report.misere() { "misere" } else { "normal" };
@@ -287,8 +344,25 @@ pub fn write_json(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
     }
     object.insert("method".into(), json!(method_text(report)));
     object.insert("winning_moves".into(), Value::Array(moves));
+    object.insert("complete".into(), json!(report.complete()));
     if let Some(search) = &report.search {
         object.insert("search".into(), json!(search));
+        if let Some(observed) = &search.smallest {
+            object.insert(
+                "smallest_winning_move".into(),
+                json!({
+                    "observed_on_the_box": true,
+                    "claimed": observed.verdict == ObservedVerdict::LeavesP,
+                    "verdict": observed.verdict,
+                    "pattern": observed.pattern,
+                    "function": observed.function,
+                    "box": observed.box_text,
+                    "n_positions_checked": observed.checked,
+                    "value": observed.value,
+                    "move": observed.winning_move.as_ref().map(move_json),
+                }),
+            );
+        }
     }
     serde_json::to_writer(&mut *out, &Value::Object(object))?;
     writeln!(out)
@@ -355,6 +429,11 @@ mod tests {
              component 1: (3, 4) → (0, 4)   by `take_x`, t = 3\n  component 1: (3, 4) → (3, 1)   \
              by `take_y`, t = 3\n  component 2: (5, 2) → (0, 2)   by `take_x`, t = 5\n"
         );
+        let mut out = Vec::new();
+        write_json(&mut out, &wythoff).unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(json["complete"], true);
+        assert!(json.get("smallest_winning_move").is_none());
         let p = solve(&game("rules/wythoff.sg"), &[vec![3, 5]]).unwrap();
         assert_eq!(
             text(&p),
@@ -410,19 +489,45 @@ mod tests {
             lines[2],
             "the first player wins: an N-position by the pattern"
         );
-        assert_eq!(
-            lines[3],
-            "winning moves (8 found; 1999998 moves examined; the cap of 1000000 steps from each \
-             end of a rule left the middle of `first` unsearched):"
+        // The smallest term of 10^15's Zeckendorf sum is 3 (10^15 = … + 5 + 3, by hand from
+        // the greedy sum): named by the pattern of the box, and found by the search too.
+        assert!(
+            lines[3].starts_with(
+                "smallest winning move, observed on the box: `first`, t = 3 (t = the smallest \
+                 term of n's Zeckendorf sum"
+            ),
+            "{}",
+            lines[3]
         );
+        // The list may miss moves: its first line says so, and what was not searched.
         assert_eq!(
             lines[4],
+            "incomplete list of winning moves (8 found; not searched: t = 1000000..=\
+             999999999000001 of `first` (past the cap of 1000000 steps from each end of a \
+             rule); 1999998 moves examined):"
+        );
+        assert_eq!(
+            lines[5],
             "  (1000000000000000, 0) → (999999999999997, 6)   by `first`, t = 3"
         );
         assert_eq!(
-            lines[11],
+            lines[12],
             "  (1000000000000000, 0) → (0, 0)   by `first`, t = 1000000000000000"
         );
-        assert_eq!(lines.len(), 12);
+        assert_eq!(lines.len(), 13);
+        assert!(!text.contains("\nwinning moves"), "{text}");
+        let json: serde_json::Value = {
+            let mut out = Vec::new();
+            write_json(&mut out, &fib).unwrap();
+            serde_json::from_slice(&out).unwrap()
+        };
+        assert_eq!(json["complete"], false);
+        assert_eq!(
+            json["search"]["unsearched"][0]["after"],
+            serde_json::json!([999_999])
+        );
+        assert_eq!(json["smallest_winning_move"]["observed_on_the_box"], true);
+        assert_eq!(json["smallest_winning_move"]["claimed"], true);
+        assert_eq!(json["smallest_winning_move"]["move"]["binders"]["t"], 3);
     }
 }

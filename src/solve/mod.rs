@@ -68,6 +68,15 @@ pub enum ExactRefusal {
         /// Bytes available.
         available_bytes: u64,
     },
+    /// The moves kept leaving the box sized to the position's moves (the positions outside
+    /// it cost more than the box itself).
+    #[error(
+        "the exact values need a box of {positions} positions, and more positions outside it than can be valued on demand"
+    )]
+    LeavesBox {
+        /// Positions in the box.
+        positions: u128,
+    },
 }
 
 /// How the answer was found.
@@ -136,6 +145,12 @@ pub struct MoveSearch {
     pub capped_rules: Vec<String>,
     /// Moves to sums of positions, which a criterion cannot decide.
     pub to_sums: u64,
+    /// The moves of each capped rule the search did not reach.
+    pub unsearched: Vec<beyond::Unsearched>,
+    /// The smallest winning move named by a pattern observed on the box (`None` when the box
+    /// has none, or the position is a P-position); the JSON has it at the top level.
+    #[serde(skip)]
+    pub smallest: Option<beyond::ObservedMove>,
 }
 
 /// What `solve` found about a sum of positions.
@@ -305,18 +320,11 @@ pub fn solve(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveE
     let coordinates = game.coordinates();
     let (extents, values, moves, move_values) = match game.position_program() {
         Some(program) => {
-            let extents = sum_box(components);
-            let positions = budget::box_positions(&extents);
-            let estimate = match budget::rule_steps(program, &extents, SOLVE_EXACT_WORK) {
-                Steps::Within { estimate } => estimate,
-                _ => {
-                    let refusal = ExactRefusal::Work {
-                        positions,
-                        limit: SOLVE_EXACT_WORK,
-                    };
-                    return beyond::solve_beyond_box(game, components, refusal);
-                }
+            let (extents, estimate, moves) = match fitted_box(game, program, components)? {
+                Ok(fitted) => fitted,
+                Err(refusal) => return beyond::solve_beyond_box(game, components, refusal),
             };
+            let positions = budget::box_positions(&extents);
             let solver = Solver::new(game, &extents).map(|s| s.with_outside_steps(estimate as u64));
             let mut solver = match solver {
                 Err(EngineError::TooLarge {
@@ -333,20 +341,30 @@ pub fn solve(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveE
                 }
                 solver => solver?,
             };
-            let mut values = Vec::new();
-            let mut moves = Vec::new();
-            for (i, c) in components.iter().enumerate() {
-                values.push(solver.value(c)?);
-                moves.extend(moves::moves_of(game, i, c)?);
-            }
-            let mut move_values = Vec::new();
-            for m in &moves {
-                let mut xor = 0;
-                for part in &m.result {
-                    xor ^= solver.value(part)?;
+            // Moves that keep leaving even the fitted box: decided by a criterion instead.
+            let leaves_box = |error: &EngineError| error.hint() == Some(Hint::LargerBox);
+            let valued = (|| {
+                let mut values = Vec::new();
+                for c in components {
+                    values.push(solver.value(c)?);
                 }
-                move_values.push(xor);
-            }
+                let mut move_values = Vec::new();
+                for m in &moves {
+                    let mut xor = 0;
+                    for part in &m.result {
+                        xor ^= solver.value(part)?;
+                    }
+                    move_values.push(xor);
+                }
+                Ok((values, move_values))
+            })();
+            let (values, move_values) = match valued {
+                Err(error) if leaves_box(&error) => {
+                    let refusal = ExactRefusal::LeavesBox { positions };
+                    return beyond::solve_beyond_box(game, components, refusal);
+                }
+                valued => valued?,
+            };
             (extents, values, moves, move_values)
         }
         None => {
@@ -404,6 +422,40 @@ fn check_components(game: &Game, components: &[Vec<u64>]) -> Result<(), SolveErr
         ))));
     }
     Ok(())
+}
+
+/// The box of a position game's exact values, fitted to the question: every component and
+/// every position one of their moves reaches (a move may raise a coordinate, as Fibonacci
+/// Nim's `limit` grows from `(n, 0)`; positions further out are valued on demand), with its
+/// estimated rule steps and the components' moves. `Err` says why it is out of reach
+/// ([`SOLVE_EXACT_WORK`]), before any move is listed when the components' own box already is.
+#[allow(clippy::type_complexity)]
+fn fitted_box(
+    game: &Game,
+    program: &crate::rules::Program,
+    components: &[Vec<u64>],
+) -> Result<Result<(Vec<u64>, f64, Vec<GameMove>), ExactRefusal>, SolveError> {
+    let within = |extents: &[u64]| match budget::rule_steps(program, extents, SOLVE_EXACT_WORK) {
+        Steps::Within { estimate } => Ok(estimate),
+        _ => Err(ExactRefusal::Work {
+            positions: budget::box_positions(extents),
+            limit: SOLVE_EXACT_WORK,
+        }),
+    };
+    let mut extents = sum_box(components);
+    if let Err(refusal) = within(&extents) {
+        return Ok(Err(refusal));
+    }
+    let mut moves = Vec::new();
+    for (i, c) in components.iter().enumerate() {
+        moves.extend(moves::moves_of(game, i, c)?);
+    }
+    for part in moves.iter().flat_map(|m| &m.result) {
+        for (extent, &c) in extents.iter_mut().zip(part) {
+            *extent = (*extent).max(c);
+        }
+    }
+    Ok(within(&extents).map(|estimate| (extents, estimate, moves)))
 }
 
 /// The smallest box holding every component: the largest value of each coordinate.
