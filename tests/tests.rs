@@ -22,5 +22,6 @@ mod multi;
 mod play;
 mod readme;
 mod solve_misere;
+mod solve_moves;
 mod support;
 mod value_rules;
