@@ -386,6 +386,27 @@ impl Program {
         )
     }
 
+    /// [`Program::for_each_option`] for rule `rule` alone: its moves in increasing order of
+    /// their binder tuples (nested loops over ranges and sets, each in increasing order), so
+    /// that a caller looking for the smallest move with some property may stop at the first.
+    pub fn for_each_option_of_rule(
+        &self,
+        rule: usize,
+        position: &[u64],
+        scratch: &mut Scratch,
+        budget: &mut u64,
+        visit: &mut MoveVisitor<'_>,
+    ) -> Result<(), Stop> {
+        self.run_rules(
+            rule..rule + 1,
+            position,
+            scratch,
+            budget,
+            visit,
+            Order::Full,
+        )
+    }
+
     /// The moves at both ends of each rule of a position too large to enumerate in full
     /// (`solve` beyond a box): each rule in turn runs with its binders' values in increasing
     /// order until `cap` steps (binder values and moves, counted as by the budget of

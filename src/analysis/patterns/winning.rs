@@ -22,7 +22,7 @@ use serde::Serialize;
 
 use crate::analysis::criteria::smallest_zeckendorf_term;
 use crate::engine::boxtable::BoxTable;
-use crate::engine::moves::{code_moves, for_each_rule_move, listable_heap};
+use crate::engine::moves::{code_moves, listable_heap};
 use crate::rules::program::{Scratch, Stop};
 use crate::rules::{Game, GameKind};
 
@@ -289,11 +289,12 @@ pub fn smallest_winning_moves(
         // The smallest winning move, and the smallest move whose value is unknown.
         let mut best: Option<(Vec<i64>, usize)> = None;
         let mut unknown: Option<(Vec<i64>, usize)> = None;
-        let mut consider = |rule: usize, binders: &[i64], result: &[u64]| {
-            let slot = match value_of(result) {
-                Some(0) => &mut best,
-                Some(_) => return,
-                None => &mut unknown,
+        // Records a move; true when it is winning.
+        let mut consider = |rule: usize, binders: &[i64], result: &[u64]| -> bool {
+            let (slot, winning) = match value_of(result) {
+                Some(0) => (&mut best, true),
+                Some(_) => return false,
+                None => (&mut unknown, false),
             };
             if slot
                 .as_ref()
@@ -301,6 +302,7 @@ pub fn smallest_winning_moves(
             {
                 *slot = Some((binders.to_vec(), rule));
             }
+            winning
         };
         match &game.kind {
             GameKind::Code { code } => {
@@ -320,24 +322,34 @@ pub fn smallest_winning_moves(
                         .checked_sub(1)
                         .ok_or(SmallestMoveStop::Steps { steps })?;
                     let taken = (n - result.iter().sum::<u64>()) as i64;
-                    consider(0, &[taken], &result);
+                    if consider(0, &[taken], &result) {
+                        break; // the tokens taken only grow from here
+                    }
                 }
             }
             GameKind::General { program, .. } => {
-                let listed = for_each_rule_move(
-                    program,
-                    &position,
-                    &mut scratch,
-                    &mut budget,
-                    |rule, binders, result| {
-                        consider(rule, binders, result);
-                        ControlFlow::Continue(())
-                    },
-                );
-                match listed {
-                    Ok(()) => {}
-                    Err(Stop::OutOfBudget) => return Err(SmallestMoveStop::Steps { steps }),
-                    Err(_) => return Err(SmallestMoveStop::RuleError),
+                // Each rule lists its moves in increasing binder order: past its first winning
+                // move, nothing of that rule can be smaller, nor make the cell unknown.
+                for rule in 0..program.rule_count() {
+                    let listed = program.for_each_option_of_rule(
+                        rule,
+                        &position,
+                        &mut scratch,
+                        &mut budget,
+                        &mut |rule, binders, m| {
+                            m.for_each_concrete(binders, |binders, result| {
+                                match consider(rule, binders, result) {
+                                    true => ControlFlow::Break(()),
+                                    false => ControlFlow::Continue(()),
+                                }
+                            })
+                        },
+                    );
+                    match listed {
+                        Ok(()) | Err(Stop::Break) => {}
+                        Err(Stop::OutOfBudget) => return Err(SmallestMoveStop::Steps { steps }),
+                        Err(Stop::Error(_)) => return Err(SmallestMoveStop::RuleError),
+                    }
                 }
             }
             GameKind::Graph { .. } => return Err(SmallestMoveStop::NotListed),
@@ -544,6 +556,50 @@ mod tests {
             Some(SmallestMoveStop::Steps { steps: 1000 })
         );
         assert!(report.to_string().contains("not looked for"), "{report}");
+    }
+
+    #[test]
+    fn sets_and_several_binders_against_brute_force() {
+        // The divisor game (subtract a proper divisor): a set binder, listed in increasing
+        // order; brute force by trial division and mex here.
+        let divisor = game("move subtract: d in divisors(n) if d < n => n - d");
+        let values = crate::engine::compute(&divisor, 200, &Default::default()).unwrap();
+        let table = BoxTable::new(
+            vec!["n".into()],
+            vec![200],
+            (0..=200).map(|n| values.get(n)).collect(),
+        );
+        let mut g = vec![0u32; 201];
+        for n in 1..=200usize {
+            let options: Vec<u32> = (1..n).filter(|d| n % d == 0).map(|d| g[n - d]).collect();
+            g[n] = (0..).find(|v| !options.contains(v)).unwrap();
+        }
+        let cells = smallest_winning_moves(&divisor, &table, u64::MAX).unwrap();
+        assert_eq!(cells.len(), g.iter().filter(|&&v| v != 0).count());
+        for cell in &cells {
+            let n = cell.position[0] as usize;
+            let brute = (1..n).find(|&d| n % d == 0 && g[n - d] == 0);
+            assert_eq!(brute, Some(cell.binders[0] as usize), "n = {n}");
+        }
+        // Two binders: take any amounts from one or both heaps; the only P-position is (0, 0),
+        // so the smallest winning move (lexicographically) is (i, j) = (x, y).
+        let both =
+            game("position (x, y)\nmove s: i in 0..=x, j in 0..=y if i + j > 0 => (x - i, y - j)");
+        let table = compute_box(&both, &[9, 9]).unwrap();
+        let cells = smallest_winning_moves(&both, &table, u64::MAX).unwrap();
+        assert_eq!(cells.len(), 99);
+        for cell in &cells {
+            assert_eq!(
+                cell.binders,
+                [cell.position[0] as i64, cell.position[1] as i64]
+            );
+        }
+        let report = find_smallest_move(&both, &table, u64::MAX);
+        assert!(!report.one_binder && report.smallest_move.is_none());
+        assert!(
+            report.to_string().contains("no binder or several"),
+            "{report}"
+        );
     }
 
     #[test]
