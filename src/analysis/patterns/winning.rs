@@ -571,14 +571,17 @@ mod tests {
         );
         let mut g = vec![0u32; 201];
         for n in 1..=200usize {
-            let options: Vec<u32> = (1..n).filter(|d| n % d == 0).map(|d| g[n - d]).collect();
+            let options: Vec<u32> = (1..n)
+                .filter(|&d| n.is_multiple_of(d))
+                .map(|d| g[n - d])
+                .collect();
             g[n] = (0..).find(|v| !options.contains(v)).unwrap();
         }
         let cells = smallest_winning_moves(&divisor, &table, u64::MAX).unwrap();
         assert_eq!(cells.len(), g.iter().filter(|&&v| v != 0).count());
         for cell in &cells {
             let n = cell.position[0] as usize;
-            let brute = (1..n).find(|&d| n % d == 0 && g[n - d] == 0);
+            let brute = (1..n).find(|&d| n.is_multiple_of(d) && g[n - d] == 0);
             assert_eq!(brute, Some(cell.binders[0] as usize), "n = {n}");
         }
         // Two binders: take any amounts from one or both heaps; the only P-position is (0, 0),
