@@ -61,9 +61,12 @@ impl Unsearched {
     /// `t = 1000001..=41266477 of `first``, or for several binders the tuples between two.
     pub fn describe(&self) -> String {
         if let [name] = self.binders.as_slice() {
-            let low = self.after.as_ref().map(|a| a[0] + 1);
-            let high = self.before.as_ref().map(|b| b[0] - 1);
+            let low = self.after.as_ref().map(|a| a[0].saturating_add(1));
+            let high = self.before.as_ref().map(|b| b[0].saturating_sub(1));
             let range = match (low, high) {
+                // The two ends stopped next to each other: nothing between them was skipped,
+                // but the search could not tell (it is still reported as cut short).
+                (Some(l), Some(h)) if l > h => format!("nothing between {} and {}", l - 1, h + 1),
                 (Some(l), Some(h)) => format!("{l}..={h}"),
                 (Some(l), None) => format!("{l} and above"),
                 (None, Some(h)) => format!("up to {h}"),

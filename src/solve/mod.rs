@@ -320,9 +320,23 @@ pub fn solve(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveE
     let coordinates = game.coordinates();
     let (extents, values, moves, move_values) = match game.position_program() {
         Some(program) => {
+            let mut tried_beyond = false;
             let (extents, estimate, moves) = match fitted_box(game, program, components)? {
-                Ok(fitted) => fitted,
-                Err(refusal) => return beyond::solve_beyond_box(game, components, refusal),
+                Fit::Exact(fitted) => fitted,
+                Fit::Refused(refusal) => {
+                    return beyond::solve_beyond_box(game, components, refusal)
+                }
+                // The box of the moves is too large: a criterion, else (a sum, or no pattern)
+                // the components' own box with the positions outside it valued on demand.
+                Fit::Grown { refusal, own } => {
+                    match beyond::solve_beyond_box(game, components, refusal) {
+                        Err(SolveError::SumBeyondBox { .. } | SolveError::NoCriterion { .. }) => {
+                            tried_beyond = true;
+                            own
+                        }
+                        decided => return decided,
+                    }
+                }
             };
             let positions = budget::box_positions(&extents);
             let solver = Solver::new(game, &extents).map(|s| s.with_outside_steps(estimate as u64));
@@ -359,7 +373,7 @@ pub fn solve(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveE
                 Ok((values, move_values))
             })();
             let (values, move_values) = match valued {
-                Err(error) if leaves_box(&error) => {
+                Err(error) if leaves_box(&error) && !tried_beyond => {
                     let refusal = ExactRefusal::LeavesBox { positions };
                     return beyond::solve_beyond_box(game, components, refusal);
                 }
@@ -424,17 +438,35 @@ fn check_components(game: &Game, components: &[Vec<u64>]) -> Result<(), SolveErr
     Ok(())
 }
 
+/// The exact values' box, its estimated rule steps and the components' moves.
+type Fitted = (Vec<u64>, f64, Vec<GameMove>);
+
+/// What [`fitted_box`] decided.
+enum Fit {
+    /// The box holding the components and every position their moves reach.
+    Exact(Fitted),
+    /// Even the components' own box is out of reach.
+    Refused(ExactRefusal),
+    /// The box of the moves is out of reach (`refusal`), the components' own box is not
+    /// (`own`: positions outside it are then valued on demand).
+    Grown {
+        /// Why the box of the moves is out of reach.
+        refusal: ExactRefusal,
+        /// The components' own box.
+        own: Fitted,
+    },
+}
+
 /// The box of a position game's exact values, fitted to the question: every component and
 /// every position one of their moves reaches (a move may raise a coordinate, as Fibonacci
-/// Nim's `limit` grows from `(n, 0)`; positions further out are valued on demand), with its
-/// estimated rule steps and the components' moves. `Err` says why it is out of reach
-/// ([`SOLVE_EXACT_WORK`]), before any move is listed when the components' own box already is.
-#[allow(clippy::type_complexity)]
+/// Nim's `limit` grows from `(n, 0)`; positions further out are valued on demand), within
+/// [`SOLVE_EXACT_WORK`] rule steps. No move is listed when the components' own box is
+/// already out of reach.
 fn fitted_box(
     game: &Game,
     program: &crate::rules::Program,
     components: &[Vec<u64>],
-) -> Result<Result<(Vec<u64>, f64, Vec<GameMove>), ExactRefusal>, SolveError> {
+) -> Result<Fit, SolveError> {
     let within = |extents: &[u64]| match budget::rule_steps(program, extents, SOLVE_EXACT_WORK) {
         Steps::Within { estimate } => Ok(estimate),
         _ => Err(ExactRefusal::Work {
@@ -442,20 +474,28 @@ fn fitted_box(
             limit: SOLVE_EXACT_WORK,
         }),
     };
-    let mut extents = sum_box(components);
-    if let Err(refusal) = within(&extents) {
-        return Ok(Err(refusal));
-    }
+    let own = sum_box(components);
+    let own_estimate = match within(&own) {
+        Ok(estimate) => estimate,
+        Err(refusal) => return Ok(Fit::Refused(refusal)),
+    };
     let mut moves = Vec::new();
     for (i, c) in components.iter().enumerate() {
         moves.extend(moves::moves_of(game, i, c)?);
     }
+    let mut grown = own.clone();
     for part in moves.iter().flat_map(|m| &m.result) {
-        for (extent, &c) in extents.iter_mut().zip(part) {
+        for (extent, &c) in grown.iter_mut().zip(part) {
             *extent = (*extent).max(c);
         }
     }
-    Ok(within(&extents).map(|estimate| (extents, estimate, moves)))
+    Ok(match within(&grown) {
+        Ok(estimate) => Fit::Exact((grown, estimate, moves)),
+        Err(refusal) => Fit::Grown {
+            refusal,
+            own: (own, own_estimate, moves),
+        },
+    })
 }
 
 /// The smallest box holding every component: the largest value of each coordinate.
