@@ -169,6 +169,13 @@ fn fibonacci_nim_from_600_to_30000_is_answered() {
     for n in [600u64, 613, 717] {
         let json = solve_json(n);
         assert_eq!(json["complete"], true, "n = {n}");
+        // The box grew to hold the limits the first move can leave (up to 2n/3).
+        let method = json["method"].as_str().unwrap();
+        assert_eq!(
+            method,
+            format!("exact SG values of the box 0..={n} × 0..={}", 2 * n / 3),
+            "n = {n}"
+        );
         let brute: Vec<u64> = (1..=n)
             .filter(|&t| {
                 let left = (n - t) as usize;

@@ -2,12 +2,14 @@
 //! and position games alike, as a typed [`SolveReport`] (rendered by [`crate::export::solve`]).
 //!
 //! * The exact path computes the values every component needs (a heap game's table up to the
-//!   largest heap, a position game's box up to the largest coordinates), lists every move of
+//!   largest heap, a position game's box up to the largest coordinates of the components and
+//!   of every position their moves reach), lists every move of
 //!   every component ([`moves::for_each_move`]) and keeps those to a sum of value 0
 //!   (Sprague 1935, Grundy 1939: a sum's value is the XOR of its components').
 //! * A position game's position whose box is out of reach (its rule steps past
 //!   [`SOLVE_EXACT_WORK`], or its memory) is decided by a P-position criterion found on a
-//!   smaller box ([`beyond`]), and the report says so.
+//!   smaller box ([`beyond`]), and the report says so; a move list that search may have cut
+//!   short says so too ([`SolveReport::complete`], [`beyond::Unsearched`]).
 
 pub mod beyond;
 pub mod loopy;
