@@ -23,6 +23,7 @@ mod multi;
 mod play;
 mod readme;
 mod solve_misere;
+mod solve_moves;
 mod solve_sums;
 mod support;
 mod value_rules;

@@ -106,11 +106,16 @@ impl Threshold {
 /// non-consecutive Fibonacci numbers 1, 2, 3, 5, …; Zeckendorf 1972), `None` for 0. Greedy:
 /// subtract the largest Fibonacci number that fits until nothing is left.
 pub fn smallest_zeckendorf_term(mut n: u64) -> Option<u64> {
+    // From the largest Fibonacci number that fits, down to the last term (n = 0 after it).
+    let top = FIBONACCI.partition_point(|&f| f <= n);
     let mut smallest = None;
-    for &f in FIBONACCI.iter().rev() {
+    for &f in FIBONACCI[..top].iter().rev() {
         if f <= n {
             n -= f;
             smallest = Some(f);
+            if n == 0 {
+                break;
+            }
         }
     }
     smallest
@@ -648,6 +653,36 @@ mod tests {
             let k = u128::from(k);
             let f = |a: u128| (a * a + a * k) as i128 - (k * k) as i128;
             assert!(f(a) < 0 && f(a + 1) > 0, "k = {k}");
+        }
+    }
+
+    #[test]
+    fn zeckendorf_terms_agree_with_the_recursive_rule() {
+        // z(n) = n when n is a Fibonacci number, else z(n − the largest Fibonacci number below
+        // n) (Zeckendorf's greedy sum), with the Fibonacci numbers listed here by addition.
+        let mut fib = vec![1u64, 2];
+        while let Some(next) = fib[fib.len() - 1].checked_add(fib[fib.len() - 2]) {
+            fib.push(next);
+        }
+        fn z(n: u64, fib: &[u64]) -> u64 {
+            let largest = *fib.iter().rev().find(|&&f| f <= n).unwrap();
+            if largest == n {
+                n
+            } else {
+                z(n - largest, fib)
+            }
+        }
+        let mut seed = 12345u64;
+        let random = (0..2000).map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed >> (seed % 64)
+        });
+        for n in (1..3000u64).chain(random).chain(fib.iter().copied()) {
+            if n > 0 {
+                assert_eq!(smallest_zeckendorf_term(n), Some(z(n, &fib)), "n = {n}");
+            }
         }
     }
 

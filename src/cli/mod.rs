@@ -233,6 +233,12 @@ fn solve_message(error: &SolveError) -> String {
         (_, Some(Hint::SmallerSums)) => {
             Some("ask about a sum of fewer or smaller components".to_string())
         }
+        // `solve` has no --to: it sizes its box from the moves of the position asked.
+        (_, Some(Hint::LargerBox)) => Some(
+            "solve fits its box to the position's moves, but the moves keep leaving it: bound \
+             the moves, or ask about a smaller position"
+                .to_string(),
+        ),
         (_, hint) => hint.map(hint_help),
     };
     with_help(with_error_prefix(error.to_string()), help)

@@ -1,10 +1,13 @@
 //! `patterns`: where the P-positions lie (closed-form criteria for any number of coordinates),
-//! the periods along the lines of a two-coordinate box, and closed forms of the values
-//! themselves for one or two coordinates.
+//! the periods along the lines of a two-coordinate box, closed forms of the values
+//! themselves for one or two coordinates, and (normal play, one or two coordinates) a closed
+//! form of the smallest winning move ([`winning::find_smallest_move`]).
 
 use crate::analysis::criteria::CriteriaReport;
 use crate::analysis::patterns;
+use crate::analysis::patterns::winning;
 use crate::engine;
+use crate::engine::boxtable::BoxTable;
 use crate::engine::multi;
 use crate::engine::Table;
 use crate::rules::{Game, Play};
@@ -60,6 +63,17 @@ fn report(game: &Game, to: &BoxArg, json: bool, play: Play) -> Result<String, Cl
         Table::Box(boxed) => boxed,
         Table::Sequence { .. } => unreachable!("a position game's table is a box"),
     };
+    // The smallest winning move's pattern: normal play, one or two coordinates (rows of
+    // more coordinates keep their one line of criteria).
+    let smallest = (play == Play::Normal && coordinates.len() <= 2).then(|| {
+        let boxed = match &table {
+            Table::Box(boxed) => boxed.clone(),
+            Table::Sequence { .. } => {
+                BoxTable::new(coordinates.clone(), table.extents(), table.iter().collect())
+            }
+        };
+        winning::find_smallest_move(game, &boxed, winning::SMALLEST_MOVE_STEPS)
+    });
     let text = if game.position_program().is_none() || coordinates.len() == 1 {
         let values: Vec<u32> = table.iter().collect();
         let report = patterns::p_position_patterns(&values);
@@ -97,6 +111,20 @@ fn report(game: &Game, to: &BoxArg, json: bool, play: Play) -> Result<String, Cl
             report.to_string()
         }
     };
+    if let Some(smallest) = &smallest {
+        if json {
+            let mut value: serde_json::Value =
+                serde_json::from_str(&text).map_err(|e| CliError::Failed(e.to_string()))?;
+            if let Some(object) = value.as_object_mut() {
+                object.insert(
+                    "smallest_winning_move".into(),
+                    serde_json::to_value(smallest).map_err(|e| CliError::Failed(e.to_string()))?,
+                );
+            }
+            return to_json(&value);
+        }
+        return Ok(format!("{text}{smallest}"));
+    }
     if play == Play::Normal {
         return Ok(text);
     }

@@ -40,6 +40,16 @@ pub fn code_moves(code: &TakeBreakCode, n: u64) -> Vec<Vec<u64>> {
     moves
 }
 
+/// The largest heap of a take-and-break code whose moves are listed, by the heaps a move may
+/// leave (the moves are listed one partition at a time).
+pub fn listable_heap(max_heaps: Option<u32>) -> u64 {
+    match max_heaps {
+        Some(0..=2) => 20_000,
+        Some(3) => 400,
+        _ => 60,
+    }
+}
+
 /// Calls `visit(rule, binders, components)` for every move of `program` from `position`, in
 /// rule order: a line of moves is expanded by
 /// [`Move::for_each_concrete`](crate::rules::program::Move::for_each_concrete), the line's

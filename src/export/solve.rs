@@ -11,12 +11,16 @@
 //! so that the answer rests on the lowering argument), `winning_moves` (in the text's order; each `component`, 1-based as in the text's
 //! `component 2:`, `rule` (the rule's name, `null` for an unnamed rule or a code), `by` (the
 //! rule as the text names it), `binders` (name → value), `result` (the components the moved
-//! one becomes, like `position`)), `complete` (false when the winning moves are listed in
-//! part: capped per component, a search cut short, or beyond the box moves not examined), and
-//! beyond the box `search` (how the moves were searched). A sum valued by a proof
+//! one becomes, like `position`)), `complete` (`false` when the list may miss winning moves:
+//! capped per component, a search beyond the box cut short — its skipped binder values in
+//! `search.unsearched` —, or moves to sums a pattern cannot decide), and beyond the box
+//! `search` (how the moves were searched) and, when a pattern of the box's smallest winning
+//! moves holds, `smallest_winning_move` (`observed_on_the_box`: always true, it is not
+//! proved; `claimed`: whether the move it names leaves a P-position by the criterion and
+//! nothing smaller was found; `pattern`, `value`, `move`). A sum valued by a proof
 //! ([`Method::Proved`]) adds `capped` (each component with more winning moves than are listed:
-//! its 1-based `component`, `total` and `listed`) and `unsearched_from` (the first 1-based component
-//! whose moves were not searched, or `null`).
+//! its 1-based `component`, `total` and `listed`) and `unsearched_from` (the first 1-based
+//! component whose moves were not searched, or `null`).
 //!
 //! The text abbreviates a sum of more than [`SHOWN_COMPONENTS`] components (its first and last
 //! few, and the count); the JSON keeps every component.
@@ -26,6 +30,7 @@ use std::io::{self, Write};
 use serde_json::{json, Map, Value};
 
 use crate::engine::multi::show_position;
+use crate::solve::beyond::{ObservedMove, ObservedVerdict};
 use crate::solve::sums::Valuation;
 use crate::solve::{show_sum, GameMove, Genera, Method, MoveSearch, Outcome, SolveReport};
 
@@ -63,11 +68,7 @@ pub fn complete(report: &SolveReport) -> bool {
         } => capped.is_empty() && unsearched_from.is_none(),
         _ => true,
     };
-    let searched = report
-        .search
-        .as_ref()
-        .is_none_or(|s| s.capped_rules.is_empty() && s.to_sums == 0);
-    proved && searched
+    proved && report.complete()
 }
 
 /// The first line of a report of a sum valued by a proof whose winning moves are listed in
@@ -127,6 +128,9 @@ pub fn write_text(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
                 ),
                 Outcome::FirstPlayerWins => {
                     writeln!(out, "the first player wins: an N-position by the pattern")?;
+                    if let Some(observed) = &search.smallest {
+                        writeln!(out, "{}", observed_text(observed))?;
+                    }
                     let found = &report.winning_moves;
                     if found.is_empty() {
                         return writeln!(
@@ -134,7 +138,19 @@ pub fn write_text(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
                             "no winning move found ({searched}): the pattern says one exists further on"
                         );
                     }
-                    writeln!(out, "winning moves ({} found; {searched}):", found.len())?;
+                    if report.complete() {
+                        writeln!(
+                            out,
+                            "winning moves by the pattern ({}; every move examined: {searched}):",
+                            found.len()
+                        )?;
+                    } else {
+                        writeln!(
+                            out,
+                            "incomplete list of winning moves ({} found; {searched}):",
+                            found.len()
+                        )?;
+                    }
                     let shown = &found[..found.len().min(SHOWN_MOVES)];
                     write_moves(out, &report.components, shown)?;
                     if found.len() > SHOWN_MOVES {
@@ -236,24 +252,58 @@ pub fn write_header(out: &mut dyn Write, position: &[u64], method: &Method) -> i
     Ok(())
 }
 
-/// "1999998 moves examined; the cap of 1000000 steps from each end of a rule left the middle
-/// of `take` unsearched; …".
+/// "not searched: t = 1000001..=999999999998999999 of `first`; 1999998 moves examined; …":
+/// what the search of the moves skipped first, then what it examined.
 fn searched(search: &MoveSearch) -> String {
-    let mut text = format!("{} moves examined", search.examined);
-    if !search.capped_rules.is_empty() {
-        text.push_str(&format!(
-            "; the cap of {} steps from each end of a rule left the middle of {} unsearched",
-            search.cap,
-            search.capped_rules.join(", ")
+    let mut parts = Vec::new();
+    if !search.unsearched.is_empty() {
+        let skipped: Vec<String> = search.unsearched.iter().map(|u| u.describe()).collect();
+        parts.push(format!(
+            "not searched: {} (past the cap of {} steps from each end of a rule)",
+            skipped.join(", "),
+            search.cap
         ));
     }
+    parts.push(format!("{} moves examined", search.examined));
     if search.to_sums > 0 {
-        text.push_str(&format!(
-            "; {} lead to sums, which the pattern cannot decide",
+        parts.push(format!(
+            "{} lead to sums, which the pattern cannot decide",
             search.to_sums
         ));
     }
-    text
+    parts.join("; ")
+}
+
+/// The line on the smallest winning move a pattern of the box names: claimed (observed on the
+/// box, checked here by the P-position pattern) or not, and why.
+fn observed_text(observed: &ObservedMove) -> String {
+    let pattern = format!(
+        "{}, on every one of {} N-positions of {}",
+        observed.pattern, observed.checked, observed.box_text
+    );
+    let value = observed
+        .value
+        .map_or_else(|| "no value".to_string(), |v| v.to_string());
+    match (observed.verdict, &observed.winning_move) {
+        (ObservedVerdict::LeavesP, Some(m)) => format!(
+            "smallest winning move, observed on the box: {}{} ({pattern}; not proved beyond the \
+             box; the move leaves a P-position by the pattern)",
+            m.rule,
+            binders_text(&m.binders)
+        ),
+        (verdict, _) => {
+            let why = match verdict {
+                ObservedVerdict::NoValue => "it has no value here",
+                ObservedVerdict::NoSuchMove => "no rule has such a move here",
+                ObservedVerdict::NotP => "that move does not leave a P-position by the pattern",
+                _ => "the search found a smaller winning move",
+            };
+            format!(
+                "the smallest winning move observed on the box ({pattern}) would be {value} here, \
+                 not claimed: {why}"
+            )
+        }
+    }
 }
 
 /// `moves` in the order they are printed, the smallest take first: by binder values, then
@@ -464,6 +514,22 @@ pub fn write_json(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
     }
     if let Some(search) = &report.search {
         object.insert("search".into(), json!(search));
+        if let Some(observed) = &search.smallest {
+            object.insert(
+                "smallest_winning_move".into(),
+                json!({
+                    "observed_on_the_box": true,
+                    "claimed": observed.verdict == ObservedVerdict::LeavesP,
+                    "verdict": observed.verdict,
+                    "pattern": observed.pattern,
+                    "function": observed.function,
+                    "box": observed.box_text,
+                    "n_positions_checked": observed.checked,
+                    "value": observed.value,
+                    "move": observed.winning_move.as_ref().map(move_json),
+                }),
+            );
+        }
     }
     // The object's keys in serde_json's order (sorted), the two long arrays written element by
     // element, without a tree of the whole report in memory.
@@ -562,6 +628,11 @@ mod tests {
              component 1: (3, 4) → (0, 4)   by `take_x`, t = 3\n  component 1: (3, 4) → (3, 1)   \
              by `take_y`, t = 3\n  component 2: (5, 2) → (0, 2)   by `take_x`, t = 5\n"
         );
+        let mut out = Vec::new();
+        write_json(&mut out, &wythoff).unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(json["complete"], true);
+        assert!(json.get("smallest_winning_move").is_none());
         let p = solve(&game("rules/wythoff.sg"), &[vec![3, 5]]).unwrap();
         assert_eq!(
             text(&p),
@@ -629,19 +700,45 @@ mod tests {
             lines[2],
             "the first player wins: an N-position by the pattern"
         );
-        assert_eq!(
-            lines[3],
-            "winning moves (8 found; 1999998 moves examined; the cap of 1000000 steps from each \
-             end of a rule left the middle of `first` unsearched):"
+        // The smallest term of 10^15's Zeckendorf sum is 3 (10^15 = … + 5 + 3, by hand from
+        // the greedy sum): named by the pattern of the box, and found by the search too.
+        assert!(
+            lines[3].starts_with(
+                "smallest winning move, observed on the box: `first`, t = 3 (t = the smallest \
+                 term of n's Zeckendorf sum"
+            ),
+            "{}",
+            lines[3]
         );
+        // The list may miss moves: its first line says so, and what was not searched.
         assert_eq!(
             lines[4],
+            "incomplete list of winning moves (8 found; not searched: t = 1000000..=\
+             999999999000001 of `first` (past the cap of 1000000 steps from each end of a \
+             rule); 1999998 moves examined):"
+        );
+        assert_eq!(
+            lines[5],
             "  (1000000000000000, 0) → (999999999999997, 6)   by `first`, t = 3"
         );
         assert_eq!(
-            lines[11],
+            lines[12],
             "  (1000000000000000, 0) → (0, 0)   by `first`, t = 1000000000000000"
         );
-        assert_eq!(lines.len(), 12);
+        assert_eq!(lines.len(), 13);
+        assert!(!text.contains("\nwinning moves"), "{text}");
+        let json: serde_json::Value = {
+            let mut out = Vec::new();
+            write_json(&mut out, &fib).unwrap();
+            serde_json::from_slice(&out).unwrap()
+        };
+        assert_eq!(json["complete"], false);
+        assert_eq!(
+            json["search"]["unsearched"][0]["after"],
+            serde_json::json!([999_999])
+        );
+        assert_eq!(json["smallest_winning_move"]["observed_on_the_box"], true);
+        assert_eq!(json["smallest_winning_move"]["claimed"], true);
+        assert_eq!(json["smallest_winning_move"]["move"]["binders"]["t"], 3);
     }
 }

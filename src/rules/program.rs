@@ -386,6 +386,27 @@ impl Program {
         )
     }
 
+    /// [`Program::for_each_option`] for rule `rule` alone: its moves in increasing order of
+    /// their binder tuples (nested loops over ranges and sets, each in increasing order), so
+    /// that a caller looking for the smallest move with some property may stop at the first.
+    pub fn for_each_option_of_rule(
+        &self,
+        rule: usize,
+        position: &[u64],
+        scratch: &mut Scratch,
+        budget: &mut u64,
+        visit: &mut MoveVisitor<'_>,
+    ) -> Result<(), Stop> {
+        self.run_rules(
+            rule..rule + 1,
+            position,
+            scratch,
+            budget,
+            visit,
+            Order::Full,
+        )
+    }
+
     /// The moves at both ends of each rule of a position too large to enumerate in full
     /// (`solve` beyond a box): each rule in turn runs with its binders' values in increasing
     /// order until `cap` steps (binder values and moves, counted as by the budget of
@@ -395,13 +416,14 @@ impl Program {
     /// that no move is visited twice and moves like "take the whole heap" at the top of a huge
     /// range are seen. Lines are visited one move at a time as [`Move::Sum`], and a binder's
     /// range may have more than [`MAX_RANGE_LEN`] values (the cap bounds the work). Returns the
-    /// rules the cap cut short (those whose middle moves were not all visited).
+    /// rules the cap cut short (those whose middle moves were not all visited), each with the
+    /// binder tuples that bound the moves it did not visit ([`CutRule`]).
     pub fn for_each_option_capped(
         &self,
         position: &[u64],
         cap: u64,
         visit: &mut MoveVisitor<'_>,
-    ) -> Result<Vec<usize>, Stop> {
+    ) -> Result<Vec<CutRule>, Stop> {
         let mut scratch = Scratch::default();
         let mut cut = Vec::new();
         for rule in 0..self.moves.len() {
@@ -423,6 +445,7 @@ impl Program {
                 Err(stop) => return Err(stop),
             }
             let mut met = false;
+            let mut first_down: Option<Vec<i64>> = None;
             let descending = self.run_rules(
                 rule..rule + 1,
                 position,
@@ -433,6 +456,7 @@ impl Program {
                         met = true;
                         return ControlFlow::Break(());
                     }
+                    first_down = Some(binders.to_vec());
                     visit(r, binders, m)
                 },
                 Order::Descending,
@@ -444,7 +468,47 @@ impl Program {
             }
             // Met means every move was visited by one of the two runs.
             if !met {
-                cut.push(rule);
+                cut.push(CutRule {
+                    rule,
+                    after: last,
+                    before: first_down,
+                });
+            }
+        }
+        Ok(cut)
+    }
+
+    /// The moves from `position` whose first binder takes the value `first` (`solve` naming
+    /// the move a formula predicts, beyond a box): each rule with at least one binder runs
+    /// with its first binder fixed to `first` when its range or set holds it (a range only
+    /// compared with its ends, however long), its other binders in increasing order, lines
+    /// visited one move at a time as [`Move::Sum`]. Rules without binders are skipped. At most
+    /// `cap` steps per rule (counted as by [`Program::for_each_option`]); returns the rules
+    /// the cap cut short.
+    pub fn for_each_option_with_first(
+        &self,
+        position: &[u64],
+        first: i64,
+        cap: u64,
+        visit: &mut MoveVisitor<'_>,
+    ) -> Result<Vec<usize>, Stop> {
+        let mut scratch = Scratch::default();
+        let mut cut = Vec::new();
+        for rule in 0..self.moves.len() {
+            if self.moves[rule].binders.is_empty() {
+                continue;
+            }
+            match self.run_rules(
+                rule..rule + 1,
+                position,
+                &mut scratch,
+                &mut cap.clone(),
+                visit,
+                Order::Pinned(first),
+            ) {
+                Ok(()) => {}
+                Err(Stop::OutOfBudget) => cut.push(rule),
+                Err(stop) => return Err(stop),
             }
         }
         Ok(cut)
@@ -484,6 +548,10 @@ impl Program {
             rule: 0,
             capped: order != Order::Full,
             descending: order == Order::Descending,
+            pinned: match order {
+                Order::Pinned(first) => Some(first),
+                _ => None,
+            },
             numbers: &self.numbers,
         };
         for rule in rules {
@@ -520,6 +588,22 @@ enum Order {
     Ascending,
     /// Capped: values decreasing.
     Descending,
+    /// Capped, the first binder fixed to this value
+    /// ([`Program::for_each_option_with_first`]).
+    Pinned(i64),
+}
+
+/// A rule [`Program::for_each_option_capped`] cut short. Its binder tuples are visited in
+/// lexicographic order from both ends, so every move it did not visit has a binder tuple
+/// strictly between `after` and `before`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CutRule {
+    /// The rule.
+    pub rule: usize,
+    /// The binder tuple of the last move visited from the bottom (`None`: no move there).
+    pub after: Option<Vec<i64>>,
+    /// The binder tuple of the last move visited from the top (`None`: no move there).
+    pub before: Option<Vec<i64>>,
 }
 
 /// What a move enumeration carries along.
@@ -536,6 +620,8 @@ struct Env<'a, 'v> {
     capped: bool,
     /// Every binder's values in decreasing order (the second run of a capped rule).
     descending: bool,
+    /// The first binder's only value ([`Order::Pinned`]).
+    pinned: Option<i64>,
     /// The sieve of the set binders.
     numbers: &'a NumberCache,
 }
@@ -670,6 +756,13 @@ impl CompiledMove {
                     }
                 }
             }
+            if let (0, Some(first)) = (depth, env.pinned) {
+                if (lo..=hi).contains(&first) {
+                    env.scratch.slots[slot] = first;
+                    self.run(depth + 1, env)?;
+                }
+                return Ok(());
+            }
             if env.descending {
                 for value in (lo..=hi).rev() {
                     env.scratch.slots[slot] = value;
@@ -727,6 +820,17 @@ impl CompiledMove {
             .values(set, &values[..args.len()])
             .map_err(|kind| env.fault()(Fault { kind, span }))?;
         let slot = env.arity + depth;
+        if let (0, Some(first)) = (depth, env.pinned) {
+            // Listed in full (each value a step) only to find `first` among them.
+            for value in set_values {
+                env.spend(1)?;
+                if value == first {
+                    env.scratch.slots[slot] = first;
+                    self.run(depth + 1, env)?;
+                }
+            }
+            return Ok(());
+        }
         let values: Box<dyn Iterator<Item = i64>> = if env.descending {
             Box::new(set_values.collect::<Vec<_>>().into_iter().rev())
         } else {

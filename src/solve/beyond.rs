@@ -1,13 +1,25 @@
 //! A single position beyond any box that fits, decided by a P-position criterion of
 //! [`crate::analysis::criteria`] found on a smaller box (and the report says so: it is not
 //! proved beyond that box).
+//!
+//! The moves of such a position are searched from both ends of each rule's ranges, at most
+//! [`MOVE_CAP`] steps from each; what the search did not reach is reported per rule
+//! ([`Unsearched`]), and the report is then not [`SolveReport::complete`]. The smallest
+//! winning move is also named by a pattern of the box when one holds there
+//! ([`crate::analysis::patterns::winning`]): the move it names is listed only after the
+//! criterion says it leaves a P-position, and it is marked as observed on the box
+//! ([`ObservedMove`]).
+
+use serde::Serialize;
 
 use crate::analysis::criteria::CriteriaReport;
+use crate::analysis::patterns::winning::{self, MoveFunction, SmallestMoveReport};
 use crate::engine::budget;
 use crate::engine::multi;
+use crate::rules::program::{CutRule, Move};
 use crate::rules::{Game, Program};
 
-use super::moves::{self, Limit};
+use super::moves::{self, GameMove, Limit};
 use super::{ExactRefusal, Method, MoveSearch, Outcome, SolveError, SolveReport};
 
 /// At most this many positions in the box a criterion is looked for on.
@@ -18,16 +30,130 @@ pub const CRITERIA_BOX_WORK: u64 = 30_000_000;
 /// Steps per rule examined from each end of its ranges when listing the moves of a position
 /// beyond the box.
 pub const MOVE_CAP: u64 = 1_000_000;
+/// At most this many steps listing the moves of the criteria box's N-positions, for the
+/// pattern of their smallest winning moves (past it no move is named by a pattern).
+pub const SMALLEST_MOVE_STEPS: u64 = 2 * CRITERIA_BOX_WORK;
+
+/// The moves of a rule the capped search did not reach: every move whose binder tuple lies
+/// strictly between `after` and `before` (lexicographically) may be one of them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Unsearched {
+    /// The rule, as the rules call it.
+    pub rule: String,
+    /// Its binders' names.
+    pub binders: Vec<String>,
+    /// The binder tuple of the last move reached from the bottom (`None`: none was).
+    pub after: Option<Vec<i64>>,
+    /// The binder tuple of the last move reached from the top (`None`: none was).
+    pub before: Option<Vec<i64>>,
+}
+
+impl Unsearched {
+    fn of(program: &Program, game: &Game, cut: &CutRule) -> Self {
+        Unsearched {
+            rule: program.rule_name(cut.rule, &game.source),
+            binders: program.binder_names(cut.rule).to_vec(),
+            after: cut.after.clone(),
+            before: cut.before.clone(),
+        }
+    }
+
+    /// `t = 1000001..=41266477 of `first``, or for several binders the tuples between two.
+    pub fn describe(&self) -> String {
+        if let [name] = self.binders.as_slice() {
+            let low = self.after.as_ref().map(|a| a[0].saturating_add(1));
+            let high = self.before.as_ref().map(|b| b[0].saturating_sub(1));
+            let range = match (low, high) {
+                // The two ends stopped next to each other: nothing between them was skipped,
+                // but the search could not tell (it is still reported as cut short).
+                (Some(l), Some(h)) if l > h => format!("nothing between {} and {}", l - 1, h + 1),
+                (Some(l), Some(h)) => format!("{l}..={h}"),
+                (Some(l), None) => format!("{l} and above"),
+                (None, Some(h)) => format!("up to {h}"),
+                (None, None) => "every value".to_string(),
+            };
+            return format!("{name} = {range} of {}", self.rule);
+        }
+        let tuple = |t: &Vec<i64>| {
+            let parts: Vec<String> = t.iter().map(i64::to_string).collect();
+            format!("({})", parts.join(", "))
+        };
+        let names = format!("({})", self.binders.join(", "));
+        match (&self.after, &self.before) {
+            (Some(a), Some(b)) => format!(
+                "{names} strictly between {} and {} of {}",
+                tuple(a),
+                tuple(b),
+                self.rule
+            ),
+            (Some(a), None) => format!("{names} after {} of {}", tuple(a), self.rule),
+            (None, Some(b)) => format!("{names} before {} of {}", tuple(b), self.rule),
+            (None, None) => format!("every move of {}", self.rule),
+        }
+    }
+}
+
+/// What became of the smallest winning move a pattern of the box names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ObservedVerdict {
+    /// The move leaves a P-position by the criterion, and the search found no smaller winning
+    /// move: it is reported as the smallest winning move, observed on the box.
+    LeavesP,
+    /// The pattern has no value here, or one too large for a binder.
+    NoValue,
+    /// No rule has a move with that binder value here.
+    NoSuchMove,
+    /// The moves with that binder value do not leave a P-position by the criterion.
+    NotP,
+    /// The search found a smaller winning move: the pattern fails here.
+    SmallerFound,
+}
+
+/// The smallest winning move named by the pattern of the box's smallest winning moves.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ObservedMove {
+    /// The pattern, in words (`t = the smallest term of n's Zeckendorf sum (…)`).
+    pub pattern: String,
+    /// The function of the position.
+    pub function: MoveFunction,
+    /// The box it holds on, in words.
+    pub box_text: String,
+    /// The N-positions of the box it was checked on.
+    pub checked: usize,
+    /// The binder value it gives here (`None` when it has none).
+    pub value: Option<u64>,
+    /// Whether it is claimed.
+    pub verdict: ObservedVerdict,
+    /// The move, when it leaves a P-position by the criterion (also when a smaller winning
+    /// move was found: it is still a winning move by the criterion).
+    pub winning_move: Option<GameMove>,
+}
+
+impl SolveReport {
+    /// Whether the winning moves listed are all of them: every move was examined (exactly,
+    /// or by a criterion), none cut by the search's cap and none to a sum a criterion cannot
+    /// decide.
+    pub fn complete(&self) -> bool {
+        self.search
+            .as_ref()
+            .is_none_or(|s| s.unsearched.is_empty() && s.to_sums == 0)
+    }
+}
 
 /// `solve` for one position beyond any box that fits (`refusal` says why the exact values are
 /// out of reach): find the P-position criteria of a box sized to a work budget
 /// ([`criteria_box`]), and when one holds there, decide the position and its moves by it. A
 /// move is winning when it leads to a position the criterion calls P. The moves are listed in
-/// the rules' binder order, at most [`MOVE_CAP`] steps per rule from each end of its ranges. A sum needs SG values, which a
+/// the rules' binder order, at most [`MOVE_CAP`] steps per rule from each end of its ranges,
+/// and what was not reached is reported ([`Unsearched`]). A sum needs SG values, which a
 /// criterion does not give, so it is refused.
 ///
 /// A rule cut by the cap is also searched from the top of its ranges down (see
 /// [`Program::for_each_option_capped`]), and the winning moves are reported in binder order.
+/// For an N-position, the smallest winning move predicted by a pattern of the box
+/// ([`winning::find_smallest_move`]) is listed too when the criterion confirms it
+/// ([`ObservedMove`]).
 pub fn solve_beyond_box(
     game: &Game,
     components: &[Vec<u64>],
@@ -67,19 +193,20 @@ pub fn solve_beyond_box(
         box_text: report.box_text(),
         refusal,
     };
+    let leads_to_p = |result: &[u64]| match result.len() / arity {
+        0 => Some(true),
+        1 => Some(criterion.is_p(result)),
+        _ => None,
+    };
     let mut winning = Vec::new();
     let (mut examined, mut to_sums) = (0u64, 0u64);
     let listed = moves::for_each_move(game, position, Limit::StepsPerRule(MOVE_CAP), &mut |m| {
         examined += 1;
-        let leads_to_p = match m.result.len() / arity {
-            0 => true,
-            1 => criterion.is_p(m.result),
-            _ => {
-                to_sums += 1;
-                false
-            }
-        };
-        if leads_to_p {
+        let leads = leads_to_p(m.result).unwrap_or_else(|| {
+            to_sums += 1;
+            false
+        });
+        if leads {
             let rule = match m.rule {
                 moves::RuleOf::Rule(r) => r,
                 moves::RuleOf::Code => 0,
@@ -87,25 +214,47 @@ pub fn solve_beyond_box(
             winning.push((rule, m.binders.to_vec(), moves::label(game, 0, m)));
         }
     });
-    // The top end of a capped rule is listed downwards: back to the rules' binder order.
-    winning.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
-    let winning: Vec<_> = winning.into_iter().map(|(_, _, m)| m).collect();
     let after_header = |error: SolveError, method: &Method| SolveError::AfterHeader {
         position: position.clone(),
         method: Box::new(method.clone()),
         error: Box::new(error),
     };
     let cut = listed.map_err(|e| after_header(e, &method))?;
+    let is_p = criterion.is_p(position);
+    let smallest = if is_p {
+        None
+    } else {
+        let patterns = winning::find_smallest_move(game, &table, SMALLEST_MOVE_STEPS);
+        observed_move(game, program, position, &patterns, &leads_to_p, &winning)
+            .map_err(|e| after_header(e, &method))?
+    };
+    if let Some(named) = smallest.as_ref().and_then(|s| s.winning_move.as_ref()) {
+        if !winning.iter().any(|w| w.2 == *named) {
+            let rule = (0..program.rule_count())
+                .find(|&r| program.rule_name(r, &game.source) == named.rule)
+                .unwrap_or(0);
+            let binders: Vec<i64> = named.binders.iter().map(|b| b.1).collect();
+            winning.push((rule, binders, named.clone()));
+        }
+    }
+    // The top end of a capped rule is listed downwards: back to the rules' binder order.
+    winning.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    let winning: Vec<_> = winning.into_iter().map(|(_, _, m)| m).collect();
     let search = MoveSearch {
         examined,
         cap: MOVE_CAP,
         capped_rules: cut
             .iter()
-            .map(|&r| program.rule_name(r, &game.source))
+            .map(|c| program.rule_name(c.rule, &game.source))
             .collect(),
         to_sums,
+        unsearched: cut
+            .iter()
+            .map(|c| Unsearched::of(program, game, c))
+            .collect(),
+        smallest,
     };
-    let outcome = if criterion.is_p(position) {
+    let outcome = if is_p {
         if let Some(first) = winning.first() {
             let error = SolveError::CriterionFails {
                 position: position.clone(),
@@ -129,6 +278,71 @@ pub fn solve_beyond_box(
         genus: None,
         misere: false,
     })
+}
+
+/// The smallest winning move the pattern of `patterns` names at `position`, checked: its
+/// moves (every rule whose first binder takes the value, found by
+/// [`Program::for_each_option_with_first`]) must lead to a P-position by the criterion
+/// (`leads_to_p`), and no winning move the search found (`found`, as `(rule, binders, move)`)
+/// may be smaller. `None` when the box has no such pattern.
+fn observed_move(
+    game: &Game,
+    program: &Program,
+    position: &[u64],
+    patterns: &SmallestMoveReport,
+    leads_to_p: &dyn Fn(&[u64]) -> Option<bool>,
+    found: &[(usize, Vec<i64>, GameMove)],
+) -> Result<Option<ObservedMove>, SolveError> {
+    let Some(pattern) = &patterns.smallest_move else {
+        return Ok(None);
+    };
+    let value = pattern.function.at(position);
+    let mut observed = ObservedMove {
+        pattern: pattern.describe(&patterns.coordinates),
+        function: pattern.function,
+        box_text: patterns.box_text(),
+        checked: patterns.known,
+        value,
+        verdict: ObservedVerdict::NoValue,
+        winning_move: None,
+    };
+    let Some(t) = value.and_then(|v| i64::try_from(v).ok()) else {
+        return Ok(Some(observed));
+    };
+    let (mut any, mut named) = (false, None);
+    program
+        .for_each_option_with_first(position, t, MOVE_CAP, &mut |rule, binders, m| {
+            let Move::Sum(result) = m else {
+                unreachable!("a pinned enumeration expands lines")
+            };
+            if binders.len() == 1 {
+                any = true;
+                if named.is_none() && leads_to_p(result) == Some(true) {
+                    let listed = moves::Listed {
+                        rule: moves::RuleOf::Rule(rule),
+                        binders,
+                        result,
+                    };
+                    named = Some(moves::label(game, 0, listed));
+                }
+            }
+            std::ops::ControlFlow::Continue(())
+        })
+        .map_err(|stop| match stop {
+            crate::rules::program::Stop::Error(d) => moves::rule_error(game, d),
+            _ => unreachable!("the visitor never stops the listing"),
+        })?;
+    let smaller = found
+        .iter()
+        .any(|(_, binders, _)| binders.as_slice() < [t].as_slice());
+    observed.verdict = match (&named, any) {
+        (Some(_), _) if smaller => ObservedVerdict::SmallerFound,
+        (Some(_), _) => ObservedVerdict::LeavesP,
+        (None, true) => ObservedVerdict::NotP,
+        (None, false) => ObservedVerdict::NoSuchMove,
+    };
+    observed.winning_move = named;
+    Ok(Some(observed))
 }
 
 /// The largest box `0..=2^j − 1` in every coordinate within [`CRITERIA_BOX_POSITIONS`] and
@@ -173,7 +387,9 @@ mod tests {
                 ControlFlow::Continue(())
             })
             .unwrap();
-        assert_eq!(cut, [0]);
+        assert_eq!(cut.len(), 1);
+        assert_eq!(cut[0].rule, 0);
+        let (after, before) = (cut[0].after.clone(), cut[0].before.clone());
         // The bottom of the range upwards, then its top downwards.
         let take: Vec<i64> = seen.iter().filter(|s| s.0 == 0).map(|s| s.1).collect();
         let bottom = take.iter().take_while(|&&t| t < 1000).count();
@@ -188,6 +404,23 @@ mod tests {
             .iter()
             .enumerate()
             .all(|(i, &t)| t == (1 << 40) - i as i64));
+        // What was not visited lies strictly between the last values from each end.
+        assert_eq!(after, Some(vec![take[bottom - 1]]));
+        assert_eq!(before, Some(vec![*top.last().unwrap()]));
+        let unsearched = Unsearched {
+            rule: "`take`".into(),
+            binders: vec!["t".into()],
+            after,
+            before,
+        };
+        assert_eq!(
+            unsearched.describe(),
+            format!(
+                "t = {}..={} of `take`",
+                take[bottom - 1] + 1,
+                top.last().unwrap() - 1
+            )
+        );
         let both: Vec<&Vec<u64>> = seen.iter().filter(|s| s.0 == 1).map(|s| &s.2).collect();
         assert_eq!(
             both,

@@ -2,12 +2,14 @@
 //! and position games alike, as a typed [`SolveReport`] (rendered by [`crate::export::solve`]).
 //!
 //! * The exact path computes the values every component needs (a heap game's table up to the
-//!   largest heap, a position game's box up to the largest coordinates), lists every move of
+//!   largest heap, a position game's box up to the largest coordinates of the components and
+//!   of every position their moves reach), lists every move of
 //!   every component ([`moves::for_each_move`]) and keeps those to a sum of value 0
 //!   (Sprague 1935, Grundy 1939: a sum's value is the XOR of its components').
 //! * A position game's position whose box is out of reach (its rule steps past
 //!   [`SOLVE_EXACT_WORK`], or its memory) is decided by a P-position criterion found on a
-//!   smaller box ([`beyond`]), and the report says so.
+//!   smaller box ([`beyond`]), and the report says so; a move list that search may have cut
+//!   short says so too ([`SolveReport::complete`], [`beyond::Unsearched`]).
 //! * A heap game's sum too large to list every move of (heaps past the listed ones, or many
 //!   of them) is valued component by component from a proof — Nim's closed form, or a period
 //!   proved by the periodicity theorem — and its winning moves found from it ([`sums`]).
@@ -71,6 +73,15 @@ pub enum ExactRefusal {
         needed_bytes: u64,
         /// Bytes available.
         available_bytes: u64,
+    },
+    /// The moves kept leaving the box sized to the position's moves (the positions outside
+    /// it cost more than the box itself).
+    #[error(
+        "the exact values need a box of {positions} positions, and more positions outside it than can be valued on demand"
+    )]
+    LeavesBox {
+        /// Positions in the box.
+        positions: u128,
     },
 }
 
@@ -164,6 +175,12 @@ pub struct MoveSearch {
     pub capped_rules: Vec<String>,
     /// Moves to sums of positions, which a criterion cannot decide.
     pub to_sums: u64,
+    /// The moves of each capped rule the search did not reach.
+    pub unsearched: Vec<beyond::Unsearched>,
+    /// The smallest winning move named by a pattern observed on the box (`None` when the box
+    /// has none, or the position is a P-position); the JSON has it at the top level.
+    #[serde(skip)]
+    pub smallest: Option<beyond::ObservedMove>,
 }
 
 /// What `solve` found about a sum of positions.
@@ -344,18 +361,25 @@ pub fn solve(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveE
     let coordinates = game.coordinates();
     let (extents, values, moves, move_values) = match game.position_program() {
         Some(program) => {
-            let extents = sum_box(components);
-            let positions = budget::box_positions(&extents);
-            let estimate = match budget::rule_steps(program, &extents, SOLVE_EXACT_WORK) {
-                Steps::Within { estimate } => estimate,
-                _ => {
-                    let refusal = ExactRefusal::Work {
-                        positions,
-                        limit: SOLVE_EXACT_WORK,
-                    };
-                    return beyond::solve_beyond_box(game, components, refusal);
+            let mut tried_beyond = false;
+            let (extents, estimate, moves) = match fitted_box(game, program, components)? {
+                Fit::Exact(fitted) => fitted,
+                Fit::Refused(refusal) => {
+                    return beyond::solve_beyond_box(game, components, refusal)
+                }
+                // The box of the moves is too large: a criterion, else (a sum, or no pattern)
+                // the components' own box with the positions outside it valued on demand.
+                Fit::Grown { refusal, own } => {
+                    match beyond::solve_beyond_box(game, components, refusal) {
+                        Err(SolveError::SumBeyondBox { .. } | SolveError::NoCriterion { .. }) => {
+                            tried_beyond = true;
+                            own
+                        }
+                        decided => return decided,
+                    }
                 }
             };
+            let positions = budget::box_positions(&extents);
             let solver = Solver::new(game, &extents).map(|s| s.with_outside_steps(estimate as u64));
             let mut solver = match solver {
                 Err(EngineError::TooLarge {
@@ -372,20 +396,30 @@ pub fn solve(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveE
                 }
                 solver => solver?,
             };
-            let mut values = Vec::new();
-            let mut moves = Vec::new();
-            for (i, c) in components.iter().enumerate() {
-                values.push(solver.value(c)?);
-                moves.extend(moves::moves_of(game, i, c)?);
-            }
-            let mut move_values = Vec::new();
-            for m in &moves {
-                let mut xor = 0;
-                for part in &m.result {
-                    xor ^= solver.value(part)?;
+            // Moves that keep leaving even the fitted box: decided by a criterion instead.
+            let leaves_box = |error: &EngineError| error.hint() == Some(Hint::LargerBox);
+            let valued = (|| {
+                let mut values = Vec::new();
+                for c in components {
+                    values.push(solver.value(c)?);
                 }
-                move_values.push(xor);
-            }
+                let mut move_values = Vec::new();
+                for m in &moves {
+                    let mut xor = 0;
+                    for part in &m.result {
+                        xor ^= solver.value(part)?;
+                    }
+                    move_values.push(xor);
+                }
+                Ok((values, move_values))
+            })();
+            let (values, move_values) = match valued {
+                Err(error) if leaves_box(&error) && !tried_beyond => {
+                    let refusal = ExactRefusal::LeavesBox { positions };
+                    return beyond::solve_beyond_box(game, components, refusal);
+                }
+                valued => valued?,
+            };
             (extents, values, moves, move_values)
         }
         None => return solve_heaps(game, components, true),
@@ -508,6 +542,66 @@ fn check_components(game: &Game, components: &[Vec<u64>]) -> Result<(), SolveErr
         ))));
     }
     Ok(())
+}
+
+/// The exact values' box, its estimated rule steps and the components' moves.
+type Fitted = (Vec<u64>, f64, Vec<GameMove>);
+
+/// What [`fitted_box`] decided.
+enum Fit {
+    /// The box holding the components and every position their moves reach.
+    Exact(Fitted),
+    /// Even the components' own box is out of reach.
+    Refused(ExactRefusal),
+    /// The box of the moves is out of reach (`refusal`), the components' own box is not
+    /// (`own`: positions outside it are then valued on demand).
+    Grown {
+        /// Why the box of the moves is out of reach.
+        refusal: ExactRefusal,
+        /// The components' own box.
+        own: Fitted,
+    },
+}
+
+/// The box of a position game's exact values, fitted to the question: every component and
+/// every position one of their moves reaches (a move may raise a coordinate, as Fibonacci
+/// Nim's `limit` grows from `(n, 0)`; positions further out are valued on demand), within
+/// [`SOLVE_EXACT_WORK`] rule steps. No move is listed when the components' own box is
+/// already out of reach.
+fn fitted_box(
+    game: &Game,
+    program: &crate::rules::Program,
+    components: &[Vec<u64>],
+) -> Result<Fit, SolveError> {
+    let within = |extents: &[u64]| match budget::rule_steps(program, extents, SOLVE_EXACT_WORK) {
+        Steps::Within { estimate } => Ok(estimate),
+        _ => Err(ExactRefusal::Work {
+            positions: budget::box_positions(extents),
+            limit: SOLVE_EXACT_WORK,
+        }),
+    };
+    let own = sum_box(components);
+    let own_estimate = match within(&own) {
+        Ok(estimate) => estimate,
+        Err(refusal) => return Ok(Fit::Refused(refusal)),
+    };
+    let mut moves = Vec::new();
+    for (i, c) in components.iter().enumerate() {
+        moves.extend(moves::moves_of(game, i, c)?);
+    }
+    let mut grown = own.clone();
+    for part in moves.iter().flat_map(|m| &m.result) {
+        for (extent, &c) in grown.iter_mut().zip(part) {
+            *extent = (*extent).max(c);
+        }
+    }
+    Ok(match within(&grown) {
+        Ok(estimate) => Fit::Exact((grown, estimate, moves)),
+        Err(refusal) => Fit::Grown {
+            refusal,
+            own: (own, own_estimate, moves),
+        },
+    })
 }
 
 /// The smallest box holding every component: the largest value of each coordinate.

@@ -9,7 +9,7 @@ use super::SolveError;
 use crate::engine::moves::{self as engine_moves, code_moves};
 use crate::engine::multi::UNLIMITED;
 use crate::engine::EngineError;
-use crate::rules::program::{Scratch, Stop};
+use crate::rules::program::{CutRule, Scratch, Stop};
 use crate::rules::{Diagnostic, Game, GameKind, Program};
 use std::ops::ControlFlow;
 
@@ -58,15 +58,7 @@ pub enum Limit {
     StepsPerRule(u64),
 }
 
-/// The largest heap of a take-and-break code whose moves are listed, by the heaps a move may
-/// leave (the moves are listed one partition at a time).
-pub fn listable_heap(max_heaps: Option<u32>) -> u64 {
-    match max_heaps {
-        Some(0..=2) => 20_000,
-        Some(3) => 400,
-        _ => 60,
-    }
-}
+pub use crate::engine::moves::listable_heap;
 
 /// Refuses a heap `n` of a take-and-break code too large to list the moves of
 /// ([`SolveError::CodeMovesTooMany`]; other games list any position's moves).
@@ -87,7 +79,7 @@ pub fn check_listable(game: &Game, n: u64) -> Result<(), SolveError> {
 
 /// Calls `visit` with every move of `component` (a heap `[n]` or a position) of `game`, in
 /// rule order (a code's moves by tokens removed), and returns the rules that
-/// [`Limit::StepsPerRule`] cut short.
+/// [`Limit::StepsPerRule`] cut short, with the binder tuples bounding the moves not visited.
 ///
 /// Errors: a rule failing at run time, and a code's heap too large to list the partitions of
 /// ([`SolveError::CodeMovesTooMany`]).
@@ -96,7 +88,7 @@ pub fn for_each_move(
     component: &[u64],
     limit: Limit,
     visit: &mut dyn FnMut(Listed<'_>),
-) -> Result<Vec<usize>, SolveError> {
+) -> Result<Vec<CutRule>, SolveError> {
     let program = match &game.kind {
         GameKind::Code { code, .. } => {
             let n = component[0];
@@ -278,7 +270,7 @@ mod tests {
             }
         })
         .unwrap();
-        assert_eq!(cut, [0]);
+        assert_eq!(cut.iter().map(|c| c.rule).collect::<Vec<_>>(), [0]);
         // About 100 steps from each end of the range.
         assert!(count[0] > 180 && count[0] < 200, "{count:?}");
         assert_eq!(count[1], 3);

@@ -7,6 +7,9 @@
 //!   exact fit `a_k = ⌊kα⌋`;
 //! * [`formula`]: closed forms of the values `G` themselves (`n mod k`, `ctz(n)`, linear forms
 //!   on residue classes, `f(x) ⊕ g(y)`, nim products, …), each checked on every value;
+//! * [`winning`]: the smallest winning move of every N-position and a closed form of it as a
+//!   function of the position (`t` = the smallest Zeckendorf term of `n` in Fibonacci Nim,
+//!   `n mod (k + 1)` in the Bash game), observed on every N-position of the box;
 //! * [`analyse_box`] puts them together into the 2-D report, [`BoxPatternReport`], and a
 //!   private `render` module writes the reports as text.
 //!
@@ -30,6 +33,7 @@ pub mod formula;
 pub mod lines;
 pub mod oned;
 mod render;
+pub mod winning;
 
 use serde::Serialize;
 use thiserror::Error;
@@ -44,6 +48,7 @@ pub use oned::{
     p_position_patterns, p_position_patterns_from, OneDimPattern, PPositionReport, MIN_PERIODS,
     MIN_P_POSITIONS,
 };
+pub use winning::{find_smallest_move, MoveFunction, SmallestMove, SmallestMoveReport};
 
 /// Diagonals `x − y = c` with `|c|` up to this get their own P-position pattern.
 pub const PATTERN_DIAGONALS: i64 = 3;
