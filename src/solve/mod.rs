@@ -49,6 +49,18 @@ pub enum Outcome {
     FirstPlayerLoses,
 }
 
+impl Outcome {
+    /// The outcome of a sum of nim-sum `total` in normal play: the first player loses exactly
+    /// when it is 0 (Sprague–Grundy).
+    pub fn of_nim_sum(total: u32) -> Self {
+        if total == 0 {
+            Outcome::FirstPlayerLoses
+        } else {
+            Outcome::FirstPlayerWins
+        }
+    }
+}
+
 /// Why the exact values of a position game's sum are out of reach.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Error)]
 pub enum ExactRefusal {
@@ -435,11 +447,7 @@ pub fn solve(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveE
         coordinates,
         components: components.to_vec(),
         value: Some(total),
-        outcome: if total == 0 {
-            Outcome::FirstPlayerLoses
-        } else {
-            Outcome::FirstPlayerWins
-        },
+        outcome: Outcome::of_nim_sum(total),
         winning_moves,
         method: Method::ExactTable { extents },
         search: None,
@@ -516,11 +524,7 @@ fn solve_heaps(
         coordinates: game.coordinates(),
         components: components.to_vec(),
         value: Some(total),
-        outcome: if total == 0 {
-            Outcome::FirstPlayerLoses
-        } else {
-            Outcome::FirstPlayerWins
-        },
+        outcome: Outcome::of_nim_sum(total),
         winning_moves,
         method: Method::ExactTable {
             extents: vec![largest],

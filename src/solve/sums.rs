@@ -286,11 +286,7 @@ pub fn solve_by_proof(
         coordinates: game.coordinates(),
         components: components.to_vec(),
         value: Some(total),
-        outcome: if total == 0 {
-            Outcome::FirstPlayerLoses
-        } else {
-            Outcome::FirstPlayerWins
-        },
+        outcome: Outcome::of_nim_sum(total),
         winning_moves,
         method: Method::Proved {
             valuation,
