@@ -303,6 +303,14 @@ pub enum EngineError {
 }
 
 impl EngineError {
+    /// A run-time error of `game`'s rules, rendered against its text.
+    pub fn rule(game: &Game, diagnostic: Diagnostic) -> Self {
+        EngineError::Rule {
+            diagnostic: Box::new(diagnostic),
+            file: Box::new(game.source.clone()),
+        }
+    }
+
     /// What to do about it, for the errors that are about the request's size.
     pub fn hint(&self) -> Option<Hint> {
         match self {
@@ -525,10 +533,7 @@ fn extend_kernel(
             let mut meter = budget::Meter::default();
             general::extend_within(program, table, len, progress, &mut meter).map_err(|stop| {
                 match stop {
-                    general::GeneralStop::Rule(diagnostic) => EngineError::Rule {
-                        diagnostic: Box::new(diagnostic),
-                        file: Box::new(game.source.clone()),
-                    },
+                    general::GeneralStop::Rule(diagnostic) => EngineError::rule(game, diagnostic),
                     general::GeneralStop::OutOfBudget { at, rule } => budget::over_budget(
                         game,
                         Some(program),

@@ -378,10 +378,7 @@ impl<'g> Solver<'g> {
                 },
                 Hint::SmallerBox,
             )),
-            Err(Stop::Error(diagnostic)) => Err(EngineError::Rule {
-                diagnostic: Box::new(diagnostic),
-                file: Box::new(self.game.source.clone()),
-            }),
+            Err(Stop::Error(diagnostic)) => Err(EngineError::rule(self.game, diagnostic)),
         }
     }
 

@@ -184,11 +184,7 @@ pub fn write_solve_text(out: &mut dyn Write, report: &LoopySolveReport) -> io::R
 }
 
 fn move_json(m: &LoopyMove) -> Value {
-    let binders: Map<String, Value> = m
-        .binders
-        .iter()
-        .map(|(n, v)| (n.clone(), json!(v)))
-        .collect();
+    let binders = super::solve::binders_json(&m.binders);
     json!({
         "component": m.component + 1,
         "from": m.from,

@@ -111,6 +111,11 @@ fn incomplete_text(report: &SolveReport) -> Option<String> {
     (!parts.is_empty()).then(|| format!("incomplete: {}", parts.join("; ")))
 }
 
+/// A move's binders as a JSON object, name → value (shared with [`super::loopy`]).
+pub(super) fn binders_json(binders: &[(String, i64)]) -> Map<String, Value> {
+    binders.iter().map(|(n, v)| (n.clone(), json!(v))).collect()
+}
+
 /// Winning moves printed beyond the box (the first found, smallest first; the rest are counted).
 pub const SHOWN_MOVES: usize = 20;
 
@@ -464,11 +469,7 @@ pub fn write_json(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
             .strip_prefix('`')
             .and_then(|r| r.strip_suffix('`'))
             .map(str::to_string);
-        let binders: Map<String, Value> = m
-            .binders
-            .iter()
-            .map(|(n, v)| (n.clone(), json!(v)))
-            .collect();
+        let binders = binders_json(&m.binders);
         json!({
             "component": m.component + 1,
             "rule": name,

@@ -202,10 +202,7 @@ pub fn moves_of(game: &Game, index: usize, component: &[u64]) -> Result<Vec<Game
 
 /// A rule's run-time error, located in the rules text.
 pub fn rule_error(game: &Game, diagnostic: Diagnostic) -> SolveError {
-    SolveError::Engine(EngineError::Rule {
-        diagnostic: Box::new(diagnostic),
-        file: Box::new(game.source.clone()),
-    })
+    SolveError::Engine(EngineError::rule(game, diagnostic))
 }
 
 #[cfg(test)]

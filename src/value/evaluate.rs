@@ -33,10 +33,7 @@ pub fn evaluate<R: ValueRule + ?Sized>(
     extents: &[u64],
 ) -> Result<Vec<R::Value>, EngineError> {
     let generator = check_request(game, extents)?;
-    let rule_error = |diagnostic: Diagnostic| EngineError::Rule {
-        diagnostic: Box::new(diagnostic),
-        file: Box::new(game.source.clone()),
-    };
+    let rule_error = |diagnostic: Diagnostic| EngineError::rule(game, diagnostic);
     let mut search = Search {
         rule,
         generator,

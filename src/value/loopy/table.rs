@@ -221,10 +221,7 @@ impl<'g> Explorer<'g> {
             let mut options: Vec<Vec<u64>> = Vec::new();
             self.generator
                 .for_each_option(&position, &mut |flat| options.push(flat.to_vec()))
-                .map_err(|diagnostic| EngineError::Rule {
-                    diagnostic: Box::new(diagnostic),
-                    file: Box::new(self.game.source.clone()),
-                })?;
+                .map_err(|diagnostic| EngineError::rule(self.game, diagnostic))?;
             for option in options {
                 match option.len() / arity.max(1) {
                     0 => self.to_nothing.push(v),

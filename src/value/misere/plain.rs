@@ -308,11 +308,7 @@ impl<'g> Recursion<'g> {
         match result {
             Ok(()) | Err(Stop::Break) => {}
             Err(Stop::Error(diagnostic)) => {
-                return Err(EngineError::Rule {
-                    diagnostic: Box::new(diagnostic),
-                    file: Box::new(self.game.source.clone()),
-                }
-                .into())
+                return Err(EngineError::rule(self.game, diagnostic).into())
             }
             Err(Stop::OutOfBudget) => {
                 let hint = if self.generator.decreasing() {

@@ -167,12 +167,7 @@ impl<'g> Sums<'g> {
                 });
         match result {
             Ok(()) | Err(Stop::Break) => {}
-            Err(Stop::Error(diagnostic)) => {
-                return Err(EngineError::Rule {
-                    diagnostic: Box::new(diagnostic),
-                    file: Box::new(self.game.source.clone()),
-                })
-            }
+            Err(Stop::Error(diagnostic)) => return Err(EngineError::rule(self.game, diagnostic)),
             Err(Stop::OutOfBudget) => {
                 let hint = if heap_game {
                     Hint::BoundRanges
