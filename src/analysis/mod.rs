@@ -984,7 +984,7 @@ mod tests {
             params: Vec::new(),
             kind: GameKind::Code { code },
             source: SourceFile::new("test.sg", ""),
-            lowering_checked_to: None,
+            lowering_proof: None,
             not_lowered: None,
             play: None,
         }

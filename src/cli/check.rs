@@ -12,6 +12,7 @@
 use crate::engine::{
     self, budget, multi, sparse, takebreak, EngineError, EngineOptions, TableShape,
 };
+use crate::export::period::abbreviated_code;
 use crate::rules::{Game, GameKind};
 use crate::value::loopy::LoopyTable;
 
@@ -122,17 +123,21 @@ fn engine_lines(game: &Game) -> String {
             .to_string();
     }
     if let Some(code) = game.code() {
-        let lowered = game.lowering().map_or(String::new(), |l| {
-            format!(
-                ", lowered from the rules (equal to them at every n <= {})",
-                l.checked_to
-            )
-        });
+        let lowered = game
+            .lowering()
+            .map_or(String::new(), |l| match l.checked_to() {
+                Some(to) => format!(", lowered from the rules (equal to them at every n <= {to})"),
+                None => {
+                    ", lowered from the rules (a subtraction game at every n, by their thresholds)"
+                        .to_string()
+                }
+            });
         let sparse = if sparse::applies(code) {
             format!("; the sparse kernel past n = {}", takebreak::SPARSE_FROM)
         } else {
             String::new()
         };
+        let code = abbreviated_code(&code.to_string());
         return format!("  engine: take-and-break code {code}{lowered}{sparse}\n");
     }
     let Some(why) = &game.not_lowered else {

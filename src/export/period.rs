@@ -11,8 +11,9 @@
 //! * [`report_text`] is the text of `sgscope period`, with the values of the preperiod and of
 //!   one period;
 //! * [`write_report_json`] writes the JSON object of `sgscope period --json`: the report's
-//!   fields, its `reason`, the lowering (`lowered_to_code`, `lowering_checked_to`) only for
-//!   lowered rules, the first `cousin` when the code has one, and the search's
+//!   fields, its `reason`, the lowering (`lowered_to_code`, `lowering_proof` — `"checked"` to
+//!   the bound `lowering_checked_to`, or `"thresholds"`, exact at every heap) only for lowered
+//!   rules, the first `cousin` when the code has one, and the search's
 //!   [`SearchTiming`] when given.
 
 use std::io::{self, Write};
@@ -24,7 +25,7 @@ use crate::analysis::proof::Certificate;
 use crate::analysis::rare::RareStats;
 use crate::analysis::{CutShort, PeriodReport, Periodicity, SearchTiming, Stop};
 use crate::engine::SgTable;
-use crate::rules::{Game, Lowering};
+use crate::rules::{Game, Lowering, LoweringProof};
 
 /// The report's reason: [`explanation`], preceded by `"not proved: "` when a period was
 /// found but not proved, e.g.
@@ -107,11 +108,19 @@ fn cut_short_text(cut: &CutShort) -> String {
 /// multipliers, and past the last one they grow by translation, as a code's do; `V` is chosen
 /// four times past where those bounds put the breakpoints).
 pub fn lowering_note(lowering: &Lowering, proved: bool) -> String {
-    let Lowering { code, checked_to } = lowering;
     let what = if proved {
         "the values and the proof"
     } else {
         "the values"
+    };
+    let code = abbreviated_code(&lowering.code.to_string());
+    let checked_to = match lowering.proof {
+        LoweringProof::Checked { to } => to,
+        LoweringProof::Thresholds { checks } => {
+            return format!(
+                "{what} are those of code {code}: the rules are a subtraction game at every n, proved when loading from their thresholds (affine in n, compared at {checks} heaps around every n where their order can change; between those the moves keep their shape)"
+            )
+        }
     };
     format!(
         "{what} are those of code {code}: the rules' moves were checked equal to the code's for every n ≤ {checked_to} when loading; beyond {checked_to} they agree by the lowering argument: affine rules change the shape of their move sets only at breakpoints (estimated from the rules' constants and multipliers to lie below {}), past which they grow by translation, as a code's do",
@@ -267,6 +276,8 @@ struct JsonReport<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     lowering_checked_to: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    lowering_proof: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     cousin: Option<&'a str>,
     #[serde(flatten)]
     timing: Option<&'a SearchTiming>,
@@ -293,7 +304,11 @@ pub fn write_report_json(
         proof_bound: report.proof_bound,
         reason: reason(report),
         lowered_to_code: report.lowering.as_ref().map(|l| l.code.to_string()),
-        lowering_checked_to: report.lowering.as_ref().map(|l| l.checked_to),
+        lowering_checked_to: report.lowering.as_ref().and_then(Lowering::checked_to),
+        lowering_proof: report.lowering.as_ref().map(|l| match l.proof {
+            LoweringProof::Checked { .. } => "checked",
+            LoweringProof::Thresholds { .. } => "thresholds",
+        }),
         cousin: report.cousin.as_deref(),
         timing,
     };
@@ -464,8 +479,8 @@ mod tests {
         // V = 64 + 4·(2 + 2) for the constants of `n-2` and `n - 2 - i`.
         let lowering = rules.lowering().expect("lowers to 0.07");
         assert_eq!(
-            (lowering.code.to_string(), lowering.checked_to),
-            ("0.07".to_string(), 80)
+            (lowering.code.to_string(), lowering.checked_to()),
+            ("0.07".to_string(), Some(80))
         );
         let (table, report) = find_period(&rules, 100_000, &EngineOptions::default()).unwrap();
         assert_eq!((report.preperiod, report.period), (Some(53), Some(34)));

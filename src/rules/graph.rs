@@ -586,7 +586,7 @@ pub fn load(source: SourceFile, overrides: &[(String, i64)]) -> Result<Game, Rul
         params: Vec::new(),
         kind: GameKind::Graph { graph: game },
         source,
-        lowering_checked_to: None,
+        lowering_proof: None,
         not_lowered: None,
         play,
     })

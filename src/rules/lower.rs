@@ -53,7 +53,9 @@ use super::checked::{CExpr, CExprKind, Checked, CheckedFamily, CheckedMove, Rule
 use super::code::{Digit, Modifier, TakeBreakCode};
 use super::linear::{self, Blocker, BlockerKind, Part};
 use super::program::Stop;
-use super::{Diagnostic, Game, GameKind, Program, RulesError, SourceFile, Span};
+use super::{
+    thresholds, Diagnostic, Game, GameKind, LoweringProof, Program, RulesError, SourceFile, Span,
+};
 
 /// The largest verification bound `V` tried; rules with larger constants are not lowered.
 pub const MAX_VERIFY_BOUND: u64 = 4096;
@@ -77,7 +79,7 @@ pub fn lower(checked: Checked, source: SourceFile) -> Result<Game, RulesError> {
         play,
         rules,
     } = checked;
-    let mut lowering_checked_to = None;
+    let mut lowering_proof = None;
     let mut not_lowered = None;
     let (default_name, kind) = match rules {
         Rules::Family { family, span } => {
@@ -113,13 +115,17 @@ pub fn lower(checked: Checked, source: SourceFile) -> Result<Game, RulesError> {
                 });
                 None
             } else {
-                try_lower_moves(&moves, &program)
-                    .map_err(|why| not_lowered = Some(why))
-                    .ok()
+                match try_lower_moves(&moves, &program) {
+                    Ok((code, proof)) => {
+                        lowering_proof = Some(proof);
+                        Some(code)
+                    }
+                    Err(why) => {
+                        not_lowered = Some(why);
+                        None
+                    }
+                }
             };
-            if lowered.is_some() {
-                lowering_checked_to = verification_bound(&moves);
-            }
             (
                 default_general_name(&source),
                 GameKind::General { program, lowered },
@@ -133,7 +139,7 @@ pub fn lower(checked: Checked, source: SourceFile) -> Result<Game, RulesError> {
         params,
         kind,
         source,
-        lowering_checked_to,
+        lowering_proof,
         not_lowered,
         play,
     })
@@ -160,15 +166,17 @@ pub(super) fn default_general_name(source: &SourceFile) -> String {
 /// A take-and-break code with exactly the moves of `moves`, if the method of the module
 /// documentation finds and verifies one.
 pub fn lower_moves(moves: &[CheckedMove], program: &Program) -> Option<TakeBreakCode> {
-    try_lower_moves(moves, program).ok()
+    try_lower_moves(moves, program).ok().map(|(code, _)| code)
 }
 
-/// [`lower_moves`], saying why not when there is no code: the first expression that fails the
-/// affine gate, or the first heap where the rules' moves are not a code's.
+/// [`lower_moves`] with its proof, or why there is no code: the first expression that fails
+/// the affine gate, or the first heap where the rules' moves are not a code's. A subtraction
+/// game decided by its thresholds ([`thresholds`]) is exact for every heap whatever its
+/// constants; other rules go through the three steps of the module documentation.
 pub fn try_lower_moves(
     moves: &[CheckedMove],
     program: &Program,
-) -> Result<TakeBreakCode, NotLowered> {
+) -> Result<(TakeBreakCode, LoweringProof), NotLowered> {
     // A set binder (`d in divisors(n)`) is not affine in `n`: such rules are never lowered.
     if let Some(index) = moves.iter().position(CheckedMove::has_set_binder) {
         return Err(NotLowered {
@@ -176,6 +184,17 @@ pub fn try_lower_moves(
             span: moves[index].span,
             rule: Some(index),
         });
+    }
+    if let Ok(affine) = linear::linearize_moves(moves, 1) {
+        match thresholds::lower(&affine) {
+            thresholds::Outcome::Code { code, checks } => {
+                return Ok((code, LoweringProof::Thresholds { checks }))
+            }
+            thresholds::Outcome::TooLarge { largest } => {
+                return Err(NotLowered::whole(moves, Reason::SetTooLarge { largest }))
+            }
+            thresholds::Outcome::NotThisShape => {}
+        }
     }
     let bound = gate(moves)? as usize;
     let mut budget = WORK_BUDGET;
@@ -206,7 +225,8 @@ pub fn try_lower_moves(
             return Err(last_difference.expect("a candidate disagreed"));
         }
     }
-    Ok(candidates.into_iter().next().expect("a candidate agreed"))
+    let code = candidates.into_iter().next().expect("a candidate agreed");
+    Ok((code, LoweringProof::Checked { to: bound as u64 }))
 }
 
 /// The verification bound `V = 64 + 4·Σ|constants|·Π|multipliers|` of `moves` (step 2 of
@@ -626,6 +646,12 @@ pub enum Reason {
     SetBinder,
     /// The work budget of lowering ran out.
     Budget,
+    /// The rules are a subtraction game, but its set lists an amount past the most a code
+    /// holds ([`thresholds::MAX_ELEMENT`]).
+    SetTooLarge {
+        /// The largest amount listed.
+        largest: u128,
+    },
 }
 
 impl NotLowered {
@@ -676,6 +702,10 @@ impl NotLowered {
                 format!("at n = {n} its moves are not those of any take-and-break code")
             }
             Reason::Budget => "lowering ran out of its work budget".to_string(),
+            Reason::SetTooLarge { largest } => format!(
+                "they are a subtraction game, but its set lists {largest}, past the {} amounts a code holds",
+                thresholds::MAX_ELEMENT
+            ),
             Reason::SetBinder => {
                 "a binder over a set (`divisors`, `primes`, `prime_powers`, `bits`) takes no affine range of values".to_string()
             }
@@ -687,9 +717,13 @@ impl NotLowered {
     pub fn diagnostic(&self, source: &SourceFile) -> Diagnostic {
         let text = |span: Span| source.text.get(span.start..span.end).unwrap_or("").trim();
         let d = match &self.reason {
-            Reason::PositionGame | Reason::Budget => {
-                return Diagnostic::unlocated(self.summary());
-            }
+            Reason::PositionGame => return Diagnostic::unlocated(self.summary()),
+            // The rules as a whole: located at the first rule (the location was empty).
+            Reason::Budget => Diagnostic::new(self.summary(), self.span),
+            Reason::SetTooLarge { .. } => Diagnostic::new(self.summary(), self.span).with_help(
+                "the general rules interpreter runs them instead; a table of that many heaps \
+                 is large in any case",
+            ),
             Reason::SetBinder => {
                 return Diagnostic::new(
                     "a rule with a set binder does not lower to a take-and-break code".to_string(),
@@ -1058,8 +1092,9 @@ mod tests {
         assert!(
             why("position (x, y)\nmove t in 1..=x => (x - t, y)").reason == Reason::PositionGame
         );
+        // Large constants in a split (a subtraction game with them lowers by its thresholds).
         assert!(matches!(
-            why("move x in 5000..=n => n - x").reason,
+            why("move x in 5000..=n => x - 5000, n - x").reason,
             Reason::ConstantsTooLarge { .. }
         ));
     }

@@ -24,6 +24,7 @@ pub mod names;
 pub mod parser;
 pub mod program;
 pub mod sieve;
+pub mod thresholds;
 pub mod token;
 pub mod warn;
 
@@ -51,8 +52,8 @@ pub struct Game {
     /// The text the game was read from, for rendering run-time rule errors.
     pub source: SourceFile,
     /// For general rules lowered to a code (`GameKind::General { lowered: Some(_), .. }`):
-    /// the bound `V` up to which [`lower`] checked that the rules' moves are the code's.
-    pub lowering_checked_to: Option<u64>,
+    /// why the rules' moves are the code's ([`LoweringProof`]).
+    pub lowering_proof: Option<LoweringProof>,
     /// For general rules that stay general rules: why lowering found no code (`check` shows
     /// it, located, with a rewrite where one would lower).
     pub not_lowered: Option<lower::NotLowered>,
@@ -61,14 +62,48 @@ pub struct Game {
     pub play: Option<(Play, Span)>,
 }
 
-/// General rules recognised as a take-and-break code (see [`lower`]): the code, and the bound
-/// `V` such that the rules' moves were checked equal to the code's for every heap `n ≤ V`.
+/// General rules recognised as a take-and-break code (see [`lower`]): the code, and why the
+/// rules' moves are the code's.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lowering {
     /// The code the engine runs instead of the rules.
     pub code: TakeBreakCode,
-    /// The verification bound `V`.
-    pub checked_to: u64,
+    /// Why the rules' moves are the code's.
+    pub proof: LoweringProof,
+}
+
+/// Why lowered rules have the code's moves at every heap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoweringProof {
+    /// Checked equal for every heap `n ≤ to` (the verification bound `V`), and beyond it by the
+    /// lowering argument of [`lower`] (breakpoints estimated from the constants).
+    Checked {
+        /// The verification bound `V`.
+        to: u64,
+    },
+    /// Equal for every heap by [`thresholds`]: a subtraction game whose removals are decided by
+    /// affine thresholds, compared at every heap where their order can change.
+    Thresholds {
+        /// How many heaps were compared.
+        checks: usize,
+    },
+}
+
+impl Lowering {
+    /// The bound up to which the moves were checked one heap at a time, `None` when they are
+    /// the code's at every heap by [`LoweringProof::Thresholds`].
+    pub fn checked_to(&self) -> Option<u64> {
+        match self.proof {
+            LoweringProof::Checked { to } => Some(to),
+            LoweringProof::Thresholds { .. } => None,
+        }
+    }
+
+    /// Whether the code's moves at every heap up to `n` are the rules' by a check or a proof
+    /// (not by the estimate of the lowering argument).
+    pub fn exact_to(&self, n: u64) -> bool {
+        self.checked_to().is_none_or(|to| to >= n)
+    }
 }
 
 /// How a game's moves are described.
@@ -139,16 +174,16 @@ impl Game {
     /// The code general rules were lowered to, with the bound of its verification; `None`
     /// for a family form (which is its code by definition) and for rules without a code.
     pub fn lowering(&self) -> Option<Lowering> {
-        match (&self.kind, self.lowering_checked_to) {
+        match (&self.kind, self.lowering_proof) {
             (
                 GameKind::General {
                     lowered: Some(code),
                     ..
                 },
-                Some(checked_to),
+                Some(proof),
             ) => Some(Lowering {
                 code: code.clone(),
-                checked_to,
+                proof,
             }),
             _ => None,
         }

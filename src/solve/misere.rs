@@ -235,7 +235,8 @@ pub enum Genera {
         /// For rules lowered to the code: the bound up to which their moves were checked
         /// equal to the code's when loading ([`crate::rules::Lowering`]); beyond it, they are
         /// the code's by the lowering argument, not by a check. `None` for a family form,
-        /// which is the code by definition.
+        /// which is the code by definition, and for rules proved the code's at every heap
+        /// ([`crate::rules::LoweringProof::Thresholds`]).
         checked_to: Option<u64>,
         /// The largest heap of the sum.
         largest: u64,
@@ -290,7 +291,7 @@ fn by_nim_theorem(game: &Game, components: &[Vec<u64>]) -> Result<Option<SolveRe
         sums: 0,
         genera: Genera::Nim {
             code: code.to_string(),
-            checked_to: game.lowering().map(|l| l.checked_to),
+            checked_to: game.lowering().and_then(|l| l.checked_to()),
             largest,
         },
     };
@@ -575,7 +576,7 @@ pub fn sums_bound(game: &Game, components: &[Vec<u64>]) -> Option<u128> {
         GameKind::Graph { .. } => false,
         GameKind::General { .. } => game
             .lowering()
-            .is_some_and(|lowering| lowering.checked_to >= largest),
+            .is_some_and(|lowering| lowering.exact_to(largest)),
     };
     if !token_rule {
         return None;
