@@ -26,10 +26,10 @@ use super::{ExactRefusal, Method, MoveSearch, Outcome, SolveError, SolveReport};
 pub const CRITERIA_BOX_POSITIONS: u128 = 1 << 20;
 /// At most this many rule steps (binder values and moves) for that box, estimated by
 /// [`budget::rule_steps`], so that it takes seconds whatever the rules.
-pub const CRITERIA_BOX_WORK: u64 = 30_000_000;
+pub const CRITERIA_BOX_WORK: u64 = 4_000_000;
 /// Steps per rule examined from each end of its ranges when listing the moves of a position
 /// beyond the box.
-pub const MOVE_CAP: u64 = 1_000_000;
+pub const MOVE_CAP: u64 = 250_000;
 /// At most this many steps listing the moves of the criteria box's N-positions, for the
 /// pattern of their smallest winning moves (past it no move is named by a pattern).
 pub const SMALLEST_MOVE_STEPS: u64 = 2 * CRITERIA_BOX_WORK;
@@ -466,7 +466,7 @@ mod tests {
             assert_eq!(listed, all, "({n}, {m})");
             assert!(cut.is_empty(), "({n}, {m}): {cut:?}");
         }
-        // The criteria box of Wythoff's game: 0..=255 in both coordinates.
-        assert_eq!(criteria_box(program, 2), [255, 255]);
+        // The criteria box of Wythoff's game: 0..=127 in both coordinates.
+        assert_eq!(criteria_box(program, 2), [127, 127]);
     }
 }
