@@ -243,14 +243,18 @@ impl Game<'_, '_> {
             Ok(side) => side,
             Err(result) => return Ok(result),
         };
-        let first = self.referee.analyse(&self.sum)?;
+        let mut next = Some(self.referee.analyse(&self.sum)?);
+        let first = next.as_ref().expect("analysed");
         self.winnable = Some(match side {
             Side::First => first.verdict == Verdict::Wins,
             Side::Second => first.verdict == Verdict::Loses,
         });
         let mut program_to_move = side == Side::First;
         while self.moves < self.options.max_moves {
-            let analysis = self.referee.analyse(&self.sum)?;
+            let analysis = match next.take() {
+                Some(analysis) => analysis,
+                None => self.referee.analyse(&self.sum)?,
+            };
             if program_to_move {
                 match self.program_move(&analysis)? {
                     Err(result) => return Ok(result),
@@ -413,11 +417,18 @@ impl Game<'_, '_> {
             .collect();
         let mut key = parts.clone();
         key.sort();
-        let legal = analysis.moves.iter().any(|m| {
-            let mut result = m.step.result.clone();
-            result.sort();
-            m.step.component == row && result == key
-        });
+        // Compared as multisets without copying: a move leaves at most a few rows.
+        let same = |result: &[Vec<u64>]| {
+            result.len() == key.len()
+                && result.iter().all(|r| {
+                    result.iter().filter(|x| *x == r).count()
+                        == key.iter().filter(|x| *x == r).count()
+                })
+        };
+        let legal = analysis
+            .moves
+            .iter()
+            .any(|m| m.step.component == row && same(&m.step.result));
         if !legal {
             return Err(format!(
                 "the rules do not allow taking cards {x}..={} from the row {start}..={}",

@@ -248,11 +248,13 @@ impl<'g> Referee<'g> {
                         moves: Vec::new(),
                     });
                 }
-                if let Rule::Normal(Some(values)) = rule {
-                    if let Some(analysis) = by_values(values, sum, &listed) {
-                        return Ok(analysis);
-                    }
-                }
+                let listed = match rule {
+                    Rule::Normal(Some(values)) => match by_values(values, sum, listed) {
+                        Ok(analysis) => return Ok(analysis),
+                        Err(listed) => listed,
+                    },
+                    _ => listed,
+                };
                 let report = match rule {
                     Rule::Misere => solve::solve_misere(self.game, sum, MisereOptions::default())?,
                     // Every winning move, named as `listed` names it.
@@ -426,28 +428,41 @@ fn heap_values(game: &Game, start: &[Vec<u64>]) -> Option<SgTable> {
 
 /// The analysis of `sum` in normal play from `values` (Sprague–Grundy: the player to move wins
 /// iff the XOR of the components' values is not 0, and a move is good iff it leaves XOR 0), or
-/// `None` when a component or a move's result lies outside the table.
-fn by_values(values: &SgTable, sum: &[Vec<u64>], listed: &[GameMove]) -> Option<Analysis> {
+/// the listed moves back when a component or a move's result lies outside the table.
+fn by_values(
+    values: &SgTable,
+    sum: &[Vec<u64>],
+    listed: Vec<GameMove>,
+) -> Result<Analysis, Vec<GameMove>> {
     let value = |c: &Vec<u64>| -> Option<u32> {
         let heap = usize::try_from(*c.first()?).ok()?;
         (heap < values.len()).then(|| values.get(heap))
     };
-    let mut total = 0u32;
-    for c in sum {
-        total ^= value(c)?;
-    }
-    let mut moves = Vec::with_capacity(listed.len());
-    for step in listed {
-        let mut after = total ^ value(&sum[step.component])?;
-        for part in &step.result {
-            after ^= value(part)?;
+    let valued = || -> Option<(u32, Vec<bool>)> {
+        let mut total = 0u32;
+        for c in sum {
+            total ^= value(c)?;
         }
-        moves.push(PlayMove {
-            step: step.clone(),
-            good: after == 0,
-        });
-    }
-    Some(Analysis {
+        let mut good = Vec::with_capacity(listed.len());
+        for step in &listed {
+            let mut after = total ^ value(&sum[step.component])?;
+            for part in &step.result {
+                after ^= value(part)?;
+            }
+            good.push(after == 0);
+        }
+        Some((total, good))
+    };
+    let Some((total, good)) = valued() else {
+        return Err(listed);
+    };
+    // The listed moves are kept, not copied: a judge analyses every turn of a long game.
+    let moves = listed
+        .into_iter()
+        .zip(good)
+        .map(|(step, good)| PlayMove { step, good })
+        .collect();
+    Ok(Analysis {
         sum: sum.to_vec(),
         verdict: if total != 0 {
             Verdict::Wins
