@@ -213,6 +213,7 @@ fn hint_help(hint: Hint) -> String {
         }
         Hint::SmallerBox => "ask for a smaller --to".to_string(),
         Hint::LargerBox => "enlarge the box with --to, or bound the moves".to_string(),
+        Hint::SmallerPositions => "ask about positions with smaller coordinates".to_string(),
         Hint::SmallerSums => {
             "ask for a smaller --to, or a sum of fewer or smaller components".to_string()
         }

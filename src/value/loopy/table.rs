@@ -85,8 +85,18 @@ impl LoopyTable {
     /// The positions reachable from `starts` (each a position of `game`), valued; refused
     /// past [`MAX_REACHABLE`] positions.
     pub fn reachable(game: &Game, starts: &[Vec<u64>]) -> Result<LoopyTable, EngineError> {
+        LoopyTable::reachable_within(game, starts, MAX_REACHABLE)
+    }
+
+    /// [`LoopyTable::reachable`], refused past `limit` positions (at most [`MAX_REACHABLE`]).
+    pub fn reachable_within(
+        game: &Game,
+        starts: &[Vec<u64>],
+        limit: usize,
+    ) -> Result<LoopyTable, EngineError> {
         let generator = MoveGenerator::of(game);
         let mut explorer = Explorer::new(game, generator, None);
+        explorer.limit = limit.min(MAX_REACHABLE);
         for start in starts {
             explorer.node(start);
         }
@@ -186,6 +196,8 @@ struct Explorer<'g> {
     /// Moves that leave no position, from these nodes.
     to_nothing: Vec<u32>,
     next: usize,
+    /// The most positions added when `bounded` is `None`.
+    limit: usize,
 }
 
 impl<'g> Explorer<'g> {
@@ -199,6 +211,7 @@ impl<'g> Explorer<'g> {
             edges: Vec::new(),
             to_nothing: Vec::new(),
             next: 0,
+            limit: MAX_REACHABLE,
         }
     }
 
@@ -232,9 +245,10 @@ impl<'g> Explorer<'g> {
                                 return Err(self.outside(&position, &option, extents));
                             }
                             (None, None) => {
-                                if self.positions.len() >= MAX_REACHABLE {
+                                if self.positions.len() >= self.limit {
                                     return Err(EngineError::Request(format!(
-                                        "more than {MAX_REACHABLE} positions are reachable\n  help: ask about smaller positions"
+                                        "more than {} positions are reachable\n  help: ask about smaller positions",
+                                        self.limit
                                     )));
                                 }
                                 self.node(&option)
