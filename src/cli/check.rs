@@ -139,7 +139,7 @@ fn evaluate_positions(game: &Game, arity: usize) -> Result<bool, CliError> {
     };
     match result {
         Err(EngineError::Cycle { .. }) => {
-            match LoopyTable::reachable_within(game, &starts, CHECK_LOOPY) {
+            match LoopyTable::explore_within(game, &starts, CHECK_LOOPY) {
                 Err(e @ EngineError::Rule { .. }) => Err(e.into()),
                 _ => Ok(true),
             }

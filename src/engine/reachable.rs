@@ -386,8 +386,10 @@ mod tests {
         let mut small = Reachable::new(&game, 10).unwrap();
         let err = small.value(&[3, 3, 3, 3, 3, 3]).unwrap_err();
         assert_eq!(err.hint(), Some(Hint::SmallerPositions), "{err}");
-        // A stopped search can still answer what fits.
-        assert_eq!(small.value(&[1, 0, 0, 0, 0, 0]).unwrap(), 1);
+        // 4^6 positions fit a larger limit: six heaps of 3 XOR to 0.
+        let mut large = Reachable::new(&game, 4096).unwrap();
+        assert_eq!(large.value(&[3, 3, 3, 3, 3, 3]).unwrap(), 0);
+        assert_eq!(large.positions(), 4096);
         let loopy = load(
             SourceFile::new("<t>", "position (x, y)\nmove if x >= 1 => (x - 1, y + 1)\nmove if y >= 1 => (x + 1, y - 1)"),
             &[],

@@ -104,6 +104,23 @@ impl LoopyTable {
         Ok(explorer.finish())
     }
 
+    /// The positions reachable from `starts`, listed but not valued (their number): every rule
+    /// error among them found, refused past `limit` positions (at most [`MAX_REACHABLE`]).
+    /// `check` lists a loopy game's positions this way, whatever the size of its board.
+    pub fn explore_within(
+        game: &Game,
+        starts: &[Vec<u64>],
+        limit: usize,
+    ) -> Result<usize, EngineError> {
+        let mut explorer = Explorer::new(game, MoveGenerator::of(game), None);
+        explorer.limit = limit.min(MAX_REACHABLE);
+        for start in starts {
+            explorer.node(start);
+        }
+        explorer.explore_all()?;
+        Ok(explorer.positions.len())
+    }
+
     /// The node of a position (or of a graph file's node name), if the table has it.
     pub fn node_of(&self, position: &[u64]) -> Option<u32> {
         self.positions
