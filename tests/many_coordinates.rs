@@ -88,6 +88,7 @@ fn nim_of_20_heaps_is_bouton() {
     // from heap h wins exactly when it leaves h ⊕ X < h (X the XOR of the whole sum).
     let game = nim20();
     let mut rng = Rng(0x5eed_1234_abcd_0001);
+    let mut searched = 0;
     for round in 0..40 {
         let parts = 1 + round % 3;
         let components: Vec<Vec<u64>> = (0..parts).map(|_| rng.position(1 << 10)).collect();
@@ -121,8 +122,17 @@ fn nim_of_20_heaps_is_bouton() {
             .collect();
         assert_eq!(got.len(), report.winning_moves.len(), "a move listed twice");
         assert_eq!(got, expected, "{components:?}");
-        if parts > 1 {
-            // A sum's box (the largest of each coordinate) is far larger than what it reaches.
+        // The sum's box (the largest of each coordinate), when 16 times what it reaches and
+        // not small, gives way to the search over the positions reached.
+        let box_positions: u64 = (0..20)
+            .map(|j| components.iter().map(|c| c[j]).max().unwrap() + 1)
+            .product();
+        let reached: u64 = components
+            .iter()
+            .map(|c| c.iter().map(|h| h + 1).product::<u64>())
+            .sum();
+        if box_positions >= 1 << 16 && 16 * reached <= box_positions {
+            searched += 1;
             assert!(
                 matches!(report.method, Method::Reachable { .. }),
                 "{:?}",
@@ -130,6 +140,7 @@ fn nim_of_20_heaps_is_bouton() {
             );
         }
     }
+    assert!(searched >= 5, "{searched} sums by the search");
 }
 
 #[test]
@@ -142,14 +153,14 @@ fn the_json_says_how_many_positions_were_searched() {
     // 12 ones XOR 7 ones and a 2: 0 ⊕ 1 ⊕ 2 = 3.
     assert_eq!(json["value"], 3);
     assert_eq!(json["outcome"], "N");
-    // 2^12 positions below a, 2^7 · 3 below b.
-    assert_eq!(json["reachable_positions"], 4096 + 384);
+    // 2^12 positions below a, 2^7 · 3 below b, the empty position counted once.
+    assert_eq!(json["reachable_positions"], 4096 + 384 - 1);
     assert!(
         json["method"].as_str().unwrap().contains("reachable"),
         "{json}"
     );
     let text_out = ok(&["solve", &text, &format!("{a} + {b}")]);
-    assert_has(&text_out, &["4480 positions reachable", "G = 3"]);
+    assert_has(&text_out, &["4479 positions reachable", "G = 3"]);
     // Far too many positions: refused at once, saying what to do, with no flag named.
     let all3 = format!("({})", vec!["3"; 20].join(","));
     let err = fails(&["solve", &text, &all3], 1);
