@@ -42,7 +42,7 @@ fn nim_text(heaps: usize, first_range: &str) -> String {
 }
 
 fn nim20() -> Game {
-    load(SourceFile::new("<nim20>", &nim_text(20, "1..=h0")), &[]).unwrap()
+    load(SourceFile::new("<nim20>", nim_text(20, "1..=h0")), &[]).unwrap()
 }
 
 /// A fixed pseudo-random sequence (xorshift64), so that failures reproduce.

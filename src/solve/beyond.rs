@@ -170,10 +170,7 @@ pub fn solve_beyond_box(
     };
     let program = game.position_program().expect("a position game");
     let arity = position.len();
-    if 1u128
-        .checked_shl(arity as u32)
-        .map_or(true, |p| p > CRITERIA_MIN_BOX)
-    {
+    if arity >= 128 || 1u128 << arity > CRITERIA_MIN_BOX {
         // Even the box `0..=1` in every coordinate is beyond a pattern search's reach.
         return Err(SolveError::TooManyCoordinates {
             refusal,
