@@ -216,6 +216,28 @@ mod tests {
     }
 
     #[test]
+    fn small_positions_are_the_box_or_a_fixed_sample_of_it() {
+        use super::small_positions;
+        let whole = small_positions(2, 4, 100, 10);
+        assert_eq!(whole.len(), 25);
+        assert_eq!(
+            (whole[0].clone(), whole[24].clone()),
+            (vec![0, 0], vec![4, 4])
+        );
+        let sample = small_positions(20, 4, 100_000, 4096);
+        assert_eq!(sample.len(), 4096);
+        assert_eq!(sample, small_positions(20, 4, 100_000, 4096));
+        assert!(sample.iter().flatten().all(|&c| c <= 4));
+        // The corners and each coordinate alone come first.
+        assert_eq!(sample[0], vec![0; 20]);
+        assert!(sample.contains(&{
+            let mut p = vec![0; 20];
+            p[19] = 3;
+            p
+        }));
+    }
+
+    #[test]
     fn an_always_empty_range_is_warned_about() {
         let bash = "param k = 3\nmove x in 1..=min(k, n) => n - x\n";
         assert!(warned(bash, &[]).is_empty());
