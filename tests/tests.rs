@@ -16,6 +16,7 @@ mod hackenbush;
 mod known_values;
 mod loopy;
 mod loopy_cli;
+mod many_coordinates;
 mod misere;
 mod misere_check;
 mod misere_contest;

@@ -1,6 +1,8 @@
 //! `check`: parse and check rules files, and evaluate their moves at the smallest positions
-//! (heaps `0..=16`, or a position game's coordinates `0..=4`), so that a rule failing at run
-//! time (`move => n + 1`) is reported as `table` would report it. A graph file's line adds
+//! (heaps `0..=16`, or a position game's coordinates `0..=4` — for many coordinates the
+//! positions reachable from a sample of them), so that a rule failing at run time
+//! (`move => n + 1`) is reported as `table` would report it. A game whose moves cycle is
+//! valued over the positions reachable from those, whatever its size. A graph file's line adds
 //! the graph's summary ([`crate::rules::GraphGame::summary`]).
 //!
 //! Each heap or position game also gets an `engine:` line: the take-and-break code the fast
@@ -9,10 +11,12 @@
 //! ([`crate::rules::lower::NotLowered`]). `--explain` adds the estimated cost of `table --to N`
 //! for a few `N` ([`engine::estimate`], [`engine::budget::memory_need`]).
 
+use crate::engine::reachable::Reachable;
 use crate::engine::{
     self, budget, multi, sparse, takebreak, EngineError, EngineOptions, TableShape,
 };
 use crate::export::period::abbreviated_code;
+use crate::rules::warn::small_positions;
 use crate::rules::{Game, GameKind};
 use crate::value::loopy::LoopyTable;
 
@@ -24,6 +28,17 @@ use super::{CliError, Context};
 const CHECK_TO: u64 = 16;
 /// The largest coordinate of the box evaluated by `check` for a position game.
 const CHECK_BOX: u64 = 4;
+/// The largest box `0..=CHECK_BOX` evaluated whole; past it, the positions reachable from a
+/// sample of it ([`evaluate_positions`]).
+const CHECK_BOX_POSITIONS: usize = 100_000;
+/// Starts of that sample.
+const CHECK_STARTS: usize = 64;
+/// Positions valued from each start of the sample.
+const CHECK_REACHABLE: usize = 2048;
+/// Rule steps spent from each start of the sample.
+const CHECK_REACHABLE_STEPS: u64 = 1 << 22;
+/// Positions of a game that cycles valued by `check` (reachable from the small ones).
+const CHECK_LOOPY: usize = 1_000_000;
 
 /// `check` arguments.
 #[derive(Debug, clap::Args)]
@@ -91,22 +106,46 @@ fn evaluate_small(game: &Game) -> Result<bool, CliError> {
         return Ok(false);
     }
     let result = match game.position_program() {
-        Some(program) => {
-            let extents = vec![CHECK_BOX; program.coordinates().len()];
-            match multi::compute_box(game, &extents) {
-                Err(EngineError::Cycle { .. }) => {
-                    return match LoopyTable::of_box(game, &extents) {
-                        Err(e @ EngineError::Rule { .. }) => Err(e.into()),
-                        _ => Ok(true),
-                    }
-                }
-                other => other.map(|_| ()),
-            }
-        }
+        Some(program) => return evaluate_positions(game, program.coordinates().len()),
         None => engine::compute(game, CHECK_TO, &EngineOptions { progress: false }).map(|_| ()),
     };
     match result {
         Err(e @ (EngineError::Rule { .. } | EngineError::Cycle { .. })) => Err(e.into()),
+        _ => Ok(false),
+    }
+}
+
+/// The small positions of a position game: the box `0..=CHECK_BOX` when it has at most
+/// [`CHECK_BOX_POSITIONS`] positions, else the positions reachable from a fixed sample of it
+/// ([`small_positions`]), at most [`CHECK_REACHABLE`] from each start: a game of 20
+/// coordinates loads and checks in a fraction of a second, and its rules' errors at small
+/// positions are still found. A game whose moves cycle is valued as a loopy game over the
+/// positions reachable from those (not over a box, which its moves may leave).
+fn evaluate_positions(game: &Game, arity: usize) -> Result<bool, CliError> {
+    let extents = vec![CHECK_BOX; arity];
+    let starts = small_positions(arity, CHECK_BOX, CHECK_BOX_POSITIONS, CHECK_STARTS);
+    let result = if budget::box_positions(&extents) <= CHECK_BOX_POSITIONS as u128 {
+        multi::compute_box(game, &extents).map(|_| ())
+    } else {
+        starts.iter().try_for_each(|start| {
+            let searched = Reachable::new(game, CHECK_REACHABLE)
+                .map(|search| search.with_steps(CHECK_REACHABLE_STEPS))
+                .and_then(|mut search| search.value(start));
+            match searched {
+                // Past its limits the search has still gone through small positions.
+                Err(e @ (EngineError::Rule { .. } | EngineError::Cycle { .. })) => Err(e),
+                _ => Ok(()),
+            }
+        })
+    };
+    match result {
+        Err(EngineError::Cycle { .. }) => {
+            match LoopyTable::explore_within(game, &starts, CHECK_LOOPY) {
+                Err(e @ EngineError::Rule { .. }) => Err(e.into()),
+                _ => Ok(true),
+            }
+        }
+        Err(e @ EngineError::Rule { .. }) => Err(e.into()),
         _ => Ok(false),
     }
 }

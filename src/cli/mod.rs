@@ -213,6 +213,7 @@ fn hint_help(hint: Hint) -> String {
         }
         Hint::SmallerBox => "ask for a smaller --to".to_string(),
         Hint::LargerBox => "enlarge the box with --to, or bound the moves".to_string(),
+        Hint::SmallerPositions => "ask about positions with smaller coordinates".to_string(),
         Hint::SmallerSums => {
             "ask for a smaller --to, or a sum of fewer or smaller components".to_string()
         }
@@ -233,6 +234,12 @@ fn solve_message(error: &SolveError) -> String {
         (_, Some(Hint::SmallerSums)) => {
             Some("ask about a sum of fewer or smaller components".to_string())
         }
+        // `solve` has no --to: it values the positions the one asked needs.
+        (_, Some(Hint::SmallerBox | Hint::SmallerPositions)) => Some(
+            "solve values every position the one asked needs: ask about positions with smaller \
+             coordinates"
+                .to_string(),
+        ),
         // `solve` has no --to: it sizes its box from the moves of the position asked.
         (_, Some(Hint::LargerBox)) => Some(
             "solve fits its box to the position's moves, but the moves keep leaving it: bound \

@@ -31,6 +31,7 @@ pub mod mex;
 pub mod moves;
 pub mod multi;
 pub mod progress;
+pub mod reachable;
 pub mod sparse;
 pub mod subtraction;
 pub mod table;
@@ -130,6 +131,9 @@ pub enum Hint {
     SmallerBox,
     /// Enlarge the box (so fewer positions lie outside it), or bound the moves.
     LargerBox,
+    /// Ask about positions with smaller coordinates: a search over the positions reachable
+    /// from the one asked ([`reachable`]) found more than it may value.
+    SmallerPositions,
     /// Ask for smaller misère sums: a shorter table, fewer or smaller components.
     SmallerSums,
 }

@@ -1049,7 +1049,8 @@ mod properties {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(40))]
 
-        /// The compiled rules through the engine (both orders) equal the naive interpreter.
+        /// The compiled rules through the engine (both orders, and the search over reachable
+        /// positions) equal the naive interpreter.
         #[test]
         fn engine_equals_interpreter(rules in prop::collection::vec(rule(), 1..4), ex in 0..9u64, ey in 0..9u64) {
             let text = format!("position (x, y)\n{}\n", rules.join("\n"));
@@ -1059,6 +1060,15 @@ mod properties {
                 let table = compute_box_in_order(&game, &[ex, ey], order).map_err(|e| TestCaseError::fail(e.to_string()))?;
                 prop_assert_eq!(table.values(), naive.as_slice(), "{:?}\n{}", order, text);
             }
+            // The search over reachable positions (no box) too, row by row.
+            let mut search = super::super::reachable::Reachable::new(&game, 1 << 16).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let mut by_search = Vec::new();
+            for x in 0..=ex {
+                for y in 0..=ey {
+                    by_search.push(search.value(&[x, y]).map_err(|e| TestCaseError::fail(e.to_string()))?);
+                }
+            }
+            prop_assert_eq!(by_search.as_slice(), naive.as_slice(), "reachable\n{}", text);
         }
     }
 }

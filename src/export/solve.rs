@@ -20,7 +20,8 @@
 //! nothing smaller was found; `pattern`, `value`, `move`). A sum valued by a proof
 //! ([`Method::Proved`]) adds `capped` (each component with more winning moves than are listed:
 //! its 1-based `component`, `total` and `listed`) and `unsearched_from` (the first 1-based
-//! component whose moves were not searched, or `null`).
+//! component whose moves were not searched, or `null`). A sum valued over the positions
+//! reachable from it ([`Method::Reachable`]) adds `reachable_positions` (how many were valued).
 //!
 //! The text abbreviates a sum of more than [`SHOWN_COMPONENTS`] components (its first and last
 //! few, and the count); the JSON keeps every component.
@@ -214,7 +215,7 @@ pub fn write_text(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
                 writeln!(out, "{note}")?;
             }
             writeln!(out, "position: {}", show_sum_short(&report.components))?;
-            if let Method::Proved { .. } = report.method {
+            if let Method::Proved { .. } | Method::Reachable { .. } = report.method {
                 writeln!(out, "{}", method_text(report))?;
             }
             let value = report.value.unwrap_or(0);
@@ -339,6 +340,9 @@ pub fn method_text(report: &SolveReport) -> String {
                 format!("exact SG values of the box {}", range.join(" × "))
             }
         }
+        Method::Reachable { positions } => format!(
+            "exact SG values of the {positions} positions reachable from the position asked (a memoised search, no box)"
+        ),
         Method::Criterion {
             description,
             box_text,
@@ -497,6 +501,9 @@ pub fn write_json(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
         object.insert("rests_on_lowering".into(), json!(rests));
     }
     object.insert("complete".into(), json!(complete(report)));
+    if let Method::Reachable { positions } = &report.method {
+        object.insert("reachable_positions".into(), json!(positions));
+    }
     if let Method::Proved {
         capped,
         unsearched_from,

@@ -15,6 +15,65 @@ pub const HEAPS_TRIED: i64 = 16;
 const COORDINATES_TRIED: i64 = 4;
 /// The most binder values enumerated per rule; past it nothing is said about the rule.
 const STEPS: usize = 100_000;
+/// The most positions tried per rule: past it, a sample of the small box
+/// ([`small_positions`]).
+pub const POSITIONS_TRIED: usize = 100_000;
+/// The positions of the sample tried when the small box has more than [`POSITIONS_TRIED`].
+const SAMPLE: usize = 4096;
+
+/// The positions with every coordinate in `0..=top`, in row-major order, when there are at
+/// most `limit`; else a fixed sample of `sample` of them: the diagonal `(v, …, v)`, each
+/// coordinate alone at every value (the others 0, then the others at `top`), then positions
+/// drawn by a fixed pseudo-random sequence. The same sample every run, so that what `check`
+/// and the warnings say is reproducible.
+pub fn small_positions(arity: usize, top: u64, limit: usize, sample: usize) -> Vec<Vec<u64>> {
+    let side = top + 1;
+    let whole = u32::try_from(arity)
+        .ok()
+        .and_then(|a| side.checked_pow(a))
+        .filter(|&n| n <= limit as u64);
+    if let Some(count) = whole {
+        return (0..count)
+            .map(|index| {
+                let mut position = vec![0; arity];
+                let mut rest = index;
+                for c in position.iter_mut().rev() {
+                    *c = rest % side;
+                    rest /= side;
+                }
+                position
+            })
+            .collect();
+    }
+    let mut out: Vec<Vec<u64>> = (0..=top).map(|v| vec![v; arity]).collect();
+    for background in [0, top] {
+        for i in 0..arity {
+            for v in 0..=top {
+                if v != background {
+                    let mut position = vec![background; arity];
+                    position[i] = v;
+                    out.push(position);
+                }
+            }
+        }
+    }
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    while out.len() < sample {
+        out.push(
+            (0..arity)
+                .map(|_| {
+                    // xorshift64: a fixed sequence, no dependency.
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    state % side
+                })
+                .collect(),
+        );
+    }
+    out.truncate(sample);
+    out
+}
 
 /// The warnings for checked `rules` with `arity` coordinates.
 pub fn warnings(rules: &Rules, arity: usize, params: &[(String, i64)]) -> Vec<Diagnostic> {
@@ -85,12 +144,11 @@ fn never_bound(m: &CheckedMove, arity: usize) -> Option<usize> {
         steps: 0,
     };
     let mut slots = vec![0i64; arity + m.binders.len()];
-    let positions = (top + 1).checked_pow(u32::try_from(arity).ok()?)?;
-    for index in 0..positions {
-        let mut rest = index;
-        for slot in slots.iter_mut().take(arity) {
-            *slot = rest % (top + 1);
-            rest /= top + 1;
+    // Many coordinates: a sample of the small box, not all of it (5^20 positions would not
+    // finish).
+    for position in small_positions(arity, top as u64, POSITIONS_TRIED, SAMPLE) {
+        for (slot, &c) in slots.iter_mut().zip(&position) {
+            *slot = c as i64;
         }
         search.visit(0, &mut slots)?;
     }
@@ -155,6 +213,28 @@ mod tests {
     fn warned(text: &str, sets: &[(String, i64)]) -> Vec<String> {
         let (_, warnings) = load_with_warnings(SourceFile::new("t.sg", text), sets).unwrap();
         warnings.into_iter().map(|d| d.message).collect()
+    }
+
+    #[test]
+    fn small_positions_are_the_box_or_a_fixed_sample_of_it() {
+        use super::small_positions;
+        let whole = small_positions(2, 4, 100, 10);
+        assert_eq!(whole.len(), 25);
+        assert_eq!(
+            (whole[0].clone(), whole[24].clone()),
+            (vec![0, 0], vec![4, 4])
+        );
+        let sample = small_positions(20, 4, 100_000, 4096);
+        assert_eq!(sample.len(), 4096);
+        assert_eq!(sample, small_positions(20, 4, 100_000, 4096));
+        assert!(sample.iter().flatten().all(|&c| c <= 4));
+        // The corners and each coordinate alone come first.
+        assert_eq!(sample[0], vec![0; 20]);
+        assert!(sample.contains(&{
+            let mut p = vec![0; 20];
+            p[19] = 3;
+            p
+        }));
     }
 
     #[test]

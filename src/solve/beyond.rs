@@ -24,6 +24,9 @@ use super::{ExactRefusal, Method, MoveSearch, Outcome, SolveError, SolveReport};
 
 /// At most this many positions in the box a criterion is looked for on.
 pub const CRITERIA_BOX_POSITIONS: u128 = 1 << 20;
+/// The largest smallest box (`0..=1` in every coordinate) a criterion is looked for on: a
+/// position with more coordinates is refused at once ([`SolveError::TooManyCoordinates`]).
+pub const CRITERIA_MIN_BOX: u128 = 1 << 16;
 /// At most this many rule steps (binder values and moves) for that box, estimated by
 /// [`budget::rule_steps`], so that it takes seconds whatever the rules.
 pub const CRITERIA_BOX_WORK: u64 = 4_000_000;
@@ -167,6 +170,14 @@ pub fn solve_beyond_box(
     };
     let program = game.position_program().expect("a position game");
     let arity = position.len();
+    if arity >= 128 || 1u128 << arity > CRITERIA_MIN_BOX {
+        // Even the box `0..=1` in every coordinate is beyond a pattern search's reach.
+        return Err(SolveError::TooManyCoordinates {
+            refusal,
+            arity,
+            reachable: crate::engine::reachable::downward_estimate(components),
+        });
+    }
     let extents = criteria_box(program, arity);
     let table = match multi::compute_box(game, &extents) {
         Ok(table) => table,

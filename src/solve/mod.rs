@@ -26,7 +26,8 @@ use thiserror::Error;
 
 use crate::analysis::criteria::PCriterion;
 use crate::engine::budget::{self, Steps};
-use crate::engine::multi::{show_position, Solver};
+use crate::engine::multi::{self, show_position, Solver};
+use crate::engine::reachable::{self, Reachable};
 use crate::engine::{self, human_bytes, EngineError, EngineOptions, Hint};
 use crate::rules::Game;
 use crate::value::misere::Genus;
@@ -106,6 +107,13 @@ pub enum Method {
     ExactTable {
         /// The table's extents.
         extents: Vec<u64>,
+    },
+    /// Exact SG values of the positions reachable from the components, by a memoised search
+    /// ([`crate::engine::reachable`]): for many coordinates, where the box is far larger than
+    /// what the position reaches (or out of reach).
+    Reachable {
+        /// Positions valued.
+        positions: usize,
     },
     /// By a P-position criterion that holds on every position of a smaller box (not proved
     /// beyond it).
@@ -299,6 +307,20 @@ pub enum SolveError {
         /// The box the criteria were looked for on, in words.
         box_text: String,
     },
+    /// A position of so many coordinates that even the smallest box to look for a pattern on
+    /// (`0..=1` in each) is out of reach, and the positions it reaches too many to search.
+    #[error(
+        "{refusal}; with {arity} coordinates the positions reachable from it are too many to search (about {}), and no box is small enough to look for a P-position pattern on\n  help: ask about a position with smaller coordinates (solve values every position reachable from the one asked)",
+        crate::engine::estimate::count(*.reachable as f64)
+    )]
+    TooManyCoordinates {
+        /// Why the exact values of the box are out of reach.
+        refusal: ExactRefusal,
+        /// The coordinates of a position.
+        arity: usize,
+        /// The estimate of the positions reachable ([`reachable::downward_estimate`]).
+        reachable: u128,
+    },
     /// The criterion calls the position P and also a position it moves to.
     #[error(
         "the pattern calls {} a P-position, but so it calls {} reached from it by {rule}: it \
@@ -373,6 +395,9 @@ pub fn solve(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveE
     let coordinates = game.coordinates();
     let (extents, values, moves, move_values) = match game.position_program() {
         Some(program) => {
+            if let Some(report) = solve_reachable(game, program, components)? {
+                return Ok(report);
+            }
             let mut tried_beyond = false;
             let (extents, estimate, moves) = match fitted_box(game, program, components)? {
                 Fit::Exact(fitted) => fitted,
@@ -454,6 +479,80 @@ pub fn solve(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveE
         genus: None,
         misere: false,
     })
+}
+
+/// Boxes from this many positions are compared with the positions the components reach.
+const REACHABLE_FROM_BOX: u128 = 1 << 16;
+
+/// A position game's sum valued over the positions its components reach
+/// ([`Method::Reachable`]), when that is the cheaper way: their box is out of reach, or at
+/// least 16 times the estimate of the positions they reach ([`reachable::downward_estimate`],
+/// exact when every move lowers coordinates). `None` when the box is the better way, or
+/// the search stopped past its limits while the box is within reach.
+fn solve_reachable(
+    game: &Game,
+    program: &crate::rules::Program,
+    components: &[Vec<u64>],
+) -> Result<Option<SolveReport>, SolveError> {
+    let arity = components[0].len();
+    let estimate = reachable::downward_estimate(components);
+    let limit = reachable::position_limit(arity);
+    if estimate > limit as u128 {
+        return Ok(None);
+    }
+    let own = sum_box(components);
+    let positions = budget::box_positions(&own);
+    let box_refused = multi::check_box_memory(&own).is_err()
+        || !budget::rule_steps(program, &own, SOLVE_EXACT_WORK).is_within();
+    let box_larger = positions >= REACHABLE_FROM_BOX && estimate.saturating_mul(16) <= positions;
+    if !box_refused && !box_larger {
+        return Ok(None);
+    }
+    let mut search = Reachable::new(game, limit)?.with_progress(
+        u64::try_from(estimate).unwrap_or(u64::MAX),
+        estimate > 1 << 20,
+    );
+    let valued = (|| -> Result<_, SolveError> {
+        let mut values = Vec::new();
+        for c in components {
+            values.push(search.value(c)?);
+        }
+        let total = values.iter().fold(0, |a, v| a ^ v);
+        let mut winning_moves = Vec::new();
+        for (i, c) in components.iter().enumerate() {
+            for m in moves::moves_of(game, i, c)? {
+                let mut xor = total ^ values[i];
+                for part in &m.result {
+                    xor ^= search.value(part)?;
+                }
+                if xor == 0 {
+                    winning_moves.push(m);
+                }
+            }
+        }
+        Ok((total, winning_moves))
+    })();
+    search.finish();
+    let (total, winning_moves) = match valued {
+        // Moves that raise coordinates past the estimate: the box, if it can be had.
+        Err(SolveError::Engine(e)) if e.hint() == Some(Hint::SmallerPositions) && !box_refused => {
+            return Ok(None)
+        }
+        valued => valued?,
+    };
+    Ok(Some(SolveReport {
+        coordinates: game.coordinates(),
+        components: components.to_vec(),
+        value: Some(total),
+        outcome: Outcome::of_nim_sum(total),
+        winning_moves,
+        method: Method::Reachable {
+            positions: search.positions(),
+        },
+        search: None,
+        genus: None,
+        misere: false,
+    }))
 }
 
 /// [`solve`], every move listed and named by the rules, every winning one kept: a heap game's

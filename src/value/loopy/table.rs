@@ -85,13 +85,40 @@ impl LoopyTable {
     /// The positions reachable from `starts` (each a position of `game`), valued; refused
     /// past [`MAX_REACHABLE`] positions.
     pub fn reachable(game: &Game, starts: &[Vec<u64>]) -> Result<LoopyTable, EngineError> {
+        LoopyTable::reachable_within(game, starts, MAX_REACHABLE)
+    }
+
+    /// [`LoopyTable::reachable`], refused past `limit` positions (at most [`MAX_REACHABLE`]).
+    pub fn reachable_within(
+        game: &Game,
+        starts: &[Vec<u64>],
+        limit: usize,
+    ) -> Result<LoopyTable, EngineError> {
         let generator = MoveGenerator::of(game);
         let mut explorer = Explorer::new(game, generator, None);
+        explorer.limit = limit.min(MAX_REACHABLE);
         for start in starts {
             explorer.node(start);
         }
         explorer.explore_all()?;
         Ok(explorer.finish())
+    }
+
+    /// The positions reachable from `starts`, listed but not valued (their number): every rule
+    /// error among them found, refused past `limit` positions (at most [`MAX_REACHABLE`]).
+    /// `check` lists a loopy game's positions this way, whatever the size of its board.
+    pub fn explore_within(
+        game: &Game,
+        starts: &[Vec<u64>],
+        limit: usize,
+    ) -> Result<usize, EngineError> {
+        let mut explorer = Explorer::new(game, MoveGenerator::of(game), None);
+        explorer.limit = limit.min(MAX_REACHABLE);
+        for start in starts {
+            explorer.node(start);
+        }
+        explorer.explore_all()?;
+        Ok(explorer.positions.len())
     }
 
     /// The node of a position (or of a graph file's node name), if the table has it.
@@ -186,6 +213,8 @@ struct Explorer<'g> {
     /// Moves that leave no position, from these nodes.
     to_nothing: Vec<u32>,
     next: usize,
+    /// The most positions added when `bounded` is `None`.
+    limit: usize,
 }
 
 impl<'g> Explorer<'g> {
@@ -199,6 +228,7 @@ impl<'g> Explorer<'g> {
             edges: Vec::new(),
             to_nothing: Vec::new(),
             next: 0,
+            limit: MAX_REACHABLE,
         }
     }
 
@@ -232,9 +262,10 @@ impl<'g> Explorer<'g> {
                                 return Err(self.outside(&position, &option, extents));
                             }
                             (None, None) => {
-                                if self.positions.len() >= MAX_REACHABLE {
+                                if self.positions.len() >= self.limit {
                                     return Err(EngineError::Request(format!(
-                                        "more than {MAX_REACHABLE} positions are reachable\n  help: ask about smaller positions"
+                                        "more than {} positions are reachable\n  help: ask about smaller positions",
+                                        self.limit
                                     )));
                                 }
                                 self.node(&option)
