@@ -4,7 +4,9 @@
 //! guard beyond it.
 
 use crate::analysis;
+use crate::analysis::criteria;
 use crate::analysis::patterns;
+use crate::engine::boxtable::BoxTable;
 use crate::engine::multi;
 use crate::engine::{self, EngineOptions, Table};
 use crate::export::{self, CodeSpec, Lang};
@@ -34,6 +36,14 @@ pub struct Args {
     /// header names the observed period.
     #[arg(long)]
     extrapolate: bool,
+    /// A position game: write the box's table `sg(...)` even when a P-position criterion
+    /// (`is_p(...)`) or a closed form of the values was found on the box.
+    #[arg(long)]
+    table: bool,
+    /// Write a snippet larger than 256 KiB of source (refused by default: judges cap the
+    /// size of a submission).
+    #[arg(long)]
+    allow_large: bool,
     /// Write to FILE (atomically) instead of stdout.
     #[arg(short, long, value_name = "FILE")]
     output: Option<String>,
@@ -53,40 +63,102 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
         misere_code(&game, &args, context)?
     } else if game.position_program().is_some() {
         let table = multi::compute_box(&game, &args.to.extents(&game.coordinates())?)?;
-        // Two coordinates: a closed form checked on the whole box (or off its zero row and
-        // column) is written instead of the table, said to be NOT proved, there and here.
-        let fitted = patterns::find_box(&table).and_then(|r| Some((r.formula?, r.from)));
-        let fitted = fitted.filter(|(f, _)| export::box_formula_supported(f));
-        if let Some((formula, _)) = &fitted {
-            context.console.note(&format!(
-                "warning: the formula of {}, {formula}, is observed on the box {}, not proved; the snippet extrapolates it",
-                game.name,
-                table
-                    .coordinates()
-                    .iter()
-                    .zip(table.extents())
-                    .map(|(name, e)| format!("0 ≤ {name} ≤ {e}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
-        let spec = CodeSpec {
-            game: &game.name,
-            box_formula: fitted.as_ref().map(|(f, _)| f),
-            formula_from: fitted.as_ref().map_or(0, |(_, from)| *from),
-            ..CodeSpec::default()
-        };
-        export::generate(args.lang, &Table::Box(table), &spec)?
+        position_code(&game, table, &args, context)?
     } else {
         let max = args.max.unwrap_or_else(|| analysis::default_max(&game));
         let to = args.to.heap_to(&game)?;
         sequence_code(&game, args.lang, max, to, args.extrapolate, context)?
     };
+    check_size(&snippet, args.allow_large)?;
     let output = args.output.as_deref().unwrap_or("-");
     context
         .console
         .write_to(output, |out| out.write_all(snippet.as_bytes()))?;
     Ok(())
+}
+
+/// The snippet of a position game's box: a closed form of its values that holds on the box
+/// (two coordinates), else a P-position criterion that holds on it (`is_p`), else the box's
+/// table; `--table` asks for the table whatever was found. Whatever is extrapolated is said to
+/// be observed, NOT proved, on stderr and in the snippet.
+fn position_code(
+    game: &Game,
+    table: BoxTable,
+    args: &Args,
+    context: &mut Context<'_>,
+) -> Result<String, CliError> {
+    let bounds = table
+        .coordinates()
+        .iter()
+        .zip(table.extents())
+        .map(|(name, e)| format!("0 ≤ {name} ≤ {e}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    // Two coordinates: a closed form checked on the whole box (or off its zero row and
+    // column) is written instead of the table, said to be NOT proved, there and here.
+    let fitted = patterns::find_box(&table).and_then(|r| Some((r.formula?, r.from)));
+    let fitted = fitted.filter(|(f, _)| export::box_formula_supported(f) && !args.table);
+    if let Some((formula, from)) = &fitted {
+        context.console.note(&format!(
+            "warning: the formula of {}, {formula}, is observed on the box {bounds}, not proved; the snippet extrapolates it",
+            game.name,
+        ));
+        let spec = CodeSpec {
+            game: &game.name,
+            box_formula: Some(formula),
+            formula_from: *from,
+            ..CodeSpec::default()
+        };
+        return Ok(export::generate(args.lang, &Table::Box(table), &spec)?);
+    }
+    // A P-position criterion checked on every position of the box: `is_p` and
+    // `first_player_wins` for any coordinates, said to be NOT proved.
+    let criterion = criteria::find_criteria(&table)
+        .into_iter()
+        .find(|c| export::criterion_supported(c, table.dimension()));
+    if let Some(criterion) = criterion.filter(|_| !args.table) {
+        let names = table.coordinates().join(", ");
+        context.console.note(&format!(
+            "warning: the P-positions of {} follow a criterion observed on the box {bounds}, not proved beyond it: {}; the snippet is_p({names}) extrapolates it (--table writes the box's table instead)",
+            game.name,
+            criterion.describe(table.coordinates())
+        ));
+        return Ok(export::generate_criterion(
+            args.lang, &table, &criterion, &game.name,
+        )?);
+    }
+    let values = table.size();
+    let spec = CodeSpec {
+        game: &game.name,
+        ..CodeSpec::default()
+    };
+    let snippet = export::generate(args.lang, &Table::Box(table), &spec)?;
+    note_table(
+        context,
+        &snippet,
+        &format!("{values} values over the box {bounds}"),
+    );
+    Ok(snippet)
+}
+
+/// Says up front how large a table snippet is (`what` describes the table).
+fn note_table(context: &mut Context<'_>, snippet: &str, what: &str) {
+    context.console.note(&format!(
+        "note: the snippet is a table of {what}: {} of source",
+        export::human_size(snippet.len())
+    ));
+}
+
+/// Refuses a snippet past [`export::PASTE_LIMIT`] unless `--allow-large`.
+fn check_size(snippet: &str, allow_large: bool) -> Result<(), CliError> {
+    if snippet.len() <= export::PASTE_LIMIT || allow_large {
+        return Ok(());
+    }
+    Err(CliError::Usage(format!(
+        "the snippet is {} of source, more than the {} a contest judge accepts (Codeforces takes 64 KB)\n  help: a smaller box or table (--to), or --allow-large to write it anyway",
+        export::human_size(snippet.len()),
+        export::human_size(export::PASTE_LIMIT)
+    )))
 }
 
 /// The snippet of a heap game: its period when one is proved up to `max` (or observed, with
@@ -122,7 +194,9 @@ fn sequence_code(
             ..CodeSpec::default()
         };
         let table = Table::sequence(&game.coordinate, engine::compute(game, to, &options)?);
-        return Ok(export::generate(lang, &table, &spec)?);
+        let snippet = export::generate(lang, &table, &spec)?;
+        note_table(context, &snippet, &format!("G(0..={to})"));
+        return Ok(snippet);
     }
     if found.is_none() {
         // No period, but perhaps a closed form that is not periodic (`ctz(n)`, `popcount(n)`):
@@ -168,8 +242,13 @@ fn sequence_code(
         formula: None,
         ..CodeSpec::default()
     };
+    let last = table.len().saturating_sub(1);
     let table = Table::sequence(&game.coordinate, table);
-    Ok(export::generate(lang, &table, &spec)?)
+    let snippet = export::generate(lang, &table, &spec)?;
+    if found.is_none() {
+        note_table(context, &snippet, &format!("G(0..={last})"));
+    }
+    Ok(snippet)
 }
 
 /// The snippet of the misère values `G⁻`: a heap game's observed period when one is found up
@@ -183,7 +262,9 @@ fn misere_code(game: &Game, args: &Args, context: &mut Context<'_>) -> Result<St
             game: &name,
             ..CodeSpec::default()
         };
-        return Ok(export::generate(args.lang, &table.misere_table(), &spec)?);
+        let snippet = export::generate(args.lang, &table.misere_table(), &spec)?;
+        note_table(context, &snippet, "G⁻ over the box");
+        return Ok(snippet);
     }
     let max = args.max.unwrap_or(super::period::DEFAULT_MISERE_MAX);
     let (mut table, _) = misere::table_until(game, &[max], true, true)?;
@@ -224,5 +305,10 @@ fn misere_code(game: &Game, args: &Args, context: &mut Context<'_>) -> Result<St
         formula: None,
         ..CodeSpec::default()
     };
-    Ok(export::generate(args.lang, &table.misere_table(), &spec)?)
+    let last = table.cells.len().saturating_sub(1);
+    let snippet = export::generate(args.lang, &table.misere_table(), &spec)?;
+    if found.is_none() {
+        note_table(context, &snippet, &format!("G⁻(0..={last})"));
+    }
+    Ok(snippet)
 }

@@ -1,0 +1,737 @@
+//! `is_p(x, y, …)` and `first_player_wins(x, y, …)` for a position game whose box has a
+//! P-position criterion ([`crate::analysis::criteria`]): a function to paste into a contest
+//! solution, valid for every coordinate below 2^64 (2^63 in Java), with no table and no
+//! floating point.
+//!
+//! The criterion is only observed on the box, so the header says so, and names the theorem it
+//! matches when there is one (Bouton 1902, Moore 1910, Wythoff 1907, Whinihan 1963: theorems
+//! about the named games, while sgscope has only seen that these rules agree with them on the
+//! box).
+//!
+//! Every test is exact integer arithmetic:
+//! * **Wythoff's pairs**: with `a = min(x, y)`, `k = |x − y|`, the position is P iff `k = 0 = a`
+//!   or `a = ⌊kφ⌋ = k + ⌊k/φ⌋`, and `j = a − k = ⌊k/φ⌋` iff `j(j + k) < k² < (j + 1)(j + 1 + k)`
+//!   (`k/φ` is the positive root of `t² + kt − k²`, irrational for `k > 0`, so no equality).
+//!   Every product is below 2^128 for coordinates below 2^64, so 128-bit integers hold them
+//!   (`unsigned __int128` in C++ (GCC, Clang), `u128` in Rust, `BigInteger` in Java); this
+//!   avoids `isqrt(5k²)`, which needs 131 bits at `k` near 2^64.
+//! * **Zeckendorf's smallest term**: greedy over the Fibonacci numbers below 2^64.
+//! * **Moore's Nim_k**: the ones of every binary digit counted.
+//! * **Residue classes**: a string of `'0'`/`'1'` indexed by the residues.
+
+use std::fmt::Write as _;
+
+use super::boxed::Parameters;
+use super::{one_line, Lang};
+use crate::analysis::criteria::{PCriterion, Threshold};
+use crate::analysis::patterns::oned::OneDimPattern;
+use crate::engine::boxtable::BoxTable;
+
+/// The most residue classes (`m^d`) the snippet spells out as a string.
+const MAX_CLASSES: u64 = 1 << 16;
+
+/// Names the snippet uses for itself: a coordinate with one of them is renamed `c0`, `c1`, ….
+const LOCALS: &[&str] = &[
+    "lo",
+    "hi",
+    "k",
+    "j",
+    "bit",
+    "ones",
+    "is_p",
+    "isP",
+    "first_player_wins",
+    "firstPlayerWins",
+    "smallest_zeckendorf_term",
+    "smallestZeckendorfTerm",
+    "P_CLASSES",
+    "sg_u128",
+    "java",
+    "Sg",
+];
+
+/// Whether [`write`] can spell `criterion` exactly for a box of `arity` coordinates.
+pub(super) fn supported(criterion: &PCriterion, arity: usize) -> bool {
+    match criterion {
+        PCriterion::Xor { .. } | PCriterion::Moore { .. } => arity >= 1,
+        PCriterion::Wythoff | PCriterion::Threshold { .. } => arity == 2,
+        PCriterion::Residues { modulus, .. } => u32::try_from(arity)
+            .is_ok_and(|d| modulus.checked_pow(d).is_some_and(|n| n <= MAX_CLASSES)),
+        PCriterion::Line { rest, .. } => arity == 2 && supported(rest, arity),
+        PCriterion::OneDim { .. } => arity == 1,
+    }
+}
+
+/// The theorem a criterion matches, for the header: `(theorem, game)`.
+fn theorem(criterion: &PCriterion, arity: usize) -> Option<(&'static str, String)> {
+    match criterion {
+        PCriterion::Xor { coordinates } if coordinates.len() == arity && arity >= 2 => {
+            Some(("Bouton's theorem (1902)", format!("Nim on {arity} heaps")))
+        }
+        PCriterion::Moore { modulus } => Some((
+            "Moore's theorem (1910)",
+            format!("Nim_k with k = {} on {arity} heaps", modulus - 1),
+        )),
+        PCriterion::Wythoff => Some(("Wythoff's theorem (1907)", "Wythoff's game".to_string())),
+        PCriterion::Threshold {
+            threshold: Threshold::SmallestZeckendorfTerm,
+            ..
+        } => Some((
+            "Whinihan's theorem (1963)",
+            "Fibonacci Nim as (n, limit)".to_string(),
+        )),
+        PCriterion::Line { rest, .. } => theorem(rest, arity),
+        _ => None,
+    }
+}
+
+/// `text` in ASCII, for a header every compiler reads whatever its source encoding (`javac`
+/// under an ASCII locale rejects other bytes even in comments).
+fn ascii(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        match c {
+            '⊕' => out.push('^'),
+            '≥' => out.push_str(">="),
+            '≤' => out.push_str("<="),
+            '≠' => out.push_str("!="),
+            '≡' => out.push_str("=="),
+            // `kφ` reads `k*phi`.
+            'φ' if out.ends_with(|p: char| p.is_ascii_alphanumeric()) => out.push_str("*phi"),
+            'φ' => out.push_str("phi"),
+            '²' => out.push_str("^2"),
+            '⌊' => out.push_str("floor("),
+            '⌋' => out.push(')'),
+            '−' => out.push('-'),
+            '·' => out.push('*'),
+            c if c.is_ascii() => out.push(c),
+            _ => out.push('?'),
+        }
+    }
+    out
+}
+
+/// The whole snippet: header comment, helpers, `is_p` and `first_player_wins`.
+///
+/// `criterion` must be [`supported`] and hold on every position of `table` (the caller checks
+/// both).
+pub(super) fn write(lang: Lang, table: &BoxTable, criterion: &PCriterion, game: &str) -> String {
+    let mut parameters = Parameters::new(table);
+    if parameters
+        .names
+        .iter()
+        .any(|n| LOCALS.contains(&n.as_str()))
+    {
+        parameters.names = (0..parameters.names.len())
+            .map(|i| format!("c{i}"))
+            .collect();
+    }
+    let names = &parameters.names;
+    let game = match one_line(game) {
+        name if name.is_empty() => "this game".to_string(),
+        name => name,
+    };
+    let arity = names.len();
+    let position = names.join(", ");
+    let positions = table.size();
+    let p_positions = table.values().iter().filter(|&&v| v == 0).count();
+    let (is_p, wins) = match lang {
+        Lang::Java => ("isP", "firstPlayerWins"),
+        _ => ("is_p", "first_player_wins"),
+    };
+    let range = match lang {
+        Lang::Java => "0 <= coordinate < 2^63",
+        _ => "0 <= coordinate < 2^64",
+    };
+    let mut header = vec![
+        format!(
+            "P-positions of {game}: {is_p}({position}) is true exactly when the player to move loses, \
+             {wins}({position}) when the player to move wins ({range})."
+        ),
+        format!("Criterion: {}.", criterion.describe(names)),
+        format!(
+            "Observed on every position of the box {} ({positions} positions, {p_positions} \
+             P-positions), NOT proved beyond it.",
+            parameters.bounds()
+        ),
+    ];
+    if let Some((theorem, named)) = theorem(criterion, arity) {
+        header.push(format!(
+            "It matches {theorem} for {named}; sgscope has not proved that these rules are that game."
+        ));
+    }
+    if uses_wythoff(criterion) {
+        header.push(
+            "Exact integer arithmetic, no floating point: a = floor(k*phi) is tested as \
+             j(j + k) < k^2 < (j + 1)(j + 1 + k) with j = a - k, in 128-bit integers."
+                .to_string(),
+        );
+    }
+    header.push("Generated by sgscope.".to_string());
+
+    let mut out = String::new();
+    let marker = if lang == Lang::Python { "#" } else { "//" };
+    for line in &header {
+        let _ = writeln!(out, "{marker} {}", ascii(line));
+    }
+    let body = body(lang, criterion, names);
+    let unused: Vec<&String> = names
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !used(criterion, *i))
+        .map(|(_, n)| n)
+        .collect();
+    let doc =
+        format!("Whether ({position}) is a P-position of {game} (criterion observed, see above).");
+    let wins_doc = format!("Whether the player to move at ({position}) wins: not {is_p}.");
+    let classes = residue_string(criterion);
+    let zeckendorf = uses_zeckendorf(criterion);
+    match lang {
+        Lang::Cpp => {
+            out.push_str("#include <cstdint>\n\n");
+            if uses_wythoff(criterion) {
+                out.push_str("__extension__ typedef unsigned __int128 sg_u128;\n\n");
+            }
+            if zeckendorf {
+                out.push_str(CPP_ZECKENDORF);
+            }
+            let params = join(names, |n| format!("std::uint64_t {n}"));
+            let _ = writeln!(out, "// {}\ninline bool is_p({params}) {{", ascii(&doc));
+            if let Some(classes) = &classes {
+                let _ = writeln!(
+                    out,
+                    "    static const char P_CLASSES[] =\n{};",
+                    wrapped_string(classes, "        ", "\n")
+                );
+            }
+            for n in &unused {
+                let _ = writeln!(out, "    (void) {n};");
+            }
+            push_body(&mut out, lang, &body);
+            let _ = writeln!(
+                out,
+                "}}\n\n// {}\ninline bool first_player_wins({params}) {{\n    return !is_p({position});\n}}",
+                ascii(&wins_doc)
+            );
+        }
+        Lang::Rust => {
+            if zeckendorf {
+                out.push_str(RUST_ZECKENDORF);
+            }
+            let params = join(names, |n| format!("{n}: u64"));
+            let _ = writeln!(out, "/// {}\npub fn is_p({params}) -> bool {{", ascii(&doc));
+            if let Some(classes) = &classes {
+                let _ = writeln!(
+                    out,
+                    "    const P_CLASSES: &[u8] = concat!(\n{}\n    )\n    .as_bytes();",
+                    wrapped_string(classes, "        ", ",\n")
+                );
+            }
+            if !unused.is_empty() {
+                let listed = join(&unused, |n| n.to_string());
+                let tuple = if unused.len() == 1 {
+                    format!("{listed},")
+                } else {
+                    listed
+                };
+                let _ = writeln!(out, "    let _ = ({tuple}); // not used by the criterion");
+            }
+            push_body(&mut out, lang, &body);
+            let _ = writeln!(
+                out,
+                "}}\n\n/// {}\npub fn first_player_wins({params}) -> bool {{\n    !is_p({position})\n}}",
+                ascii(&wins_doc)
+            );
+        }
+        Lang::Python => {
+            if let Some(classes) = &classes {
+                let _ = writeln!(
+                    out,
+                    "_P_CLASSES = (\n{}\n)\n",
+                    wrapped_string(classes, "    ", "\n")
+                );
+            }
+            if zeckendorf {
+                out.push_str(PYTHON_ZECKENDORF);
+            }
+            let params = join(names, |n| format!("{n}: int"));
+            let _ = writeln!(
+                out,
+                "def is_p({params}) -> bool:\n    \"\"\"{}\"\"\"\n    if not ({}):\n        \
+                 raise ValueError(f\"is_p: ({}) needs 0 <= coordinate < 2**64\")",
+                ascii(&doc).replace(['"', '\\'], " "),
+                names
+                    .iter()
+                    .map(|n| format!("0 <= {n} < 1 << 64"))
+                    .collect::<Vec<_>>()
+                    .join(" and "),
+                join(names, |n| format!("{{{n}}}"))
+            );
+            push_body(&mut out, lang, &body);
+            let _ = writeln!(
+                out,
+                "\n\ndef first_player_wins({params}) -> bool:\n    \"\"\"{}\"\"\"\n    return not is_p({position})",
+                ascii(&wins_doc)
+            );
+        }
+        Lang::Java => {
+            out.push_str("final class Sg {\n    private Sg() {}\n\n");
+            if let Some(classes) = &classes {
+                let _ = writeln!(
+                    out,
+                    "    private static final String P_CLASSES =\n{};\n",
+                    wrapped_string(classes, "        ", " +\n")
+                );
+            }
+            let params = join(names, |n| format!("long {n}"));
+            let negative = names
+                .iter()
+                .map(|n| format!("{n} < 0"))
+                .collect::<Vec<_>>()
+                .join(" || ");
+            let shown = names.join(" + \", \" + ");
+            let _ = writeln!(
+                out,
+                "    /** {} */\n    static boolean isP({params}) {{\n        if ({negative}) {{\n            \
+                 throw new IllegalArgumentException(\"isP: (\" + {shown} + \") needs coordinates >= 0\");\n        }}",
+                ascii(&doc).replace("*/", "* /")
+            );
+            push_body(&mut out, lang, &body);
+            let _ = writeln!(
+                out,
+                "    }}\n\n    /** {} */\n    static boolean firstPlayerWins({params}) {{\n        return !isP({position});\n    }}",
+                ascii(&wins_doc).replace("is_p", "isP")
+            );
+            if zeckendorf {
+                out.push_str(JAVA_ZECKENDORF);
+            }
+            out.push_str("}\n");
+        }
+    }
+    out
+}
+
+/// `each` of every item, joined by `, `.
+fn join<T>(items: &[T], each: impl Fn(&T) -> String) -> String {
+    items.iter().map(each).collect::<Vec<_>>().join(", ")
+}
+
+/// `text` as string literals of at most 64 characters, one per line, each indented and
+/// separated by `separator` (adjacent literals in C++ and Python, `concat!` arguments in
+/// Rust, `+` in Java).
+fn wrapped_string(text: &str, indent: &str, separator: &str) -> String {
+    let lines: Vec<String> = text
+        .as_bytes()
+        .chunks(64)
+        .map(|chunk| format!("{indent}\"{}\"", String::from_utf8_lossy(chunk)))
+        .collect();
+    lines.join(separator)
+}
+
+/// Whether the criterion reads coordinate `i`.
+fn used(criterion: &PCriterion, i: usize) -> bool {
+    match criterion {
+        PCriterion::Xor { coordinates } => coordinates.contains(&i),
+        _ => true,
+    }
+}
+
+fn uses_wythoff(criterion: &PCriterion) -> bool {
+    match criterion {
+        PCriterion::Wythoff => true,
+        PCriterion::Line { rest, .. } => uses_wythoff(rest),
+        _ => false,
+    }
+}
+
+fn uses_zeckendorf(criterion: &PCriterion) -> bool {
+    match criterion {
+        PCriterion::Threshold {
+            threshold: Threshold::SmallestZeckendorfTerm,
+            ..
+        }
+        | PCriterion::OneDim {
+            pattern: OneDimPattern::Fibonacci,
+        } => true,
+        PCriterion::Line { rest, .. } => uses_zeckendorf(rest),
+        _ => false,
+    }
+}
+
+/// The P/N status of every residue tuple, row-major, as `'1'`/`'0'`.
+fn residue_string(criterion: &PCriterion) -> Option<String> {
+    let PCriterion::Residues { modulus, residues } = criterion else {
+        return None;
+    };
+    let arity = residues.first().map_or(0, Vec::len) as u32;
+    let mut classes = vec![b'0'; modulus.pow(arity) as usize];
+    for tuple in residues {
+        let index = tuple.iter().fold(0, |i, &r| i * modulus + r);
+        classes[index as usize] = b'1';
+    }
+    Some(String::from_utf8(classes).expect("ASCII"))
+}
+
+/// One statement of the body of `is_p`.
+enum Stmt {
+    /// `if cond: return value`.
+    If(String, String),
+    /// The last statement: `return value`.
+    Return(String),
+    /// Lines already in the target language (relative indentation of 4 spaces a level).
+    Lines(Vec<String>),
+}
+
+/// Writes `body` into `is_p`, indented for `lang`.
+fn push_body(out: &mut String, lang: Lang, body: &[Stmt]) {
+    let indent = if lang == Lang::Java {
+        "        "
+    } else {
+        "    "
+    };
+    for stmt in body {
+        let lines = match stmt {
+            Stmt::If(cond, value) => match lang {
+                Lang::Python => vec![format!("if {cond}:"), format!("    return {value}")],
+                Lang::Rust => vec![
+                    format!("if {cond} {{"),
+                    format!("    return {value};"),
+                    "}".to_string(),
+                ],
+                Lang::Cpp | Lang::Java => vec![format!("if ({cond}) return {value};")],
+            },
+            Stmt::Return(value) => match lang {
+                Lang::Python => vec![format!("return {value}")],
+                Lang::Rust => vec![value.clone()],
+                Lang::Cpp | Lang::Java => vec![format!("return {value};")],
+            },
+            Stmt::Lines(lines) => lines.clone(),
+        };
+        for line in lines {
+            let _ = writeln!(out, "{indent}{line}");
+        }
+    }
+}
+
+/// `parts` joined by the language's `||`.
+fn any(lang: Lang, parts: &[String]) -> String {
+    parts.join(if lang == Lang::Python { " or " } else { " || " })
+}
+
+/// The language's `false`.
+fn falsy(lang: Lang) -> String {
+    (if lang == Lang::Python {
+        "False"
+    } else {
+        "false"
+    })
+    .to_string()
+}
+
+/// An integer literal of a 64-bit coordinate's type (Java needs `L` past `int`).
+fn literal(lang: Lang, n: u64) -> String {
+    match lang {
+        Lang::Java => format!("{n}L"),
+        Lang::Cpp if n > u64::from(u32::MAX) => format!("{n}ULL"),
+        _ => n.to_string(),
+    }
+}
+
+/// The statements of `is_p` for `criterion`, its coordinates named `names`.
+fn body(lang: Lang, criterion: &PCriterion, names: &[String]) -> Vec<Stmt> {
+    let lit = |n: u64| literal(lang, n);
+    match criterion {
+        PCriterion::Xor { coordinates } => {
+            let terms: Vec<&str> = coordinates.iter().map(|&i| names[i].as_str()).collect();
+            let xor = if terms.len() == 1 {
+                terms[0].to_string()
+            } else {
+                format!("({})", terms.join(" ^ "))
+            };
+            vec![Stmt::Return(format!("{xor} == 0"))]
+        }
+        PCriterion::Moore { modulus } => {
+            let ones = |shift: &str| {
+                names
+                    .iter()
+                    .map(|n| format!("(({n} {shift} bit) & 1)"))
+                    .collect::<Vec<_>>()
+                    .join(" + ")
+            };
+            vec![Stmt::Lines(match lang {
+                Lang::Cpp => vec![
+                    "for (int bit = 0; bit < 64; ++bit) {".to_string(),
+                    format!("    const std::uint64_t ones = {};", ones(">>")),
+                    format!("    if (ones % {modulus} != 0) return false;"),
+                    "}".to_string(),
+                    "return true;".to_string(),
+                ],
+                Lang::Java => vec![
+                    "for (int bit = 0; bit < 64; ++bit) {".to_string(),
+                    format!("    long ones = {};", ones(">>>")),
+                    format!("    if (ones % {modulus} != 0) return false;"),
+                    "}".to_string(),
+                    "return true;".to_string(),
+                ],
+                Lang::Rust => vec![format!(
+                    "(0..64).all(|bit| ({}) % {modulus} == 0)",
+                    ones(">>")
+                )],
+                Lang::Python => vec![format!(
+                    "return all(({}) % {modulus} == 0 for bit in range(64))",
+                    ones(">>")
+                )],
+            })]
+        }
+        PCriterion::Wythoff => {
+            let (x, y) = (&names[0], &names[1]);
+            vec![Stmt::Lines(match lang {
+                Lang::Cpp => vec![
+                    format!("const std::uint64_t lo = {x} < {y} ? {x} : {y};"),
+                    format!("const std::uint64_t k = ({x} < {y} ? {y} : {x}) - lo;"),
+                    "if (k == 0) return lo == 0;".to_string(),
+                    "if (lo < k) return false;  // floor(k*phi) >= k".to_string(),
+                    "const sg_u128 j = lo - k, k2 = (sg_u128) k * k;".to_string(),
+                    "return j * lo < k2 && k2 < (j + 1) * ((sg_u128) lo + 1);".to_string(),
+                ],
+                Lang::Rust => vec![
+                    format!("let lo = {x}.min({y});"),
+                    format!("let k = {x}.max({y}) - lo;"),
+                    "if k == 0 {".to_string(),
+                    "    return lo == 0;".to_string(),
+                    "}".to_string(),
+                    "if lo < k {".to_string(),
+                    "    return false; // floor(k*phi) >= k".to_string(),
+                    "}".to_string(),
+                    "let (j, k2, lo) = (u128::from(lo - k), u128::from(k) * u128::from(k), u128::from(lo));".to_string(),
+                    "j * lo < k2 && k2 < (j + 1) * (lo + 1)".to_string(),
+                ],
+                Lang::Python => vec![
+                    format!("lo = min({x}, {y})"),
+                    format!("k = max({x}, {y}) - lo"),
+                    "if k == 0:".to_string(),
+                    "    return lo == 0".to_string(),
+                    "j = lo - k  # floor(k*phi) >= k: j < 0 is an N-position".to_string(),
+                    "return j >= 0 and j * lo < k * k < (j + 1) * (lo + 1)".to_string(),
+                ],
+                Lang::Java => vec![
+                    format!("long lo = Math.min({x}, {y}), k = Math.max({x}, {y}) - lo;"),
+                    "if (k == 0) return lo == 0;".to_string(),
+                    "if (lo < k) return false;  // floor(k*phi) >= k".to_string(),
+                    "java.math.BigInteger j = java.math.BigInteger.valueOf(lo - k);".to_string(),
+                    "java.math.BigInteger big = java.math.BigInteger.valueOf(lo);".to_string(),
+                    "java.math.BigInteger k2 = java.math.BigInteger.valueOf(k).pow(2);".to_string(),
+                    "java.math.BigInteger one = java.math.BigInteger.ONE;".to_string(),
+                    "return j.multiply(big).compareTo(k2) < 0".to_string(),
+                    "    && k2.compareTo(j.add(one).multiply(big.add(one))) < 0;".to_string(),
+                ],
+            })]
+        }
+        PCriterion::Threshold {
+            value,
+            limit,
+            threshold,
+        } => {
+            let (x, y) = (&names[*value], &names[*limit]);
+            let bound = match threshold {
+                Threshold::Constant(c) => return vec![Stmt::Return(format!("{y} < {}", lit(*c)))],
+                Threshold::SmallestZeckendorfTerm => match lang {
+                    Lang::Java => format!("smallestZeckendorfTerm({x})"),
+                    Lang::Python => format!("_smallest_zeckendorf_term({x})"),
+                    _ => format!("smallest_zeckendorf_term({x})"),
+                },
+                Threshold::LowestSetBit => match lang {
+                    Lang::Cpp => format!("({x} & (~{x} + 1))"),
+                    Lang::Rust => format!("({x} & {x}.wrapping_neg())"),
+                    Lang::Java => format!("Long.lowestOneBit({x})"),
+                    Lang::Python => format!("({x} & -{x})"),
+                },
+            };
+            vec![Stmt::Return(any(
+                lang,
+                &[format!("{x} == 0"), format!("{y} < {bound}")],
+            ))]
+        }
+        PCriterion::Residues { modulus, residues } => {
+            let arity = residues.first().map_or(names.len(), Vec::len);
+            let mut index = format!("{} % {}", names[0], lit(*modulus));
+            for name in &names[1..arity] {
+                index = format!("({index}) * {} + {name} % {}", lit(*modulus), lit(*modulus));
+            }
+            vec![Stmt::Return(match lang {
+                Lang::Cpp => format!("P_CLASSES[{index}] == '1'"),
+                Lang::Rust => format!("P_CLASSES[({index}) as usize] == b'1'"),
+                Lang::Java => format!("P_CLASSES.charAt((int) ({index})) == '1'"),
+                Lang::Python => format!("_P_CLASSES[{index}] == \"1\""),
+            })]
+        }
+        PCriterion::Line {
+            coordinate,
+            at,
+            below,
+            rest,
+        } => {
+            let (c, other) = (&names[*coordinate], &names[1 - coordinate]);
+            let mut stmts = vec![Stmt::If(
+                format!("{c} == {}", lit(*at)),
+                format!("{other} < {}", lit(*below)),
+            )];
+            stmts.extend(body(lang, rest, names));
+            stmts
+        }
+        PCriterion::OneDim { pattern } => {
+            let n = &names[0];
+            let among = |list: &[u64]| -> String {
+                if list.is_empty() {
+                    return falsy(lang);
+                }
+                any(
+                    lang,
+                    &list
+                        .iter()
+                        .map(|&e| format!("{n} == {}", lit(e)))
+                        .collect::<Vec<_>>(),
+                )
+            };
+            match pattern {
+                OneDimPattern::ResidueClasses {
+                    modulus,
+                    residues,
+                    from,
+                    exceptions,
+                } => {
+                    let residue: Vec<String> = residues
+                        .iter()
+                        .map(|&r| format!("{n} % {} == {}", lit(*modulus), lit(r)))
+                        .collect();
+                    let mut stmts = Vec::new();
+                    if *from > 0 {
+                        stmts.push(Stmt::If(format!("{n} < {}", lit(*from)), among(exceptions)));
+                    }
+                    stmts.push(Stmt::Return(if residue.is_empty() {
+                        falsy(lang)
+                    } else {
+                        any(lang, &residue)
+                    }));
+                    stmts
+                }
+                OneDimPattern::ArithmeticProgression {
+                    start,
+                    difference,
+                    exceptions,
+                } => {
+                    let mut stmts = Vec::new();
+                    if !exceptions.is_empty() {
+                        let truthy = if lang == Lang::Python { "True" } else { "true" };
+                        stmts.push(Stmt::If(among(exceptions), truthy.to_string()));
+                    }
+                    let and = if lang == Lang::Python {
+                        " and "
+                    } else {
+                        " && "
+                    };
+                    stmts.push(Stmt::Return(if *difference == 0 {
+                        format!("{n} == {}", lit(*start))
+                    } else {
+                        format!(
+                            "{n} >= {s}{and}({n} - {s}) % {d} == 0",
+                            s = lit(*start),
+                            d = lit(*difference)
+                        )
+                    }));
+                    stmts
+                }
+                OneDimPattern::Fibonacci => {
+                    let term = match lang {
+                        Lang::Java => format!("smallestZeckendorfTerm({n})"),
+                        Lang::Python => format!("_smallest_zeckendorf_term({n})"),
+                        _ => format!("smallest_zeckendorf_term({n})"),
+                    };
+                    // n is a Fibonacci number iff its Zeckendorf sum is n alone (0 gives 0).
+                    vec![Stmt::Return(format!("{term} == {n}"))]
+                }
+                OneDimPattern::PowersOfTwo => vec![Stmt::Return(match lang {
+                    Lang::Rust => format!("{n} & {n}.wrapping_sub(1) == 0"),
+                    _ => format!("({n} & ({n} - 1)) == 0"),
+                })],
+                OneDimPattern::PowersOfTwoMinusOne => vec![Stmt::Return(match lang {
+                    Lang::Rust => format!("{n} & {n}.wrapping_add(1) == 0"),
+                    _ => format!("({n} & ({n} + 1)) == 0"),
+                })],
+            }
+        }
+    }
+}
+
+const CPP_ZECKENDORF: &str = "\
+// The smallest term of n's Zeckendorf sum (greedy over the Fibonacci numbers 1, 2, 3, 5, ...
+// below 2^64, largest first); 0 for n = 0.
+inline std::uint64_t smallest_zeckendorf_term(std::uint64_t n) {
+    std::uint64_t fib[92] = {1, 2};
+    for (int i = 2; i < 92; ++i) fib[i] = fib[i - 1] + fib[i - 2];
+    std::uint64_t smallest = 0;
+    for (int i = 91; i >= 0 && n > 0; --i) {
+        if (fib[i] <= n) {
+            n -= fib[i];
+            smallest = fib[i];
+        }
+    }
+    return smallest;
+}
+
+";
+
+const RUST_ZECKENDORF: &str = "\
+/// The smallest term of n's Zeckendorf sum (greedy over the Fibonacci numbers 1, 2, 3, 5, ...
+/// below 2^64, largest first); 0 for n = 0.
+fn smallest_zeckendorf_term(mut n: u64) -> u64 {
+    let mut fib = [1u64; 92];
+    fib[1] = 2;
+    for i in 2..92 {
+        fib[i] = fib[i - 1] + fib[i - 2];
+    }
+    let mut smallest = 0;
+    for &f in fib.iter().rev() {
+        if f <= n {
+            n -= f;
+            smallest = f;
+        }
+    }
+    smallest
+}
+
+";
+
+const PYTHON_ZECKENDORF: &str = "\
+def _smallest_zeckendorf_term(n: int) -> int:
+    \"\"\"The smallest term of n's Zeckendorf sum (greedy over the Fibonacci numbers 1, 2, 3, 5, ..., largest first); 0 for n = 0.\"\"\"
+    fib = [1, 2]
+    while fib[-1] <= n:
+        fib.append(fib[-1] + fib[-2])
+    smallest = 0
+    for f in reversed(fib):
+        if f <= n:
+            n -= f
+            smallest = f
+    return smallest
+
+
+";
+
+const JAVA_ZECKENDORF: &str = "
+    /** The smallest term of n's Zeckendorf sum (greedy over the Fibonacci numbers 1, 2, 3, 5, ... below 2^63, largest first); 0 for n = 0. */
+    private static long smallestZeckendorfTerm(long n) {
+        long[] fib = new long[91];
+        fib[0] = 1;
+        fib[1] = 2;
+        for (int i = 2; i < fib.length; ++i) fib[i] = fib[i - 1] + fib[i - 2];
+        long smallest = 0;
+        for (int i = fib.length - 1; i >= 0 && n > 0; --i) {
+            if (fib[i] <= n) {
+                n -= fib[i];
+                smallest = fib[i];
+            }
+        }
+        return smallest;
+    }
+";
