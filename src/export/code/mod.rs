@@ -147,13 +147,13 @@ pub const PASTE_LIMIT: usize = 256 * 1024;
 pub fn human_size(bytes: usize) -> String {
     const KIB: f64 = 1024.0;
     let b = bytes as f64;
-    if bytes < 1024 {
-        format!("{bytes} B")
-    } else if b < KIB * KIB {
-        format!("{:.1} KiB", b / KIB)
-    } else {
-        format!("{:.1} MiB", b / (KIB * KIB))
-    }
+    let (scaled, unit) = match bytes {
+        0..1024 => return format!("{bytes} B"),
+        1024..1048576 => (b / KIB, "KiB"),
+        _ => (b / (KIB * KIB), "MiB"),
+    };
+    let text = format!("{scaled:.1}");
+    format!("{} {unit}", text.strip_suffix(".0").unwrap_or(&text))
 }
 
 /// Whether [`generate_criterion`] can write `criterion` exactly for a box of `arity`
