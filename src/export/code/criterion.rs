@@ -332,6 +332,11 @@ fn wrapped_string(text: &str, indent: &str, separator: &str) -> String {
 fn used(criterion: &PCriterion, i: usize) -> bool {
     match criterion {
         PCriterion::Xor { coordinates } => coordinates.contains(&i),
+        PCriterion::Threshold {
+            limit,
+            threshold: Threshold::Constant(_),
+            ..
+        } => i == *limit,
         _ => true,
     }
 }
@@ -735,3 +740,223 @@ const JAVA_ZECKENDORF: &str = "
         return smallest;
     }
 ";
+
+#[cfg(test)]
+mod tests {
+    //! Every family the integration tests (`tests/codegen_criteria.rs`) do not reach, in one
+    //! program per language (each snippet in its own namespace, module, dict or class), run on
+    //! small and 10^18-sized positions and compared with [`PCriterion::is_p`].
+
+    use super::super::test_each_language;
+    use super::super::tests::{assert_no_main, run};
+    use super::*;
+
+    fn names(n: usize) -> Vec<String> {
+        ["x", "y", "z"][..n].iter().map(|s| s.to_string()).collect()
+    }
+
+    /// The criteria, each with a small box of its arity.
+    fn cases() -> Vec<(PCriterion, usize)> {
+        let one = |pattern| (PCriterion::OneDim { pattern }, 1);
+        vec![
+            (
+                PCriterion::Threshold {
+                    value: 0,
+                    limit: 1,
+                    threshold: Threshold::LowestSetBit,
+                },
+                2,
+            ),
+            (
+                PCriterion::Threshold {
+                    value: 1,
+                    limit: 0,
+                    threshold: Threshold::Constant(3),
+                },
+                2,
+            ),
+            (
+                PCriterion::Line {
+                    coordinate: 0,
+                    at: 0,
+                    below: 2,
+                    rest: Box::new(PCriterion::Xor {
+                        coordinates: vec![0, 1],
+                    }),
+                },
+                2,
+            ),
+            (
+                PCriterion::Residues {
+                    modulus: 3,
+                    residues: vec![vec![0, 0, 0], vec![1, 2, 0], vec![2, 2, 2]],
+                },
+                3,
+            ),
+            (
+                PCriterion::Xor {
+                    coordinates: vec![1],
+                },
+                3,
+            ),
+            one(OneDimPattern::ResidueClasses {
+                modulus: 5,
+                residues: vec![0, 3],
+                from: 4,
+                exceptions: vec![1],
+            }),
+            one(OneDimPattern::ArithmeticProgression {
+                start: 7,
+                difference: 6,
+                exceptions: vec![0, 2],
+            }),
+            one(OneDimPattern::Fibonacci),
+            one(OneDimPattern::PowersOfTwo),
+            one(OneDimPattern::PowersOfTwoMinusOne),
+        ]
+    }
+
+    fn positions(arity: usize) -> Vec<Vec<u64>> {
+        let mut singles: Vec<u64> = (0..40).collect();
+        singles.extend([
+            1 << 40,
+            (1 << 40) - 1,
+            (1 << 40) + 1,
+            1_000_000_000_000_000_000,
+            999_999_999_999_999_999,
+            1_304_969_544_928_657, // a Fibonacci number
+            1_304_969_544_928_658,
+            3 << 58,
+        ]);
+        match arity {
+            1 => singles.into_iter().map(|n| vec![n]).collect(),
+            2 => singles
+                .iter()
+                .flat_map(|&x| singles.iter().step_by(4).map(move |&y| vec![x, y]))
+                .collect(),
+            _ => singles
+                .iter()
+                .flat_map(|&x| {
+                    let s = &singles;
+                    s.iter()
+                        .step_by(8)
+                        .flat_map(move |&y| s.iter().step_by(12).map(move |&z| vec![x, y, z]))
+                })
+                .collect(),
+        }
+    }
+
+    fn check_language(lang: Lang) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut program = String::new();
+        let mut calls = String::new();
+        let mut expected = String::new();
+        let mut java_calls = String::new();
+        if lang == Lang::Cpp {
+            program.push_str("#include <cstdint>\n#include <cstdio>\n");
+        }
+        for (i, (criterion, arity)) in cases().into_iter().enumerate() {
+            let table = BoxTable::from_fn(names(arity), vec![6; arity], |p| {
+                u32::from(!criterion.is_p(p))
+            });
+            let code = write(lang, &table, &criterion, "a test");
+            assert_no_main(lang, &code);
+            for p in positions(arity) {
+                let args: Vec<String> = p.iter().map(u64::to_string).collect();
+                let (args, wins) = (args.join(", "), u8::from(!criterion.is_p(&p)));
+                expected.push_str(&format!("{}{wins}\n", u8::from(criterion.is_p(&p))));
+                calls.push_str(&match lang {
+                    Lang::Cpp => format!(
+                        "    std::printf(\"%d%d\\n\", (int) c{i}::is_p({a}), (int) c{i}::first_player_wins({a}));\n",
+                        a = args.replace(", ", "ULL, ") + "ULL"
+                    ),
+                    Lang::Rust => format!(
+                        "    println!(\"{{}}{{}}\", c{i}::is_p({args}) as u8, c{i}::first_player_wins({args}) as u8);\n"
+                    ),
+                    Lang::Java => format!(
+                        "        out.append(Sg{i}.isP({a}) ? 1 : 0).append(Sg{i}.firstPlayerWins({a}) ? 1 : 0).append('\\n');\n",
+                        a = args.replace(", ", "L, ") + "L"
+                    ),
+                    Lang::Python => format!(
+                        "print(f\"{{int(c{i}['is_p']({args}))}}{{int(c{i}['first_player_wins']({args}))}}\")\n"
+                    ),
+                });
+            }
+            if lang == Lang::Java {
+                // One method per snippet: a method's bytecode is limited to 64 KiB.
+                program.push_str(&format!(
+                    "final class Calls{i} {{\n    static void run(StringBuilder out) {{\n{calls}    }}\n}}\n\n"
+                ));
+                calls = format!("        Calls{i}.run(out);\n");
+                java_calls.push_str(&calls);
+                calls.clear();
+            }
+            match lang {
+                Lang::Cpp => program.push_str(&format!("namespace c{i} {{\n{code}}}\n")),
+                Lang::Rust => program.push_str(&format!("mod c{i} {{\n{code}}}\n")),
+                Lang::Java => program.push_str(&code.replace("Sg", &format!("Sg{i}"))),
+                Lang::Python => program.push_str(&format!("c{i} = {{}}\nexec({code:?}, c{i})\n")),
+            }
+        }
+        let source = match lang {
+            Lang::Cpp => format!("{program}int main() {{\n{calls}}}\n"),
+            Lang::Rust => format!("{program}fn main() {{\n{calls}}}\n"),
+            Lang::Java => format!(
+                "public class Main {{\n    public static void main(String[] args) {{\n        \
+                 StringBuilder out = new StringBuilder();\n{java_calls}        System.out.print(out);\n    }}\n}}\n\n{program}"
+            ),
+            Lang::Python => format!("{program}{calls}"),
+        };
+        let Some(output) = run(lang, dir.path(), &source) else {
+            return;
+        };
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success(),
+            "{lang}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        for (i, (got, want)) in stdout.lines().zip(expected.lines()).enumerate() {
+            assert_eq!(got, want, "{lang}: call {i}\n{source}");
+        }
+        assert_eq!(stdout.lines().count(), expected.lines().count());
+    }
+
+    test_each_language!(check_language:
+        generated_cpp_criteria_agree_with_is_p => Cpp,
+        generated_python_criteria_agree_with_is_p => Python,
+        generated_rust_criteria_agree_with_is_p => Rust,
+        generated_java_criteria_agree_with_is_p => Java,
+    );
+
+    #[test]
+    fn supported_families_and_the_header() {
+        let wythoff = PCriterion::Wythoff;
+        assert!(supported(&wythoff, 2) && !supported(&wythoff, 3));
+        let many = PCriterion::Residues {
+            modulus: 12,
+            residues: vec![vec![0; 5]],
+        };
+        assert!(!supported(&many, 5), "12^5 classes are too many to spell");
+        let table = BoxTable::from_fn(vec!["k".into(), "lo".into()], vec![4, 4], |p| {
+            u32::from(p[0] != p[1])
+        });
+        let xor = PCriterion::Xor {
+            coordinates: vec![0, 1],
+        };
+        let code = write(Lang::Python, &table, &xor, "Nim\non two heaps");
+        // `k` and `lo` are names the snippet uses itself: the parameters are renamed.
+        assert!(
+            code.contains("def is_p(c0: int, c1: int) -> bool:"),
+            "{code}"
+        );
+        assert!(code.starts_with(
+            "# P-positions of Nim on two heaps: is_p(c0, c1) is true exactly when the player to move loses"
+        ));
+        assert!(code.contains(
+            "# Observed on every position of the box 0 <= c0 <= 4, 0 <= c1 <= 4 (25 positions, 5 P-positions), NOT proved beyond it.\n\
+             # It matches Bouton's theorem (1902) for Nim on 2 heaps; sgscope has not proved that these rules are that game.\n"
+        ), "{code}");
+        assert_eq!(ascii("⌊kφ⌋ ⊕ φ ≥ ≠ é"), "floor(k*phi) ^ phi >= != ?");
+    }
+}
