@@ -40,8 +40,8 @@ pub struct Args {
     /// (`is_p(...)`) or a closed form of the values was found on the box.
     #[arg(long)]
     table: bool,
-    /// Write a snippet larger than 256 KiB of source (refused by default: judges cap the
-    /// size of a submission).
+    /// Write a table larger than 256 KiB of source (refused by default: judges cap the size
+    /// of a submission). A snippet that is a table says its size on stderr either way.
     #[arg(long)]
     allow_large: bool,
     /// Write to FILE (atomically) instead of stdout.
@@ -67,9 +67,8 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     } else {
         let max = args.max.unwrap_or_else(|| analysis::default_max(&game));
         let to = args.to.heap_to(&game)?;
-        sequence_code(&game, args.lang, max, to, args.extrapolate, context)?
+        sequence_code(&game, &args, max, to, context)?
     };
-    check_size(&snippet, args.allow_large)?;
     let output = args.output.as_deref().unwrap_or("-");
     context
         .console
@@ -133,26 +132,25 @@ fn position_code(
         ..CodeSpec::default()
     };
     let snippet = export::generate(args.lang, &Table::Box(table), &spec)?;
-    note_table(
-        context,
-        &snippet,
-        &format!("{values} values over the box {bounds}"),
-    );
-    Ok(snippet)
+    let what = format!("{values} values over the box {bounds}");
+    table_snippet(context, snippet, &what, args.allow_large)
 }
 
-/// Says up front how large a table snippet is (`what` describes the table).
-fn note_table(context: &mut Context<'_>, snippet: &str, what: &str) {
+/// A snippet that is a table (`what` describes it): its size said up front, and refused past
+/// [`export::PASTE_LIMIT`] unless `--allow-large`. Snippets that extrapolate a period, a
+/// formula or a criterion are not tables and are written whatever their size.
+fn table_snippet(
+    context: &mut Context<'_>,
+    snippet: String,
+    what: &str,
+    allow_large: bool,
+) -> Result<String, CliError> {
     context.console.note(&format!(
         "note: the snippet is a table of {what}: {} of source",
         export::human_size(snippet.len())
     ));
-}
-
-/// Refuses a snippet past [`export::PASTE_LIMIT`] unless `--allow-large`.
-fn check_size(snippet: &str, allow_large: bool) -> Result<(), CliError> {
     if snippet.len() <= export::PASTE_LIMIT || allow_large {
-        return Ok(());
+        return Ok(snippet);
     }
     Err(CliError::Usage(format!(
         "the snippet is {} of source, more than the {} a contest judge accepts (Codeforces takes 64 KB)\n  help: a smaller box or table (--to), or --allow-large to write it anyway",
@@ -165,12 +163,12 @@ fn check_size(snippet: &str, allow_large: bool) -> Result<(), CliError> {
 /// `extrapolate`), else its table to `to`.
 fn sequence_code(
     game: &Game,
-    lang: Lang,
+    args: &Args,
     max: u64,
     to: u64,
-    extrapolate: bool,
     context: &mut Context<'_>,
 ) -> Result<String, CliError> {
+    let (lang, extrapolate, allow_large) = (args.lang, args.extrapolate, args.allow_large);
     let options = EngineOptions { progress: true };
     let (mut table, report) = analysis::find_period(game, max, &options)?;
     let found = report.periodicity();
@@ -195,8 +193,7 @@ fn sequence_code(
         };
         let table = Table::sequence(&game.coordinate, engine::compute(game, to, &options)?);
         let snippet = export::generate(lang, &table, &spec)?;
-        note_table(context, &snippet, &format!("G(0..={to})"));
-        return Ok(snippet);
+        return table_snippet(context, snippet, &format!("G(0..={to})"), allow_large);
     }
     if found.is_none() {
         // No period, but perhaps a closed form that is not periodic (`ctz(n)`, `popcount(n)`):
@@ -246,7 +243,7 @@ fn sequence_code(
     let table = Table::sequence(&game.coordinate, table);
     let snippet = export::generate(lang, &table, &spec)?;
     if found.is_none() {
-        note_table(context, &snippet, &format!("G(0..={last})"));
+        return table_snippet(context, snippet, &format!("G(0..={last})"), allow_large);
     }
     Ok(snippet)
 }
@@ -263,8 +260,7 @@ fn misere_code(game: &Game, args: &Args, context: &mut Context<'_>) -> Result<St
             ..CodeSpec::default()
         };
         let snippet = export::generate(args.lang, &table.misere_table(), &spec)?;
-        note_table(context, &snippet, "G⁻ over the box");
-        return Ok(snippet);
+        return table_snippet(context, snippet, "G⁻ over the box", args.allow_large);
     }
     let max = args.max.unwrap_or(super::period::DEFAULT_MISERE_MAX);
     let (mut table, _) = misere::table_until(game, &[max], true, true)?;
@@ -308,7 +304,8 @@ fn misere_code(game: &Game, args: &Args, context: &mut Context<'_>) -> Result<St
     let last = table.cells.len().saturating_sub(1);
     let snippet = export::generate(args.lang, &table.misere_table(), &spec)?;
     if found.is_none() {
-        note_table(context, &snippet, &format!("G⁻(0..={last})"));
+        let what = format!("G⁻(0..={last})");
+        return table_snippet(context, snippet, &what, args.allow_large);
     }
     Ok(snippet)
 }
