@@ -163,7 +163,7 @@ pub(super) fn write(lang: Lang, table: &BoxTable, criterion: &PCriterion, game: 
     if uses_wythoff(criterion) {
         header.push(
             "Exact integer arithmetic, no floating point: a = floor(k*phi) is tested as \
-             j(j + k) < k^2 < (j + 1)(j + 1 + k) with j = a - k, in 128-bit integers."
+             j(j + k) < k^2 < (j + 1)(j + 1 + k) with j = a - k, every product below 2^128."
                 .to_string(),
         );
     }

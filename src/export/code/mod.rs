@@ -640,6 +640,14 @@ mod tests {
     }
 
     #[test]
+    fn sizes_read_as_people_write_them() {
+        assert_eq!(human_size(812), "812 B");
+        assert_eq!(human_size(PASTE_LIMIT), "256 KiB");
+        assert_eq!(human_size(2253), "2.2 KiB");
+        assert_eq!(human_size(3_292_663), "3.1 MiB");
+    }
+
+    #[test]
     fn language_names_parse() {
         for lang in Lang::ALL {
             assert_eq!(lang.name().parse::<Lang>(), Ok(lang));
