@@ -1,7 +1,9 @@
 //! `code`: a lookup function `sg(...)` in C++, Python, Rust or Java, from a proved or
 //! observed period, a closed form observed on the table (`ctz(n)`, `popcount(n)`; of two
 //! coordinates, `(ab − 1) mod 2`, `f(x) ⊕ g(y)`, the nim product, …), or from a table with a
-//! guard beyond it.
+//! guard beyond it; for a position game whose box has a P-position criterion, `is_p(...)` and
+//! `first_player_wins(...)` instead (`--table` for the box's table). A table says its size on
+//! stderr and is refused past [`export::PASTE_LIMIT`] unless `--allow-large`.
 
 use crate::analysis;
 use crate::analysis::criteria;
