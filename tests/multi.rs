@@ -666,6 +666,8 @@ fn patterns_report_criteria_for_every_rules_file() {
     assert!(out.contains("no simple pattern"), "{out}");
 }
 
+/// `--table`: the box's lookup, although Wythoff's pairs are found on the box (without it,
+/// `code` writes `is_p`: `tests/codegen_criteria.rs`).
 #[test]
 fn code_emits_a_lookup_for_the_box() {
     let dir = tempfile::tempdir().unwrap();
@@ -675,6 +677,7 @@ fn code_emits_a_lookup_for_the_box() {
         "rules/wythoff.sg",
         "--lang",
         "python",
+        "--table",
         "--to",
         "x=12,y=9",
         "-o",

@@ -7,6 +7,7 @@ mod census_compare;
 mod checkpoint;
 mod cli;
 mod codegen;
+mod codegen_criteria;
 mod deploy;
 mod errors;
 mod examples;

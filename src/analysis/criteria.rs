@@ -133,10 +133,28 @@ const FIBONACCI: [u64; 92] = {
     f
 };
 
-/// `⌊kφ⌋` exactly, for any `k < 2^64` (module docs).
+/// `⌊kφ⌋` exactly, for `k` up to `2^64/√5 ≈ 8.2·10^18` (module docs), where `5k²` still fits
+/// in 128 bits; that covers every pair `(⌊kφ⌋, ⌊kφ⌋ + k)` of 64-bit coordinates (`kφ² < 2^64`).
+/// [`is_wythoff_pair`] decides membership for any `u64` without this bound.
 pub fn floor_k_phi(k: u64) -> u128 {
+    debug_assert!(k <= 8_000_000_000_000_000_000, "5k² must fit in 128 bits");
     let k = u128::from(k);
     (k + (5 * k * k).isqrt()) / 2
+}
+
+/// Whether `a = ⌊kφ⌋`, for any `a` and `k`: `k = 0 = a`, or `j = a − k ≥ 0` with
+/// `j(j + k) < k² < (j + 1)(j + 1 + k)`, since `⌊kφ⌋ = k + ⌊k/φ⌋` and `k/φ` is the positive
+/// root of `t² + kt − k²` (irrational for `k > 0`). Every product is below 2^128, unlike `5k²`
+/// for `k` near 2^64. The code `code` writes for Wythoff's pairs tests the same inequalities.
+pub fn is_wythoff_pair(a: u64, k: u64) -> bool {
+    if k == 0 {
+        return a == 0;
+    }
+    let Some(j) = a.checked_sub(k) else {
+        return false;
+    };
+    let (j, a, k) = (u128::from(j), u128::from(a), u128::from(k));
+    j * a < k * k && k * k < (j + 1) * (a + 1)
 }
 
 /// A closed-form test "the position is a P-position".
@@ -204,7 +222,7 @@ impl PCriterion {
             }),
             PCriterion::Wythoff => {
                 let (a, b) = (position[0].min(position[1]), position[0].max(position[1]));
-                floor_k_phi(b - a) == u128::from(a)
+                is_wythoff_pair(a, b - a)
             }
             PCriterion::Threshold {
                 value,
@@ -627,6 +645,30 @@ mod tests {
             assert_eq!(floor_k_phi(k), u128::from(a), "k = {k}");
             assert!(PCriterion::Wythoff.is_p(&[a, a + k]) && PCriterion::Wythoff.is_p(&[a + k, a]));
             assert!(!PCriterion::Wythoff.is_p(&[a + 1, a + k]));
+        }
+    }
+
+    #[test]
+    fn wythoff_pairs_are_decided_for_every_u64() {
+        let mut seed = 0x2252u64;
+        for i in 0..5000u64 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let k = if i < 100 { i } else { seed >> (2 + seed % 60) };
+            let a = floor_k_phi(k) as u64;
+            assert!(is_wythoff_pair(a, k), "k = {k}");
+            assert!(!is_wythoff_pair(a + 1, k) && !is_wythoff_pair(a.wrapping_sub(1), k));
+        }
+        // Past 2^64/√5, where 5k² overflows 128 bits: no pair, and no overflow either.
+        for k in [u64::MAX, u64::MAX - 1, 9_000_000_000_000_000_000] {
+            for a in [0, 1, k, u64::MAX] {
+                assert!(!is_wythoff_pair(a, k), "({a}, {k})");
+            }
+            assert!(
+                !PCriterion::Wythoff.is_p(&[0, k])
+                    && !PCriterion::Wythoff.is_p(&[u64::MAX, u64::MAX - k])
+            );
         }
     }
 

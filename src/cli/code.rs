@@ -1,10 +1,14 @@
 //! `code`: a lookup function `sg(...)` in C++, Python, Rust or Java, from a proved or
 //! observed period, a closed form observed on the table (`ctz(n)`, `popcount(n)`; of two
 //! coordinates, `(ab − 1) mod 2`, `f(x) ⊕ g(y)`, the nim product, …), or from a table with a
-//! guard beyond it.
+//! guard beyond it; for a position game whose box has a P-position criterion, `is_p(...)` and
+//! `first_player_wins(...)` instead (`--table` for the box's table). A table says its size on
+//! stderr and is refused past [`export::PASTE_LIMIT`] unless `--allow-large`.
 
 use crate::analysis;
+use crate::analysis::criteria;
 use crate::analysis::patterns;
+use crate::engine::boxtable::BoxTable;
 use crate::engine::multi;
 use crate::engine::{self, EngineOptions, Table};
 use crate::export::{self, CodeSpec, Lang};
@@ -34,6 +38,14 @@ pub struct Args {
     /// header names the observed period.
     #[arg(long)]
     extrapolate: bool,
+    /// A position game: write the box's table `sg(...)` even when a P-position criterion
+    /// (`is_p(...)`) or a closed form of the values was found on the box.
+    #[arg(long)]
+    table: bool,
+    /// Write a table larger than 256 KiB of source (refused by default: judges cap the size
+    /// of a submission). A snippet that is a table says its size on stderr either way.
+    #[arg(long)]
+    allow_large: bool,
     /// Write to FILE (atomically) instead of stdout.
     #[arg(short, long, value_name = "FILE")]
     output: Option<String>,
@@ -53,34 +65,11 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
         misere_code(&game, &args, context)?
     } else if game.position_program().is_some() {
         let table = multi::compute_box(&game, &args.to.extents(&game.coordinates())?)?;
-        // Two coordinates: a closed form checked on the whole box (or off its zero row and
-        // column) is written instead of the table, said to be NOT proved, there and here.
-        let fitted = patterns::find_box(&table).and_then(|r| Some((r.formula?, r.from)));
-        let fitted = fitted.filter(|(f, _)| export::box_formula_supported(f));
-        if let Some((formula, _)) = &fitted {
-            context.console.note(&format!(
-                "warning: the formula of {}, {formula}, is observed on the box {}, not proved; the snippet extrapolates it",
-                game.name,
-                table
-                    .coordinates()
-                    .iter()
-                    .zip(table.extents())
-                    .map(|(name, e)| format!("0 ≤ {name} ≤ {e}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
-        let spec = CodeSpec {
-            game: &game.name,
-            box_formula: fitted.as_ref().map(|(f, _)| f),
-            formula_from: fitted.as_ref().map_or(0, |(_, from)| *from),
-            ..CodeSpec::default()
-        };
-        export::generate(args.lang, &Table::Box(table), &spec)?
+        position_code(&game, table, &args, context)?
     } else {
         let max = args.max.unwrap_or_else(|| analysis::default_max(&game));
         let to = args.to.heap_to(&game)?;
-        sequence_code(&game, args.lang, max, to, args.extrapolate, context)?
+        sequence_code(&game, &args, max, to, context)?
     };
     let output = args.output.as_deref().unwrap_or("-");
     context
@@ -89,16 +78,99 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     Ok(())
 }
 
+/// The snippet of a position game's box: a closed form of its values that holds on the box
+/// (two coordinates), else a P-position criterion that holds on it (`is_p`), else the box's
+/// table; `--table` asks for the table whatever was found. Whatever is extrapolated is said to
+/// be observed, NOT proved, on stderr and in the snippet.
+fn position_code(
+    game: &Game,
+    table: BoxTable,
+    args: &Args,
+    context: &mut Context<'_>,
+) -> Result<String, CliError> {
+    let bounds = table
+        .coordinates()
+        .iter()
+        .zip(table.extents())
+        .map(|(name, e)| format!("0 ≤ {name} ≤ {e}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    // Two coordinates: a closed form checked on the whole box (or off its zero row and
+    // column) is written instead of the table, said to be NOT proved, there and here.
+    let fitted = patterns::find_box(&table).and_then(|r| Some((r.formula?, r.from)));
+    let fitted = fitted.filter(|(f, _)| export::box_formula_supported(f) && !args.table);
+    if let Some((formula, from)) = &fitted {
+        context.console.note(&format!(
+            "warning: the formula of {}, {formula}, is observed on the box {bounds}, not proved; the snippet extrapolates it",
+            game.name,
+        ));
+        let spec = CodeSpec {
+            game: &game.name,
+            box_formula: Some(formula),
+            formula_from: *from,
+            ..CodeSpec::default()
+        };
+        return Ok(export::generate(args.lang, &Table::Box(table), &spec)?);
+    }
+    // A P-position criterion checked on every position of the box: `is_p` and
+    // `first_player_wins` for any coordinates, said to be NOT proved.
+    let criterion = criteria::find_criteria(&table)
+        .into_iter()
+        .find(|c| export::criterion_supported(c, table.dimension()));
+    if let Some(criterion) = criterion.filter(|_| !args.table) {
+        let names = table.coordinates().join(", ");
+        context.console.note(&format!(
+            "warning: the P-positions of {} follow a criterion observed on the box {bounds}, not proved beyond it: {}; the snippet is_p({names}) extrapolates it (--table writes the box's table instead)",
+            game.name,
+            criterion.describe(table.coordinates())
+        ));
+        return Ok(export::generate_criterion(
+            args.lang, &table, &criterion, &game.name,
+        )?);
+    }
+    let values = table.size();
+    let spec = CodeSpec {
+        game: &game.name,
+        ..CodeSpec::default()
+    };
+    let snippet = export::generate(args.lang, &Table::Box(table), &spec)?;
+    let what = format!("{values} values over the box {bounds}");
+    table_snippet(context, snippet, &what, args.allow_large)
+}
+
+/// A snippet that is a table (`what` describes it): its size said up front, and refused past
+/// [`export::PASTE_LIMIT`] unless `--allow-large`. Snippets that extrapolate a period, a
+/// formula or a criterion are not tables and are written whatever their size.
+fn table_snippet(
+    context: &mut Context<'_>,
+    snippet: String,
+    what: &str,
+    allow_large: bool,
+) -> Result<String, CliError> {
+    context.console.note(&format!(
+        "note: the snippet is a table of {what}: {} of source",
+        export::human_size(snippet.len())
+    ));
+    if snippet.len() <= export::PASTE_LIMIT || allow_large {
+        return Ok(snippet);
+    }
+    Err(CliError::Usage(format!(
+        "the snippet is {} of source, more than the {} a contest judge accepts (Codeforces takes 64 KB)\n  help: a smaller box or table (--to), or --allow-large to write it anyway",
+        export::human_size(snippet.len()),
+        export::human_size(export::PASTE_LIMIT)
+    )))
+}
+
 /// The snippet of a heap game: its period when one is proved up to `max` (or observed, with
 /// `extrapolate`), else its table to `to`.
 fn sequence_code(
     game: &Game,
-    lang: Lang,
+    args: &Args,
     max: u64,
     to: u64,
-    extrapolate: bool,
     context: &mut Context<'_>,
 ) -> Result<String, CliError> {
+    let (lang, extrapolate, allow_large) = (args.lang, args.extrapolate, args.allow_large);
     let options = EngineOptions { progress: true };
     let (mut table, report) = analysis::find_period(game, max, &options)?;
     let found = report.periodicity();
@@ -122,7 +194,8 @@ fn sequence_code(
             ..CodeSpec::default()
         };
         let table = Table::sequence(&game.coordinate, engine::compute(game, to, &options)?);
-        return Ok(export::generate(lang, &table, &spec)?);
+        let snippet = export::generate(lang, &table, &spec)?;
+        return table_snippet(context, snippet, &format!("G(0..={to})"), allow_large);
     }
     if found.is_none() {
         // No period, but perhaps a closed form that is not periodic (`ctz(n)`, `popcount(n)`):
@@ -168,8 +241,13 @@ fn sequence_code(
         formula: None,
         ..CodeSpec::default()
     };
+    let last = table.len().saturating_sub(1);
     let table = Table::sequence(&game.coordinate, table);
-    Ok(export::generate(lang, &table, &spec)?)
+    let snippet = export::generate(lang, &table, &spec)?;
+    if found.is_none() {
+        return table_snippet(context, snippet, &format!("G(0..={last})"), allow_large);
+    }
+    Ok(snippet)
 }
 
 /// The snippet of the misère values `G⁻`: a heap game's observed period when one is found up
@@ -183,7 +261,8 @@ fn misere_code(game: &Game, args: &Args, context: &mut Context<'_>) -> Result<St
             game: &name,
             ..CodeSpec::default()
         };
-        return Ok(export::generate(args.lang, &table.misere_table(), &spec)?);
+        let snippet = export::generate(args.lang, &table.misere_table(), &spec)?;
+        return table_snippet(context, snippet, "G⁻ over the box", args.allow_large);
     }
     let max = args.max.unwrap_or(super::period::DEFAULT_MISERE_MAX);
     let (mut table, _) = misere::table_until(game, &[max], true, true)?;
@@ -224,5 +303,11 @@ fn misere_code(game: &Game, args: &Args, context: &mut Context<'_>) -> Result<St
         formula: None,
         ..CodeSpec::default()
     };
-    Ok(export::generate(args.lang, &table.misere_table(), &spec)?)
+    let last = table.cells.len().saturating_sub(1);
+    let snippet = export::generate(args.lang, &table.misere_table(), &spec)?;
+    if found.is_none() {
+        let what = format!("G⁻(0..={last})");
+        return table_snippet(context, snippet, &what, args.allow_large);
+    }
+    Ok(snippet)
 }

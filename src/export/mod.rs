@@ -41,7 +41,10 @@ use thiserror::Error;
 
 use crate::engine::Table;
 
-pub use code::{box_formula_supported, formula_supported, generate, CodeSpec, Lang};
+pub use code::{
+    box_formula_supported, criterion_supported, formula_supported, generate, generate_criterion,
+    human_size, CodeSpec, Lang, PASTE_LIMIT,
+};
 pub use csv::{write_csv, write_table_csv};
 pub use json::write_table_json;
 pub use period::write_report_json;

@@ -6,6 +6,10 @@
 //!   where one is known ([`sequence`]);
 //! * a position game's table over a box gets `sg(x, y, …)` ([`boxed`]).
 //!
+//! [`generate_criterion`] writes instead `is_p(x, y, …)` and `first_player_wins(x, y, …)` for a
+//! position game whose box has a P-position criterion ([`criterion`]): no table, every
+//! coordinate below 2^64, the criterion said to be observed on the box.
+//!
 //! Both snippets are a header comment, the table `T` of values and the function `sg`; this
 //! module writes the first two and holds what both bodies of `sg` spell alike: a table
 //! lookup and a failure message in each language ([`Lang::lookup`], [`Lang::message`]) and
@@ -17,6 +21,7 @@
 //! trust it.
 
 mod boxed;
+mod criterion;
 mod formula;
 mod formula_box;
 mod sequence;
@@ -25,6 +30,7 @@ use std::fmt::Write as _;
 use std::str::FromStr;
 
 use super::ExportError;
+use crate::analysis::criteria::{holds_on_box, PCriterion};
 use crate::analysis::patterns::formula::{holds_on, holds_on_sequence};
 use crate::analysis::patterns::Formula;
 use crate::analysis::Periodicity;
@@ -130,6 +136,53 @@ pub fn box_formula_supported(formula: &Formula) -> bool {
 /// Whether [`generate`] can write `formula` as the body of `sg(n)`.
 pub fn formula_supported(formula: &Formula) -> bool {
     formula::supported(formula)
+}
+
+/// The largest snippet `code` writes without being asked (`--allow-large`): 256 KiB. Judges cap
+/// the source of a submission (Codeforces at 64 KB, AtCoder at 512 KiB), so a larger lookup
+/// table is rarely of use to paste, and a criterion or a period never comes near it.
+pub const PASTE_LIMIT: usize = 256 * 1024;
+
+/// `bytes` for people: `812 B`, `3.4 KiB`, `3.3 MiB`.
+pub fn human_size(bytes: usize) -> String {
+    const KIB: f64 = 1024.0;
+    let b = bytes as f64;
+    let (scaled, unit) = match bytes {
+        0..1024 => return format!("{bytes} B"),
+        1024..1048576 => (b / KIB, "KiB"),
+        _ => (b / (KIB * KIB), "MiB"),
+    };
+    let text = format!("{scaled:.1}");
+    format!("{} {unit}", text.strip_suffix(".0").unwrap_or(&text))
+}
+
+/// Whether [`generate_criterion`] can write `criterion` exactly for a box of `arity`
+/// coordinates (residue classes only up to 2^16 classes; every other family always).
+pub fn criterion_supported(criterion: &PCriterion, arity: usize) -> bool {
+    criterion::supported(criterion, arity)
+}
+
+/// `is_p(x, y, …)` and `first_player_wins(x, y, …)` (Java: `Sg.isP`, `Sg.firstPlayerWins`)
+/// for a position game whose box `table` has the P-position criterion `found`: a header saying
+/// it is observed on the box and NOT proved beyond (naming the theorem it matches, if any), and
+/// exact integer code valid for every coordinate below 2^64 (2^63 in Java).
+///
+/// Fails unless `found` is [`criterion_supported`] and holds on every position of `table`.
+pub fn generate_criterion(
+    lang: Lang,
+    table: &BoxTable,
+    found: &PCriterion,
+    game: &str,
+) -> Result<String, ExportError> {
+    if !criterion::supported(found, table.dimension()) || !holds_on_box(table, found) {
+        return Err(ExportError::InvalidPeriodicity {
+            message: format!(
+                "the criterion {} is not one the code can write for this box, or the box contradicts it",
+                found.describe(table.coordinates())
+            ),
+        });
+    }
+    Ok(criterion::write(lang, table, found, game))
 }
 
 /// The longest line of wrapped table values, in characters (before indentation).
@@ -584,6 +637,14 @@ mod tests {
                 None
             }
         }
+    }
+
+    #[test]
+    fn sizes_read_as_people_write_them() {
+        assert_eq!(human_size(812), "812 B");
+        assert_eq!(human_size(PASTE_LIMIT), "256 KiB");
+        assert_eq!(human_size(2253), "2.2 KiB");
+        assert_eq!(human_size(3_292_663), "3.1 MiB");
     }
 
     #[test]
