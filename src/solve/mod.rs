@@ -387,6 +387,10 @@ pub fn show_sum(parts: &[Vec<u64>]) -> String {
     }
 }
 
+/// The most positions outside the components' own box valued on demand when the box of their
+/// moves was refused (a few seconds of the general rules).
+const GROWN_OUTSIDE_POSITIONS: usize = 1 << 16;
+
 /// The value of the sum of `components` of `game`, who wins, and every winning move. A
 /// position game's position whose box would take too long or not fit in memory is decided by a
 /// P-position criterion instead, when one holds on a smaller box ([`beyond`]).
@@ -417,7 +421,17 @@ pub fn solve(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveE
                 }
             };
             let positions = budget::box_positions(&extents);
-            let solver = Solver::new(game, &extents).map(|s| s.with_outside_steps(estimate as u64));
+            let solver = Solver::new(game, &extents).map(|s| {
+                let s = s.with_outside_steps(estimate as u64);
+                // Only the components' own box, because the box of their moves was refused:
+                // the moves are known to reach far beyond it, so few positions outside it are
+                // allowed, and a refusal comes in seconds rather than minutes.
+                if tried_beyond {
+                    s.with_outside_limit(GROWN_OUTSIDE_POSITIONS)
+                } else {
+                    s
+                }
+            });
             let mut solver = match solver {
                 Err(EngineError::TooLarge {
                     needed_bytes,
