@@ -81,6 +81,28 @@ impl MexSet {
         }
         self.words.len() as u32 * 64
     }
+
+    /// The mex of the values of a position's moves (the Sprague–Grundy value of the position,
+    /// by the mex rule), each move listed as the positions it leaves (a sum: their values
+    /// XORed) and ended by `end`. Clears the set first.
+    pub fn mex_of_sums<T: Copy + PartialEq>(
+        &mut self,
+        moves: &[T],
+        end: T,
+        value: impl Fn(T) -> u32,
+    ) -> u32 {
+        self.clear();
+        let mut xor = 0;
+        for &part in moves {
+            if part == end {
+                self.insert(xor);
+                xor = 0;
+            } else {
+                xor ^= value(part);
+            }
+        }
+        self.mex()
+    }
 }
 
 /// A set of option values as one byte per value (1 = present), for kernels that insert many

@@ -643,17 +643,9 @@ impl<'g> Solver<'g> {
             }
             // Every option is done: the mex of the moves' XORs.
             let Frame { node, start, .. } = stack.pop().expect("a top frame");
-            self.mex.clear();
-            let mut xor = 0;
-            for &child in &arena[start..] {
-                if child == END_OF_MOVE {
-                    self.mex.insert(xor);
-                    xor = 0;
-                } else {
-                    xor ^= self.state(child);
-                }
-            }
-            let value = self.mex.mex();
+            let mut mex = std::mem::take(&mut self.mex);
+            let value = mex.mex_of_sums(&arena[start..], END_OF_MOVE, |child| self.state(child));
+            self.mex = mex;
             self.set_state(node, value);
             arena.truncate(start);
         }

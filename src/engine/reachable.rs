@@ -293,17 +293,11 @@ impl<'g> Reachable<'g> {
             }
             // Every option is valued: the mex of the moves' XORs.
             let Frame { node, start, .. } = stack.pop().expect("a top frame");
-            self.mex.clear();
-            let mut xor = 0;
-            for &child in &arena[start..] {
-                if child == END_OF_MOVE {
-                    self.mex.insert(xor);
-                    xor = 0;
-                } else {
-                    xor ^= self.values[child as usize];
-                }
-            }
-            self.values[node as usize] = self.mex.mex();
+            let values = &self.values;
+            let value = self
+                .mex
+                .mex_of_sums(&arena[start..], END_OF_MOVE, |child| values[child as usize]);
+            self.values[node as usize] = value;
             arena.truncate(start);
             self.progress.tick(self.values.len() as u64);
         }
