@@ -13,6 +13,7 @@ use crate::engine::multi;
 use crate::engine::{self, EngineOptions, Table};
 use crate::export::{self, CodeSpec, Lang};
 use crate::rules::{Game, Play};
+use crate::solve;
 use crate::value::misere;
 
 use super::args::{parse_lang, parse_max, BoxArg, GameArgs, PlayArgs};
@@ -30,9 +31,11 @@ pub struct Args {
     max: Option<u64>,
     /// When no period is found, emit the table G(0..=N) with a guard beyond it (a
     /// position game: the box's table, e.g. --to 100 or --to x=100,y=50, or a closed form of
-    /// two coordinates that holds on it).
-    #[arg(long, default_value = "1000", value_name = "N")]
-    to: BoxArg,
+    /// two coordinates that holds on it) [default: 1000; a position game of three or more
+    /// coordinates: the box 0..=2^j−1 that `solve` looks for criteria on, within a few
+    /// seconds of its rules].
+    #[arg(long, value_name = "N")]
+    to: Option<BoxArg>,
     /// Extend the table by a period that is only observed (a stop rule's candidate, not
     /// proved by a theorem); without it such a snippet is the guarded table up to --to, whose
     /// header names the observed period.
@@ -55,6 +58,31 @@ pub struct Args {
     game: GameArgs,
 }
 
+/// `--to`'s default: the last heap, and the last value of each coordinate of a box of one or
+/// two coordinates.
+const DEFAULT_TO: u64 = 1000;
+
+/// The box of a position game: `--to`, else `0..=`[`DEFAULT_TO`] for one or two coordinates,
+/// else the box `solve` looks for criteria on ([`solve::beyond::criteria_box`]: 1000 in each
+/// of four coordinates would be 10^12 positions).
+fn box_extents(game: &Game, args: &Args) -> Result<Vec<u64>, CliError> {
+    let coordinates = game.coordinates();
+    match (&args.to, game.position_program()) {
+        (Some(to), _) => to.extents(&coordinates),
+        (None, Some(program)) if coordinates.len() > 2 => {
+            Ok(solve::beyond::criteria_box(program, coordinates.len()))
+        }
+        (None, _) => Ok(vec![DEFAULT_TO; coordinates.len()]),
+    }
+}
+
+/// The last heap of a heap game's table: `--to`, else [`DEFAULT_TO`].
+fn heap_to(game: &Game, args: &Args) -> Result<u64, CliError> {
+    args.to
+        .as_ref()
+        .map_or(Ok(DEFAULT_TO), |to| to.heap_to(game))
+}
+
 /// Runs `code`.
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let game = args.game.load(&mut context.console)?;
@@ -64,11 +92,11 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let snippet = if misere {
         misere_code(&game, &args, context)?
     } else if game.position_program().is_some() {
-        let table = multi::compute_box(&game, &args.to.extents(&game.coordinates())?)?;
+        let table = multi::compute_box(&game, &box_extents(&game, &args)?)?;
         position_code(&game, table, &args, context)?
     } else {
         let max = args.max.unwrap_or_else(|| analysis::default_max(&game));
-        let to = args.to.heap_to(&game)?;
+        let to = heap_to(&game, &args)?;
         sequence_code(&game, &args, max, to, context)?
     };
     let output = args.output.as_deref().unwrap_or("-");
@@ -256,7 +284,7 @@ fn sequence_code(
 fn misere_code(game: &Game, args: &Args, context: &mut Context<'_>) -> Result<String, CliError> {
     let name = format!("{} (misère play: G⁻)", game.name);
     if game.position_program().is_some() {
-        let table = misere::table(game, &args.to.extents(&game.coordinates())?, true)?;
+        let table = misere::table(game, &box_extents(game, &args)?, true)?;
         let spec = CodeSpec {
             game: &name,
             ..CodeSpec::default()
@@ -286,7 +314,7 @@ fn misere_code(game: &Game, args: &Args, context: &mut Context<'_>) -> Result<St
             game.name
         ));
     } else {
-        let to = args.to.heap_to(game)?;
+        let to = heap_to(game, args)?;
         if observed.is_some() {
             context.console.note(&format!(
                 "warning: the misère period of {} is observed, not proved: the snippet is the table G⁻(0..={to}) and fails beyond it (--extrapolate extends it by the observed period)",
