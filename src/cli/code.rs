@@ -284,7 +284,7 @@ fn sequence_code(
 fn misere_code(game: &Game, args: &Args, context: &mut Context<'_>) -> Result<String, CliError> {
     let name = format!("{} (misère play: G⁻)", game.name);
     if game.position_program().is_some() {
-        let table = misere::table(game, &box_extents(game, &args)?, true)?;
+        let table = misere::table(game, &box_extents(game, args)?, true)?;
         let spec = CodeSpec {
             game: &name,
             ..CodeSpec::default()
