@@ -14,6 +14,7 @@ mod examples;
 mod explain;
 mod graph_files;
 mod hackenbush;
+mod hostile;
 mod known_values;
 mod loopy;
 mod loopy_cli;

@@ -1,0 +1,1 @@
+//! Hostile input: see the module's cases below.
