@@ -31,8 +31,6 @@ pub struct Bounded {
     pub stdout: String,
     /// Standard error, lossily decoded.
     pub stderr: String,
-    /// How long it ran.
-    pub elapsed: Duration,
 }
 
 /// One hostile case: `sgscope args`, with `stdin`, killed after `timeout`, under `address_space`.
@@ -123,7 +121,6 @@ impl<'a> Case<'a> {
             }
             std::thread::sleep(Duration::from_millis(20));
         };
-        let elapsed = start.elapsed();
         // Anything the run left in its process group goes now, so a leak shows as a failure
         // in the case that checks for it, not as a stuck reader here.
         kill_group(pgid);
@@ -133,7 +130,6 @@ impl<'a> Case<'a> {
                 .map_or(status.code(), |_| None),
             stdout: out_reader.join().unwrap_or_default(),
             stderr: err_reader.join().unwrap_or_default(),
-            elapsed,
         }
     }
 }
