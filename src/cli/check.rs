@@ -166,10 +166,8 @@ fn engine_lines(game: &Game) -> String {
             .lowering()
             .map_or(String::new(), |l| match l.checked_to() {
                 Some(to) => format!(", lowered from the rules (equal to them at every n <= {to})"),
-                None => {
-                    ", lowered from the rules (a subtraction game at every n, by their thresholds)"
-                        .to_string()
-                }
+                None => ", lowered from the rules (this code at every n, by their thresholds)"
+                    .to_string(),
             });
         let sparse = if sparse::applies(code) {
             format!("; the sparse kernel past n = {}", takebreak::SPARSE_FROM)

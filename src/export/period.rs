@@ -118,7 +118,7 @@ pub fn lowering_note(lowering: &Lowering, proved: bool) -> String {
         LoweringProof::Checked { to } => to,
         LoweringProof::Thresholds { checks } => {
             return format!(
-                "{what} are those of code {code}: the rules are a subtraction game at every n, proved when loading from their thresholds (affine in n, compared at {checks} heaps around every n where their order can change; between those the moves keep their shape)"
+                "{what} are those of code {code}: the rules are this code at every n, proved when loading from their thresholds (affine in n, compared at {checks} heaps around every n where their order can change; between those the moves keep their shape)"
             )
         }
     };

@@ -24,6 +24,15 @@
 //! crossing, then compares `R` and `T` at every `n` within a few units of each crossing and at
 //! one `n` inside every stretch between them and past the last: a proof for every `n ≥ 0`,
 //! in work proportional to the square of the number of atoms, not to the constants.
+//!
+//! A rule may also leave two heaps `(u, n − r − u)`, with a second binder `y` for the split
+//! (`move a in 0..=n, len in L..=R if a + len <= n => a, n - a - len`, AtCoder ABC278 G). When
+//! every atom on `u` stands in the rule's top conjunction, the allowed `u` at `(n, r)` form an
+//! interval. Four one-heap formulas follow by fixing `u` (to `0`, `n − r`, `−1`, `n − r + 1`)
+//! and a fifth by eliminating it (Fourier–Motzkin: every lower bound at most every upper one).
+//! If the first two and the fifth prove the same set `S` and the last two the empty set, then
+//! for `r ∈ S ∩ [1, n]` the interval is exactly `0..=n − r`: the rest left whole or split in two
+//! every way, which is digit 7 at `r`.
 
 use super::ast::BinaryOp;
 use super::checked::{CExpr, CExprKind, CheckedMove, CheckedValues};
@@ -51,10 +60,11 @@ pub enum Outcome {
     /// The rules are not of this shape, or their removals are no subtraction set: the general
     /// method decides.
     NotThisShape,
-    /// The rules are exactly the subtraction game of `code`, for every `n`; `checks` values of
-    /// `n` were compared.
+    /// The rules are exactly the game of `code`, for every `n`; `checks` values of `n` were
+    /// compared.
     Code {
-        /// The code, digit 3 on every amount of the set (tail `[3]` for a cofinite set).
+        /// The code: digit 7 on the amounts removed with a split, 3 on the other amounts
+        /// removed, a tail for a run to ∞.
         code: TakeBreakCode,
         /// How many heaps were compared.
         checks: usize,
@@ -66,23 +76,51 @@ pub enum Outcome {
     },
 }
 
-/// `n·N + r·R + c` (`r` stands for the binder `x` until a rule's result is known).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// `n·N + r·R + u·U + c`. While a rule is read, `r` stands for the binder `x` and `u` for the
+/// split binder `y`; once its result is known, `r` is the amount removed and `u` the size of
+/// the first heap left.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Affine {
     n: i128,
     r: i128,
+    u: i128,
     c: i128,
 }
 
 impl Affine {
+    const N: Affine = Affine {
+        n: 1,
+        r: 0,
+        u: 0,
+        c: 0,
+    };
+    const R: Affine = Affine {
+        n: 0,
+        r: 1,
+        u: 0,
+        c: 0,
+    };
+    const U: Affine = Affine {
+        n: 0,
+        r: 0,
+        u: 1,
+        c: 0,
+    };
+
     const fn constant(c: i128) -> Self {
-        Affine { n: 0, r: 0, c }
+        Affine {
+            n: 0,
+            r: 0,
+            u: 0,
+            c,
+        }
     }
 
     fn plus(self, o: Affine) -> Option<Affine> {
         Affine {
             n: self.n + o.n,
             r: self.r + o.r,
+            u: self.u + o.u,
             c: self.c + o.c,
         }
         .bounded()
@@ -92,6 +130,7 @@ impl Affine {
         Affine {
             n: self.n * k,
             r: self.r * k,
+            u: self.u * k,
             c: self.c * k,
         }
         .bounded()
@@ -100,8 +139,19 @@ impl Affine {
     fn bounded(self) -> Option<Affine> {
         (self.n.abs() <= MAX_MULTIPLIER
             && self.r.abs() <= MAX_MULTIPLIER
+            && self.u.abs() <= MAX_MULTIPLIER
             && self.c.abs() <= MAX_CONSTANT)
             .then_some(self)
+    }
+
+    /// `self` with `r` replaced by `by` (an affine form of `n`, `r`, `u`).
+    fn put_r(self, by: Affine) -> Option<Affine> {
+        Affine { r: 0, ..self }.plus(by.times(self.r)?)
+    }
+
+    /// `self` with `u` replaced by `by`.
+    fn put_u(self, by: Affine) -> Option<Affine> {
+        Affine { u: 0, ..self }.plus(by.times(self.u)?)
     }
 
     fn at(self, n: i128, r: i128) -> i128 {
@@ -178,6 +228,7 @@ impl Formula {
             Formula::Atom(a) => Formula::Atom(Affine {
                 n: -a.n,
                 r: -a.r,
+                u: -a.u,
                 c: -a.c - 1,
             }),
             Formula::And(fs) => Formula::Or(fs.into_iter().map(Formula::not).collect()),
@@ -217,28 +268,35 @@ impl Formula {
     }
 }
 
-/// A number expression of slots 0 (`n`) and `binder` (`x`) as a tree, or `None`.
-fn tree(e: &CExpr, binder: usize) -> Option<Tree> {
+/// The slots of a heap game's rule: 0 is `n`, binder `i` is slot `1 + i`; the first binder is
+/// read as `r`'s variable, the second as `u`'s.
+type Binders = usize;
+
+/// A number expression of `n` and the rule's binders as a tree, or `None`.
+fn tree(e: &CExpr, binders: Binders) -> Option<Tree> {
     match &e.kind {
         CExprKind::Const(v) => Some(Tree::Leaf(Affine::constant(i128::from(*v)).bounded()?)),
-        CExprKind::Slot(0) => Some(Tree::Leaf(Affine { n: 1, r: 0, c: 0 })),
-        CExprKind::Slot(s) if *s == binder => Some(Tree::Leaf(Affine { n: 0, r: 1, c: 0 })),
-        CExprKind::Neg(a) => tree(a, binder)?.times(-1),
-        CExprKind::Binary(BinaryOp::Add, a, b) => tree(a, binder)?.plus(&tree(b, binder)?),
+        CExprKind::Slot(0) => Some(Tree::Leaf(Affine::N)),
+        CExprKind::Slot(1) if binders >= 1 => Some(Tree::Leaf(Affine::R)),
+        CExprKind::Slot(2) if binders >= 2 => Some(Tree::Leaf(Affine::U)),
+        CExprKind::Neg(a) => tree(a, binders)?.times(-1),
+        CExprKind::Binary(BinaryOp::Add, a, b) => tree(a, binders)?.plus(&tree(b, binders)?),
         CExprKind::Binary(BinaryOp::Sub, a, b) => {
-            tree(a, binder)?.plus(&tree(b, binder)?.times(-1)?)
+            tree(a, binders)?.plus(&tree(b, binders)?.times(-1)?)
         }
         CExprKind::Binary(BinaryOp::Mul, a, b) => {
-            let (a, b) = (tree(a, binder)?, tree(b, binder)?);
+            let (a, b) = (tree(a, binders)?, tree(b, binders)?);
             match (&a, &b) {
-                (Tree::Leaf(k), t) | (t, Tree::Leaf(k)) if k.n == 0 && k.r == 0 => t.times(k.c),
+                (Tree::Leaf(k), t) | (t, Tree::Leaf(k)) if k.n == 0 && k.r == 0 && k.u == 0 => {
+                    t.times(k.c)
+                }
                 _ => None,
             }
         }
         CExprKind::Min(args) | CExprKind::Max(args) => {
             let ts = args
                 .iter()
-                .map(|a| tree(a, binder))
+                .map(|a| tree(a, binders))
                 .collect::<Option<Vec<_>>>()?;
             if ts.iter().map(Tree::leaves).sum::<usize>() > MAX_LEAVES {
                 return None;
@@ -260,18 +318,20 @@ fn at_most(a: &Tree, b: &Tree, minus: i128) -> Option<Formula> {
     Some(difference.non_negative())
 }
 
-/// A condition of slots 0 and `binder` as a formula, or `None`.
-fn formula(e: &CExpr, binder: usize) -> Option<Formula> {
-    let pair = |a: &CExpr, b: &CExpr| Some((tree(a, binder)?, tree(b, binder)?));
+/// A condition of `n` and the rule's binders as a formula, or `None`.
+fn formula(e: &CExpr, binders: Binders) -> Option<Formula> {
+    let pair = |a: &CExpr, b: &CExpr| Some((tree(a, binders)?, tree(b, binders)?));
     match &e.kind {
         CExprKind::Const(v) => Some(Formula::Const(*v != 0)),
-        CExprKind::Not(a) => Some(formula(a, binder)?.not()),
-        CExprKind::Binary(BinaryOp::And, a, b) => {
-            Some(Formula::And(vec![formula(a, binder)?, formula(b, binder)?]))
-        }
-        CExprKind::Binary(BinaryOp::Or, a, b) => {
-            Some(Formula::Or(vec![formula(a, binder)?, formula(b, binder)?]))
-        }
+        CExprKind::Not(a) => Some(formula(a, binders)?.not()),
+        CExprKind::Binary(BinaryOp::And, a, b) => Some(Formula::And(vec![
+            formula(a, binders)?,
+            formula(b, binders)?,
+        ])),
+        CExprKind::Binary(BinaryOp::Or, a, b) => Some(Formula::Or(vec![
+            formula(a, binders)?,
+            formula(b, binders)?,
+        ])),
         CExprKind::Binary(op, a, b) => {
             let (a, b) = pair(a, b)?;
             match op {
@@ -288,56 +348,188 @@ fn formula(e: &CExpr, binder: usize) -> Option<Formula> {
     }
 }
 
-/// One rule as a formula in `(n, r)`: the amounts `r` it removes from `n`.
-fn removals(m: &CheckedMove) -> Option<Formula> {
-    if m.result.len() != 1 || m.binders.len() > 1 {
+/// What one rule allows at `n`, as formulas in `(n, r)`.
+enum Rule {
+    /// It leaves one heap `n − r`, for exactly the `r` where the formula holds.
+    OneHeap(Formula),
+    /// It leaves two heaps `(u, n − r − u)`: the rule's formula with `u` fixed, and the `r` for
+    /// which some `u` is allowed. If `exists`, `at_zero` and `at_full` hold for the same `r` at
+    /// every `n`, and `below` and `above` for none, then for each such `r` the allowed `u`
+    /// (an interval: the `u`-atoms form a conjunction) are exactly `0..=n − r`: every split of
+    /// the rest, and the rest whole — the moves of digit 7 at `r`.
+    Split {
+        exists: Formula,
+        at_zero: Formula,
+        at_full: Formula,
+        below: Formula,
+        above: Formula,
+    },
+}
+
+/// `a` with the roles of `r` and `u` exchanged.
+fn swapped(a: Affine) -> Option<Affine> {
+    Some(Affine {
+        r: a.u,
+        u: a.r,
+        ..a
+    })
+}
+
+/// `r = −c` as a formula (a rule without a removal binder removes a constant).
+fn removes_constant(c: i128) -> Formula {
+    Formula::And(vec![
+        Formula::Atom(Affine {
+            r: 1,
+            c,
+            ..Affine::default()
+        }),
+        Formula::Atom(Affine {
+            r: -1,
+            c: -c,
+            ..Affine::default()
+        }),
+    ])
+}
+
+/// One rule in `(n, r)` (and `u` for a split), or `None` when it is not of the shape.
+fn rule(m: &CheckedMove) -> Option<Rule> {
+    let binders = m.binders.len();
+    if binders > 2 || !(1..=2).contains(&m.result.len()) {
         return None;
     }
-    let binder = 1; // heap games: slot 0 is `n`, the binder slot 1
     let mut parts = Vec::new();
-    if let Some(b) = m.binders.first() {
+    for (i, b) in m.binders.iter().enumerate() {
         let CheckedValues::Range { lo, hi, inclusive } = &b.values else {
             return None;
         };
-        let x = Tree::Leaf(Affine { n: 0, r: 1, c: 0 });
-        parts.push(at_most(&tree(lo, binder)?, &x, 0)?);
-        parts.push(at_most(&x, &tree(hi, binder)?, i128::from(!inclusive))?);
+        let v = Tree::Leaf([Affine::R, Affine::U][i]);
+        parts.push(at_most(&tree(lo, binders)?, &v, 0)?);
+        parts.push(at_most(&v, &tree(hi, binders)?, i128::from(!inclusive))?);
     }
     if let Some(c) = &m.condition {
-        parts.push(formula(c, binder)?);
+        parts.push(formula(c, binders)?);
     }
-    let Tree::Leaf(h) = tree(&m.result[0], binder)? else {
-        return None;
-    };
+    let heaps = m
+        .result
+        .iter()
+        .map(|e| match tree(e, binders)? {
+            Tree::Leaf(a) => Some(a),
+            _ => None,
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let mut whole = Formula::And(parts);
     let mut atoms = Vec::new();
-    Formula::And(parts.clone()).atoms(&mut atoms);
+    whole.atoms(&mut atoms);
     if atoms.len() > MAX_LEAVES {
         return None;
     }
-    let whole = Formula::And(parts);
-    match (m.binders.is_empty(), h.r) {
-        // h = n + c: the rule removes −c when its condition (on `n` only) holds.
-        (true, 0) if h.n == 1 => {
-            let r = Tree::Leaf(Affine { n: 0, r: 1, c: 0 });
-            let removed = Tree::Leaf(Affine::constant(-h.c));
-            Some(Formula::And(vec![
-                whole,
-                at_most(&r, &removed, 0)?,
-                at_most(&removed, &r, 0)?,
-            ]))
+    let mut left = heaps
+        .iter()
+        .try_fold(Affine::default(), |sum, h| sum.plus(*h))?;
+    let mut first = heaps[0];
+    // In a split the heaps' total depends on the removal binder only: make the other one `u`.
+    let split = heaps.len() == 2;
+    if split && (left.u != 0 || binders == 1) {
+        if left.r != 0 {
+            return None;
         }
-        // h = a·n + b·x + c with b = ±1: r = (1 − a)·n − b·x − c, so
-        // x = b·(1 − a)·n − b·r − b·c.
-        (false, b @ (1 | -1)) => whole.map_atoms(&|atom| {
-            Affine {
-                n: atom.n + atom.r * b * (1 - h.n),
-                r: -b * atom.r,
-                c: atom.c - atom.r * b * h.c,
-            }
-            .bounded()
-        }),
-        _ => None,
+        whole = whole.map_atoms(&swapped)?;
+        left = swapped(left)?;
+        first = swapped(first)?;
     }
+    let has_removal_binder = binders == if split { 2 } else { 1 };
+    if !split && binders > 1 {
+        return None;
+    }
+    // r = n − left: with a removal binder x and left = a·n + b·x + c (b = ±1),
+    // x = b·(1 − a)·n − b·r − b·c; without one, left must be n + c and r = −c.
+    if has_removal_binder {
+        let b = left.r;
+        if b.abs() != 1 {
+            return None;
+        }
+        let x = Affine {
+            n: b * (1 - left.n),
+            r: -b,
+            u: 0,
+            c: -b * left.c,
+        };
+        whole = whole.map_atoms(&|a| a.put_r(x))?;
+        first = first.put_r(x)?;
+    } else {
+        if left.n != 1 || left.r != 0 || left.u != 0 {
+            return None;
+        }
+        whole = Formula::And(vec![whole, removes_constant(left.c)]);
+    }
+    if !split {
+        return Some(Rule::OneHeap(whole));
+    }
+    // The first heap u = first(n, r) + d·y with d = ±1: y = d·(u − first(n, r)).
+    let d = first.u;
+    if d.abs() != 1 {
+        return None;
+    }
+    let y = Affine {
+        n: -d * first.n,
+        r: -d * first.r,
+        u: d,
+        c: -d * first.c,
+    };
+    let whole = whole.map_atoms(&|a| a.put_u(y))?;
+    let with_u = |u: Affine| whole.clone().map_atoms(&|a| a.put_u(u));
+    let rest = Affine {
+        n: 1,
+        r: -1,
+        ..Affine::default()
+    };
+    Some(Rule::Split {
+        exists: exists_u(&whole)?,
+        at_zero: with_u(Affine::default())?,
+        at_full: with_u(rest)?,
+        below: with_u(Affine::constant(-1))?,
+        above: with_u(rest.plus(Affine::constant(1))?)?,
+    })
+}
+
+/// `∃u` of a formula whose atoms on `u` (coefficient ±1) all stand in its top conjunction:
+/// the conjunction of its other parts and of `lower ≤ upper` for every two bounds on `u`
+/// (Fourier–Motzkin elimination), or `None` if `u` is unbounded or sits under an `or`.
+fn exists_u(whole: &Formula) -> Option<Formula> {
+    fn flatten(f: &Formula, out: &mut Vec<Formula>) {
+        match f {
+            Formula::And(fs) => fs.iter().for_each(|f| flatten(f, out)),
+            other => out.push(other.clone()),
+        }
+    }
+    let mut parts = Vec::new();
+    flatten(whole, &mut parts);
+    let (mut lower, mut upper, mut others) = (Vec::new(), Vec::new(), Vec::new());
+    for part in parts {
+        match part {
+            Formula::Atom(a) if a.u == 1 => lower.push(a),
+            Formula::Atom(a) if a.u == -1 => upper.push(a),
+            Formula::Atom(a) if a.u != 0 => return None,
+            other => {
+                let mut atoms = Vec::new();
+                other.atoms(&mut atoms);
+                if atoms.iter().any(|a| a.u != 0) {
+                    return None;
+                }
+                others.push(other);
+            }
+        }
+    }
+    if lower.is_empty() || upper.is_empty() || lower.len() * upper.len() > MAX_LEAVES {
+        return None;
+    }
+    // u + L ≥ 0 and −u + U ≥ 0 for some u ⇔ L + U ≥ 0.
+    for l in &lower {
+        for h in &upper {
+            others.push(Formula::Atom(l.plus(*h)?));
+        }
+    }
+    Some(Formula::And(others))
 }
 
 /// A sorted list of disjoint, non-adjacent integer segments `[lo, hi]`.
@@ -387,16 +579,14 @@ fn allowed(set: &Segments, n: i128) -> Segments {
         .collect()
 }
 
-/// Decides whether `moves` (already through [`super::linear`]) are a subtraction game, for
-/// every heap (module documentation).
-pub fn lower(moves: &[CheckedMove]) -> Outcome {
-    let Some(rules) = moves.iter().map(removals).collect::<Option<Vec<_>>>() else {
-        return Outcome::NotThisShape;
-    };
+/// The set `S` with `R(n) = S ∩ [1, n]` at every `n`, where `R(n)` is the amounts for which one
+/// of `rules` holds, and how many `n` were compared; `None` if there is no such set (or the
+/// rules are not of the shape).
+fn subtraction_set(rules: &[Formula]) -> Option<(Segments, usize)> {
     let mut atoms = Vec::new();
     rules.iter().for_each(|f| f.atoms(&mut atoms));
-    if atoms.iter().any(|a| a.r.abs() > 1) || atoms.len() > MAX_LEAVES {
-        return Outcome::NotThisShape;
+    if atoms.iter().any(|a| a.r.abs() > 1 || a.u != 0) || atoms.len() > MAX_LEAVES {
+        return None;
     }
     // Where the shape can change: atoms on `n` alone switch, and cuts cross.
     let mut turns: Vec<i128> = Vec::new();
@@ -418,11 +608,10 @@ pub fn lower(moves: &[CheckedMove]) -> Outcome {
     }
     // The set S, read past every turn seen so far (the set's own constants come next).
     let beyond = turns.iter().copied().max().unwrap_or(0).max(0) + 2 * WINDOW + 2;
-    let at_beyond = removable(&rules, &atoms, beyond);
     let mut set: Segments = Vec::new();
-    for &(lo, hi) in &at_beyond {
+    for (lo, hi) in removable(rules, &atoms, beyond) {
         if lo < 1 || hi > beyond {
-            return Outcome::NotThisShape;
+            return None;
         }
         set.push((lo, if hi == beyond { INFINITY } else { hi }));
     }
@@ -456,48 +645,122 @@ pub fn lower(moves: &[CheckedMove]) -> Outcome {
     checks.extend(between);
     checks.sort_unstable();
     checks.dedup();
-    for &n in &checks {
-        if removable(&rules, &atoms, n) != allowed(&set, n) {
+    checks
+        .iter()
+        .all(|&n| removable(rules, &atoms, n) == allowed(&set, n))
+        .then_some((set, checks.len()))
+}
+
+/// Decides whether `moves` (already through [`super::linear`]) are a code whose digits are 3
+/// (remove, leave one heap) or 7 (remove, leave the rest whole or split in two every way), for
+/// every heap (module documentation).
+pub fn lower(moves: &[CheckedMove]) -> Outcome {
+    let Some(rules) = moves.iter().map(rule).collect::<Option<Vec<_>>>() else {
+        return Outcome::NotThisShape;
+    };
+    let mut checks = 0;
+    let mut proved = |formulas: &[Formula]| {
+        let (set, count) = subtraction_set(formulas)?;
+        checks += count;
+        Some(set)
+    };
+    let one_heap: Vec<Formula> = rules
+        .iter()
+        .filter_map(|r| match r {
+            Rule::OneHeap(f) => Some(f.clone()),
+            Rule::Split { .. } => None,
+        })
+        .collect();
+    let single = if one_heap.is_empty() {
+        Some(Vec::new())
+    } else {
+        proved(&one_heap)
+    };
+    let Some(single) = single else {
+        return Outcome::NotThisShape;
+    };
+    let mut split: Segments = Vec::new();
+    for r in &rules {
+        let Rule::Split {
+            exists,
+            at_zero,
+            at_full,
+            below,
+            above,
+        } = r
+        else {
+            continue;
+        };
+        let Some(set) = proved(std::slice::from_ref(exists)) else {
+            return Outcome::NotThisShape;
+        };
+        let same = [at_zero, at_full]
+            .into_iter()
+            .all(|f| proved(std::slice::from_ref(f)).as_ref() == Some(&set));
+        let outside = [below, above]
+            .into_iter()
+            .all(|f| proved(std::slice::from_ref(f)).is_some_and(|s| s.is_empty()));
+        if !same || !outside {
             return Outcome::NotThisShape;
         }
+        split = union(&split, &set);
     }
-    let listed = set
-        .iter()
-        .map(|&(lo, hi)| if hi == INFINITY { lo - 1 } else { hi })
-        .max()
-        .unwrap_or(0);
+    let listed = listed(&single).max(listed(&split));
     if listed > MAX_ELEMENT {
         return Outcome::TooLarge {
             largest: listed as u128,
         };
     }
     Outcome::Code {
-        code: subtraction_code(&set),
-        checks: checks.len(),
+        code: code_of(&single, &split, listed as usize),
+        checks,
     }
 }
 
-/// The code of the subtraction set `set` (a last run to ∞ becomes the tail `[3]`).
-fn subtraction_code(set: &Segments) -> TakeBreakCode {
-    let cofinite = set.last().is_some_and(|&(_, hi)| hi == INFINITY);
-    let listed = set
-        .iter()
+/// The largest amount a set lists before its tail (a last run to ∞ from `s` lists `s − 1`).
+fn listed(set: &Segments) -> i128 {
+    set.iter()
         .map(|&(lo, hi)| if hi == INFINITY { lo - 1 } else { hi })
         .max()
         .unwrap_or(0)
-        .max(0) as usize;
-    let mut digits = vec![Digit::default(); listed + 1];
-    for &(lo, hi) in set {
-        for r in lo..=hi.min(listed as i128) {
-            digits[r as usize] = Digit::from_mask(3);
+        .max(0)
+}
+
+/// The union of two segment lists.
+fn union(a: &Segments, b: &Segments) -> Segments {
+    let mut all: Segments = a.iter().chain(b).copied().collect();
+    all.sort_unstable();
+    let mut merged: Segments = Vec::new();
+    for (lo, hi) in all {
+        match merged.last_mut() {
+            Some(last) if last.1 + 1 >= lo => last.1 = last.1.max(hi),
+            _ => merged.push((lo, hi)),
         }
     }
+    merged
+}
+
+/// The code with digit 7 on `split`, 3 on the rest of `single`, digits listed to `listed` and a
+/// tail for a run to ∞.
+fn code_of(single: &Segments, split: &Segments, listed: usize) -> TakeBreakCode {
+    let has = |set: &Segments, r: i128| set.iter().any(|&(lo, hi)| lo <= r && r <= hi);
+    let digit = |r: i128| {
+        if has(split, r) {
+            Digit::from_mask(7)
+        } else if has(single, r) {
+            Digit::from_mask(3)
+        } else {
+            Digit::default()
+        }
+    };
+    let digits = (0..=listed as i128).map(digit).collect();
+    let tail_digit = digit(INFINITY);
     TakeBreakCode {
         digits,
-        tail: if cofinite {
-            vec![Digit::from_mask(3)]
-        } else {
+        tail: if tail_digit.is_empty() {
             Vec::new()
+        } else {
+            vec![tail_digit]
         },
     }
 }
@@ -588,13 +851,26 @@ mod tests {
         Some(moves)
     }
 
-    /// A subtraction code's moves at `n`, from its digits (digit 3 at `r`: leave `n − r`).
+    /// A code's moves at `n`, from its digits read independently of the engines: digit 3 at
+    /// `r` leaves `n − r`, digit 7 also every split of `n − r` into two heaps.
     fn code_moves(code: &TakeBreakCode, n: u64) -> Vec<Vec<u64>> {
-        let mut moves: Vec<Vec<u64>> = (1..=n)
-            .filter(|&r| code.digit(r as usize).heaps.mask == 3)
-            .map(|r| if r == n { vec![] } else { vec![n - r] })
-            .collect();
+        let mut moves: Vec<Vec<u64>> = Vec::new();
+        for r in 1..=n {
+            let mask = code.digit(r as usize).heaps.mask;
+            assert!(mask == 0 || mask == 3 || mask == 7, "digit {mask}");
+            if mask != 0 {
+                moves.push(if r == n { vec![] } else { vec![n - r] });
+            }
+            if mask == 7 {
+                moves.extend(
+                    (1..=(n - r) / 2)
+                        .filter(|&a| a < n - r)
+                        .map(|a| vec![a, n - r - a]),
+                );
+            }
+        }
         moves.sort();
+        moves.dedup();
         moves
     }
 
@@ -640,6 +916,77 @@ mod tests {
                 panic!("lowered");
             };
             for n in (0..=400).chain([1000, 4096, 10_007]) {
+                proptest::prop_assert_eq!(
+                    rule_moves(&game, n),
+                    Some(code_moves(code, n)),
+                    "{} at n = {}", text, n
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn block_removal_lowers_whatever_its_bounds() {
+        // AtCoder ABC278 G: remove a block of L..=R cards from a row; 7s at L..=R.
+        for (l, r) in [(2u64, 3u64), (1, 1), (700, 1500), (5000, 5000)] {
+            let text = format!(
+                "param L = {l}\nparam R = {r}\n\
+                 move a in 0..=n, len in L..=R if a + len <= n => a, n - a - len\n"
+            );
+            let expected: String = (0..=r).map(|i| if i >= l { '7' } else { '0' }).collect();
+            let expected = format!("0.{}", &expected[1..]);
+            assert_eq!(lowered(&text), Some((expected, true)), "L = {l}, R = {r}");
+        }
+        // Codeforces 1704F: remove 2, the rest split any way (`0.07`), spelled without a
+        // removal binder; and a block with the rest always split in two is not digit 7.
+        assert_eq!(
+            lowered("move i in 0..=n-2 => i, n - 2 - i"),
+            Some(("0.07".into(), true))
+        );
+        assert!(!matches!(
+            lowered("move a in 1..=n, len in 2..=3 if a + len < n => a, n - a - len"),
+            Some((_, true))
+        ));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
+        /// Random block removals (with one-heap rules beside them): whenever they lower by
+        /// their thresholds, the interpreter's moves are the code's at every heap to well past
+        /// every constant.
+        #[test]
+        fn block_removals_lowered_mean_the_same_moves(
+            lo in 0usize..4, hi in 0usize..4, split in 0usize..5, extra in 0usize..4,
+            a in 1i64..30, b in 1i64..30, c in 1i64..30,
+        ) {
+            let lows = ["A", "1", "max(1, n - B)", "A + 1"];
+            let highs = ["B", "min(B, n)", "n", "A + B"];
+            let splits = [
+                "u in 0..=n if u + x <= n => u, n - x - u",
+                "u in 0..=n - x => u, n - x - u",
+                "u in 0..=n - x => n - x - u, u",
+                "u in 1..=n - x => u, n - x - u",
+                "u in 0..=n - x if u != C => u, n - x - u",
+            ];
+            let extras = ["", "move x in 1..=min(C, n) => n - x\n", "move if n >= C => n - C\n",
+                "move x in C..=C + 2 if x <= n => n - x\n"];
+            let text = format!(
+                "move x in {}..={}, {}\n{}",
+                lows[lo], highs[hi], splits[split], extras[extra]
+            )
+            .replace('A', &a.to_string())
+            .replace('B', &b.to_string())
+            .replace('C', &c.to_string());
+            let Ok(game) = load(SourceFile::new("t.sg", &text), &[]) else {
+                return Ok(());
+            };
+            let Some(LoweringProof::Thresholds { .. }) = game.lowering().map(|l| l.proof) else {
+                return Ok(());
+            };
+            let GameKind::General { lowered: Some(code), .. } = &game.kind else {
+                panic!("lowered");
+            };
+            for n in 0..=160 {
                 proptest::prop_assert_eq!(
                     rule_moves(&game, n),
                     Some(code_moves(code, n)),
