@@ -349,6 +349,8 @@ fn formula(e: &CExpr, binders: Binders) -> Option<Formula> {
 }
 
 /// What one rule allows at `n`, as formulas in `(n, r)`.
+// One per rule of a file, read once: the size of a split does not matter.
+#[allow(clippy::large_enum_variant)]
 enum Rule {
     /// It leaves one heap `n − r`, for exactly the `r` where the formula holds.
     OneHeap(Formula),
