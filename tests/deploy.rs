@@ -1,9 +1,10 @@
-//! The cluster recipes of `deploy/`: the shell scripts are valid bash, the Slurm file's
+//! The cluster recipes of `deploy/`: the shell scripts are valid bash, the Slurm files'
 //! `#SBATCH` lines are well-formed, the Kubernetes manifest has the structure of an Indexed
 //! Job on a claim, and each recipe runs exactly the `sgscope census` command lines it should.
-//! The recipes run here against a stand-in `sgscope` that records its arguments (and, for
-//! GNU parallel, a stand-in `parallel` that runs each shard in turn), so no scheduler, GNU
-//! parallel nor census subcommand is needed.
+//! The recipes run here against a stand-in `sgscope` that records its arguments (or the real
+//! binary behind it), a stand-in `sbatch` that checks its options and runs each array task
+//! with the environment Slurm gives it, and GNU parallel itself when it is installed (`.ci/run`
+//! installs it), else a stand-in `parallel` that runs each shard in turn.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -91,7 +92,11 @@ fn run(dir: &Path, program: &str, args: &[&str], env: &[(&str, &str)]) {
 
 #[test]
 fn the_shell_recipes_are_valid_bash() {
-    for name in ["gnu-parallel.sh", "slurm-census.sbatch"] {
+    for name in [
+        "gnu-parallel.sh",
+        "slurm-census.sbatch",
+        "slurm-merge.sbatch",
+    ] {
         let out = Command::new("bash")
             .arg("-n")
             .arg(deploy(name))
@@ -218,8 +223,14 @@ fn the_slurm_array_is_well_formed_and_runs_its_task() {
     assert!(time.iter().all(|t| t.parse::<u32>().is_ok()));
     assert!(value("cpus-per-task").parse::<u32>().is_ok());
     assert!(value("mem").ends_with('G'));
-    // The merge's dependency is documented.
-    assert!(text.contains("--dependency=afterok:JOBID"));
+    // Logs go to a folder, appended to when a task is requeued.
+    assert!(value("output").starts_with("logs/"));
+    assert_eq!(value("open-mode"), "append");
+    // The merge runs after every task, failed or not (afterok would wait forever).
+    assert!(text.contains("--dependency=afterany:$JOBID deploy/slurm-merge.sbatch"));
+    assert!(!text.contains("afterok"));
+    // N is SHARDS, whose default is the array's.
+    assert!(text.contains(&format!("SHARDS=${{SHARDS:-{last}}}")));
 
     let dir = stand_ins();
     let script = deploy("slurm-census.sbatch");
@@ -229,7 +240,7 @@ fn the_slurm_array_is_well_formed_and_runs_its_task() {
         &[script.to_str().unwrap()],
         &[
             ("SLURM_ARRAY_TASK_ID", "5"),
-            ("SLURM_ARRAY_TASK_COUNT", &last.to_string()),
+            ("SLURM_ARRAY_TASK_COUNT", "1"),
             ("SLURM_CPUS_PER_TASK", "2"),
         ],
     );
@@ -251,6 +262,167 @@ fn the_slurm_task_refuses_to_run_outside_an_array() {
         .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("run this with sbatch"));
+}
+
+/// A stand-in `sbatch` in `dir/bin`: it accepts only the options the recipes' docs use, logs
+/// its arguments to `sbatch.log`, and runs the script once per task of `--array` (else of the
+/// script's `#SBATCH --array`) with the environment Slurm gives an array task
+/// (`SLURM_ARRAY_TASK_ID`, `SLURM_ARRAY_TASK_COUNT` — the count of the tasks submitted, 1 for
+/// `--array=3` —, `SLURM_CPUS_PER_TASK`) and the variables of `--export=ALL,K=V,…`.
+fn stand_in_sbatch(dir: &Path) {
+    write_executable(
+        &dir.join("bin/sbatch"),
+        &format!(
+            r#"#!/usr/bin/env bash
+echo "$*" >> '{}'
+array="" exports="" array_given=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --array=*) array=${{1#--array=}} array_given=1 ;;
+        --export=*) exports=${{1#--export=}} ;;
+        --parsable|--dependency=afterany:*) ;;
+        -*) echo "sbatch (stand-in): unexpected option $1" >&2; exit 1 ;;
+        *) break ;;
+    esac
+    shift
+done
+script=$1
+[ -f "$script" ] || {{ echo "sbatch (stand-in): no script $script" >&2; exit 1; }}
+[ "$array_given" = 1 ] || array=$(sed -n 's/^#SBATCH --array=//p' "$script")
+cpus=$(sed -n 's/^#SBATCH --cpus-per-task=//p' "$script")
+envs=()
+IFS=, read -ra pairs <<< "$exports"
+for pair in "${{pairs[@]}}"; do
+    [ "$pair" = ALL ] || envs+=("$pair")
+done
+tasks=()
+if [ -n "$array" ]; then
+    IFS=, read -ra ranges <<< "$array"
+    for range in "${{ranges[@]}}"; do
+        if [[ $range == *-* ]]; then
+            for t in $(seq "${{range%-*}}" "${{range#*-}}"); do tasks+=("$t"); done
+        else
+            tasks+=("$range")
+        fi
+    done
+    for t in "${{tasks[@]}}"; do
+        env "${{envs[@]}}" SLURM_ARRAY_JOB_ID=1000 SLURM_ARRAY_TASK_ID="$t" \
+            SLURM_ARRAY_TASK_COUNT="${{#tasks[@]}}" SLURM_CPUS_PER_TASK="$cpus" \
+            bash "$script" || exit 1
+    done
+else
+    env "${{envs[@]}}" SLURM_JOB_ID=1001 SLURM_CPUS_PER_TASK="$cpus" bash "$script" || exit 1
+fi
+echo 1000
+"#,
+            dir.join("sbatch.log").display()
+        ),
+    );
+}
+
+/// Runs `program args` in `dir` with `dir/bin` first on `PATH`: success, stderr.
+fn try_run(dir: &Path, program: &str, args: &[&str], env: &[(&str, &str)]) -> (bool, String) {
+    let path = format!(
+        "{}:{}",
+        dir.join("bin").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = Command::new(program)
+        .args(args)
+        .env("PATH", path)
+        .envs(env.iter().copied())
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `sbatch --array=3 deploy/slurm-census.sbatch`, the natural way to re-run one failed task,
+/// failed with "slice 3 of 1 does not exist": N was the array's task count. N is now SHARDS.
+#[test]
+fn one_failed_slurm_task_is_rerun_alone() {
+    let dir = stand_ins();
+    stand_in_sbatch(dir.path());
+    let script = deploy("slurm-census.sbatch");
+    run(
+        dir.path(),
+        "sbatch",
+        &["--array=3", script.to_str().unwrap()],
+        &[],
+    );
+    assert_eq!(
+        calls(dir.path()),
+        ["--threads 2 census octal --digits 3 --shard 3/32 --shard-file ./shards/octal-3-3-of-32.jsonl"]
+    );
+    // A task past SHARDS is refused, saying what to set.
+    let (ok, err) = try_run(
+        dir.path(),
+        "sbatch",
+        &["--array=40", script.to_str().unwrap()],
+        &[],
+    );
+    assert!(!ok && err.contains("SHARDS=32"), "{err}");
+}
+
+/// The whole Slurm recipe on the real binary, through the stand-in `sbatch`: four shards, a
+/// lost shard that the merge names with the command that re-runs it, the re-run of that task
+/// alone, and the merge equal to one run of the census.
+#[test]
+fn the_slurm_recipe_runs_reruns_and_merges_a_real_census() {
+    let dir = stand_ins();
+    stand_in_sbatch(dir.path());
+    let census = deploy("slurm-census.sbatch");
+    let merge = deploy("slurm-merge.sbatch");
+    let settings = "--export=ALL,SHARDS=4,DIGITS=1,OUT=run,EXTRA_ARGS=--max 1024";
+    let env = [("SGSCOPE", env!("CARGO_BIN_EXE_sgscope"))];
+    run(
+        dir.path(),
+        "sbatch",
+        &["--array=1-4", settings, census.to_str().unwrap()],
+        &env,
+    );
+    std::fs::remove_file(dir.path().join("run/shards/octal-1-3-of-4.jsonl")).unwrap();
+    let (ok, err) = try_run(
+        dir.path(),
+        "sbatch",
+        &[
+            "--dependency=afterany:1000",
+            settings,
+            merge.to_str().unwrap(),
+        ],
+        &env,
+    );
+    assert!(!ok, "the merge of a census with a shard missing");
+    assert!(
+        err.contains("shards 3 of 4 have no file")
+            && err.contains("sbatch --array=3 deploy/slurm-census.sbatch"),
+        "{err}"
+    );
+    run(
+        dir.path(),
+        "sbatch",
+        &["--array=3", settings, census.to_str().unwrap()],
+        &env,
+    );
+    run(
+        dir.path(),
+        "sbatch",
+        &[
+            "--dependency=afterany:1000",
+            settings,
+            merge.to_str().unwrap(),
+        ],
+        &env,
+    );
+    let merged = std::fs::read_to_string(dir.path().join("run/octal-1.csv")).unwrap();
+    let one_run = crate::support::ok(&[
+        "census", "octal", "--digits", "1", "--max", "1024", "--format", "csv",
+    ]);
+    assert_eq!(without_seconds(&merged), without_seconds(&one_run));
+    assert!(dir.path().join("run/octal-1.md").exists());
 }
 
 /// The values of every `key: value` line (or `- key: value` item) of `text`.
@@ -365,10 +537,24 @@ fn the_kubernetes_indexed_job_is_well_formed_and_runs_its_shard() {
     );
 }
 
+/// Whether GNU parallel is installed (`.ci/run` installs it from Debian's packages).
+fn real_parallel() -> bool {
+    Command::new("parallel")
+        .arg("--version")
+        .output()
+        .is_ok_and(|out| out.status.success() && out.stdout.starts_with(b"GNU parallel"))
+}
+
 #[test]
 fn the_gnu_parallel_recipe_runs_a_real_census_to_its_merge() {
-    // The stand-in GNU parallel, and the real sgscope behind the logging stand-in.
+    // The real GNU parallel when installed, else its stand-in; the real sgscope behind the
+    // logging stand-in.
     let dir = stand_ins();
+    if real_parallel() {
+        std::fs::remove_file(dir.path().join("bin/parallel")).unwrap();
+    } else {
+        eprintln!("note: GNU parallel is not installed; its stand-in runs the recipe");
+    }
     let log = dir.path().join("calls.log");
     write_executable(
         &dir.path().join("bin/sgscope"),

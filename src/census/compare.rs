@@ -704,19 +704,27 @@ fn compare_period(
         return Ok(outcome(Verdict::Agree, None, None));
     }
     let convention = convention(row, n0, p);
-    // Check the published (n0, p) on the values themselves.
-    let claim_len = n0 + 2 * p + MARGIN;
-    let to = if solved {
-        let (m0, mp) = (row.preperiod.unwrap_or(0), row.period.unwrap_or(0));
-        n0.max(m0) + p + mp + MARGIN
+    // Check the published (n0, p) on the values themselves, recomputing at most
+    // `values.limit` of them (a published period of 10^12 is checked that far, not refused).
+    let claim_len = n0
+        .saturating_add(p.saturating_mul(2))
+        .saturating_add(MARGIN);
+    let computed = row.values_computed.saturating_sub(1);
+    let (m0, mp) = (row.preperiod.unwrap_or(0), row.period.unwrap_or(0));
+    let (to, capped) = if solved {
+        let wanted = n0
+            .max(m0)
+            .saturating_add(p)
+            .saturating_add(mp)
+            .saturating_add(MARGIN);
+        let cap = values.limit.max(computed);
+        (wanted.min(cap), wanted > cap)
+    } else if claim_len > computed && claim_len <= values.limit {
+        (claim_len, false)
     } else {
-        let computed = row.values_computed.saturating_sub(1);
-        if claim_len > computed && claim_len <= values.limit {
-            claim_len
-        } else {
-            computed
-        }
+        (computed, false)
     };
+    let limit = values.limit;
     let g = values.get(&row.code, to)?;
     let difference = first_break(g, n0, p);
     if let Some(note) = convention {
@@ -729,6 +737,21 @@ fn compare_period(
             Some(format!(
                 "G({} + {p}) = {} ≠ G({}) = {}: not periodic with period {p} from {n0}",
                 difference.heap, difference.values.0, difference.heap, difference.values.1
+            )),
+        ));
+    }
+    let unchecked = format!(
+        "the values were checked to n = {to} only (at most {limit} are recomputed); the rest of the claim is unchecked"
+    );
+    if capped && (row.saltus != 0 || p % mp.max(1) != 0 || n0 < m0) {
+        // The proved period settles it: every period of the sequence is a multiple of the
+        // least, from the least preperiod on, and an arithmetic-periodic one has none.
+        return Ok(outcome(
+            Verdict::Disagree,
+            None,
+            Some(format!(
+                "the census proves preperiod {m0} and period {mp}{}, so ({n0}, {p}) is no period; {unchecked}",
+                if row.saltus == 0 { String::new() } else { format!(" with saltus {}", row.saltus) }
             )),
         ));
     }
@@ -747,7 +770,6 @@ fn compare_period(
     }
     // The values bear (n0, p) out: p is a multiple of the census's period, and n0 is at least
     // its preperiod.
-    let (m0, mp) = (row.preperiod.unwrap_or(0), row.period.unwrap_or(0));
     let mut notes = Vec::new();
     if mp != p {
         notes.push(format!(
@@ -759,6 +781,9 @@ fn compare_period(
         notes.push(format!(
             "the published preperiod {n0} is not the least ({m0})"
         ));
+    }
+    if capped {
+        notes.push(unchecked);
     }
     Ok(outcome(Verdict::Disagree, None, Some(notes.join("; "))))
 }
@@ -845,7 +870,11 @@ fn compare_equivalent(
     let reach = |r: &Row| {
         let computed = r.values_computed.saturating_sub(1);
         match (r.proved, r.preperiod, r.period) {
-            (true, Some(n0), Some(p)) => computed.max(n0 + 2 * p + MARGIN),
+            (true, Some(n0), Some(p)) => computed.max(
+                n0.saturating_add(p.saturating_mul(2))
+                    .saturating_add(MARGIN)
+                    .min(values.limit),
+            ),
             _ => computed,
         }
     };
@@ -916,17 +945,48 @@ fn offset_difference(a: &[u32], b: &[u32], k: i64) -> (usize, Option<Difference>
 /// Reads census rows from JSON lines (one [`Row`] per line, as `census … --format jsonl`
 /// writes them); `path` names the file in errors.
 pub fn read_rows(path: &str, text: &str) -> Result<Vec<Row>, CompareError> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty())
-        .map(|(i, line)| {
-            serde_json::from_str(line).map_err(|e| CompareError::Row {
-                path: path.to_string(),
-                line: i + 1,
-                message: e.to_string(),
-            })
-        })
-        .collect()
+    read_rows_from(path, text.as_bytes())
+}
+
+/// The longest line [`read_rows_from`] reads: a census row is a few hundred bytes.
+pub const MAX_ROW_LINE: usize = 1 << 16;
+
+/// [`read_rows`] from a reader, line by line, each line read with a cap of [`MAX_ROW_LINE`]
+/// bytes: a forged or endless file (`/dev/zero`) is a located error, not a read of it whole.
+pub fn read_rows_from(
+    path: &str,
+    mut reader: impl std::io::BufRead,
+) -> Result<Vec<Row>, CompareError> {
+    use std::io::{BufRead, Read};
+    let mut rows = Vec::new();
+    let mut raw = Vec::new();
+    for line in 1.. {
+        let row_error = |message: String| CompareError::Row {
+            path: path.to_string(),
+            line,
+            message,
+        };
+        raw.clear();
+        let read = reader
+            .by_ref()
+            .take(MAX_ROW_LINE as u64 + 1)
+            .read_until(b'\n', &mut raw)
+            .map_err(|e| row_error(format!("cannot read it: {e}")))?;
+        if read == 0 {
+            break;
+        }
+        if raw.len() > MAX_ROW_LINE {
+            return Err(row_error(format!(
+                "a line longer than {MAX_ROW_LINE} bytes (a census row is a few hundred)"
+            )));
+        }
+        let text = std::str::from_utf8(&raw).map_err(|_| row_error("not UTF-8 text".into()))?;
+        if text.trim().is_empty() {
+            continue;
+        }
+        rows.push(serde_json::from_str(text).map_err(|e| row_error(e.to_string()))?);
+    }
+    Ok(rows)
 }
 
 /// The codes an entry list names, each once, in order of first mention.
@@ -950,11 +1010,24 @@ pub fn codes(entries: &[Entry]) -> Vec<Code> {
 /// Census rows of just `codes`, run with `config` in parallel and classified among themselves
 /// (the classes are those of these codes only; `class` ids in the order of `codes`).
 pub fn run_codes(config: &super::Config, codes: &[Code]) -> Result<Vec<Row>, super::CensusError> {
+    run_codes_with(config, codes, &|| {})
+}
+
+/// [`run_codes`], calling `done` as each code finishes (for a progress line).
+pub fn run_codes_with(
+    config: &super::Config,
+    codes: &[Code],
+    done: &(dyn Fn() + Sync),
+) -> Result<Vec<Row>, super::CensusError> {
     use rayon::prelude::*;
     let records: Vec<super::Record> = codes
         .par_iter()
         .with_max_len(1)
-        .map(|code| super::run_code(config, &code.0))
+        .map(|code| {
+            let record = super::run_code(config, &code.0);
+            done();
+            record
+        })
         .collect::<Result<_, _>>()?;
     let known: Vec<super::classes::Known<'_>> = records.iter().map(super::Record::known).collect();
     let classes = super::classes::classify(&known);

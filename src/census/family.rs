@@ -60,6 +60,25 @@ impl Family {
         }
     }
 
+    /// Why the family is outside what a census runs (a digit count or largest element past
+    /// [`MAX_OCTAL_DIGITS`] or [`MAX_SUBTRACTION_ELEMENT`], or 0), as read from a forged file;
+    /// `None` when it is one a census can run.
+    pub fn out_of_range(&self) -> Option<String> {
+        match *self {
+            Family::Octal { digits } if !(1..=MAX_OCTAL_DIGITS).contains(&digits) => Some(format!(
+                "an octal census of {digits} digits (a census has 1 to {MAX_OCTAL_DIGITS})"
+            )),
+            Family::Subtraction { max_element }
+                if !(1..=MAX_SUBTRACTION_ELEMENT).contains(&max_element) =>
+            {
+                Some(format!(
+                    "a subtraction census to element {max_element} (a census has 1 to {MAX_SUBTRACTION_ELEMENT})"
+                ))
+            }
+            _ => None,
+        }
+    }
+
     /// Always false: every family holds at least one game.
     pub fn is_empty(&self) -> bool {
         false

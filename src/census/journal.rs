@@ -54,6 +54,12 @@ pub enum JournalError {
         /// What is wrong, and what to do.
         reason: String,
     },
+    /// Another run holds the file (it is locked while a run appends to it).
+    #[error("{} is in use by another run of this shard (the file is locked while a run appends to it): wait for that run to end, or give this one another --shard-file", path.display())]
+    Locked {
+        /// The file.
+        path: PathBuf,
+    },
     /// The file belongs to another census or another slice.
     #[error("{} is {found}, not {expected}: give another --shard-file, or remove this one to start over", path.display())]
     Mismatch {
@@ -105,9 +111,19 @@ pub struct Journal {
     path: PathBuf,
 }
 
+/// The longest header line read: a header is about 150 bytes, so a longer first line is not
+/// one (and reading stops there, whatever the file is: `/dev/zero` included).
+pub const MAX_HEADER_LINE: usize = 1 << 16;
+
+/// The longest record line read (256 MiB): a record keeps at most a few values per heap
+/// computed, so a longer line is a damaged or forged file, refused before it is read whole.
+pub const MAX_RECORD_LINE: usize = 1 << 28;
+
 impl Journal {
     /// Opens (or creates) the shard file at `path` for `header`, returning the records it
-    /// already holds. A torn last line is dropped; see the module docs.
+    /// already holds. A torn last line is dropped; see the module docs. The file is locked
+    /// (an advisory `flock`) for as long as the journal is open, so that a second run given the
+    /// same file refuses it rather than interleaving its records.
     pub fn open(path: &Path, header: &Header) -> Result<(Journal, Vec<Record>), JournalError> {
         let io = |action| {
             move |source| JournalError::Io {
@@ -123,16 +139,31 @@ impl Journal {
             .truncate(false)
             .open(path)
             .map_err(io("open"))?;
-        let mut text = String::new();
-        io::Read::read_to_string(&mut file, &mut text).map_err(io("read"))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(JournalError::Locked {
+                    path: path.to_path_buf(),
+                })
+            }
+            Err(std::fs::TryLockError::Error(source)) => return Err(io("lock")(source)),
+        }
+        let metadata = file.metadata().map_err(io("read"))?;
+        if !metadata.is_file() {
+            return Err(io("use")(io::Error::other(
+                "it is not a regular file: give --shard-file a file name",
+            )));
+        }
         let mut records = Vec::new();
-        if text.is_empty() {
+        let empty = metadata.len() == 0;
+        if empty {
             let json = serde_json::to_string(header).expect("a header serializes");
             file.write_all(line_of(&json).as_bytes())
                 .and_then(|()| file.sync_data())
                 .map_err(io("write"))?;
         } else {
-            let (found, whole_len) = parse(path, &text, &mut records, true)?;
+            let (found, whole_len, read_len) =
+                parse(path, BufReader::new(&file), &mut records, true)?;
             if found != *header {
                 return Err(JournalError::Mismatch {
                     path: path.to_path_buf(),
@@ -140,8 +171,8 @@ impl Journal {
                     found: describe(&found),
                 });
             }
-            if whole_len < text.len() {
-                file.set_len(whole_len as u64).map_err(io("truncate"))?;
+            if whole_len < read_len {
+                file.set_len(whole_len).map_err(io("truncate"))?;
             }
             file.seek(SeekFrom::End(0)).map_err(io("seek"))?;
         }
@@ -168,56 +199,155 @@ impl Journal {
     }
 }
 
-/// Parses a shard file's text into its header and `records`, returning the byte length of its
-/// whole lines. With `allow_torn_tail`, a last line without its newline or checksum is left
-/// out (a run killed mid-write); otherwise it is an error.
+/// Reads one line of at most `cap` bytes into `line` (its newline included, if it has one);
+/// `Ok(false)` at the end of the input. A line longer than `cap` is left cut at `cap + 1`
+/// bytes without its newline, for the caller to refuse.
+fn read_line<R: BufRead>(reader: &mut R, cap: usize, line: &mut Vec<u8>) -> io::Result<bool> {
+    line.clear();
+    let read = io::Read::take(&mut *reader, cap as u64 + 1).read_until(b'\n', line)?;
+    Ok(read > 0)
+}
+
+/// Why a header read from a file cannot be one this sgscope wrote: a shard index past the
+/// count, a family outside the census's ranges, a code count that is not the slice's.
+fn check_header(header: &Header) -> Result<(), String> {
+    if let Some(reason) = header.config.family.out_of_range() {
+        return Err(format!("the header claims {reason}"));
+    }
+    let total = header.config.family.len();
+    let Shard { index, count } = header.shard;
+    if count == 0 || index >= count || count > total {
+        return Err(format!(
+            "the header claims shard {} of {count}, which a census of {total} codes does not have",
+            index.saturating_add(1)
+        ));
+    }
+    let codes = header.shard.len_of(total);
+    if header.codes != codes {
+        return Err(format!(
+            "the header claims {} codes, but shard {}/{count} of this census holds {codes}",
+            header.codes,
+            index + 1
+        ));
+    }
+    Ok(())
+}
+
+/// Parses a shard file read from `reader` into its header and `records`, returning the byte
+/// length of its whole lines and of all it read. With `allow_torn_tail`, a last line without
+/// its newline or checksum is left out (a run killed mid-write); otherwise it is an error.
+/// Every line is read with a length cap and the header's counts are checked before anything
+/// is sized by them: a forged or endless file is a located error.
 fn parse(
     path: &Path,
-    text: &str,
+    mut reader: impl BufRead,
     records: &mut Vec<Record>,
     allow_torn_tail: bool,
-) -> Result<(Header, usize), JournalError> {
+) -> Result<(Header, u64, u64), JournalError> {
     let corrupt = |line: usize, reason: String| JournalError::Corrupt {
         path: path.to_path_buf(),
         line,
         reason,
     };
-    let mut header = None;
-    let mut whole_len = 0;
-    let mut lines = text.split_inclusive('\n').enumerate().peekable();
-    while let Some((i, raw)) = lines.next() {
-        let last = lines.peek().is_none();
-        let line = raw.strip_suffix('\n');
-        let json = match line.map(checked) {
-            Some(Ok(json)) => json,
-            Some(Err(reason)) if !(last && allow_torn_tail) => return Err(corrupt(i + 1, reason)),
-            None if !allow_torn_tail => return Err(corrupt(
-                i + 1,
+    let io = |source| JournalError::Io {
+        action: "read",
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut header: Option<Header> = None;
+    let mut whole_len = 0u64;
+    let mut read_len = 0u64;
+    let mut raw = Vec::new();
+    for i in 0.. {
+        let cap = if header.is_none() {
+            MAX_HEADER_LINE
+        } else {
+            MAX_RECORD_LINE
+        };
+        if !read_line(&mut reader, cap, &mut raw).map_err(io)? {
+            break;
+        }
+        read_len += raw.len() as u64;
+        let line_no = i + 1;
+        let complete = raw.last() == Some(&b'\n');
+        if !complete && raw.len() > cap {
+            let what = if header.is_none() {
+                "a header"
+            } else {
+                "a census record"
+            };
+            return Err(corrupt(
+                line_no,
+                format!(
+                    "a line longer than {} bytes is not {what}: the file is not a census shard file, or is damaged",
+                    cap
+                ),
+            ));
+        }
+        let last = !complete || reader.fill_buf().map_err(io)?.is_empty();
+        let text = std::str::from_utf8(&raw)
+            .map_err(|_| "the line is not UTF-8 text: the file was cut or altered".to_string());
+        let json = match text.map(|t| t.strip_suffix('\n')) {
+            Ok(Some(line)) => checked(line),
+            Ok(None) => Err(String::new()),
+            Err(reason) => Err(reason),
+        };
+        let json = match json {
+            Ok(json) => json,
+            Err(_) if header.is_none() && last && allow_torn_tail => {
+                return Err(corrupt(
+                    line_no,
+                    "the header line is cut short (the run was stopped while it created the file, before any code finished): delete the file and run the command again".into(),
+                ));
+            }
+            Err(_) if last && allow_torn_tail => break,
+            Err(reason) if reason.is_empty() => return Err(corrupt(
+                line_no,
                 "the last line is cut short: the shard did not finish; run it again to resume it"
                     .into(),
             )),
-            _ => break,
+            Err(reason) => return Err(corrupt(line_no, reason)),
         };
-        if header.is_none() {
-            let found: Header = serde_json::from_str(json)
-                .map_err(|e| corrupt(i + 1, format!("not a census shard header: {e}")))?;
-            if found.sgscope_census != FORMAT_VERSION {
-                return Err(corrupt(
-                    i + 1,
-                    format!(
-                        "a shard of format {} (this sgscope writes format {FORMAT_VERSION}): run the census again with this version",
-                        found.sgscope_census
-                    ),
-                ));
+        match &header {
+            None => {
+                let found: Header = serde_json::from_str(json)
+                    .map_err(|e| corrupt(line_no, format!("not a census shard header: {e}")))?;
+                if found.sgscope_census != FORMAT_VERSION {
+                    return Err(corrupt(
+                        line_no,
+                        format!(
+                            "a shard of format {} (this sgscope writes format {FORMAT_VERSION}): run the census again with this version",
+                            found.sgscope_census
+                        ),
+                    ));
+                }
+                check_header(&found).map_err(|reason| {
+                    corrupt(
+                        line_no,
+                        format!(
+                            "{reason}: the file was altered; delete it and run the shard again"
+                        ),
+                    )
+                })?;
+                header = Some(found);
             }
-            header = Some(found);
-        } else {
-            records.push(
-                serde_json::from_str(json)
-                    .map_err(|e| corrupt(i + 1, format!("not a census record: {e}")))?,
-            );
+            Some(found) => {
+                if records.len() >= found.codes {
+                    return Err(corrupt(
+                        line_no,
+                        format!(
+                            "more records than the shard's {} codes: the file was altered (or two runs wrote it); delete it and run the shard again",
+                            found.codes
+                        ),
+                    ));
+                }
+                records.push(
+                    serde_json::from_str(json)
+                        .map_err(|e| corrupt(line_no, format!("not a census record: {e}")))?,
+                );
+            }
         }
-        whole_len += raw.len();
+        whole_len += raw.len() as u64;
     }
     let header = header.ok_or_else(|| {
         corrupt(
@@ -225,7 +355,7 @@ fn parse(
             "the file has no header line: it is not a census shard file".into(),
         )
     })?;
-    Ok((header, whole_len))
+    Ok((header, whole_len, read_len))
 }
 
 /// Reads a whole shard file (for `census merge`): its header and records; a torn or altered
@@ -236,18 +366,8 @@ pub fn read(path: &Path) -> Result<(Header, Vec<Record>), JournalError> {
         path: path.to_path_buf(),
         source,
     })?;
-    let mut text = String::new();
-    for line in BufReader::new(file).lines() {
-        let line = line.map_err(|source| JournalError::Io {
-            action: "read",
-            path: path.to_path_buf(),
-            source,
-        })?;
-        text.push_str(&line);
-        text.push('\n');
-    }
     let mut records = Vec::new();
-    let (header, _) = parse(path, &text, &mut records, false)?;
+    let (header, _, _) = parse(path, BufReader::new(file), &mut records, false)?;
     Ok((header, records))
 }
 

@@ -106,6 +106,15 @@ impl Shard {
     /// The whole census.
     pub const WHOLE: Shard = Shard { index: 0, count: 1 };
 
+    /// How many codes of a census of `total` codes this shard holds (without listing them).
+    pub fn len_of(&self, total: usize) -> usize {
+        if self.count == 0 || self.index >= total {
+            0
+        } else {
+            (total - self.index).div_ceil(self.count)
+        }
+    }
+
     /// True when the code at `position` of the census's order is in this shard.
     pub fn holds(&self, position: usize) -> bool {
         position % self.count == self.index

@@ -176,6 +176,17 @@ fn run_family(family: Family, args: RunArgs, context: &mut Context<'_>) -> Resul
             args.sparse_max, args.max, args.max
         )));
     }
+    if let Some(shard) = args.shard {
+        let total = family.len();
+        if shard.count > total {
+            return Err(CliError::Usage(format!(
+                "--shard {}/{}: the {} census has {total} codes, so it has at most {total} slices; give N ≤ {total}",
+                shard.index + 1,
+                shard.count,
+                family.slug()
+            )));
+        }
+    }
     let config = Config {
         family,
         max: args.max,
@@ -314,17 +325,19 @@ struct Run {
 }
 
 /// Checks the output paths before any work: a long census must not fail at its end.
+/// Like every subcommand's `-o`, a path that cannot be written is refused up front (exit 2).
 fn check_output_paths(output: &OutputArgs) -> Result<(), CliError> {
-    for path in [Some(output.output.as_str()), output.report.as_deref()]
-        .into_iter()
-        .flatten()
-        .filter(|p| *p != "-")
-    {
-        crate::fs::check_writable(path)?;
+    for (flag, path) in [
+        ("-o", Some(output.output.as_str())),
+        ("--report", output.report.as_deref()),
+    ] {
+        if let Some(path) = path.filter(|p| *p != "-") {
+            super::checkpointing::check_path(flag, std::path::Path::new(path))?;
+        }
     }
     if let Some(plot) = &output.plot {
         ChartFormat::from_path(plot)?;
-        crate::fs::check_writable(plot)?;
+        super::checkpointing::check_path("--plot", plot)?;
     }
     Ok(())
 }

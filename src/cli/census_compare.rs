@@ -2,6 +2,7 @@
 //! (see [`crate::census::compare`] for the layouts read and what agreeing means).
 
 use crate::census::{self, compare, Config, Family};
+use crate::engine::progress::Progress;
 use crate::export::census_compare;
 use crate::rules::SourceFile;
 
@@ -23,10 +24,41 @@ pub struct CompareArgs {
     pub json: bool,
 }
 
-fn read(path: &str) -> Result<String, CliError> {
-    std::fs::read_to_string(path).map_err(|e| CliError::Read {
+/// The largest published table read (a table of every octal code of four digits is well
+/// under 1 MiB): a larger file, or an endless one (`/dev/zero`), is refused, not read whole.
+const MAX_TABLE_BYTES: u64 = 16 << 20;
+
+fn read_error(path: &str, message: String) -> CliError {
+    CliError::Read {
         path: path.to_string(),
-        message: e.to_string(),
+        message,
+    }
+}
+
+fn read(path: &str) -> Result<String, CliError> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| read_error(path, e.to_string()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_TABLE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| read_error(path, e.to_string()))?;
+    if bytes.len() as u64 > MAX_TABLE_BYTES {
+        return Err(read_error(
+            path,
+            format!(
+                "it is larger than {} MiB, which no published table is: give the table's text file",
+                MAX_TABLE_BYTES >> 20
+            ),
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        read_error(
+            path,
+            format!(
+                "byte {} is not UTF-8 text: give the table's text file",
+                e.utf8_error().valid_up_to()
+            ),
+        )
     })
 }
 
@@ -49,7 +81,10 @@ pub fn run_compare(
     let source = SourceFile::new(table, read(table)?);
     let entries = compare::parse(&source).map_err(|e| failed(e.into()))?;
     let rows = match census_file {
-        Some(path) => compare::read_rows(path, &read(path)?).map_err(failed)?,
+        Some(path) => {
+            let file = std::fs::File::open(path).map_err(|e| read_error(path, e.to_string()))?;
+            compare::read_rows_from(path, std::io::BufReader::new(file)).map_err(failed)?
+        }
         None => {
             let codes = compare::codes(&entries);
             let digits = codes
@@ -68,7 +103,20 @@ pub fn run_compare(
                 config.max,
                 config.sparse_max
             ));
-            compare::run_codes(&config, &codes).map_err(|e| CliError::Failed(e.to_string()))?
+            let progress =
+                std::sync::Mutex::new((Progress::items("codes", codes.len() as u64, true), 0u64));
+            let rows = compare::run_codes_with(&config, &codes, &|| {
+                let mut guard = progress.lock().unwrap_or_else(|e| e.into_inner());
+                guard.1 += 1;
+                let done = guard.1;
+                guard.0.set(done);
+            });
+            progress
+                .into_inner()
+                .unwrap_or_else(|e| e.into_inner())
+                .0
+                .finish();
+            rows.map_err(|e| CliError::Failed(e.to_string()))?
         }
     };
     let comparison =

@@ -59,9 +59,9 @@ impl Checkpointing {
                 std::process::exit(130);
             }
         }) {
-            eprintln!(
+            warn(&format!(
                 "warning: cannot catch Ctrl-C ({e}); checkpoints are saved every two minutes only"
-            );
+            ));
         }
         let mut saver = Saver::new(
             path,
@@ -78,9 +78,9 @@ impl Checkpointing {
             Some(&mut |table| {
                 let flow = saver.between_chunks(table);
                 if let Some(error) = saver.error.as_ref().filter(|_| !warned) {
-                    eprintln!(
+                    warn(&format!(
                         "warning: {error}; the run goes on (the next save is tried in two minutes)"
-                    );
+                    ));
                     warned = true;
                 }
                 flow
@@ -102,13 +102,21 @@ impl Checkpointing {
                     // The finished table matters more than its checkpoint: warn, and go on to
                     // write it.
                     if let Err(error) = saver.save(&table) {
-                        eprintln!("warning: {error}; the result is written all the same");
+                        warn(&format!(
+                            "warning: {error}; the result is written all the same"
+                        ));
                     }
                 }
                 Ok((table, other))
             }
         }
     }
+}
+
+/// Writes a warning line to standard error (nothing when it is closed: the run goes on).
+fn warn(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
 }
 
 /// The command line of this process with `--resume FILE` added (unless it is there already),
@@ -144,6 +152,15 @@ impl Checkpointing {
     /// Checks, before any work, that `output` (`-o`, unless it is `-` or absent) and the
     /// `--checkpoint` file can be written, so that a long run is not thrown away at its end.
     pub fn check_paths(&self, output: Option<&str>) -> Result<(), CliError> {
+        if let (Some(out), Some(checkpoint)) = (output.filter(|o| *o != "-"), &self.checkpoint) {
+            if same_file(Path::new(out), checkpoint) {
+                return Err(CliError::Usage(format!(
+                    "-o {out} and --checkpoint {} are one file: the table would overwrite its checkpoint\n  help: give the checkpoint its own file, e.g. --checkpoint {}.ckpt",
+                    checkpoint.display(),
+                    out
+                )));
+            }
+        }
         check_output(output)?;
         match &self.checkpoint {
             Some(path) => check_path("--checkpoint", path),
@@ -162,6 +179,26 @@ impl Checkpointing {
     }
 }
 
+/// Whether `a` and `b` name one file: the same path, or (when both exist) the same file
+/// through links; two paths that do not exist yet are compared by their folders' real paths.
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    if a == b {
+        return true;
+    }
+    if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+        return x.dev() == y.dev() && x.ino() == y.ino();
+    }
+    let real = |p: &Path| {
+        let folder = match p.parent() {
+            Some(f) if !f.as_os_str().is_empty() => f,
+            _ => Path::new("."),
+        };
+        Some(std::fs::canonicalize(folder).ok()?.join(p.file_name()?))
+    };
+    matches!((real(a), real(b)), (Some(x), Some(y)) if x == y)
+}
+
 /// Checks, before any work, that the `-o` file `output` can be written (nothing to check for
 /// standard output, `-` or no `-o`).
 pub fn check_output(output: Option<&str>) -> Result<(), CliError> {
@@ -172,7 +209,7 @@ pub fn check_output(output: Option<&str>) -> Result<(), CliError> {
 }
 
 /// [`fs::check_writable`] for the file given to `flag`, with what to do about a failure.
-fn check_path(flag: &str, path: &Path) -> Result<(), CliError> {
+pub(super) fn check_path(flag: &str, path: &Path) -> Result<(), CliError> {
     fs::check_writable(path).map_err(|error| {
         let help = match error.source.kind() {
             ErrorKind::NotFound => {

@@ -370,7 +370,15 @@ where
     // clap's help and usage errors in colour on a terminal, as clap prints them itself.
     let color = stdout.is_terminal() && std::io::stderr().is_terminal();
     let mut out = stdout.lock();
+    crate::engine::progress::on_closed_stderr(end_quietly);
     run_on(args, &mut out, &mut std::io::stderr(), color)
+}
+
+/// A closed standard error (its reader went away while progress was printed) ends the run as
+/// a closed standard output does: quietly, with exit status 0, its temporary files removed.
+fn end_quietly() {
+    crate::fs::remove_temporaries();
+    std::process::exit(0);
 }
 
 /// [`run`] writing to `out` and `err` instead of the process's standard streams.
@@ -400,12 +408,23 @@ where
             } else {
                 e.render().to_string()
             };
-            let _ = if e.use_stderr() {
-                err.write_all(rendered.as_bytes())
-            } else {
-                out.write_all(rendered.as_bytes())
+            if e.use_stderr() {
+                let _ = err.write_all(rendered.as_bytes());
+                return code;
+            }
+            // `--help` and `--version`: output that cannot be written is an error (`--help >
+            // /dev/full`), except a reader that went away.
+            return match out
+                .write_all(rendered.as_bytes())
+                .and_then(|()| out.flush())
+            {
+                Ok(()) => code,
+                Err(error) if crate::fs::is_broken_pipe(&error) => 0,
+                Err(error) => {
+                    let _ = writeln!(err, "error: cannot write -: {error}");
+                    1
+                }
             };
-            return code;
         }
     };
     let mut context = Context {

@@ -95,6 +95,10 @@ pub struct Fingerprint {
     pub hash: u64,
     /// How messages name the game, e.g. `octal 0.07` or `Take half with k=3`.
     pub label: String,
+    /// True when the game is a take-and-break code: then `G(n) ≤ 2n` for every heap `n` (each
+    /// move lowers `2·tokens − heaps`, so no play from a heap of `n` is longer than `2n − 1`
+    /// moves, and a value is at most the longest play), which a resumed checkpoint must obey.
+    pub code: bool,
 }
 
 impl Fingerprint {
@@ -111,6 +115,7 @@ impl Fingerprint {
                 Fingerprint {
                     hash: fnv64(format!("code:{code}").as_bytes()),
                     label,
+                    code: true,
                 }
             }
             None => {
@@ -123,6 +128,7 @@ impl Fingerprint {
                 Fingerprint {
                     hash: fnv64(canonical.as_bytes()),
                     label,
+                    code: false,
                 }
             }
         }
@@ -184,6 +190,23 @@ pub enum CheckpointError {
         made_for: String,
         /// The label of the game asked for.
         asked: String,
+    },
+    /// The file claims more values than the memory available holds.
+    #[error(
+        "checkpoint {} holds {values} values ({}), more than the {} of memory available\n  help: resume it on a machine with more memory, or delete it to start over",
+        .path.display(),
+        super::human_bytes(*.bytes),
+        super::human_bytes(*.available)
+    )]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// How many values it claims.
+        values: u64,
+        /// Their bytes in the file.
+        bytes: u64,
+        /// The memory available.
+        available: u64,
     },
     /// Writing the file failed.
     #[error("cannot save checkpoint: {0}")]
@@ -355,18 +378,9 @@ fn decode_from(
         return Err(damaged("truncated header"));
     }
     let body_len = total - 8;
-    let mut hash = Fnv64::default();
-    let mut block = vec![0u8; READ_BLOCK];
-    for at in (0..body_len).step_by(READ_BLOCK) {
-        let piece = &mut block[..(body_len - at).min(READ_BLOCK as u64) as usize];
-        bytes.read_at(at, piece).map_err(read_error)?;
-        hash.write(piece);
-    }
-    let mut checksum = [0u8; 8];
-    bytes.read_at(body_len, &mut checksum).map_err(read_error)?;
-    if hash.finish() != u64::from_le_bytes(checksum) {
-        return Err(damaged("checksum mismatch"));
-    }
+    // The header first, and every size it claims checked against the file's length and the
+    // memory available, before the file is hashed or anything is allocated: a forged or
+    // sparse file claiming 64 GB must not be read whole first.
     let mut reader = Reader {
         bytes: &head[..head.len().min(body_len as usize)],
         at: 12,
@@ -393,6 +407,28 @@ fn decode_from(
             "it says {len} values of {width} bytes but holds {values_len} bytes of values"
         )));
     }
+    // The table is kept at least `width` bytes a value (a nine-bit table in two).
+    let available = super::available_memory();
+    if values_len > available {
+        return Err(CheckpointError::TooLarge {
+            path: path.to_path_buf(),
+            values: len,
+            bytes: values_len,
+            available,
+        });
+    }
+    let mut hash_state = Fnv64::default();
+    let mut block = vec![0u8; READ_BLOCK];
+    for at in (0..body_len).step_by(READ_BLOCK) {
+        let piece = &mut block[..(body_len - at).min(READ_BLOCK as u64) as usize];
+        bytes.read_at(at, piece).map_err(read_error)?;
+        hash_state.write(piece);
+    }
+    let mut checksum = [0u8; 8];
+    bytes.read_at(body_len, &mut checksum).map_err(read_error)?;
+    if hash_state.finish() != u64::from_le_bytes(checksum) {
+        return Err(damaged("checksum mismatch"));
+    }
     if hash != expected.hash {
         return Err(CheckpointError::WrongGame {
             path: path.to_path_buf(),
@@ -411,6 +447,14 @@ fn decode_from(
                 2 => u32::from(u16::from_le_bytes([chunk[0], chunk[1]])),
                 _ => u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]),
             };
+            // A value no game of this kind can have (the engine would size its sets by it).
+            let n = table.len() as u64;
+            if expected.code && u64::from(value) > 2 * n {
+                return Err(damaged(&format!(
+                    "G({n}) = {value}, but a heap of {n} of a take-and-break code has values at most {}",
+                    2 * n
+                )));
+            }
             table.push(value);
         }
     }
@@ -541,8 +585,12 @@ mod tests {
         load_rules(SourceFile::new("<test>", text), sets).unwrap()
     }
 
+    /// A code's fingerprint without its value bound, so that any values round-trip.
     fn fp() -> Fingerprint {
-        Fingerprint::of(&game("octal 0.07", &[]))
+        Fingerprint {
+            code: false,
+            ..Fingerprint::of(&game("octal 0.07", &[]))
+        }
     }
 
     fn path() -> PathBuf {
@@ -684,6 +732,40 @@ mod tests {
         body.extend(fnv64(&body).to_le_bytes());
         let err = check(&body);
         assert!(err.to_string().contains("value width 3"), "{err}");
+    }
+
+    #[test]
+    fn a_code_value_past_twice_its_heap_is_refused() {
+        let code = Fingerprint::of(&game("octal 0.07", &[]));
+        assert!(code.code);
+        let genuine = SgTable::from_values(&[0, 0, 1, 1, 2, 0]);
+        assert_eq!(
+            decode(&encode(&code, &genuine), &code, &path()).unwrap(),
+            genuine
+        );
+        let forged = SgTable::from_values(&[0, 0, u32::MAX]);
+        let err = decode(&encode(&code, &forged), &code, &path()).unwrap_err();
+        assert!(
+            err.to_string().contains("G(2) = 4294967295") && err.to_string().contains("delete it"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn sizes_are_checked_before_the_file_is_read() {
+        // A header claiming 2^40 values of 4 bytes, over a short file: refused on its sizes,
+        // whatever the checksum.
+        let good = encode(&fp(), &SgTable::from_values(&[0, 1]));
+        let mut body = good[..good.len() - 8].to_vec();
+        let len_at = HEAD + fp().label.len() + 1;
+        body[len_at - 1] = 4;
+        body[len_at..len_at + 8].copy_from_slice(&(1u64 << 40).to_le_bytes());
+        body.extend([0; 8]);
+        let err = decode(&body, &fp(), &path()).unwrap_err();
+        assert!(
+            err.to_string().contains("says 1099511627776 values"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -200,7 +200,7 @@ impl Progress {
                     None => lines.due_line(now, position, self.start, self.end),
                 };
                 if let Some(line) = line {
-                    eprintln!("{line}");
+                    emit(&line);
                 }
             }
         }
@@ -355,6 +355,36 @@ pub fn human_duration(seconds: f64) -> String {
         match minutes % 60 {
             0 => format!("{} h", minutes / 60),
             m => format!("{} h {m} min", minutes / 60),
+        }
+    }
+}
+
+/// Set once by the command line: what to do when standard error is closed while a progress
+/// line is written (`2> >(head -c 1)`). Without it the lines just stop and the run goes on.
+static ON_CLOSED_STDERR: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
+
+/// Standard error was found closed: no more lines are tried.
+static STDERR_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Registers `handler`, called (once) when a progress line finds standard error closed; the
+/// command line ends the run there, quietly, as it does when standard output is closed.
+pub fn on_closed_stderr(handler: fn()) {
+    let _ = ON_CLOSED_STDERR.set(handler);
+}
+
+/// Writes a progress line to standard error; never panics on a closed stream.
+fn emit(line: &str) {
+    use std::io::Write;
+    use std::sync::atomic::Ordering;
+    if STDERR_CLOSED.load(Ordering::Relaxed) {
+        return;
+    }
+    if let Err(error) = writeln!(std::io::stderr(), "{line}") {
+        STDERR_CLOSED.store(true, Ordering::Relaxed);
+        if crate::fs::is_broken_pipe(&error) {
+            if let Some(handler) = ON_CLOSED_STDERR.get() {
+                handler();
+            }
         }
     }
 }

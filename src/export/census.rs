@@ -20,7 +20,7 @@ pub const CSV_HEADER: &str = "code,status,preperiod,period,saltus,proved,values_
 pub fn write_csv(out: &mut dyn Write, rows: &[Row]) -> io::Result<()> {
     let mut writer = ::csv::Writer::from_writer(out);
     for row in rows {
-        writer.serialize(row).map_err(io::Error::other)?;
+        writer.serialize(row).map_err(super::csv_io_error)?;
     }
     writer.flush()
 }

@@ -31,27 +31,38 @@ pub fn write_table(
     match format {
         Format::Csv => {
             let mut writer = csv::Writer::from_writer(&mut out);
-            writer.write_record(["node", "value"])?;
+            writer
+                .write_record(["node", "value"])
+                .map_err(super::csv_io_error)?;
             for (v, value) in values.iter().enumerate() {
-                writer.write_record([graph.name(v as u32), &value_text(*value)])?;
+                writer
+                    .write_record([graph.name(v as u32), &value_text(*value)])
+                    .map_err(super::csv_io_error)?;
             }
             writer.flush()?;
         }
         Format::Json => {
-            let nodes: Vec<Value> = values
-                .iter()
-                .enumerate()
-                .map(|(v, value)| json!({"node": graph.name(v as u32), "value": value}))
-                .collect();
-            let object = json!({
-                "game": game,
-                "ground": graph.name(position.ground()),
-                "value": position.value(),
-                "outcome": if position.value() == 0 { "P" } else { "N" },
-                "nodes": nodes,
-            });
-            serde_json::to_writer(&mut out, &object)?;
-            writeln!(out)?;
+            // Streamed node by node (keys in the order `serde_json` sorts them), so that a
+            // graph of millions of nodes takes no more memory than its values.
+            write!(out, "{{\"game\":")?;
+            serde_json::to_writer(&mut out, game)?;
+            write!(out, ",\"ground\":")?;
+            serde_json::to_writer(&mut out, graph.name(position.ground()))?;
+            write!(out, ",\"nodes\":[")?;
+            for (v, value) in values.iter().enumerate() {
+                if v > 0 {
+                    out.write_all(b",")?;
+                }
+                serde_json::to_writer(
+                    &mut out,
+                    &json!({"node": graph.name(v as u32), "value": value}),
+                )?;
+            }
+            write!(out, "],\"outcome\":")?;
+            serde_json::to_writer(&mut out, if position.value() == 0 { "P" } else { "N" })?;
+            write!(out, ",\"value\":")?;
+            serde_json::to_writer(&mut out, &position.value())?;
+            writeln!(out, "}}")?;
         }
         _ => {
             let width = graph

@@ -78,7 +78,7 @@ fn write_csv(out: &mut dyn Write, table: &LoopyTable) -> io::Result<()> {
     let mut writer = csv::Writer::from_writer(out);
     let mut header: Vec<&str> = table.coordinates.iter().map(String::as_str).collect();
     header.extend(["outcome", "remoteness", "value"]);
-    writer.write_record(&header)?;
+    writer.write_record(&header).map_err(super::csv_io_error)?;
     for v in 0..table.rows {
         let mut record: Vec<String> = if table.positions.is_empty() {
             vec![table.names[v].clone()]
@@ -88,37 +88,40 @@ fn write_csv(out: &mut dyn Write, table: &LoopyTable) -> io::Result<()> {
         record.push(table.outcome[v].to_string());
         record.push(remoteness(table.remoteness[v]));
         record.push(table.values[v].to_string());
-        writer.write_record(&record)?;
+        writer.write_record(&record).map_err(super::csv_io_error)?;
     }
     writer.flush()
 }
 
+/// The JSON object, streamed: one position at a time, so that a table of millions of nodes
+/// takes no more memory than the table itself (the keys in the order `serde_json` sorts them).
 fn write_json(out: &mut dyn Write, table: &LoopyTable, game: &str) -> io::Result<()> {
-    let positions: Vec<Value> = (0..table.rows)
-        .map(|v| {
-            let mut item = Map::new();
-            if table.positions.is_empty() {
-                item.insert(table.coordinates[0].clone(), json!(table.names[v]));
-            } else {
-                for (name, x) in table.coordinates.iter().zip(&table.positions[v]) {
-                    item.insert(name.clone(), json!(x));
-                }
-            }
-            item.insert("outcome".into(), json!(table.outcome[v].to_string()));
-            item.insert("remoteness".into(), json!(table.remoteness[v]));
-            item.insert("value".into(), json!(table.values[v].to_string()));
-            Value::Object(item)
-        })
-        .collect();
     let [p, n, d] = table.counts();
-    let object = json!({
-        "game": game,
-        "coordinates": table.coordinates,
-        "positions": positions,
-        "counts": {"P": p, "N": n, "D": d},
-    });
-    serde_json::to_writer(&mut *out, &object)?;
-    writeln!(out)
+    write!(out, "{{\"coordinates\":")?;
+    serde_json::to_writer(&mut *out, &table.coordinates)?;
+    write!(out, ",\"counts\":")?;
+    serde_json::to_writer(&mut *out, &json!({"P": p, "N": n, "D": d}))?;
+    write!(out, ",\"game\":")?;
+    serde_json::to_writer(&mut *out, game)?;
+    write!(out, ",\"positions\":[")?;
+    for v in 0..table.rows {
+        let mut item = Map::new();
+        if table.positions.is_empty() {
+            item.insert(table.coordinates[0].clone(), json!(table.names[v]));
+        } else {
+            for (name, x) in table.coordinates.iter().zip(&table.positions[v]) {
+                item.insert(name.clone(), json!(x));
+            }
+        }
+        item.insert("outcome".into(), json!(table.outcome[v].to_string()));
+        item.insert("remoteness".into(), json!(table.remoteness[v]));
+        item.insert("value".into(), json!(table.values[v].to_string()));
+        if v > 0 {
+            out.write_all(b",")?;
+        }
+        serde_json::to_writer(&mut *out, &Value::Object(item))?;
+    }
+    writeln!(out, "]}}")
 }
 
 /// How a loopy sum is decided, in words.

@@ -46,6 +46,18 @@ pub use code::{
     human_size, CodeSpec, Lang, PASTE_LIMIT,
 };
 pub use csv::{write_csv, write_table_csv};
+
+/// A `csv` writer's error as the I/O error underneath it when there is one (so that a closed
+/// pipe is still seen as one and ends the run quietly), else wrapped.
+pub(crate) fn csv_io_error(error: ::csv::Error) -> std::io::Error {
+    if error.is_io_error() {
+        if let ::csv::ErrorKind::Io(io) = error.into_kind() {
+            return io;
+        }
+        return std::io::Error::other("the CSV writer failed");
+    }
+    std::io::Error::other(error)
+}
 pub use json::write_table_json;
 pub use period::write_report_json;
 pub use plot::{render_chart, ChartFormat, ChartSpec};

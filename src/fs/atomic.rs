@@ -126,6 +126,32 @@ enum Plan {
     },
 }
 
+/// The most symbolic links followed from one path (Linux's own limit).
+const MAX_LINKS: usize = 40;
+
+/// `target` with every symbolic link at its end followed, whether or not the last one's
+/// target exists (`fs::canonicalize` fails on a dangling link). Relative links are read from
+/// the link's folder.
+fn follow_links(target: &Path) -> io::Result<PathBuf> {
+    let mut path = target.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match fs::symlink_metadata(&path) {
+            Ok(metadata) if metadata.file_type().is_symlink() => {
+                let link = fs::read_link(&path)?;
+                path = match path.parent() {
+                    Some(folder) if link.is_relative() => folder.join(link),
+                    _ => link,
+                };
+            }
+            _ => return Ok(path),
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("more than {MAX_LINKS} symbolic links in a row (a loop of links?)"),
+    ))
+}
+
 /// How `target` is to be written, or why it cannot be.
 fn plan(target: &Path) -> io::Result<Plan> {
     if target.file_name().is_none() {
@@ -145,13 +171,9 @@ fn plan(target: &Path) -> io::Result<Plan> {
             return Ok(Plan::InPlace);
         }
     }
-    // Replace what a symbolic link points to, not the link.
-    let destination = match fs::symlink_metadata(target) {
-        Ok(metadata) if metadata.file_type().is_symlink() => {
-            fs::canonicalize(target).unwrap_or_else(|_| target.to_path_buf())
-        }
-        _ => target.to_path_buf(),
-    };
+    // Replace what a symbolic link points to, not the link; a dangling link is followed to
+    // the file it names, which is then created (the link stays a link).
+    let destination = follow_links(target)?;
     let folder = match destination.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
         _ => PathBuf::from("."),
@@ -505,6 +527,28 @@ mod tests {
     }
 
     /// The pid of a process that has ended (its entry is gone from `/proc`).
+    #[test]
+    fn writing_through_a_dangling_link_creates_its_target_and_keeps_the_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let link = dir.path().join("out.txt");
+        std::os::unix::fs::symlink("real.txt", &link).unwrap();
+        check_writable(&link).unwrap();
+        write_atomically(&link, |w| w.write_all(b"data")).unwrap();
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(
+            fs::read_to_string(dir.path().join("real.txt")).unwrap(),
+            "data"
+        );
+        // A loop of links is an error, not a hang.
+        let a = dir.path().join("a");
+        std::os::unix::fs::symlink("b", &a).unwrap();
+        std::os::unix::fs::symlink("a", dir.path().join("b")).unwrap();
+        assert!(write_atomically(&a, |w| w.write_all(b"x")).is_err());
+    }
+
     fn dead_pid() -> u32 {
         let mut child = std::process::Command::new("true").spawn().unwrap();
         let pid = child.id();

@@ -25,6 +25,28 @@ pub struct FsError {
 impl FsError {
     /// Whether the reader of standard output went away (`sgscope … | head`): not a failure.
     pub fn is_broken_pipe(&self) -> bool {
-        self.source.kind() == std::io::ErrorKind::BrokenPipe
+        is_broken_pipe(&self.source)
     }
+}
+
+/// Whether `error` is a closed pipe (`EPIPE`), also when a writer wrapped it in an error of
+/// its own (a formatter, an encoder).
+pub fn is_broken_pipe(error: &std::io::Error) -> bool {
+    /// `EPIPE` on Linux and the BSDs.
+    const EPIPE: i32 = 32;
+    if error.kind() == std::io::ErrorKind::BrokenPipe || error.raw_os_error() == Some(EPIPE) {
+        return true;
+    }
+    let mut inner: Option<&(dyn std::error::Error + 'static)> = error
+        .get_ref()
+        .map(|e| e as &(dyn std::error::Error + 'static));
+    while let Some(e) = inner {
+        if let Some(io) = e.downcast_ref::<std::io::Error>() {
+            if io.kind() == std::io::ErrorKind::BrokenPipe || io.raw_os_error() == Some(EPIPE) {
+                return true;
+            }
+        }
+        inner = e.source();
+    }
+    false
 }
