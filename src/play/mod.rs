@@ -176,7 +176,7 @@ impl<'g> Referee<'g> {
             refuse_misere_loopy(play)?;
             return Ok(Referee {
                 game,
-                rule: Rule::Loopy(LoopyTable::of_graph(graph)),
+                rule: Rule::Loopy(LoopyTable::of_graph(graph)?),
             });
         }
         let rule = match play {

@@ -105,3 +105,32 @@ fn solve_of_a_million_edge_cycle_is_linear() {
         run.stdout
     );
 }
+
+/// Valuing a graph file whole goes through the one budget: its memory is estimated from its
+/// nodes and edges before anything is allocated, and a graph past the memory available is
+/// refused with the estimate and what to ask instead (a file that size cannot be written in a
+/// test: the check itself is asked about a graph of 10^12 nodes and edges).
+#[test]
+fn a_graph_past_the_memory_is_refused_with_its_estimate() {
+    use sgscope::engine::budget::{check_graph, HACKENBUSH_COST, LOOPY_GRAPH_COST};
+    use sgscope::engine::{EngineError, Hint, TableSize};
+    for cost in [HACKENBUSH_COST, LOOPY_GRAPH_COST] {
+        let error = check_graph(1 << 40, 1 << 40, cost).unwrap_err();
+        assert!(
+            matches!(
+                error,
+                EngineError::TooLarge {
+                    size: TableSize::Graph { .. },
+                    needed_bytes,
+                    ..
+                } if needed_bytes == (cost.per_node + cost.per_edge) << 40
+            ),
+            "{error:?}"
+        );
+        assert_eq!(error.hint(), Some(Hint::SmallerGraph));
+        assert!(error
+            .to_string()
+            .starts_with("a graph of 1099511627776 nodes and 1099511627776 edges needs about"));
+        assert!(check_graph(1000, 1000, cost).is_ok());
+    }
+}

@@ -202,7 +202,7 @@ fn a_flood_of_lines_is_not_queued_without_limit() {
         "--side",
         "first",
         "--max-moves",
-        "10",
+        "30",
         "--",
         "sh",
         "-c",
