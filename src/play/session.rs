@@ -4,8 +4,7 @@
 use std::io::{BufRead, Write};
 
 use super::{
-    not_utf8, quote, read_line_capped, skip_line, Analysis, Line, PlayError, Referee, Verdict,
-    LINE_LIMIT,
+    not_utf8, quote, read_line_capped, Analysis, Line, PlayError, Referee, Verdict, LINE_LIMIT,
 };
 
 /// Who moves first, when the command line says it (otherwise the session asks).
@@ -179,22 +178,24 @@ struct Lines<'i> {
 }
 
 impl Lines<'_> {
-    /// The next line, `None` at the end of the input. A line that is too long or is not UTF-8
-    /// is not read as a move: the person is told which line and why, and gets an empty line.
+    /// The next line, `None` at the end of the input. A line that is not UTF-8 is not read as
+    /// a move: the person is told which line and why, and gets an empty line. A line longer
+    /// than [`LINE_LIMIT`] ends the session with an error naming it.
     fn next(&mut self, output: &mut dyn Write) -> Result<Option<String>, PlayError> {
         let Some(end) = read_line_capped(self.input, &mut self.bytes, LINE_LIMIT)? else {
             return Ok(None);
         };
         self.number += 1;
         if end == Line::TooLong {
-            skip_line(self.input)?;
-            writeln!(
-                output,
-                "Line {} is longer than {} MiB: ignored.",
-                self.number,
-                LINE_LIMIT >> 20
-            )?;
-            return Ok(Some(String::new()));
+            // Not skipped: an endless line (`< /dev/zero`) would be read forever.
+            return Err(PlayError::Io(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "line {} of the input is longer than {} MiB, the most `play` reads for a move",
+                    self.number,
+                    LINE_LIMIT >> 20
+                ),
+            )));
         }
         match std::str::from_utf8(&self.bytes) {
             Ok(text) => Ok(Some(text.to_string())),

@@ -256,6 +256,19 @@ fn play_names_a_line_that_is_not_utf8_and_plays_on() {
     );
 }
 
+/// `play` fed a line without end (2 MiB without a newline, like `< /dev/zero`): an error naming
+/// the line once it passes 1 MiB, not a read that never ends.
+#[test]
+fn play_refuses_a_line_past_a_mebibyte() {
+    let endless = vec![b'x'; 2 << 20];
+    case(&["play", "rules/nim.sg", "5", "--first", "me"])
+        .stdin(&endless)
+        .timeout(30)
+        .address_space(1 << 30)
+        .run()
+        .refused(1, &["line 1 of the input is longer than 1 MiB"]);
+}
+
 /// A hackenbush file has no `start` line to ask for: its position is the picture itself, and
 /// `play`/`judge` say so, pointing to `solve`.
 #[test]
