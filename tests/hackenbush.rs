@@ -370,3 +370,72 @@ fn long_chains_of_cycles() {
     let cycle: Vec<(u32, u32)> = (0..n).map(|i| (i, (i + 1) % n)).collect();
     assert_eq!(Hackenbush::new(n as usize, cycle, 0).unwrap().value(), 1);
 }
+
+/// Cycles whose edges share one 2-edge-cut class, with stalks, loops and chords hanging from
+/// their nodes: the winning cuts found class by class against each cut valued afresh
+/// (`value_after_cut`), for several targets; and the search under a work limit, whose cuts are
+/// true winning cuts and whose other winning cuts are all reported as not searched.
+#[test]
+fn cycle_classes_match_each_cut_valued_afresh() {
+    let mut state = 0x5eed_u64;
+    for round in 0..40 {
+        let n = 3 + (xorshift(&mut state) % 60) as u32;
+        let mut edges: Vec<(u32, u32)> = (0..n).map(|i| (i, (i + 1) % n)).collect();
+        let mut nodes = n;
+        for _ in 0..(xorshift(&mut state) % 12) {
+            let at = (xorshift(&mut state) % u64::from(n)) as u32;
+            match xorshift(&mut state) % 4 {
+                0 => edges.push((at, at)),
+                1 => {
+                    // A stalk of 1 to 3 edges.
+                    let mut below = at;
+                    for _ in 0..1 + xorshift(&mut state) % 3 {
+                        edges.push((below, nodes));
+                        below = nodes;
+                        nodes += 1;
+                    }
+                }
+                2 => {
+                    // A triangle hanging by a bridge.
+                    edges.extend([
+                        (at, nodes),
+                        (nodes, nodes + 1),
+                        (nodes + 1, nodes + 2),
+                        (nodes + 2, nodes),
+                    ]);
+                    nodes += 3;
+                }
+                _ => {
+                    // A chord: two classes instead of one.
+                    let to = (xorshift(&mut state) % u64::from(n)) as u32;
+                    edges.push((at, to));
+                }
+            }
+        }
+        let ground = (xorshift(&mut state) % u64::from(n)) as u32;
+        let h = Hackenbush::new(nodes as usize, edges.clone(), ground).unwrap();
+        let after: Vec<u32> = (0..edges.len()).map(|e| h.value_after_cut(e)).collect();
+        let mut targets: Vec<u32> = after.clone();
+        targets.extend([0, h.value()]);
+        targets.sort_unstable();
+        targets.dedup();
+        for &target in &targets {
+            let expected: Vec<usize> = (0..edges.len()).filter(|&e| after[e] == target).collect();
+            assert_eq!(
+                h.winning_cuts(target),
+                expected,
+                "round {round}, target {target}, {edges:?}"
+            );
+            for work in [0, 5, 40, 200] {
+                let cuts = h.winning_cuts_within(target, work);
+                for e in &expected {
+                    assert!(
+                        cuts.winning.contains(e) != cuts.unsearched.contains(e),
+                        "round {round}, work {work}, edge {e}"
+                    );
+                }
+                assert!(cuts.winning.iter().all(|e| expected.contains(e)));
+            }
+        }
+    }
+}

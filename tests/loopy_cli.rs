@@ -75,7 +75,7 @@ proptest! {
         let (text, _) = random_graph(nodes, &edges);
         let game = rules::load(SourceFile::new("g.sg", &text), &[]).unwrap();
         let graph_game = game.graph().unwrap();
-        let table = LoopyTable::of_graph(graph_game);
+        let table = LoopyTable::of_graph(graph_game).unwrap();
         let graph = &graph_game.graph;
         let product = sum_graph(&[graph, graph]);
         let reference = outcomes_by_horizon(&product);

@@ -32,6 +32,11 @@ impl GameArgs {
     pub fn load(&self, console: &mut Console) -> Result<Game, CliError> {
         self.sets.load(&self.game, console)
     }
+
+    /// The game as given on the command line (a path, or rules text).
+    pub fn spec(&self) -> &str {
+        &self.game
+    }
 }
 
 /// `--misere` / `--normal`: the play convention, for the subcommands that value positions.

@@ -217,6 +217,9 @@ fn hint_help(hint: Hint) -> String {
         Hint::SmallerSums => {
             "ask for a smaller --to, or a sum of fewer or smaller components".to_string()
         }
+        Hint::SmallerGraph => {
+            "a graph file is valued whole: give it fewer nodes and edges (split it into parts, whose values add as a sum)".to_string()
+        }
     }
 }
 

@@ -43,6 +43,7 @@ enum FirstArg {
 /// Runs `play`: the dialogue on standard input and output.
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let game = args.game.load(&mut context.console)?;
+    playable(&game, &args.game)?;
     let play = args.play.resolve(&game, &mut context.console);
     let start = start_of(&game, &args.position, "play")?;
     let referee = Referee::new(&game, play, &start).map_err(play_error)?;
@@ -126,6 +127,7 @@ enum ProtocolArg {
 /// Runs `judge`: exit code 0 when the program won, 1 otherwise (with the reason).
 pub fn run_judge(args: JudgeArgs, context: &mut Context<'_>) -> Result<(), CliError> {
     let game = args.game.load(&mut context.console)?;
+    playable(&game, &args.game)?;
     let play = args.play.resolve(&game, &mut context.console);
     let start = start_of(&game, &args.position, "judge")?;
     if !(args.time_limit > 0.0 && args.time_limit <= 86_400.0) {
@@ -209,6 +211,17 @@ pub fn run_judge(args: JudgeArgs, context: &mut Context<'_>) -> Result<(), CliEr
             Err(CliError::Failed(message))
         }
     }
+}
+
+/// Refuses a game that cannot be played move by move (a hackenbush file) before its position
+/// is looked for, saying what to run instead.
+fn playable(game: &Game, spec: &GameArgs) -> Result<(), CliError> {
+    crate::play::playable(game).map_err(|e| {
+        CliError::Usage(format!(
+            "{e}\n  help: `sgscope solve {}` gives its value and every winning cut",
+            spec.spec()
+        ))
+    })
 }
 
 /// The position given, or a graph file's `start` node.

@@ -142,7 +142,7 @@ fn plot_graph(
             )?;
         }
         None => {
-            let table = LoopyTable::of_graph(graph);
+            let table = LoopyTable::of_graph(graph)?;
             let labels: Vec<String> = table.values.iter().map(|v| v.pretty()).collect();
             export::graph_plot::write_graph_plot(
                 output,

@@ -152,7 +152,7 @@ fn run_graph(
             })
             .collect::<Result<_, _>>()?
     };
-    let table = LoopyTable::of_graph(graph);
+    let table = LoopyTable::of_graph(graph)?;
     write_loopy(args, game, &table, &nodes, context)
 }
 

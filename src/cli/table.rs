@@ -56,7 +56,7 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
             })?;
             return Ok(());
         }
-        let table = LoopyTable::of_graph(graph);
+        let table = LoopyTable::of_graph(graph)?;
         context.console.write_to(output, |out| {
             export::loopy::write_table(out, &table, args.format, &game.name)
         })?;
@@ -155,6 +155,11 @@ pub(super) fn refuse_misere_loopy(play: Play) -> Result<(), CliError> {
 
 /// The Hackenbush position of a `hackenbush` file.
 pub(super) fn hackenbush_of(graph: &GraphGame, ground: u32) -> Result<Hackenbush, CliError> {
+    crate::engine::budget::check_graph(
+        graph.node_count(),
+        graph.undirected.len(),
+        crate::engine::budget::HACKENBUSH_COST,
+    )?;
     Hackenbush::new(graph.node_count(), graph.undirected.clone(), ground)
         .map_err(|e| CliError::Usage(e.to_string()))
 }

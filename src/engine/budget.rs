@@ -335,6 +335,55 @@ pub fn check_rule_steps(
     })
 }
 
+/// Peak bytes per node and per edge of one way of valuing a graph file whole, beyond the file
+/// itself: what [`check_graph`] multiplies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GraphCost {
+    /// Bytes per node.
+    pub per_node: u64,
+    /// Bytes per edge.
+    pub per_edge: u64,
+}
+
+/// Green Hackenbush ([`super::hackenbush`]): the fused tree's arrays per node (component,
+/// search record, order, weights, local indices, pieces, cycle labels' sums: about 80 bytes)
+/// and per edge (the edge, both adjacency entries, bridge and tree flags, cycle label, class
+/// mark, grouping, a component's local adjacency: about 100 bytes), rounded up.
+pub const HACKENBUSH_COST: GraphCost = GraphCost {
+    per_node: 96,
+    per_edge: 128,
+};
+
+/// A loopy table of a graph file's nodes ([`crate::value::loopy::LoopyTable::of_graph`]): per
+/// node its name, value, remoteness and the retrograde analysis's counters (about 100 bytes,
+/// more for a value `∞(K)` with a large `K`), per edge the copy of the graph and its reverse
+/// (8 bytes), rounded up.
+pub const LOOPY_GRAPH_COST: GraphCost = GraphCost {
+    per_node: 160,
+    per_edge: 16,
+};
+
+/// Refuses valuing a graph of `nodes` and `edges` whole when `cost` says it needs more memory
+/// than is available ([`EngineError::TooLarge`] with [`super::TableSize::Graph`]), before
+/// anything is allocated.
+pub fn check_graph(nodes: usize, edges: usize, cost: GraphCost) -> Result<(), EngineError> {
+    let needed_bytes = (nodes as u64)
+        .saturating_mul(cost.per_node)
+        .saturating_add((edges as u64).saturating_mul(cost.per_edge));
+    let available_bytes = super::available_memory();
+    if needed_bytes > available_bytes {
+        return Err(EngineError::TooLarge {
+            size: super::TableSize::Graph {
+                nodes: nodes as u64,
+                edges: edges as u64,
+            },
+            needed_bytes,
+            available_bytes,
+        });
+    }
+    Ok(())
+}
+
 /// The longest a heap table of a take-and-break code may be estimated to take
 /// ([`estimate::estimate`]): six hours, far past the note that long requests get (ten
 /// minutes), so that within the estimate's factor of two or three only requests of a day or

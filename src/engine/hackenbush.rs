@@ -28,9 +28,14 @@
 //! [`Hackenbush::value`] and [`Hackenbush::node_values`]) is `O(V + E)`; cutting a bridge or a
 //! loop is `O(V + E)` for [`Hackenbush::value_after_cut`] and `O(1)` each inside
 //! [`Hackenbush::winning_cuts`], by a top-down pass over the bridge tree. Cutting any other
-//! edge of a component `C` changes `C` itself, which is valued afresh: `O(|C| + |E(C)|)` per
-//! such edge, so `winning_cuts` is `O(V + E + Σ_C k_C · (|C| + |E(C)|))` with `k_C` the
-//! non-loop non-bridge edges of `C` (at worst `O(E · (V + E))`, e.g. for one long cycle).
+//! edge of a component `C` changes `C` itself. Its cut is `O(1)` when the edge is in no 2-edge
+//! cut of `C` (found by cycle-space labels: e.g. each of many parallel edges), and the edges of
+//! one 2-edge-cut class (e.g. the edges of one long cycle) are valued together, the pieces
+//! between them found once in `O(|C| + |E(C)|)` and each cut in `O(1 + z)`, `z` the pieces
+//! of non-zero value. A million parallel edges or a million-edge cycle are searched in linear
+//! time; a component with many classes costs `O(|C| + |E(C)|)` per class, which is why
+//! [`Hackenbush::winning_cuts_within`] takes a work limit and names the cuts it did not check
+//! (`solve` passes the request's step budget, [`budget::steps_limit`](super::budget::steps_limit)).
 
 use thiserror::Error;
 
@@ -110,6 +115,12 @@ struct Fused {
     anchor: Vec<u32>,
     /// Each component's value: the part hanging above it, loops and subtrees included.
     value: Vec<u32>,
+    /// The depth-first search's order of the nodes reached from the ground.
+    preorder: Vec<u32>,
+    /// The tree edge each node was reached by (`NONE` for the ground and nodes cut off).
+    via: Vec<u32>,
+    /// The node each node was reached from (`NONE` for the ground and nodes cut off).
+    up: Vec<u32>,
 }
 
 impl Fused {
@@ -245,6 +256,7 @@ impl Fused {
         for c in (1..parent.len()).rev() {
             value[parent[c] as usize] ^= value[c] + 1;
         }
+        let (via, up) = visit.iter().map(|v| (v.via, v.up)).unzip();
         Fused {
             component,
             bridge,
@@ -253,6 +265,9 @@ impl Fused {
             head,
             anchor,
             value,
+            preorder,
+            via,
+            up,
         }
     }
 }
@@ -386,24 +401,44 @@ impl Hackenbush {
 
     /// The edges (ascending) whose deletion leaves the value `target`: the winning moves of
     /// this position in a sum whose other components XOR to `target` (`0` for the position
-    /// alone).
+    /// alone). Every edge is searched, however long it takes; [`Hackenbush::winning_cuts_within`]
+    /// stops at a work limit.
+    pub fn winning_cuts(&self, target: u32) -> Vec<usize> {
+        self.winning_cuts_within(target, u64::MAX).winning
+    }
+
+    /// The winning cuts of [`Hackenbush::winning_cuts`], searched within about `work` steps
+    /// (a step: a node or an edge visited); the cuts left unchecked past it are listed.
     ///
     /// A top-down pass over the fused tree says what value each component must take for the
     /// whole to be `target`: `need(root) = target`, and for a child `c` of `v`,
     /// `need(c) = (need(v) XOR val(v) XOR (val(c) + 1)) − 1`, none when that XOR is `0` (the
     /// term of `c` would have to vanish, and `val + 1 ≥ 1`). Cutting the bridge from `v` to `c`
     /// then wins iff `val(v) XOR (val(c) + 1) = need(v)`, cutting a loop of `c` iff
-    /// `val(c) XOR 1 = need(c)`, both `O(1)`; any other edge of `c` is checked by valuing `c`
-    /// without it, `O(|C| + |E(C)|)`, and only when `need(c)` exists.
-    pub fn winning_cuts(&self, target: u32) -> Vec<usize> {
+    /// `val(c) XOR 1 = need(c)`, both `O(1)`.
+    ///
+    /// Any other edge `e` of a component `C` lies on a cycle, and what its cut does depends on
+    /// the edges `f` such that `{e, f}` is a 2-edge cut of `C`: those become bridges. They are
+    /// found by cycle-space labels (each edge off the search tree gets a pseudo-random 64-bit
+    /// label, each tree edge the XOR of the labels of the edges whose cycles cover it: the
+    /// edges of a 2-edge cut always share a label, so an edge with a label of its own is in
+    /// none). Such an edge leaves `C` 2-edge-connected with one loop fewer: `val(C) XOR 1`,
+    /// `O(1)` — e.g. each of a million parallel edges. The edges of one label (a cycle of
+    /// `k` pieces joined by them, e.g. a long cycle of single nodes) are valued together: the
+    /// pieces are found once, `O(|C| + |E(C)|)`, and cutting the `t`-th leaves two arms of
+    /// pieces hanging from the root's piece, each valued by the colon principle in
+    /// `O(1 + z)` steps (`z`: the pieces whose own value is not 0; runs of zeros add their
+    /// length). Should the labels of two cuts collide by chance, the pieces do not form one
+    /// cycle and each edge of the label is valued afresh, `O(|C| + |E(C)|)` each.
+    pub fn winning_cuts_within(&self, target: u32, work: u64) -> Cuts {
         let f = &self.fused;
         let mut need: Vec<Option<u32>> = vec![Some(target); f.value.len()];
         for c in 1..f.value.len() {
             let p = f.parent[c] as usize;
             need[c] = need[p].and_then(|n| (n ^ f.value[p] ^ (f.value[c] + 1)).checked_sub(1));
         }
-        let mut lazy: Option<(Members, Vec<u32>)> = None;
-        let mut cuts = Vec::new();
+        let mut winning = Vec::new();
+        let mut hard = Vec::new();
         for (edge, &(a, b)) in self.edges.iter().enumerate() {
             if !self.in_play(edge) {
                 continue;
@@ -417,18 +452,57 @@ impl Hackenbush {
                 match need[c] {
                     None => false,
                     Some(n) if a == b => f.value[c] ^ 1 == n,
-                    Some(n) => {
-                        let (members, weights) = lazy
-                            .get_or_insert_with(|| (Members::of(f, &self.edges), self.weights()));
-                        self.component_without(c, edge, members, weights) == n
+                    Some(_) => {
+                        hard.push(edge);
+                        false
                     }
                 }
             };
             if wins {
-                cuts.push(edge);
+                winning.push(edge);
             }
         }
-        cuts
+        let mut unsearched = Vec::new();
+        if !hard.is_empty() {
+            let mut search = CycleSearch::new(self, &need, work);
+            search.run(hard, &mut winning, &mut unsearched);
+        }
+        winning.sort_unstable();
+        unsearched.sort_unstable();
+        Cuts {
+            winning,
+            unsearched,
+        }
+    }
+
+    /// Cycle-space labels of the edges (see [`Hackenbush::winning_cuts_within`]): a
+    /// pseudo-random label for each edge in play off the search tree (loops and bridges
+    /// aside), the XOR of the labels of the edges covering it for each tree edge; `0` for
+    /// bridges, loops and edges out of play.
+    fn cycle_labels(&self) -> Vec<u64> {
+        let f = &self.fused;
+        let mut label = vec![0u64; self.edges.len()];
+        let mut tree = vec![false; self.edges.len()];
+        for &v in f.preorder.iter().skip(1) {
+            tree[f.via[v as usize] as usize] = true;
+        }
+        let mut covering = vec![0u64; self.node_count];
+        for (e, &(a, b)) in self.edges.iter().enumerate() {
+            if a != b && !tree[e] && f.component[a as usize] != NONE {
+                let r = splitmix64(e as u64);
+                label[e] = r;
+                covering[a as usize] ^= r;
+                covering[b as usize] ^= r;
+            }
+        }
+        // A subtree's XOR keeps the labels of the edges with one end inside it: those whose
+        // cycle runs through the tree edge above it.
+        for &v in f.preorder.iter().skip(1).rev() {
+            let v = v as usize;
+            label[f.via[v] as usize] = covering[v];
+            covering[f.up[v] as usize] ^= covering[v];
+        }
+        label
     }
 
     /// The component a bridge leads to (away from the ground).
@@ -471,6 +545,309 @@ impl Hackenbush {
             .collect();
         let local_weights: Vec<u32> = nodes.iter().map(|&v| weights[v as usize]).collect();
         Fused::of(nodes.len(), &edges, local(f.head[c]), Some(&local_weights)).value[0]
+    }
+}
+
+/// What [`Hackenbush::winning_cuts_within`] found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Cuts {
+    /// The winning cuts found (edge indices, ascending).
+    pub winning: Vec<usize>,
+    /// The edges in play whose cut was not checked within the work allowed (ascending; empty
+    /// when the search was complete).
+    pub unsearched: Vec<usize>,
+}
+
+impl Cuts {
+    /// Whether every edge was checked.
+    pub fn complete(&self) -> bool {
+        self.unsearched.is_empty()
+    }
+}
+
+/// splitmix64 (Steele, Lea and Flood 2014): the cycle labels, fixed for each edge index so
+/// that runs are reproducible.
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A component's own graph: (the component, CSR offsets by local node, (local neighbour,
+/// edge) pairs), loops left out.
+type LocalGraph = (usize, Vec<usize>, Vec<(u32, u32)>);
+
+/// The cuts of edges on cycles, grouped by cycle label (see
+/// [`Hackenbush::winning_cuts_within`]), within a work limit.
+struct CycleSearch<'h> {
+    position: &'h Hackenbush,
+    need: &'h [Option<u32>],
+    labels: Vec<u64>,
+    members: Option<(Members, Vec<u32>)>,
+    /// The local adjacency of the component last built.
+    local: Option<LocalGraph>,
+    /// Per edge, the number of the class it was last marked in (0: none).
+    mark: Vec<u32>,
+    work_left: u64,
+}
+
+impl<'h> CycleSearch<'h> {
+    fn new(position: &'h Hackenbush, need: &'h [Option<u32>], work: u64) -> Self {
+        CycleSearch {
+            position,
+            need,
+            labels: position.cycle_labels(),
+            members: None,
+            local: None,
+            mark: Vec::new(),
+            work_left: work,
+        }
+    }
+
+    /// Spends `steps` of the work left, or says there are not enough.
+    fn spend(&mut self, steps: u64) -> bool {
+        match self.work_left.checked_sub(steps) {
+            Some(left) => {
+                self.work_left = left;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Checks the cuts of `hard` (edges on cycles, in components with a need), adding the
+    /// winning ones to `winning` and those past the work limit to `unsearched`.
+    fn run(&mut self, mut hard: Vec<usize>, winning: &mut Vec<usize>, unsearched: &mut Vec<usize>) {
+        let f = &self.position.fused;
+        let edges = &self.position.edges;
+        let component = |e: usize| f.component[edges[e].0 as usize];
+        let labels = std::mem::take(&mut self.labels);
+        hard.sort_unstable_by_key(|&e| (component(e), labels[e], e));
+        let mut start = 0;
+        let mut class_number = 0u32;
+        while start < hard.len() {
+            let e0 = hard[start];
+            let key = (component(e0), labels[e0]);
+            let end = start
+                + hard[start..]
+                    .iter()
+                    .take_while(|&&e| (component(e), labels[e]) == key)
+                    .count();
+            let class = &hard[start..end];
+            start = end;
+            let c = key.0 as usize;
+            let n = self.need[c].expect("only components with a need are searched");
+            if let [edge] = class {
+                // On no 2-edge cut: the component stays whole, one loop fewer.
+                if !self.spend(1) {
+                    unsearched.push(*edge);
+                } else if f.value[c] ^ 1 == n {
+                    winning.push(*edge);
+                }
+                continue;
+            }
+            class_number += 1;
+            match self.class_values(c, class, class_number) {
+                Some(Some(values)) => {
+                    for (&edge, value) in class.iter().zip(values) {
+                        if value == u64::from(n) {
+                            winning.push(edge);
+                        }
+                    }
+                }
+                Some(None) => {
+                    // Labels that collided by chance: each cut valued afresh.
+                    for &edge in class {
+                        let (nodes, edges) = self.sizes(c);
+                        if !self.spend(nodes + edges) {
+                            unsearched.push(edge);
+                            continue;
+                        }
+                        let position = self.position;
+                        let (members, weights) = self.members();
+                        if position.component_without(c, edge, members, weights) == n {
+                            winning.push(edge);
+                        }
+                    }
+                }
+                None => unsearched.extend_from_slice(class),
+            }
+        }
+    }
+
+    fn members(&mut self) -> (&Members, &Vec<u32>) {
+        let position = self.position;
+        let (members, weights) = self.members.get_or_insert_with(|| {
+            (
+                Members::of(&position.fused, &position.edges),
+                position.weights(),
+            )
+        });
+        (members, weights)
+    }
+
+    /// The nodes and non-bridge edges of component `c`.
+    fn sizes(&mut self, c: usize) -> (u64, u64) {
+        let (members, _) = self.members();
+        (members.nodes(c).len() as u64, members.edges(c).len() as u64)
+    }
+
+    /// The value component `c` takes after each cut of `class` (edges sharing one cycle
+    /// label): `None` past the work limit, `Some(None)` when the class does not split `c`
+    /// into one cycle of pieces (labels that collided by chance).
+    fn class_values(&mut self, c: usize, class: &[usize], number: u32) -> Option<Option<Vec<u64>>> {
+        let (nodes, edges) = self.sizes(c);
+        if !self.spend(2 * (nodes + edges) + class.len() as u64) {
+            return None;
+        }
+        let position = self.position;
+        let f = &position.fused;
+        if self.mark.is_empty() {
+            self.mark = vec![0; position.edges.len()];
+        }
+        for &e in class {
+            self.mark[e] = number;
+        }
+        if self.local.as_ref().is_none_or(|(built, _, _)| *built != c) {
+            let (members, _) = self.members();
+            let local = |v: u32| members.local[v as usize] as usize;
+            let count = members.nodes(c).len();
+            let mut offsets = vec![0usize; count + 1];
+            for &e in members.edges(c) {
+                let (a, b) = position.edges[e as usize];
+                if a != b {
+                    offsets[local(a) + 1] += 1;
+                    offsets[local(b) + 1] += 1;
+                }
+            }
+            for v in 0..count {
+                offsets[v + 1] += offsets[v];
+            }
+            let mut next = offsets.clone();
+            let mut adjacency = vec![(0u32, 0u32); offsets[count]];
+            for &e in members.edges(c) {
+                let (a, b) = position.edges[e as usize];
+                if a != b {
+                    let (a, b) = (local(a), local(b));
+                    adjacency[next[a]] = (b as u32, e);
+                    next[a] += 1;
+                    adjacency[next[b]] = (a as u32, e);
+                    next[b] += 1;
+                }
+            }
+            self.local = Some((c, offsets, adjacency));
+        }
+        let (members, weights) = self.members.as_ref().expect("built above");
+        let (_, offsets, adjacency) = self.local.as_ref().expect("built above");
+        let local = |v: u32| members.local[v as usize] as usize;
+        let mark = &self.mark;
+
+        // The pieces: what is left connected once every edge of the class is cut.
+        let count = members.nodes(c).len();
+        let mut piece = vec![NONE; count];
+        let mut pieces = 0u32;
+        let mut stack = Vec::new();
+        for root in 0..count {
+            if piece[root] != NONE {
+                continue;
+            }
+            piece[root] = pieces;
+            stack.push(root);
+            while let Some(v) = stack.pop() {
+                for &(w, e) in &adjacency[offsets[v]..offsets[v + 1]] {
+                    if mark[e as usize] != number && piece[w as usize] == NONE {
+                        piece[w as usize] = pieces;
+                        stack.push(w as usize);
+                    }
+                }
+            }
+            pieces += 1;
+        }
+        let k = class.len();
+        if pieces as usize != k {
+            return Some(None);
+        }
+        // Each piece meets exactly two edges of the class, and they chain into one cycle.
+        let mut ends: Vec<[(u32, u32); 2]> = vec![[(NONE, NONE); 2]; k];
+        let mut degree = vec![0u8; k];
+        for (i, &e) in class.iter().enumerate() {
+            let (a, b) = position.edges[e];
+            let (pa, pb) = (piece[local(a)], piece[local(b)]);
+            if pa == pb {
+                return Some(None);
+            }
+            for (p, other) in [(pa, pb), (pb, pa)] {
+                let d = &mut degree[p as usize];
+                if *d == 2 {
+                    return Some(None);
+                }
+                ends[p as usize][*d as usize] = (other, i as u32);
+                *d += 1;
+            }
+        }
+        // Walk the cycle from the piece holding the component's root: positions 0..k, the
+        // t-th edge of the class joining positions t and t + 1 (mod k).
+        let root = piece[local(f.head[c])];
+        let mut place = vec![NONE; k];
+        let mut edge_place = vec![NONE; k];
+        let (mut at, mut came_by) = (root, NONE);
+        for t in 0..k as u32 {
+            if place[at as usize] != NONE {
+                return Some(None);
+            }
+            place[at as usize] = t;
+            let [first, second] = ends[at as usize];
+            let (next, by) = if first.1 != came_by { first } else { second };
+            edge_place[by as usize] = t;
+            (at, came_by) = (next, by);
+        }
+        if at != root || place.contains(&NONE) {
+            return Some(None);
+        }
+        // Each piece's own value: its edges (now loops, once fused) and its subtrees.
+        let mut q = vec![0u32; k];
+        for &e in members.edges(c) {
+            if mark[e as usize] != number {
+                let a = position.edges[e as usize].0;
+                q[place[piece[local(a)] as usize] as usize] ^= 1;
+            }
+        }
+        for &v in members.nodes(c) {
+            q[place[piece[local(v)] as usize] as usize] ^= weights[v as usize];
+        }
+        let nonzero: Vec<usize> = (1..k).filter(|&p| q[p] != 0).collect();
+        if !self.spend(k as u64 * (nonzero.len() as u64 + 1)) {
+            return None;
+        }
+        // Cutting the t-th edge leaves the arm of positions 1..=t on one side of the root's
+        // piece and k−1 down to t+1 on the other; an arm of pieces p_1 (next to the root) ..
+        // p_m is worth h(p_1, h(p_2, … h(p_m, 0))), h(p, x) = (q_p XOR x) + 1.
+        let values = edge_place
+            .iter()
+            .map(|&t| {
+                let t = t as usize;
+                let split = nonzero.partition_point(|&p| p <= t);
+                let mut clockwise = 0u64;
+                let mut previous = t + 1;
+                for &p in nonzero[..split].iter().rev() {
+                    clockwise += (previous - p - 1) as u64;
+                    clockwise = (u64::from(q[p]) ^ clockwise) + 1;
+                    previous = p;
+                }
+                clockwise += (previous - 1) as u64;
+                let mut counter = 0u64;
+                let mut previous = t;
+                for &p in &nonzero[split..] {
+                    counter += (p - previous - 1) as u64;
+                    counter = (u64::from(q[p]) ^ counter) + 1;
+                    previous = p;
+                }
+                counter += (k - 1 - previous) as u64;
+                u64::from(q[0]) ^ clockwise ^ counter
+            })
+            .collect();
+        Some(Some(values))
     }
 }
 

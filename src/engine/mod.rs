@@ -106,6 +106,13 @@ pub enum TableSize {
         /// Positions in the box.
         positions: u128,
     },
+    /// A graph file, valued whole (a loopy table of its nodes, or a Hackenbush picture).
+    Graph {
+        /// Its nodes.
+        nodes: u64,
+        /// Its edges.
+        edges: u64,
+    },
 }
 
 impl std::fmt::Display for TableSize {
@@ -113,6 +120,9 @@ impl std::fmt::Display for TableSize {
         match self {
             TableSize::Sequence { to } => write!(f, "a table up to n = {to}"),
             TableSize::Box { positions } => write!(f, "a box of {positions} positions"),
+            TableSize::Graph { nodes, edges } => {
+                write!(f, "a graph of {nodes} nodes and {edges} edges")
+            }
         }
     }
 }
@@ -136,6 +146,8 @@ pub enum Hint {
     SmallerPositions,
     /// Ask for smaller misère sums: a shorter table, fewer or smaller components.
     SmallerSums,
+    /// Give a graph file fewer nodes and edges: it is valued whole.
+    SmallerGraph,
 }
 
 /// Why a table or a box could not be computed. The messages name no command-line option:
@@ -327,6 +339,10 @@ impl EngineError {
                 ..
             }
             | EngineError::BoxTooSlow { .. } => Some(Hint::SmallerBox),
+            EngineError::TooLarge {
+                size: TableSize::Graph { .. },
+                ..
+            } => Some(Hint::SmallerGraph),
             EngineError::TooSlow { feasible_to, .. } => Some(Hint::TableBelow(*feasible_to)),
             EngineError::TooLong { .. } => Some(Hint::SmallerTable),
             EngineError::RulesTooSlow { .. } => Some(Hint::BoundRanges),

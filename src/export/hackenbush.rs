@@ -4,14 +4,17 @@
 //! * CSV: `node,value` (`value` empty for a node cut off from the ground).
 //! * JSON (`table`): `{"game", "ground", "value", "outcome", "nodes": [{"node", "value"}]}`;
 //!   (`solve`): `{"play": "normal", "outcome", "value", "winning_moves": [{"cut": [U, V],
-//!   "edge", "result"}], "method"}`, `edge` the edge's 1-based place among the file's edges.
+//!   "edge", "result"}], "method", "complete"}`, `edge` the edge's 1-based place among the
+//!   file's edges, `result` 0 (the value a winning cut leaves); `complete` is false when the
+//!   work budget ran out before every cut of an edge on a cycle was checked, and the edges
+//!   not searched are then listed as `unsearched` (1-based).
 
 use std::io::{self, Write};
 
 use serde_json::{json, Value};
 
 use super::Format;
-use crate::engine::hackenbush::Hackenbush;
+use crate::engine::hackenbush::{Cuts, Hackenbush};
 use crate::rules::GraphGame;
 
 /// How `solve` decided a Hackenbush position, in words.
@@ -98,7 +101,11 @@ pub fn write_solve(
     json_output: bool,
 ) -> io::Result<()> {
     let value = position.value();
-    let cuts = position.winning_cuts(0);
+    let Cuts {
+        winning: cuts,
+        unsearched,
+    } = position.winning_cuts_within(0, crate::engine::budget::steps_limit());
+    let complete = unsearched.is_empty();
     let edges = position.edges();
     let cut_of = |e: usize| {
         let (u, v) = edges[e];
@@ -109,16 +116,21 @@ pub fn write_solve(
             .iter()
             .map(|&e| {
                 let (u, v) = cut_of(e);
-                json!({"cut": [u, v], "edge": e + 1, "result": position.value_after_cut(e)})
+                // A winning cut leaves 0 (the position alone is searched for cuts to 0).
+                json!({"cut": [u, v], "edge": e + 1, "result": 0})
             })
             .collect();
-        let object = json!({
+        let mut object = json!({
             "play": "normal",
             "outcome": if value == 0 { "P" } else { "N" },
             "value": value,
             "method": METHOD,
             "winning_moves": moves,
+            "complete": complete,
         });
+        if !complete {
+            object["unsearched"] = json!(unsearched.iter().map(|&e| e + 1).collect::<Vec<_>>());
+        }
         serde_json::to_writer(&mut *out, &object)?;
         return writeln!(out);
     }
@@ -137,7 +149,23 @@ pub fn write_solve(
         );
     }
     writeln!(out, "G = {value}: the first player wins")?;
-    writeln!(out, "winning cuts ({}):", cuts.len())?;
+    if complete {
+        writeln!(out, "winning cuts ({}):", cuts.len())?;
+    } else {
+        let shown: Vec<String> = unsearched
+            .iter()
+            .take(10)
+            .map(|&e| (e + 1).to_string())
+            .collect();
+        writeln!(
+            out,
+            "winning cuts ({} found; the list is not complete: the cuts of {} edges on cycles were not searched within the work budget, edges {}{} of the file):",
+            cuts.len(),
+            unsearched.len(),
+            shown.join(", "),
+            if unsearched.len() > 10 { ", …" } else { "" }
+        )?;
+    }
     for &e in &cuts {
         let (u, v) = cut_of(e);
         writeln!(out, "  cut {u} – {v}   (edge {} of the file)", e + 1)?;

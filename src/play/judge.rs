@@ -22,12 +22,12 @@
 //! and `-1 -1` after an illegal move or the program's `0 0`. A move is legal when the rules
 //! allow the heap holding those cards to become the cards left on either side.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::process::Command;
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::Duration;
 
-use super::{notation, Analysis, PlayError, PlayMove, Referee, Verdict};
+use super::contestant::{Contestant, Incoming};
+use super::{not_utf8, notation, quote, Analysis, PlayError, PlayMove, Referee, Verdict};
 
 /// The program's side, when the judge assigns it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,7 +77,8 @@ pub enum Result_ {
     Illegal {
         /// The line's number among the program's lines (from 1).
         line: usize,
-        /// The line.
+        /// The line, quoted by [`quote`](super::quote): control characters and bytes that are
+        /// not UTF-8 escaped, at most [`QUOTED`](super::QUOTED) characters.
         text: String,
         /// What is wrong.
         why: String,
@@ -94,7 +95,8 @@ pub enum Result_ {
 /// The game as played: every line sent each way, and how it ended.
 #[derive(Clone, Debug)]
 pub struct Report {
-    /// `(from the judge, line)`, in order.
+    /// `(from the judge, line)`, in order; the program's lines quoted by
+    /// [`quote`](super::quote) (escaped, at most [`QUOTED`](super::QUOTED) characters).
     pub transcript: Vec<(bool, String)>,
     /// Moves made.
     pub moves: u64,
@@ -105,6 +107,13 @@ pub struct Report {
 }
 
 /// Runs `command` against perfect play from `start`.
+///
+/// The program runs in a process group of its own, killed whole at the verdict and on every
+/// way out of the judge, `SIGINT`, `SIGTERM` and `SIGHUP` included (see
+/// [`contestant`](super::contestant) for what `SIGKILL` of the judge leaves). Its lines are
+/// read up to [`LINE_LIMIT`](super::LINE_LIMIT) bytes each (a longer one is illegal), and
+/// lines are written to it by a thread, so that neither a program that never reads nor one
+/// that floods its output holds the judge past the time limit.
 pub fn judge(
     referee: &Referee<'_>,
     start: Vec<Vec<u64>>,
@@ -119,55 +128,33 @@ pub fn judge(
         }
         expand_header(header, referee, start[0][0])?;
     }
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()?;
-    let stdin = child.stdin.take().expect("piped");
-    let stdout = child.stdout.take().expect("piped");
-    let (sender, lines) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            if sender.send(line).is_err() {
-                break;
-            }
-        }
-    });
+    let program = Contestant::spawn(command)?;
     let mut game = Game {
         referee,
         options,
         sum: start,
         rows: Vec::new(),
-        stdin: Some(stdin),
-        lines,
+        program,
         transcript: Vec::new(),
         program_lines: 0,
         moves: 0,
         winnable: None,
     };
     let result = game.play();
-    drop(game.stdin.take());
-    finish(&mut child);
-    let result = result?;
+    let Game {
+        program,
+        transcript,
+        moves,
+        winnable,
+        ..
+    } = game;
+    program.finish();
     Ok(Report {
-        transcript: game.transcript,
-        moves: game.moves,
-        result,
-        winnable: game.winnable,
+        transcript,
+        moves,
+        result: result?,
+        winnable,
     })
-}
-
-/// Gives the program a moment to exit after its input closed, then stops it.
-fn finish(child: &mut Child) {
-    for _ in 0..50 {
-        if let Ok(Some(_)) = child.try_wait() {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
 }
 
 /// The cards protocol's first line when none is given: `{n}`, then the game's parameters in
@@ -217,8 +204,7 @@ struct Game<'r, 'g> {
     sum: Vec<Vec<u64>>,
     /// The cards protocol: each component's first card (numbered from 1).
     rows: Vec<u64>,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<std::io::Result<String>>,
+    program: Contestant,
     transcript: Vec<(bool, String)>,
     program_lines: usize,
     moves: u64,
@@ -494,19 +480,12 @@ impl Game<'_, '_> {
 
     fn send(&mut self, line: &str) -> Result<(), PlayError> {
         self.transcript.push((true, line.to_string()));
-        if let Some(stdin) = &mut self.stdin {
-            // A program that has exited is noticed when its answer is due.
-            if writeln!(stdin, "{line}")
-                .and_then(|()| stdin.flush())
-                .is_err()
-            {
-                self.stdin = None;
-            }
-        }
+        self.program.send(line);
         Ok(())
     }
 
-    /// The program's next line, or how it failed to send one.
+    /// The program's next line, or how it failed to send one. A line that is not UTF-8 or is
+    /// longer than [`LINE_LIMIT`](super::LINE_LIMIT) is answered `illegal` (`-1 -1`) here.
     fn receive(&mut self, expected: &str) -> Result<Result<String, Result_>, PlayError> {
         let no_answer = |why: String| {
             Ok(Err(Result_::NoAnswer {
@@ -514,21 +493,52 @@ impl Game<'_, '_> {
                 why,
             }))
         };
-        match self.lines.recv_timeout(self.options.time_limit) {
-            Ok(Ok(line)) => {
+        let bytes = match self.program.lines.recv_timeout(self.options.time_limit) {
+            Ok(Incoming::Line(bytes)) => bytes,
+            Ok(Incoming::TooLong(head)) => {
                 self.program_lines += 1;
-                self.transcript.push((false, line.clone()));
-                Ok(Ok(line))
+                let mut text = quote(&head);
+                if !text.ends_with('…') {
+                    text.push('…');
+                }
+                self.transcript.push((false, text));
+                self.reject()?;
+                return Ok(Err(self.illegal(format!(
+                    "the line is longer than {} MiB, the most the judge reads",
+                    super::LINE_LIMIT >> 20
+                ))));
             }
-            Ok(Err(error)) => no_answer(format!("its output could not be read: {error}")),
+            Ok(Incoming::Failed(error)) => {
+                return no_answer(format!("its output could not be read: {error}"))
+            }
             Err(RecvTimeoutError::Disconnected) => {
-                no_answer("the program closed its output (it exited)".into())
+                return no_answer("the program closed its output (it exited)".into())
             }
-            Err(RecvTimeoutError::Timeout) => no_answer(format!(
-                "no line within {} s",
-                self.options.time_limit.as_secs_f64()
-            )),
+            Err(RecvTimeoutError::Timeout) => {
+                return no_answer(format!(
+                    "no line within {} s",
+                    self.options.time_limit.as_secs_f64()
+                ))
+            }
+        };
+        self.program_lines += 1;
+        self.transcript.push((false, quote(&bytes)));
+        match String::from_utf8(bytes) {
+            Ok(line) => Ok(Ok(line)),
+            Err(e) => {
+                let why = format!(
+                    "the line is not UTF-8 text ({}); send moves as plain ASCII or UTF-8",
+                    not_utf8(e.as_bytes())
+                );
+                self.reject()?;
+                Ok(Err(self.illegal(why)))
+            }
         }
+    }
+
+    /// Tells the program its line was illegal: `illegal`, or `-1 -1` in the cards protocol.
+    fn reject(&mut self) -> Result<(), PlayError> {
+        self.send(if self.cards() { "-1 -1" } else { "illegal" })
     }
 
     fn illegal(&self, why: String) -> Result_ {

@@ -19,10 +19,12 @@
 //! from 1, needed only when several components have the move; the binder values in the
 //! rule's order, or as `name=value`), or as the sum it leaves (`= 1 + 4`, or `1 4`).
 
+mod contestant;
 pub mod judge;
 pub mod session;
 
 use std::fmt::Write as _;
+use std::io::{self, BufRead};
 
 use thiserror::Error;
 
@@ -92,13 +94,13 @@ pub enum MoveError {
     /// The text names no legal move.
     #[error("`{text}` is not a legal move here")]
     Illegal {
-        /// The move as typed.
+        /// The move as typed, quoted by [`quote`].
         text: String,
     },
     /// The text fits several moves of different components.
     #[error("`{text}` fits moves of components {components}: write the component first, e.g. `{example}`")]
     Ambiguous {
-        /// The move as typed.
+        /// The move as typed, quoted by [`quote`].
         text: String,
         /// The components (1-based) it fits, joined by commas.
         components: String,
@@ -145,6 +147,20 @@ enum Rule {
     Loopy(LoopyTable),
 }
 
+/// Whether `game` can be played move by move: every game but a hackenbush file, whose
+/// position is its whole picture (no `start` line is needed or read) and whose moves are cuts,
+/// which the referee does not list yet. Asked before anything else, so that the refusal names
+/// the real reason.
+pub fn playable(game: &Game) -> Result<(), PlayError> {
+    match game.graph().and_then(|graph| graph.hackenbush) {
+        Some(_) => Err(PlayError::Unsupported(format!(
+            "{} is a hackenbush file: its position is the whole picture (it needs no `start` line) and a move cuts an edge, which is not played move by move yet",
+            game.name
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Lists and judges the moves of sums of one game under one value rule.
 pub struct Referee<'g> {
     game: &'g Game,
@@ -155,16 +171,12 @@ impl<'g> Referee<'g> {
     /// A referee for `game` under `play`, for games starting from `start` (a game whose moves
     /// can cycle is valued on the positions reachable from it).
     pub fn new(game: &'g Game, play: Play, start: &[Vec<u64>]) -> Result<Self, PlayError> {
+        playable(game)?;
         if let Some(graph) = game.graph() {
-            if graph.hackenbush.is_some() {
-                return Err(PlayError::Unsupported(
-                    "`play` and `judge` do not take hackenbush files yet: `solve` lists the winning cuts".into(),
-                ));
-            }
             refuse_misere_loopy(play)?;
             return Ok(Referee {
                 game,
-                rule: Rule::Loopy(LoopyTable::of_graph(graph)),
+                rule: Rule::Loopy(LoopyTable::of_graph(graph)?),
             });
         }
         let rule = match play {
@@ -313,6 +325,7 @@ impl<'g> Referee<'g> {
             crate::value::Outcome::D => Verdict::Draw,
         };
         let mut moves = Vec::new();
+        let (mut winning_at, mut drawing_at) = (0, 0);
         for (i, &v) in nodes.iter().enumerate() {
             for (to, rule, binders) in solve::loopy::moves_of(self.game, table, i, v)? {
                 let result: Vec<Vec<u64>> = if (to as usize) >= table.rows {
@@ -322,12 +335,21 @@ impl<'g> Referee<'g> {
                 } else {
                     vec![table.positions[to as usize].clone()]
                 };
-                let name = table.names.get(to as usize).cloned().unwrap_or_default();
+                let name = table.names.get(to as usize).map_or("", String::as_str);
                 let is = |m: &solve::loopy::LoopyMove| {
                     m.component == i && m.to == name && m.rule == rule && m.binders == binders
                 };
-                let good = report.winning_moves.iter().any(is)
-                    || (verdict == Verdict::Draw && report.drawing_moves.iter().any(is));
+                // `solve_loopy` lists its winning and drawing moves in the order listed here:
+                // each list is matched by walking it once, not searched per move (a node of
+                // 10^6 successors would cost 10^12 comparisons).
+                let next_of = |list: &[solve::loopy::LoopyMove], at: &mut usize| {
+                    let found = list.get(*at).is_some_and(is);
+                    *at += usize::from(found);
+                    found
+                };
+                let good = next_of(&report.winning_moves, &mut winning_at)
+                    || (verdict == Verdict::Draw
+                        && next_of(&report.drawing_moves, &mut drawing_at));
                 moves.push(PlayMove {
                     step: GameMove {
                         component: i,
@@ -364,8 +386,9 @@ impl<'g> Referee<'g> {
         if text.is_empty() {
             return Err(MoveError::Empty);
         }
+        // Quoted: a move may be up to a megabyte of text, a message quotes its start.
         let illegal = || MoveError::Illegal {
-            text: text.to_string(),
+            text: quote(text.as_bytes()),
         };
         // The sum left: `= 1 + 4`, or numbers and tuples alone.
         let as_sum = text.strip_prefix('=').unwrap_or(text);
@@ -392,6 +415,7 @@ impl<'g> Referee<'g> {
             .filter(|m| component.is_none_or(|i| m.step.component + 1 == i))
             .filter(|m| rule_label(&m.step.rule) == label && binders_match(&m.step, &values))
             .collect();
+        let rest = quote(rest.as_bytes());
         let Some(first) = fits.first() else {
             return Err(illegal());
         };
@@ -403,7 +427,7 @@ impl<'g> Referee<'g> {
             .all(|m| sorted(&m.after(&analysis.sum)) == sorted(&first.after(&analysis.sum)));
         if components.len() > 1 && !same {
             return Err(MoveError::Ambiguous {
-                text: text.to_string(),
+                text: quote(text.as_bytes()),
                 components: components
                     .iter()
                     .map(usize::to_string)
@@ -471,6 +495,135 @@ fn by_values(
         },
         moves,
     })
+}
+
+/// The longest line read from a person or a program: 1 MiB. A longer line is cut there (the
+/// judge calls it illegal at once; `play` drops it and says so), so that an endless line
+/// cannot exhaust the memory.
+pub const LINE_LIMIT: usize = 1 << 20;
+
+/// Characters of a line quoted in a message, at most (then `…`).
+pub const QUOTED: usize = 200;
+
+/// How [`read_line_capped`] ended a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Line {
+    /// At a newline (not kept, nor a `\r` before it) or at the end of the input.
+    Whole,
+    /// After `limit` bytes without a newline: the rest of the line is not read.
+    TooLong,
+}
+
+/// Reads one line into `line` (cleared first) as bytes, at most `limit` of them; `None` at
+/// the end of the input.
+pub(crate) fn read_line_capped(
+    input: &mut dyn BufRead,
+    line: &mut Vec<u8>,
+    limit: usize,
+) -> io::Result<Option<Line>> {
+    line.clear();
+    loop {
+        let buffer = match input.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buffer.is_empty() {
+            return Ok((!line.is_empty()).then_some(Line::Whole));
+        }
+        let room = limit - line.len();
+        let newline = buffer.iter().position(|&b| b == b'\n');
+        let take = newline.unwrap_or(buffer.len());
+        if take > room {
+            line.extend_from_slice(&buffer[..room]);
+            input.consume(room);
+            return Ok(Some(Line::TooLong));
+        }
+        line.extend_from_slice(&buffer[..take]);
+        match newline {
+            Some(at) => {
+                input.consume(at + 1);
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+                return Ok(Some(Line::Whole));
+            }
+            None => input.consume(take),
+        }
+    }
+}
+
+/// Reads and drops the rest of a line, through its newline.
+pub(crate) fn skip_line(input: &mut dyn BufRead) -> io::Result<()> {
+    loop {
+        let buffer = match input.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buffer.is_empty() {
+            return Ok(());
+        }
+        match buffer.iter().position(|&b| b == b'\n') {
+            Some(at) => {
+                input.consume(at + 1);
+                return Ok(());
+            }
+            None => {
+                let n = buffer.len();
+                input.consume(n);
+            }
+        }
+    }
+}
+
+/// A line as messages quote it: at most [`QUOTED`] characters (then `…`), with what would not
+/// show escaped — control characters such as NUL as `\0`, `\t` or `\u{1b}`, a backslash as
+/// `\\`, and bytes that are not UTF-8 as `\xff`.
+pub fn quote(bytes: &[u8]) -> String {
+    let mut text = String::new();
+    let mut shown = 0;
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if shown == QUOTED {
+                text.push('…');
+                return text;
+            }
+            shown += 1;
+            match c {
+                '\\' => text.push_str("\\\\"),
+                '\0' => text.push_str("\\0"),
+                '\t' => text.push_str("\\t"),
+                '\r' => text.push_str("\\r"),
+                '\n' => text.push_str("\\n"),
+                c if c.is_control() => {
+                    let _ = write!(text, "\\u{{{:x}}}", c as u32);
+                }
+                c => text.push(c),
+            }
+        }
+        for &byte in chunk.invalid() {
+            if shown == QUOTED {
+                text.push('…');
+                return text;
+            }
+            shown += 1;
+            let _ = write!(text, "\\x{byte:02x}");
+        }
+    }
+    text
+}
+
+/// Where a line that is not UTF-8 goes wrong, for a message: `byte 0xff at column 4`.
+pub fn not_utf8(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(_) => "valid UTF-8".to_string(),
+        Err(e) => {
+            let at = e.valid_up_to();
+            let column = String::from_utf8_lossy(&bytes[..at]).chars().count() + 1;
+            format!("byte 0x{:02x} at column {column} is not UTF-8", bytes[at])
+        }
+    }
 }
 
 /// `i: label v1 v2 …` (`i:` only when the sum has several components).

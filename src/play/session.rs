@@ -3,7 +3,9 @@
 
 use std::io::{BufRead, Write};
 
-use super::{Analysis, PlayError, Referee, Verdict};
+use super::{
+    not_utf8, quote, read_line_capped, Analysis, Line, PlayError, Referee, Verdict, LINE_LIMIT,
+};
 
 /// Who moves first, when the command line says it (otherwise the session asks).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,15 +49,18 @@ pub fn run(
         referee.show(&start),
         example(referee, &start)?,
     )?;
-    let mut line = String::new();
+    let mut input = Lines {
+        input,
+        bytes: Vec::new(),
+        number: 0,
+    };
     let mut first = first;
     while first.is_none() {
         write!(output, "Who moves first, me or computer? ")?;
         output.flush()?;
-        line.clear();
-        if input.read_line(&mut line)? == 0 {
+        let Some(line) = input.next(output)? else {
             return Ok(Ending::Quit);
-        }
+        };
         first = match line.trim() {
             "me" | "m" | "i" | "I" | "first" => Some(First::Me),
             "computer" | "c" | "you" | "second" => Some(First::Computer),
@@ -87,7 +92,7 @@ pub fn run(
         }
         if person_to_move {
             writeln!(output, "position: {}   (your move)", referee.show(&sum))?;
-            let Some(next) = person_move(referee, &sum, &analysis, input, output)? else {
+            let Some(next) = person_move(referee, &sum, &analysis, &mut input, output)? else {
                 writeln!(output, "Bye.")?;
                 return Ok(Ending::Quit);
             };
@@ -114,17 +119,15 @@ fn person_move(
     referee: &Referee<'_>,
     sum: &[Vec<u64>],
     analysis: &Analysis,
-    input: &mut dyn BufRead,
+    input: &mut Lines<'_>,
     output: &mut dyn Write,
 ) -> Result<Option<Vec<Vec<u64>>>, PlayError> {
-    let mut line = String::new();
     loop {
         write!(output, "> ")?;
         output.flush()?;
-        line.clear();
-        if input.read_line(&mut line)? == 0 {
+        let Some(line) = input.next(output)? else {
             return Ok(None);
-        }
+        };
         match line.trim() {
             "" => continue,
             "quit" | "q" | "exit" => return Ok(None),
@@ -163,6 +166,49 @@ fn person_move(
                     list(referee, sum, analysis.moves.iter(), output)?;
                 }
             },
+        }
+    }
+}
+
+/// The person's lines, numbered from 1, each at most [`LINE_LIMIT`] bytes of UTF-8.
+struct Lines<'i> {
+    input: &'i mut dyn BufRead,
+    bytes: Vec<u8>,
+    number: usize,
+}
+
+impl Lines<'_> {
+    /// The next line, `None` at the end of the input. A line that is not UTF-8 is not read as
+    /// a move: the person is told which line and why, and gets an empty line. A line longer
+    /// than [`LINE_LIMIT`] ends the session with an error naming it.
+    fn next(&mut self, output: &mut dyn Write) -> Result<Option<String>, PlayError> {
+        let Some(end) = read_line_capped(self.input, &mut self.bytes, LINE_LIMIT)? else {
+            return Ok(None);
+        };
+        self.number += 1;
+        if end == Line::TooLong {
+            // Not skipped: an endless line (`< /dev/zero`) would be read forever.
+            return Err(PlayError::Io(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "line {} of the input is longer than {} MiB, the most `play` reads for a move",
+                    self.number,
+                    LINE_LIMIT >> 20
+                ),
+            )));
+        }
+        match std::str::from_utf8(&self.bytes) {
+            Ok(text) => Ok(Some(text.to_string())),
+            Err(_) => {
+                writeln!(
+                    output,
+                    "Line {}, `{}`, is not UTF-8 text ({}): ignored; type moves in plain ASCII or UTF-8.",
+                    self.number,
+                    quote(&self.bytes),
+                    not_utf8(&self.bytes)
+                )?;
+                Ok(Some(String::new()))
+            }
         }
     }
 }

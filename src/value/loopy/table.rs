@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 
 use super::{gamma, retrograde, LoopyValue};
+use crate::engine::budget;
 use crate::engine::generator::MoveGenerator;
 use crate::engine::moves;
 use crate::engine::multi::show_position;
@@ -47,19 +48,21 @@ pub struct LoopyTable {
 }
 
 impl LoopyTable {
-    /// The nodes of a graph file, valued.
-    pub fn of_graph(graph: &GraphGame) -> LoopyTable {
+    /// The nodes of a graph file, valued; refused before any work when the memory it needs
+    /// ([`budget::LOOPY_GRAPH_COST`]) is more than is available.
+    pub fn of_graph(graph: &GraphGame) -> Result<LoopyTable, EngineError> {
         let rows = graph.node_count();
+        budget::check_graph(rows, graph.edge_count(), budget::LOOPY_GRAPH_COST)?;
         let names = (0..rows as u32)
             .map(|v| graph.name(v).to_string())
             .collect();
-        LoopyTable::valued(
+        Ok(LoopyTable::valued(
             vec!["node".into()],
             names,
             Vec::new(),
             rows,
             graph.graph.clone(),
-        )
+        ))
     }
 
     /// Every position of the box `0..=extents[i]` of a rules file, valued; a move that leaves
@@ -178,7 +181,7 @@ impl crate::value::DynRule for Loopy {
     fn evaluate(&self, game: &Game, extents: &[u64]) -> Result<evaluate::ValueTable, EngineError> {
         let table = match game.graph() {
             Some(graph) if extents.len() == 1 && extents[0] + 1 == graph.node_count() as u64 => {
-                LoopyTable::of_graph(graph)
+                LoopyTable::of_graph(graph)?
             }
             Some(graph) => {
                 return Err(EngineError::Request(format!(

@@ -1,0 +1,264 @@
+//! The judge's side of a contestant's process: started in a process group of its own, fed and
+//! read by two threads so that neither a program that never reads nor one that floods its output
+//! can block the judge or exhaust its memory, and killed — the whole group — on every way out.
+//!
+//! * **Process group.** The program runs in a new process group (`setpgid(0, 0)`), and the
+//!   judge sends `SIGKILL` to the whole group at the verdict, when it is dropped (an error or a
+//!   panic on the way), and when the judge itself gets `SIGINT`, `SIGTERM` or `SIGHUP` (a handler
+//!   kills every group still running, then lets the signal end the judge as it would have).
+//!   A program's own children (`sleep 300 &`) are in its group and go with it.
+//! * **What cannot be caught.** `SIGKILL` of the judge runs no code of the judge: the program is
+//!   started with `prctl(PR_SET_PDEATHSIG, SIGKILL)`, so the kernel kills it when the thread that
+//!   started it ends, but its own children survive it (they are re-parented, and nothing is left
+//!   to kill their group). A child that leaves the group (`setsid`, `setpgid`) is out of the
+//!   judge's reach in every case. Linux only.
+//! * **Writing.** Lines go to the program through a thread: a program that never reads blocks
+//!   that thread only, and the judge's time limit runs as usual (the thread ends when the group
+//!   is killed and the pipe breaks).
+//! * **Reading.** Lines longer than [`LINE_LIMIT`] are cut there and passed on as
+//!   [`Incoming::TooLong`] at once (a program that prints forever without a newline is judged as
+//!   soon as it passes the limit), and at most [`QUEUED`] lines wait unread: a flood blocks the
+//!   program, not the judge's memory.
+
+use std::io::{self, BufReader, Write};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
+use std::sync::Once;
+use std::time::Duration;
+
+use super::{read_line_capped, skip_line, Line, LINE_LIMIT};
+
+/// Lines read from the program and not yet taken by the judge, at most.
+pub const QUEUED: usize = 16;
+
+/// The bytes of an over-long line kept to quote it.
+const KEPT_OF_LONG: usize = 1024;
+
+/// What the reader thread passes on from the program's output.
+#[derive(Debug)]
+pub enum Incoming {
+    /// A line, without its `\n` (or `\r\n`); the bytes as sent, UTF-8 or not.
+    Line(Vec<u8>),
+    /// A line longer than [`LINE_LIMIT`]: its first bytes. The rest is read and dropped.
+    TooLong(Vec<u8>),
+    /// Reading failed.
+    Failed(io::Error),
+}
+
+/// A running contestant: its process group, the thread writing to it and the one reading it.
+pub struct Contestant {
+    child: Child,
+    /// The process group (the child's pid), killed on drop unless already killed and reaped.
+    group: Option<i32>,
+    to_program: Option<Sender<String>>,
+    /// The program's lines, in order.
+    pub lines: Receiver<Incoming>,
+}
+
+impl Contestant {
+    /// Starts `command` in a process group of its own, its standard input and output piped to
+    /// the judge, its standard error inherited.
+    pub fn spawn(command: &mut Command) -> io::Result<Contestant> {
+        install_signal_handlers();
+        let parent = std::process::id() as libc::pid_t;
+        command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .process_group(0);
+        // SAFETY: the closure runs in the child between fork and exec; it calls only prctl(2)
+        // and getppid(2), which are async-signal-safe, and allocates nothing.
+        unsafe {
+            command.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) == -1 {
+                    return Err(io::Error::last_os_error());
+                }
+                // The judge died before the line above took effect: do not run orphaned.
+                if libc::getppid() != parent {
+                    return Err(io::Error::from_raw_os_error(libc::ESRCH));
+                }
+                Ok(())
+            });
+        }
+        let mut child = command.spawn()?;
+        let group = child.id() as i32;
+        register(group);
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = child.stdout.take().expect("piped");
+
+        let (to_program, outgoing) = mpsc::channel::<String>();
+        std::thread::spawn(move || {
+            let mut stdin = stdin;
+            for line in outgoing {
+                // A program that has exited is noticed when its answer is due.
+                if stdin.write_all(line.as_bytes()).is_err() {
+                    break;
+                }
+            }
+        });
+
+        let (sender, lines) = mpsc::sync_channel(QUEUED);
+        std::thread::spawn(move || read_lines(stdout, sender));
+        Ok(Contestant {
+            child,
+            group: Some(group),
+            to_program: Some(to_program),
+            lines,
+        })
+    }
+
+    /// Queues `line` (and a newline) for the program; never blocks.
+    pub fn send(&self, line: &str) {
+        if let Some(to_program) = &self.to_program {
+            let _ = to_program.send(format!("{line}\n"));
+        }
+    }
+
+    /// Closes the program's input (once the lines queued are written), gives it a moment to
+    /// exit, then kills its whole process group and reaps it.
+    pub fn finish(mut self) {
+        drop(self.to_program.take());
+        for _ in 0..50 {
+            if self.exited() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        self.kill_group();
+    }
+
+    /// Whether the program has exited, without reaping it: while it is not reaped its pid,
+    /// which names its group, cannot be reused.
+    fn exited(&self) -> bool {
+        // SAFETY: an all-zero siginfo_t is a valid value of this plain C struct.
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        // SAFETY: waitid writes only into `info`; WNOWAIT leaves the child to `Child::wait`.
+        let status = unsafe {
+            libc::waitid(
+                libc::P_PID,
+                self.child.id() as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+            )
+        };
+        // SAFETY: waitid filled `info` (si_pid stays 0 when no child has exited).
+        status != 0 || unsafe { info.si_pid() } != 0
+    }
+
+    /// `SIGKILL` to the whole group, then the program reaped: once.
+    fn kill_group(&mut self) {
+        if let Some(group) = self.group.take() {
+            kill(group);
+            unregister(group);
+            let _ = self.child.wait();
+        }
+    }
+}
+
+impl Drop for Contestant {
+    fn drop(&mut self) {
+        self.kill_group();
+    }
+}
+
+/// The reader thread: the program's lines, each at most [`LINE_LIMIT`] bytes, through a
+/// bounded queue.
+fn read_lines(stdout: std::process::ChildStdout, sender: SyncSender<Incoming>) {
+    let mut reader = BufReader::new(stdout);
+    loop {
+        let mut line = Vec::new();
+        let (item, long) = match read_line_capped(&mut reader, &mut line, LINE_LIMIT) {
+            Ok(None) => return,
+            Ok(Some(Line::Whole)) => (Incoming::Line(line), false),
+            Ok(Some(Line::TooLong)) => {
+                line.truncate(KEPT_OF_LONG);
+                line.shrink_to_fit();
+                (Incoming::TooLong(line), true)
+            }
+            Err(error) => {
+                let _ = sender.send(Incoming::Failed(error));
+                return;
+            }
+        };
+        if sender.send(item).is_err() {
+            return;
+        }
+        if long && skip_line(&mut reader).is_err() {
+            return;
+        }
+    }
+}
+
+/// Process groups of contestants running now, for the signal handler (0: a free slot). A
+/// fixed array of atomics: the handler may read it while it changes, and allocates nothing.
+static GROUPS: [AtomicI32; 64] = [const { AtomicI32::new(0) }; 64];
+
+fn register(group: i32) {
+    // More than 64 contestants at once: the rest are still killed at their verdict and on drop.
+    for slot in &GROUPS {
+        if slot
+            .compare_exchange(0, group, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
+            return;
+        }
+    }
+}
+
+fn unregister(group: i32) {
+    for slot in &GROUPS {
+        let _ = slot.compare_exchange(group, 0, Ordering::SeqCst, Ordering::SeqCst);
+    }
+}
+
+fn kill(group: i32) {
+    // SAFETY: kill(2) with a negative pid signals the process group; it touches no memory.
+    unsafe {
+        libc::kill(-group, libc::SIGKILL);
+    }
+}
+
+/// The signals that end the judge and whose default would leave the contestants running.
+const ENDING: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+
+/// Installs, once, a handler for each signal of [`ENDING`] whose disposition is the default
+/// (an ignored signal stays ignored; a handler someone else installed is left alone).
+fn install_signal_handlers() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        for signal in ENDING {
+            // SAFETY: sigaction(2) with valid pointers to zero-initialised plain C structs; the
+            // handler below is async-signal-safe.
+            unsafe {
+                let mut old: libc::sigaction = std::mem::zeroed();
+                if libc::sigaction(signal, std::ptr::null(), &mut old) != 0
+                    || old.sa_sigaction != libc::SIG_DFL
+                {
+                    continue;
+                }
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = on_ending_signal as *const () as libc::sighandler_t;
+                libc::sigemptyset(&mut action.sa_mask);
+                libc::sigaction(signal, &action, std::ptr::null_mut());
+            }
+        }
+    });
+}
+
+/// Kills every contestant's group, then lets `signal` end the process by its default action.
+extern "C" fn on_ending_signal(signal: libc::c_int) {
+    for slot in &GROUPS {
+        let group = slot.load(Ordering::SeqCst);
+        if group > 0 {
+            kill(group);
+        }
+    }
+    // SAFETY: signal(2) back to the default and raise(3) are async-signal-safe; the signal is
+    // blocked while this handler runs, and ends the process once it returns.
+    unsafe {
+        libc::signal(signal, libc::SIG_DFL);
+        libc::raise(signal);
+    }
+}
