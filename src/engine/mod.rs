@@ -299,14 +299,15 @@ pub enum EngineError {
     /// with a wild component), asked so far that the sums it may search pass the table's
     /// budget: refused as soon as the first such heap is met (a few heaps in), with the bound.
     #[error(
-        "heap {wild_at} is the first whose sums need the misère search over sums (it or an option of it is not tame), and sums of up to {tokens} tokens may need up to {bound} sums of heaps (every multiset of heaps with at most {tokens} tokens), past the budget of {limit:e} sums; sums of up to {feasible_tokens} tokens are within it"
+        "heap {wild_at} is the first whose sums need the misère search over sums (it or an option of it is not tame), and sums of up to {tokens} tokens may need {bound} sums of heaps (every multiset of heaps with at most {tokens} tokens), past the budget of {limit:e} sums; sums of up to {feasible_tokens} tokens are within it"
     )]
     WildSums {
         /// The first heap that needed the search.
         wild_at: u64,
         /// The most tokens a sum asked for has (a heap table to `N`: `N`).
         tokens: u64,
-        /// The bound, in words (`more than …` when it was not counted to the end).
+        /// The bound, in words (`up to …`, or `more than …` when it was not counted to the
+        /// end).
         bound: String,
         /// The sums a table may search.
         limit: f64,

@@ -333,16 +333,7 @@ fn by_nim_theorem(game: &Game, components: &[Vec<u64>]) -> Result<Option<SolveRe
                 after_normal
             };
             if misere == 0 {
-                let result = [u64::from(target)];
-                winning.push(moves::label(
-                    game,
-                    i,
-                    moves::Listed {
-                        rule: moves::RuleOf::Code,
-                        binders: &[(h - u64::from(target)) as i64],
-                        result: if target == 0 { &[] } else { &result },
-                    },
-                ));
+                winning.push(nim_move(game, i, h, u64::from(target))?);
             }
         }
     }
@@ -515,6 +506,79 @@ pub const QUICK_QUOTIENT: quotient::Limits = quotient::Limits {
     max_proof_states: 50_000,
     max_sums: 50_000,
 };
+
+/// The most rule steps [`nim_move`] spends on one pinned listing.
+const PINNED_STEPS: u64 = 4096;
+
+/// The move of component `i`, a Nim heap `h`, to the heap `target`, named as the game names it:
+/// by the code, or by the rules that were lowered to it (found by listing the rules with their
+/// first binder pinned to the tokens taken or to the heap left, which finds Nim's rules in a
+/// few steps, and else by listing the heap's every move).
+fn nim_move(game: &Game, i: usize, h: u64, target: u64) -> Result<super::GameMove, SolveError> {
+    let left: Vec<u64> = if target == 0 {
+        Vec::new()
+    } else {
+        vec![target]
+    };
+    let take = h - target;
+    let leaves = |result: &[u64]| {
+        result
+            .iter()
+            .copied()
+            .filter(|&r| r > 0)
+            .eq(left.iter().copied())
+    };
+    if let GameKind::General { program, .. } = &game.kind {
+        for first in [take, target] {
+            let Ok(first) = i64::try_from(first) else {
+                continue;
+            };
+            let mut found: Option<(usize, Vec<i64>, Vec<u64>)> = None;
+            // A rule's error or cap only ends this quick attempt: the full listing follows.
+            let _ = program.for_each_option_with_first(
+                &[h],
+                first,
+                PINNED_STEPS,
+                &mut |rule, binders, m| match m {
+                    crate::rules::program::Move::Sum(result) if leaves(result) => {
+                        found = Some((rule, binders.to_vec(), result.to_vec()));
+                        std::ops::ControlFlow::Break(())
+                    }
+                    _ => std::ops::ControlFlow::Continue(()),
+                },
+            );
+            if let Some((rule, binders, result)) = found {
+                return Ok(moves::label(
+                    game,
+                    i,
+                    moves::Listed {
+                        rule: moves::RuleOf::Rule(rule),
+                        binders: &binders,
+                        result: &result,
+                    },
+                ));
+            }
+        }
+        let mut found = None;
+        moves::for_each_move(game, &[h], Limit::All, &mut |listed| {
+            if found.is_none() && leaves(listed.result) {
+                found = Some(moves::label(game, i, listed));
+            }
+        })?;
+        if let Some(found) = found {
+            return Ok(found);
+        }
+    }
+    Ok(moves::label(
+        game,
+        i,
+        moves::Listed {
+            rule: moves::RuleOf::Code,
+            binders: &[take as i64],
+            result: &left,
+        },
+    ))
+}
 
 /// The bound on a wild sum's search past which `solve` refuses it (see [`solve_misere`]): a
 /// thousand times [`MAX_SUMS`], sums of up to 109 tokens.

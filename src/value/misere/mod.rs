@@ -247,7 +247,9 @@ pub fn wild_tokens_limit(game: &Game, largest: u64, tokens: u64, cap: u128) -> O
 pub fn wild_sums_error(wild_at: u64, tokens: u64, feasible_tokens: u64, cap: u128) -> EngineError {
     let totals = multisets_up_to(u128::MAX / 4);
     let bound = match usize::try_from(tokens).ok().and_then(|t| totals.get(t)) {
-        Some(&b) if b < u128::MAX / 4 => crate::engine::estimate::count(b as f64),
+        Some(&b) if b < u128::MAX / 4 => {
+            format!("up to {}", crate::engine::estimate::count(b as f64))
+        }
         _ => format!(
             "more than {}",
             crate::engine::estimate::count(*totals.last().expect("one") as f64)
