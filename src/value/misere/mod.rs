@@ -330,3 +330,36 @@ pub fn table_until(
     bar.finish();
     Ok((table, None))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testing::game;
+
+    #[test]
+    fn the_sums_bound_counts_partitions() {
+        // p(s) by the parts' recurrence, independent of Euler's pentagonal one used above.
+        let n = 120;
+        let mut p = vec![0u128; n + 1];
+        p[0] = 1;
+        for part in 1..=n {
+            for s in part..=n {
+                p[s] += p[s - part];
+            }
+        }
+        assert_eq!(p[100], 190_569_292); // OEIS A000041
+        let totals = multisets_up_to(u128::MAX / 4);
+        let mut running = 0;
+        for (s, &count) in p.iter().enumerate() {
+            running += count;
+            assert_eq!(totals[s], running, "s = {s}");
+        }
+        // Kayles: the table budget reaches heap 50 (Σ_{s ≤ 50} p(s) = 1 295 971), not 51.
+        let kayles = game("octal 0.77");
+        assert_eq!(wild_tokens_limit(&kayles, 51, 51, TABLE_SUMS), Some(50));
+        assert_eq!(wild_tokens_limit(&kayles, 50, 50, TABLE_SUMS), None);
+        // A position game has no such bound.
+        let positions = game("position (x, y)\nmove t in 1..=x => (x - t, y)");
+        assert_eq!(wild_tokens_limit(&positions, 9, 1000, TABLE_SUMS), None);
+    }
+}
