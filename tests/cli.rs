@@ -181,7 +181,8 @@ fn huge_requests_are_refused_with_an_estimate() {
             "--format",
             "csv",
         ],
-        1,
+        // Refused up front by the budget's estimate: exit 2.
+        2,
     );
     assert!(err.contains("needs about"), "{err}");
     assert!(err.contains("TiB") || err.contains("PiB"), "{err}");

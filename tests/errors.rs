@@ -72,7 +72,7 @@ fn empty_file_says_what_to_add() {
 #[test]
 fn exponential_partition_listing_is_refused_not_run() {
     // `?` with three or more heaps is computed by listing partitions (about exp(pi*sqrt(2n/3))).
-    let err = fails(&["table", "takebreak 0.{3+}?", "--to", "400"], 1);
+    let err = fails(&["table", "takebreak 0.{3+}?", "--to", "400"], 2);
     assert!(
         err.contains("partitions") && err.contains("help: ask for --to/--max below"),
         "{err}"
@@ -103,7 +103,7 @@ fn rules_with_huge_ranges_are_refused_not_run() {
             "--to",
             "100",
         ],
-        1,
+        2,
     );
     assert!(
         err.contains("at n = 100") && err.contains("help: bound the ranges"),

@@ -595,7 +595,7 @@ fn solve_beyond_the_box_refuses_what_no_pattern_decides() {
         ],
     );
     assert!(!err.contains("--to"), "{err}");
-    let err = fails(&["solve", "rules/nim.sg", "1000000000000000"], 1);
+    let err = fails(&["solve", "rules/nim.sg", "1000000000000000"], 2);
     assert!(
         err.contains("help: solve computes every heap up to the largest"),
         "{err}"

@@ -266,9 +266,18 @@ pub fn check(
     // The bar counts the heaps valued first (a wild heap alone can take long), then the sums.
     let mut bar = Progress::new(0, to + 1 + sums_to_check, progress);
     let mut heap_values = Vec::with_capacity(to as usize + 1);
+    // Sums of up to `heaps · to` tokens: once a heap is not tame, the sums with it are
+    // searched, every multiset of heaps with as many tokens possibly; refused there (a few
+    // heaps in) when that bound is past the budget of a misère table.
+    let tokens = (heaps as u64).saturating_mul(to);
+    let cap = crate::value::misere::TABLE_SUMS;
+    let wild_limit = crate::value::misere::wild_tokens_limit(game, to, tokens, cap);
     for heap in 0..=to {
         let sum = sums.canonical(&[heap])?;
         let valued = sums.value(&sum)?;
+        if let (Some(feasible), false) = (wild_limit, valued.is_tame()) {
+            return Err(crate::value::misere::wild_sums_error(heap, tokens, feasible, cap).into());
+        }
         heap_values.push(HeapValues {
             normal: valued.genus.normal,
             misere: valued.genus.misere(),

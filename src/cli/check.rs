@@ -2,7 +2,9 @@
 //! (heaps `0..=16`, or a position game's coordinates `0..=4` — for many coordinates the
 //! positions reachable from a sample of them), so that a rule failing at run time
 //! (`move => n + 1`) is reported as `table` would report it. A game whose moves cycle is
-//! valued over the positions reachable from those, whatever its size. A graph file's line adds
+//! valued over the positions reachable from those, whatever its size. Valid rules that the
+//! budget refuses even there (ranges past the step budget, moves that keep leaving the box) get
+//! a `warning:` naming the refusal that `table` and `solve` would make. A graph file's line adds
 //! the graph's summary ([`crate::rules::GraphGame::summary`]).
 //!
 //! Each heap or position game also gets an `engine:` line: the take-and-break code the fast
@@ -60,9 +62,16 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
         match args
             .sets
             .load(name, &mut context.console)
-            .and_then(|game| evaluate_small(&game).map(|loopy| (game, loopy)))
+            .and_then(|game| evaluate_small(&game).map(|small| (game, small)))
         {
-            Ok((game, loopy)) => {
+            Ok((game, Small { loopy, refused })) => {
+                if let Some(refusal) = refused {
+                    context.console.note(&format!(
+                        "warning: {name}: the rules are valid, but `table` and `solve` refuse even its smallest positions ({}): {}",
+                        small_request(&game),
+                        refusal.trim_start_matches("error: ")
+                    ));
+                }
                 let summary = match (game.graph(), loopy) {
                     (Some(graph), _) => format!(" — {}", graph.summary()),
                     (None, true) => " — its moves can cycle: `table` and `solve` value it as a loopy game (P, N or D, remoteness, generalized SG values)".to_string(),
@@ -94,16 +103,51 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     }
 }
 
+/// What `check` found at the smallest positions of a game whose rules have no error there.
+#[derive(Default)]
+struct Small {
+    /// Its moves can cycle: valued as a loopy game.
+    loopy: bool,
+    /// The budget's refusal of those positions (a rule's ranges past the step budget, moves
+    /// that keep leaving the box), worded as `table` words it: the rules are valid, but every
+    /// subcommand that values the game would refuse it, so `check` says so.
+    refused: Option<String>,
+}
+
+/// The request `check` makes of a game, in words (for its warning).
+fn small_request(game: &Game) -> String {
+    match game.position_program() {
+        Some(program) => format!(
+            "coordinates 0..={CHECK_BOX}, {} of them",
+            program.coordinates().len()
+        ),
+        None => format!("heaps 0..={CHECK_TO}"),
+    }
+}
+
+/// Whether an error of the small positions is a refusal by the budget (up front or while
+/// running), not an error of the rules.
+fn is_refusal(error: &EngineError) -> bool {
+    error.is_refused_up_front()
+        || matches!(
+            error,
+            EngineError::OverBudget { .. }
+                | EngineError::TooManyOutside { .. }
+                | EngineError::TooManySums { .. }
+        )
+}
+
 /// Computes the smallest positions of `game`; an error of its rules (a move to a larger heap,
 /// a negative heap, an overflow, a cycle) is returned as `table` would report it, while a
 /// refusal of the request (memory, time, positions outside the box) is not an error of the
-/// rules and is ignored. A position game whose moves cycle is valued as a loopy game
-/// (`Ok(true)`): its small positions are then listed that way, for the rules' errors.
-fn evaluate_small(game: &Game) -> Result<bool, CliError> {
+/// rules: it is returned in [`Small::refused`] for a warning. A position game whose moves
+/// cycle is valued as a loopy game ([`Small::loopy`]): its small positions are then listed
+/// that way, for the rules' errors.
+fn evaluate_small(game: &Game) -> Result<Small, CliError> {
     if game.graph().is_some() {
         // A graph's moves are its edges, all checked while loading; a cycle is a draw, not an
         // error of the file.
-        return Ok(false);
+        return Ok(Small::default());
     }
     let result = match game.position_program() {
         Some(program) => return evaluate_positions(game, program.coordinates().len()),
@@ -111,7 +155,11 @@ fn evaluate_small(game: &Game) -> Result<bool, CliError> {
     };
     match result {
         Err(e @ (EngineError::Rule { .. } | EngineError::Cycle { .. })) => Err(e.into()),
-        _ => Ok(false),
+        Err(e) if is_refusal(&e) => Ok(Small {
+            loopy: false,
+            refused: Some(CliError::from(e).to_string()),
+        }),
+        _ => Ok(Small::default()),
     }
 }
 
@@ -121,10 +169,11 @@ fn evaluate_small(game: &Game) -> Result<bool, CliError> {
 /// coordinates loads and checks in a fraction of a second, and its rules' errors at small
 /// positions are still found. A game whose moves cycle is valued as a loopy game over the
 /// positions reachable from those (not over a box, which its moves may leave).
-fn evaluate_positions(game: &Game, arity: usize) -> Result<bool, CliError> {
+fn evaluate_positions(game: &Game, arity: usize) -> Result<Small, CliError> {
     let extents = vec![CHECK_BOX; arity];
     let starts = small_positions(arity, CHECK_BOX, CHECK_BOX_POSITIONS, CHECK_STARTS);
-    let result = if budget::box_positions(&extents) <= CHECK_BOX_POSITIONS as u128 {
+    let whole_box = budget::box_positions(&extents) <= CHECK_BOX_POSITIONS as u128;
+    let result = if whole_box {
         multi::compute_box(game, &extents).map(|_| ())
     } else {
         starts.iter().try_for_each(|start| {
@@ -142,11 +191,19 @@ fn evaluate_positions(game: &Game, arity: usize) -> Result<bool, CliError> {
         Err(EngineError::Cycle { .. }) => {
             match LoopyTable::explore_within(game, &starts, CHECK_LOOPY) {
                 Err(e @ EngineError::Rule { .. }) => Err(e.into()),
-                _ => Ok(true),
+                _ => Ok(Small {
+                    loopy: true,
+                    refused: None,
+                }),
             }
         }
         Err(e @ EngineError::Rule { .. }) => Err(e.into()),
-        _ => Ok(false),
+        // The whole small box is what `table` computes first: its refusal is theirs.
+        Err(e) if whole_box && is_refusal(&e) => Ok(Small {
+            loopy: false,
+            refused: Some(CliError::from(e).to_string()),
+        }),
+        _ => Ok(Small::default()),
     }
 }
 

@@ -4,6 +4,7 @@
 //! with [`crate::export::misere_check`].
 
 use crate::analysis::misere_check::{self, MisereCheckError, MAX_COMPONENTS};
+use crate::engine::EngineError;
 use crate::export;
 use crate::export::period::game_title;
 
@@ -96,6 +97,12 @@ fn cli_error(error: MisereCheckError) -> CliError {
         MisereCheckError::TooManySums { .. } => Some("ask for fewer --heaps or a smaller --to"),
     };
     match (error, help) {
+        // Sums of `--heaps × --to` tokens in all, not a table to --to.
+        (MisereCheckError::Engine(e @ EngineError::WildSums { feasible_tokens, .. }), _) => {
+            CliError::Usage(format!(
+                "{e}\n  help: ask for --heaps × --to of at most {feasible_tokens} (the tokens of the largest sum)"
+            ))
+        }
         (MisereCheckError::Engine(e), _) => e.into(),
         (error, Some(help)) => CliError::Usage(format!("{error}\n  help: {help}")),
         (error, None) => CliError::Usage(error.to_string()),

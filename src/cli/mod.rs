@@ -330,10 +330,12 @@ impl CliError {
     fn exit_code(&self) -> i32 {
         match self {
             CliError::Usage(_) => 2,
-            // A request the engine refuses before any work, like a bad argument.
-            CliError::Engine(e) if matches!(**e, EngineError::BoxTooSlow { .. }) => 2,
+            // A request the budget refuses before any work, like a bad argument: 2 for heap
+            // games and position games alike; a run stopped past the budget while running is 1.
+            CliError::Engine(e) if e.is_refused_up_front() => 2,
             CliError::Solve(e) => match e.cause() {
                 SolveError::Position(_) | SolveError::CodeMovesTooMany { .. } => 2,
+                SolveError::Engine(e) if e.is_refused_up_front() => 2,
                 _ => 1,
             },
             // 128 + SIGINT, as a shell reports a process stopped by Ctrl-C.

@@ -43,7 +43,15 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     ));
     let started = std::time::Instant::now();
     let console = &mut context.console;
-    let steps = quotient::quotients_reporting(&game, args.max_heap, 6, &mut |step| {
+    // The exact outcomes behind each guess come from the search over sums, held to a third of
+    // the budget of a misère table (the guesses and proofs take as long again) rather than
+    // the search's memory limit: past it a bound is reported not found, with the reason,
+    // instead of running for hours.
+    let limits = quotient::Limits {
+        max_sums: (crate::value::misere::TABLE_SUMS / 3) as usize,
+        ..quotient::Limits::default()
+    };
+    let steps = quotient::quotients_within(&game, args.max_heap, 6, limits, &mut |step| {
         let line = match step {
             quotient::Step::Found(q) => format!(
                 "  heaps ≤ {}: order {}, P-portion {} ({:.1} s)",

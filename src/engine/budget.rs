@@ -694,7 +694,8 @@ mod tests {
         ));
         // Work only in the middle of the table: the last heap is cheap, the samples across
         // 0..=to catch it.
-        let middle = game("move x in 1..=n * (100000 - n) if x == 1 => n - 1");
+        // (`x <= 1`, not `x == 1`, which pins the binder to one value: no work at all.)
+        let middle = game("move x in 1..=n * (100000 - n) if x <= 1 => n - 1");
         let crate::rules::GameKind::General { program, .. } = &middle.kind else {
             panic!()
         };

@@ -8,9 +8,6 @@ use super::{MexSet, Progress, SgTable};
 use crate::rules::program::{Scratch, Stop};
 use crate::rules::{Diagnostic, Program};
 
-/// How often (in positions) progress is reported.
-const PROGRESS_EVERY: usize = 4096;
-
 /// Extends `table` (holding `G(0..table.len())`) to `len` values with the moves of `program`.
 ///
 /// On a run-time rule error the table keeps the values computed before the failing position.
@@ -72,9 +69,9 @@ pub fn extend_within(
             }
         }
         table.push(options.mex());
-        if n % PROGRESS_EVERY == 0 {
-            progress.set(n as u64);
-        }
+        // Every position: a rule of several binders can take seconds a heap, and `tick` looks
+        // at the clock only as often as it needs to.
+        progress.tick(n as u64 + 1);
     }
     Ok(())
 }

@@ -187,6 +187,53 @@ fn pow_mod(mut base: u64, mut exp: u64, m: u64) -> u64 {
     result
 }
 
+/// A factor `d` of the composite `n` with `1 < d < n`, by Pollard's rho method with Brent's
+/// cycle finding (Brent, "An improved Monte Carlo factorization algorithm", BIT 1980):
+/// `x ↦ x² + c mod n` for `c = 1, 2, …` until one splits `n`, about `n^{1/4}` steps for the
+/// smallest prime factor. `n` must be composite; even `n` gives 2.
+pub fn pollard_rho(n: u64) -> u64 {
+    if n.is_multiple_of(2) {
+        return 2;
+    }
+    const BATCH: u64 = 128;
+    for c in 1..n {
+        let f = |x: u64| (mul_mod(x, x, n) + c) % n;
+        let (mut y, mut r, mut q, mut g) = (2u64, 1u64, 1u64, 1u64);
+        let (mut x, mut ys) = (y, y);
+        while g == 1 {
+            x = y;
+            for _ in 0..r {
+                y = f(y);
+            }
+            let mut k = 0;
+            while k < r && g == 1 {
+                ys = y;
+                for _ in 0..BATCH.min(r - k) {
+                    y = f(y);
+                    q = mul_mod(q, x.abs_diff(y), n);
+                }
+                g = gcd_u64(q, n);
+                k += BATCH;
+            }
+            r *= 2;
+        }
+        if g == n {
+            // The batch overshot: step back one value at a time.
+            loop {
+                ys = f(ys);
+                g = gcd_u64(x.abs_diff(ys), n);
+                if g > 1 {
+                    break;
+                }
+            }
+        }
+        if g != n {
+            return g;
+        }
+    }
+    n
+}
+
 /// Whether `x` is prime (negative numbers, 0 and 1 are not).
 ///
 /// Trial division by the primes up to 37 (and by odd numbers below 2^16), then the Miller–Rabin test with the bases

@@ -54,6 +54,10 @@ struct CompiledMove {
     result: Vec<(Eval, Span)>,
     /// `d(coordinate)/dt` for the last binder `t`, when the rule is a line (module docs).
     line: Option<Vec<i64>>,
+    /// `e` when the condition is `c1 && … && t == e && …` for the last binder `t` (a range),
+    /// with neither `e` nor the conjuncts before it using `t` ([`pin_of`]): only `t = e` can
+    /// pass, so the range is not enumerated.
+    pin: Option<Eval>,
 }
 
 #[derive(Clone)]
@@ -222,6 +226,7 @@ impl Program {
                 condition: m.condition.as_ref().map(compile),
                 result: m.result.iter().map(|e| (compile(e), e.span)).collect(),
                 line: line_steps(m, arity),
+                pin: pin_of(m, arity).map(compile),
             })
             .collect();
         let slots = arity + moves.iter().map(|m| m.binders.len()).max().unwrap_or(0);
@@ -763,6 +768,9 @@ impl CompiledMove {
                 }
                 return Ok(());
             }
+            if depth + 1 == self.binders.len() && self.run_pinned(lo, hi, env)? {
+                return Ok(());
+            }
             if env.descending {
                 for value in (lo..=hi).rev() {
                     env.scratch.slots[slot] = value;
@@ -843,6 +851,32 @@ impl CompiledMove {
         Ok(())
     }
 
+    /// The last binder over `lo..=hi` (not empty) when the condition pins it to `t = e`
+    /// ([`CompiledMove::pin`]): the one value `e` if it is in range. Every other value fails
+    /// the condition at the conjunct `t == e` after the same conjuncts before it, which do not
+    /// use `t`: so the condition is still evaluated once at `lo` when `e` is out of range, to
+    /// report a fault of those conjuncts as the enumeration would. Returns false (nothing
+    /// done) when `e` itself faults: the caller then enumerates, and reports the fault at the
+    /// first value as before.
+    fn run_pinned(&self, lo: i64, hi: i64, env: &mut Env) -> Result<bool, Stop> {
+        let Some(pin) = &self.pin else {
+            return Ok(false);
+        };
+        let Ok(value) = pin(&env.scratch.slots) else {
+            return Ok(false);
+        };
+        let slot = env.arity + self.binders.len() - 1;
+        if (lo..=hi).contains(&value) {
+            env.scratch.slots[slot] = value;
+            self.run(self.binders.len(), env)?;
+        } else if let Some(condition) = &self.condition {
+            env.spend(1)?;
+            env.scratch.slots[slot] = lo;
+            condition(&env.scratch.slots).map_err(env.fault())?;
+        }
+        Ok(true)
+    }
+
     /// The last binder's values `lo..=hi` as one [`Move::Line`]. Returns false (nothing
     /// visited) when an end faults or fails its check: the caller then enumerates the values
     /// one by one, which reports the first failing one exactly as without lines.
@@ -898,6 +932,42 @@ impl CompiledMove {
             ControlFlow::Break(()) => Err(Stop::Break),
         }
     }
+}
+
+/// `e` when `m`'s last binder `t` is a range and its condition is a chain of `&&` whose
+/// conjuncts, in evaluation order, are some not using `t`, then `t == e` or `e == t` with `e`
+/// not using `t` ([`CompiledMove::pin`]).
+fn pin_of(m: &CheckedMove, arity: usize) -> Option<&CExpr> {
+    let last = arity + m.binders.len().checked_sub(1)?;
+    if m.binders.last().is_some_and(|b| b.is_set()) {
+        return None;
+    }
+    let mut conjuncts = Vec::new();
+    fn flatten<'e>(e: &'e CExpr, out: &mut Vec<&'e CExpr>) {
+        match &e.kind {
+            CExprKind::Binary(BinaryOp::And, a, b) => {
+                flatten(a, out);
+                flatten(b, out);
+            }
+            _ => out.push(e),
+        }
+    }
+    flatten(m.condition.as_ref()?, &mut conjuncts);
+    for conjunct in conjuncts {
+        if let CExprKind::Binary(BinaryOp::Eq, a, b) = &conjunct.kind {
+            let is_t = |e: &CExpr| matches!(e.kind, CExprKind::Slot(s) if s == last);
+            if is_t(a) && !b.uses_slot(last) {
+                return Some(b);
+            }
+            if is_t(b) && !a.uses_slot(last) {
+                return Some(a);
+            }
+        }
+        if conjunct.uses_slot(last) {
+            return None;
+        }
+    }
+    None
 }
 
 /// `d(coordinate)/dt` for each result coordinate, when `m` is a line in its last binder `t`
@@ -1444,6 +1514,36 @@ mod properties {
             .prop_map(|(k, rules)| format!("param k = {k}\n{}\n", rules.join("\n")))
     }
 
+    /// A random file whose last binder is pinned by its condition (`… && x == e && …`, or
+    /// `e == x`), with conjuncts before it that may fault or be false and `e` that may fault
+    /// or fall outside the range: the compiled program takes the one value, the interpreter
+    /// lists them all.
+    fn pinned_rule_file() -> impl Strategy<Value = String> {
+        const WITH_Y: &[&str] = &["n", "k", "y"];
+        const WITH_X: &[&str] = &["n", "k", "y", "x"];
+        let rule = (
+            prop::option::of(condition(WITH_Y)),
+            expr(WITH_Y),
+            any::<bool>(),
+            prop::option::of(condition(WITH_X)),
+            0..3i64,
+        )
+            .prop_map(|(before, e, flipped, after, lo)| {
+                let before = before.map(|c| format!("{} && ", &c[4..])).unwrap_or_default();
+                let pin = if flipped {
+                    format!("({e}) == x")
+                } else {
+                    format!("x == ({e})")
+                };
+                let after = after.map(|c| format!(" && {}", &c[4..])).unwrap_or_default();
+                format!(
+                    "move y in 0..=min(k, n), x in {lo}..=n if {before}{pin}{after} && x + y <= n && x + y > 0 => n - x - y"
+                )
+            });
+        (1..5i64, prop::collection::vec(rule, 1..3))
+            .prop_map(|(k, rules)| format!("param k = {k}\n{}\n", rules.join("\n")))
+    }
+
     /// A random file whose rules bind sets (`divisors`, `primes`, `prime_powers`, `bits`),
     /// alone, nested in each other or after a range, with arguments that may be negative or
     /// fault (`bits` of a negative number).
@@ -1571,6 +1671,22 @@ mod properties {
         #[test]
         fn token_soups_never_panic(text in token_soup()) {
             exercise(&text);
+        }
+
+        /// A binder pinned by its condition: the compiled program, which takes its one value,
+        /// and the interpreter, which lists them all, give the same values or the same error.
+        #[test]
+        fn pinned_binders_compiled_equal_interpreter(text in pinned_rule_file()) {
+            let game = load(SourceFile::new("r.sg", &text), &[]).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let GameKind::General { program, .. } = &game.kind else { return Ok(()) };
+            let mut table = SgTable::new();
+            let compiled = general::extend(program, &mut table, 40, &mut Progress::hidden());
+            let naive = interp::values(&SourceFile::new("r.sg", &text), &[], 40);
+            match (compiled, naive) {
+                (Ok(()), Ok(values)) => prop_assert_eq!(table.to_vec(), values),
+                (Err(a), Err(b)) => prop_assert_eq!(a, b),
+                (a, b) => prop_assert!(false, "compiled {:?}, interpreted {:?}", a, b),
+            }
         }
 
         /// The compiled program (through the general engine) and the tree-walking interpreter

@@ -130,6 +130,20 @@ pub fn solve_misere(
                 return Ok(report);
             }
             Err(reason) => {
+                // A wild sum with no quotient: refused when even a thousand times the search's
+                // limit is below the bound on the sums it may need (the search often needs
+                // far fewer than the bound, so only a request far past it is refused).
+                let tokens = flat.iter().fold(0u64, |a, &h| a.saturating_add(h));
+                let cap = SOLVE_SUMS_BOUND;
+                if let (Some(&first), Some(feasible)) = (
+                    wild.first(),
+                    crate::value::misere::wild_tokens_limit(game, largest, tokens, cap),
+                ) {
+                    let heap = components[first][0];
+                    return Err(
+                        crate::value::misere::wild_sums_error(heap, tokens, feasible, cap).into(),
+                    );
+                }
                 if let Some(note) = options.note.as_mut() {
                     note(format!(
                         "note: no misère quotient of the heaps ≤ {largest} within a quick attempt ({reason}); searching the sums"
@@ -262,14 +276,11 @@ pub fn is_nim_code(code: &TakeBreakCode) -> bool {
         && code.tail.iter().all(|d| *d == three)
 }
 
-/// The most moves [`by_nim_theorem`] lists (the heaps' sizes added up): every move is checked.
-pub const NIM_MOVES: u64 = 50_000_000;
-
 /// A sum of Nim heaps by the theorem on their genera ([`Genus::nim_heap`], so no heap's genus
-/// is computed from its options) and the tame rule, every move checked by the same rule:
-/// misère Nim (Bouton 1902) in time proportional to the number of moves. `None` when the game
-/// is not Nim, or a heap is too large for a genus (`> u32::MAX`) or the moves too many
-/// ([`NIM_MOVES`]).
+/// is computed from its options) and the tame rule, the winning moves found from it: misère
+/// Nim (Bouton 1902) in time proportional to the number of heaps (each heap's at most two
+/// candidate moves checked by the rule, not its every move). `None` when the game is not Nim,
+/// or a heap is too large for a genus (`> u32::MAX`).
 fn by_nim_theorem(game: &Game, components: &[Vec<u64>]) -> Result<Option<SolveReport>, SolveError> {
     let Some(code) = game.code() else {
         return Ok(None);
@@ -278,8 +289,7 @@ fn by_nim_theorem(game: &Game, components: &[Vec<u64>]) -> Result<Option<SolveRe
         return Ok(None);
     }
     let largest = components.iter().map(|c| c[0]).max().unwrap_or(0);
-    let moves_total = components.iter().fold(0u64, |a, c| a.saturating_add(c[0]));
-    if largest > u64::from(u32::MAX) || moves_total > NIM_MOVES {
+    if largest > u64::from(u32::MAX) {
         return Ok(None);
     }
     moves::check_listable(game, largest)?;
@@ -295,13 +305,45 @@ fn by_nim_theorem(game: &Game, components: &[Vec<u64>]) -> Result<Option<SolveRe
             largest,
         },
     };
-    tame_report(
-        game,
-        components,
-        &genera,
-        &|part| u32::try_from(part[0]).ok().map(Genus::nim_heap),
-        method,
-    )
+    // The tame rule (misère value = normal value, or its opposite parity when no component
+    // is firm) asks a move `h → h'` to leave the normal value 0 when a firm heap remains, and
+    // 1 when none does: `h'` is the rest's normal value or that with its last bit flipped.
+    // So each heap has at most two candidate moves, each checked by the rule as
+    // [`tame_report`] checks every move — linear in the heaps, not in their sizes.
+    let normal = genera.iter().fold(0u32, |a, g| a ^ g.normal);
+    let firm = genera.iter().filter(|g| !g.is_fickle()).count();
+    let mut winning = Vec::new();
+    for (i, (component, genus)) in components.iter().zip(&genera).enumerate() {
+        let h = component[0];
+        let normal_rest = normal ^ genus.normal;
+        let firm_rest = firm - usize::from(!genus.is_fickle());
+        let mut targets = [normal_rest, normal_rest ^ 1];
+        // Listed as the code lists them: fewest tokens taken first.
+        targets.sort_unstable_by(|a, b| b.cmp(a));
+        for (j, &target) in targets.iter().enumerate() {
+            if u64::from(target) >= h || (j == 1 && target == targets[0]) {
+                continue;
+            }
+            let left = Genus::nim_heap(target);
+            let after_normal = normal_rest ^ left.normal;
+            let after_firm = firm_rest + usize::from(!left.is_fickle());
+            let misere = if after_firm == 0 {
+                after_normal ^ 1
+            } else {
+                after_normal
+            };
+            if misere == 0 {
+                winning.push(nim_move(game, i, h, u64::from(target))?);
+            }
+        }
+    }
+    let misere = if firm == 0 { normal ^ 1 } else { normal };
+    let genus = if let [one] = &genera[..] {
+        one.clone()
+    } else {
+        Genus::tame(normal, misere)
+    };
+    Ok(Some(report(game, components, genus, winning, method)))
 }
 
 /// The sum without a search over sums, when the recursion on options values every component
@@ -464,6 +506,83 @@ pub const QUICK_QUOTIENT: quotient::Limits = quotient::Limits {
     max_proof_states: 50_000,
     max_sums: 50_000,
 };
+
+/// The most rule steps [`nim_move`] spends on one pinned listing.
+const PINNED_STEPS: u64 = 4096;
+
+/// The move of component `i`, a Nim heap `h`, to the heap `target`, named as the game names it:
+/// by the code, or by the rules that were lowered to it (found by listing the rules with their
+/// first binder pinned to the tokens taken or to the heap left, which finds Nim's rules in a
+/// few steps, and else by listing the heap's every move).
+fn nim_move(game: &Game, i: usize, h: u64, target: u64) -> Result<super::GameMove, SolveError> {
+    let left: Vec<u64> = if target == 0 {
+        Vec::new()
+    } else {
+        vec![target]
+    };
+    let take = h - target;
+    let leaves = |result: &[u64]| {
+        result
+            .iter()
+            .copied()
+            .filter(|&r| r > 0)
+            .eq(left.iter().copied())
+    };
+    if let GameKind::General { program, .. } = &game.kind {
+        for first in [take, target] {
+            let Ok(first) = i64::try_from(first) else {
+                continue;
+            };
+            let mut found: Option<(usize, Vec<i64>, Vec<u64>)> = None;
+            // A rule's error or cap only ends this quick attempt: the full listing follows.
+            let _ = program.for_each_option_with_first(
+                &[h],
+                first,
+                PINNED_STEPS,
+                &mut |rule, binders, m| match m {
+                    crate::rules::program::Move::Sum(result) if leaves(result) => {
+                        found = Some((rule, binders.to_vec(), result.to_vec()));
+                        std::ops::ControlFlow::Break(())
+                    }
+                    _ => std::ops::ControlFlow::Continue(()),
+                },
+            );
+            if let Some((rule, binders, result)) = found {
+                return Ok(moves::label(
+                    game,
+                    i,
+                    moves::Listed {
+                        rule: moves::RuleOf::Rule(rule),
+                        binders: &binders,
+                        result: &result,
+                    },
+                ));
+            }
+        }
+        let mut found = None;
+        moves::for_each_move(game, &[h], Limit::All, &mut |listed| {
+            if found.is_none() && leaves(listed.result) {
+                found = Some(moves::label(game, i, listed));
+            }
+        })?;
+        if let Some(found) = found {
+            return Ok(found);
+        }
+    }
+    Ok(moves::label(
+        game,
+        i,
+        moves::Listed {
+            rule: moves::RuleOf::Code,
+            binders: &[take as i64],
+            result: &left,
+        },
+    ))
+}
+
+/// The bound on a wild sum's search past which `solve` refuses it (see [`solve_misere`]): a
+/// thousand times [`MAX_SUMS`], sums of up to 109 tokens.
+pub const SOLVE_SUMS_BOUND: u128 = 1000 * MAX_SUMS as u128;
 
 /// Values the components from `genera.len()` on, each alone, pushing its genus (and its index
 /// to `wild` when it is not tame). With `stop_at_limit`, a component past the search's limit

@@ -146,6 +146,124 @@ pub fn table(game: &Game, extents: &[u64], progress: bool) -> Result<MisereTable
     }
 }
 
+/// Bytes a position of a misère table costs: its cell in the table returned, its slot in the
+/// recursion's table, and the two copies of its genus's superscripts (a few entries each,
+/// with the allocator's overhead).
+pub const BYTES_PER_POSITION: u64 =
+    (std::mem::size_of::<Cell>() + std::mem::size_of::<Option<Valued>>() + 2 * 32) as u64;
+
+/// Refuses a misère table of the box `0..=extents[i]` whose positions, at
+/// [`BYTES_PER_POSITION`] each, pass the memory available ([`EngineError::TooLarge`]): checked
+/// before the recursion's table and the cells are allocated.
+pub fn check_memory(extents: &[u64]) -> Result<(), EngineError> {
+    let positions = crate::engine::budget::box_positions(extents);
+    let needed = positions.saturating_mul(u128::from(BYTES_PER_POSITION));
+    let available_bytes = crate::engine::available_memory();
+    if needed > u128::from(available_bytes) || positions > (usize::MAX / 64) as u128 {
+        let size = match extents {
+            [to] => crate::engine::TableSize::Sequence { to: *to },
+            _ => crate::engine::TableSize::Box { positions },
+        };
+        return Err(EngineError::TooLarge {
+            size,
+            needed_bytes: u64::try_from(needed).unwrap_or(u64::MAX),
+            available_bytes,
+        });
+    }
+    Ok(())
+}
+
+/// The sums of heaps a misère table searches at most ([`EngineError::WildSums`]): a heap
+/// table is refused (or, for a period search, stopped) past the last heap `n` whose bound,
+/// `Σ_{s ≤ n} p(s)` multisets of heaps (partitions), is within it. At the search's rate (some
+/// 3·10^4 sums a second) that is under a minute; Kayles gets heaps up to 50.
+pub const TABLE_SUMS: u128 = 1_500_000;
+
+/// `Σ_{s ≤ n} p(s)`, the multisets of positive heaps with at most `n` tokens in all, for every
+/// `n` up to the first past `cap` (saturating): the bound on the sums a heap's options lead to
+/// under a take-and-break code, where no move adds tokens.
+fn multisets_up_to(cap: u128) -> Vec<u128> {
+    // p(s) by Euler's recurrence over the parts, grown until the running total passes `cap`.
+    let mut counts: Vec<u128> = vec![1];
+    let mut totals: Vec<u128> = vec![1];
+    while *totals.last().expect("one") <= cap && counts.len() < 4096 {
+        let n = counts.len();
+        // p(n) = Σ_k (−1)^{k+1} (p(n − k(3k−1)/2) + p(n − k(3k+1)/2)).
+        let (mut plus, mut minus) = (0u128, 0u128);
+        for k in 1.. {
+            let a = k * (3 * k - 1) / 2;
+            if a > n {
+                break;
+            }
+            let b = k * (3 * k + 1) / 2;
+            let mut term = counts[n - a];
+            if b <= n {
+                term = term.saturating_add(counts[n - b]);
+            }
+            if k % 2 == 1 {
+                plus = plus.saturating_add(term);
+            } else {
+                minus = minus.saturating_add(term);
+            }
+        }
+        counts.push(plus.saturating_sub(minus));
+        let total = totals[n - 1].saturating_add(counts[n]);
+        totals.push(total);
+    }
+    totals
+}
+
+/// For a heap table of a take-and-break code (or rules equal to one up to the last heap, so
+/// that no move adds tokens), the last heap within [`TABLE_SUMS`]; `None` when the bound does
+/// not apply (position games, other rules) or every heap asked is within it.
+fn wild_sums_limit(game: &Game, extents: &[u64]) -> Option<u64> {
+    let [to] = extents else { return None };
+    wild_tokens_limit(game, *to, *to, TABLE_SUMS)
+}
+
+/// For sums of heaps up to `largest` with at most `tokens` tokens in all, of a take-and-break
+/// code (or of rules equal to one up to `largest`, so that no move adds tokens): the most
+/// tokens whose bound `Σ_{s ≤ T} p(s)` is within `cap` sums ([`TABLE_SUMS`] for a table),
+/// when `tokens` is past it; `None` when the bound does not apply (position games, other
+/// rules) or `tokens` is within.
+pub fn wild_tokens_limit(game: &Game, largest: u64, tokens: u64, cap: u128) -> Option<u64> {
+    if game.position_program().is_some() || game.graph().is_some() {
+        return None;
+    }
+    let token_rule = game.code().is_some()
+        && game
+            .lowering()
+            .is_none_or(|lowering| lowering.exact_to(largest));
+    if !token_rule {
+        return None;
+    }
+    let totals = multisets_up_to(cap);
+    let feasible = totals.iter().rposition(|&t| t <= cap)? as u64;
+    (tokens > feasible).then_some(feasible)
+}
+
+/// The refusal of sums of up to `tokens` tokens past [`wild_tokens_limit`]'s `feasible_tokens`
+/// for `cap` sums, once heap `wild_at` needed the search.
+pub fn wild_sums_error(wild_at: u64, tokens: u64, feasible_tokens: u64, cap: u128) -> EngineError {
+    let totals = multisets_up_to(u128::MAX / 4);
+    let bound = match usize::try_from(tokens).ok().and_then(|t| totals.get(t)) {
+        Some(&b) if b < u128::MAX / 4 => {
+            format!("up to {}", crate::engine::estimate::count(b as f64))
+        }
+        _ => format!(
+            "more than {}",
+            crate::engine::estimate::count(*totals.last().expect("one") as f64)
+        ),
+    };
+    EngineError::WildSums {
+        wild_at,
+        tokens,
+        bound,
+        limit: cap as f64,
+        feasible_tokens,
+    }
+}
+
 /// [`table`], but when `keep_partial` is set a search over sums that reaches its limit
 /// ([`EngineError::TooManySums`]) after the first position ends the table there instead: the
 /// positions valued so far are returned with the error that stopped them (for analyses that
@@ -157,6 +275,9 @@ pub fn table_until(
     keep_partial: bool,
 ) -> Result<(MisereTable, Option<EngineError>), EngineError> {
     let generator = evaluate::check_request(game, extents)?;
+    check_memory(extents)?;
+    let wild_limit = wild_sums_limit(game, extents);
+    let mut stop_at: Option<(u64, EngineError)> = None;
     let mut recursion = plain::Recursion::new(game, extents).with_search();
     let size: u64 = extents.iter().map(|&e| e + 1).product();
     let mut bar = Progress::new(0, size, progress);
@@ -167,6 +288,14 @@ pub fn table_until(
         heap_game: generator.decreasing(),
     };
     for index in 0..size {
+        if let Some((at, _)) = &stop_at {
+            if index > *at {
+                let (_, error) = stop_at.take().expect("a stop");
+                bar.finish();
+                table.extents = vec![index - 1];
+                return Ok((table, Some(error)));
+            }
+        }
         let position = table.position_of(index as usize);
         let valued = match recursion.value(&position) {
             Ok(valued) => Ok(valued.clone()),
@@ -187,8 +316,50 @@ pub fn table_until(
             }
             Err(error) => return Err(evaluate::name_graph_cycle(game, error)),
         }
+        if let (None, Some(feasible_to)) = (&stop_at, wild_limit) {
+            if recursion.sums_searched() > 0 {
+                let error = wild_sums_error(index, extents[0], feasible_to, TABLE_SUMS);
+                if !keep_partial {
+                    return Err(error);
+                }
+                stop_at = Some((feasible_to.max(index), error));
+            }
+        }
         bar.tick(index + 1);
     }
     bar.finish();
     Ok((table, None))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testing::game;
+
+    #[test]
+    fn the_sums_bound_counts_partitions() {
+        // p(s) by the parts' recurrence, independent of Euler's pentagonal one used above.
+        let n = 120;
+        let mut p = vec![0u128; n + 1];
+        p[0] = 1;
+        for part in 1..=n {
+            for s in part..=n {
+                p[s] += p[s - part];
+            }
+        }
+        assert_eq!(p[100], 190_569_292); // OEIS A000041
+        let totals = multisets_up_to(u128::MAX / 4);
+        let mut running = 0;
+        for (s, &count) in p.iter().enumerate() {
+            running += count;
+            assert_eq!(totals[s], running, "s = {s}");
+        }
+        // Kayles: the table budget reaches heap 50 (Σ_{s ≤ 50} p(s) = 1 295 971), not 51.
+        let kayles = game("octal 0.77");
+        assert_eq!(wild_tokens_limit(&kayles, 51, 51, TABLE_SUMS), Some(50));
+        assert_eq!(wild_tokens_limit(&kayles, 50, 50, TABLE_SUMS), None);
+        // A position game has no such bound.
+        let positions = game("position (x, y)\nmove t in 1..=x => (x - t, y)");
+        assert_eq!(wild_tokens_limit(&positions, 9, 1000, TABLE_SUMS), None);
+    }
 }

@@ -202,6 +202,10 @@ pub fn quotients_within(
     limits: Limits,
     found: &mut dyn FnMut(&Step),
 ) -> Result<Vec<Step>, EngineError> {
+    // The one budget, before any work: the rules of every heap up to the largest must be
+    // listable within the step limit (a rule with 64 binders, or one ranging over 2^32 values
+    // per heap, is refused here with its estimate, not listed until memory runs out).
+    crate::value::evaluate::check_request(game, &[max_heap])?;
     let mut sums = Sums::new(game).with_max_sums(limits.max_sums);
     let mut steps = Vec::new();
     let mut previous: Option<Quotient> = None;

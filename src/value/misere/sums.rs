@@ -160,11 +160,32 @@ impl<'g> Sums<'g> {
         }
         let heap_game = self.generator.decreasing();
         let mut listed: Vec<Sum> = Vec::new();
+        // Each option once: rules whose binders list the same option many times (64 binders
+        // of `0..=1` leading to `n - 1`) keep one copy, and the genus needs only the set.
+        let mut seen: HashSet<Sum, Fast> = HashSet::default();
+        let room = self
+            .max_sums
+            .saturating_sub(self.valued.len() + self.listed);
+        let mut overflow = false;
         let result =
             self.generator
                 .for_each_option_within(component, &mut self.steps_left, &mut |flat| {
+                    if overflow || seen.contains(flat) {
+                        return;
+                    }
+                    if listed.len() >= room {
+                        overflow = true;
+                        return;
+                    }
+                    seen.insert(flat.into());
                     listed.push(flat.into())
                 });
+        if overflow {
+            return Err(EngineError::TooManySums {
+                limit: self.max_sums,
+                bytes: self.max_sums as u64 * BYTES_PER_SUM,
+            });
+        }
         match result {
             Ok(()) | Err(Stop::Break) => {}
             Err(Stop::Error(diagnostic)) => return Err(EngineError::rule(self.game, diagnostic)),
