@@ -33,22 +33,24 @@ fn period_text_output_names_the_game() {
 #[test]
 fn period_of_lowered_rules_says_the_proof_rests_on_lowering() {
     // The colouring game is Dawson's Kayles 0.07 (period 34 from n = 53, Winning Ways ch. 4)
-    // written as a rule; lowering checks the rule equal to the code for n <= V = 64 + 4 * 4.
+    // written as a rule: remove 2 and split the rest every way, decided at every n by the
+    // rule's thresholds.
     let text = ok(&["period", "rules/colouring-game.sg"]);
     assert!(text.contains("proved:     yes"), "{text}");
     let lines: Vec<&str> = text.lines().collect();
     let reason = lines.iter().position(|l| l.starts_with("reason:")).unwrap();
     assert!(
         lines[reason + 1].starts_with(
-            "lowering:   the values and the proof are those of code 0.07: the rules' moves were \
-             checked equal to the code's for every n ≤ 80 when loading"
+            "lowering:   the values and the proof are those of code 0.07: the rules are this code \
+             at every n, proved when loading from their thresholds"
         ),
         "{text}"
     );
     let report: Value =
         serde_json::from_str(&ok(&["period", "rules/colouring-game.sg", "--json"])).unwrap();
     assert_eq!(report["lowered_to_code"], "0.07");
-    assert_eq!(report["lowering_checked_to"], 80);
+    assert_eq!(report["lowering_proof"], "thresholds");
+    assert!(report.get("lowering_checked_to").is_none(), "{report}");
     // A family form is its code: no lowering in the report.
     let report: Value = serde_json::from_str(&ok(&["period", "octal 0.07", "--json"])).unwrap();
     assert!(report.get("lowered_to_code").is_none(), "{report}");

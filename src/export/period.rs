@@ -471,16 +471,17 @@ mod tests {
         assert!(reason(&proved).ends_with("= 142"), "{}", reason(&proved));
     }
 
-    /// Rules equal to Dawson's Kayles 0.07 (Codeforces 1704F's colouring game): period 34 from
-    /// n = 53 (Winning Ways ch. 4), proved through the code they lower to, and the report says so.
+    /// Rules equal to Dawson's Kayles 0.07 (Codeforces 1704F's colouring game, the split
+    /// listed up to symmetry): period 34 from n = 53 (Winning Ways ch. 4), proved through the
+    /// code they lower to, and the report says so.
     #[test]
     fn a_proof_through_lowering_says_so() {
-        let rules = game("name \"colouring\"\nmove i in 0..=n-2 => i, n - 2 - i\n");
-        // V = 64 + 4·(2 + 2) for the constants of `n-2` and `n - 2 - i`.
+        let rules = game("name \"colouring\"\nmove i in 0..=(n-2)/2 => i, n - 2 - i\n");
+        // V = 64 + 4·(2 + 2 + …) for the constants, `/2` rewritten into an affine constraint.
         let lowering = rules.lowering().expect("lowers to 0.07");
         assert_eq!(
             (lowering.code.to_string(), lowering.checked_to()),
-            ("0.07".to_string(), Some(80))
+            ("0.07".to_string(), Some(224))
         );
         let (table, report) = find_period(&rules, 100_000, &EngineOptions::default()).unwrap();
         assert_eq!((report.preperiod, report.period), (Some(53), Some(34)));
@@ -497,7 +498,7 @@ mod tests {
             .unwrap_or_else(|| panic!("no lowering line:\n{text}"));
         assert_eq!(
             line,
-            "lowering:   the values and the proof are those of code 0.07: the rules' moves were checked equal to the code's for every n ≤ 80 when loading; beyond 80 they agree by the lowering argument: affine rules change the shape of their move sets only at breakpoints (estimated from the rules' constants and multipliers to lie below 20), past which they grow by translation, as a code's do"
+            "lowering:   the values and the proof are those of code 0.07: the rules' moves were checked equal to the code's for every n ≤ 224 when loading; beyond 224 they agree by the lowering argument: affine rules change the shape of their move sets only at breakpoints (estimated from the rules' constants and multipliers to lie below 56), past which they grow by translation, as a code's do"
         );
         // Right after the reason.
         assert!(
@@ -508,7 +509,7 @@ mod tests {
         write_report_json(&mut out, &report, None).unwrap();
         let parsed: Value = serde_json::from_slice(&out).unwrap();
         assert_eq!(parsed["lowered_to_code"], "0.07");
-        assert_eq!(parsed["lowering_checked_to"], 80);
+        assert_eq!(parsed["lowering_checked_to"], 224);
         assert_eq!(parsed["reason"], reason(&report));
         // Without a proof the note claims only the values.
         assert!(lowering_note(&lowering, false).starts_with("the values are those of code 0.07: "));

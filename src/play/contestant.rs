@@ -10,8 +10,14 @@
 //! * **What cannot be caught.** `SIGKILL` of the judge runs no code of the judge: the program is
 //!   started with `prctl(PR_SET_PDEATHSIG, SIGKILL)`, so the kernel kills it when the thread that
 //!   started it ends, but its own children survive it (they are re-parented, and nothing is left
-//!   to kill their group). A child that leaves the group (`setsid`, `setpgid`) is out of the
-//!   judge's reach in every case. Linux only.
+//!   to kill their group). Linux only.
+//! * **Children that leave the group.** A child that starts a session of its own (`setsid`)
+//!   leaves the group. The judge makes itself a *child subreaper*
+//!   (`prctl(PR_SET_CHILD_SUBREAPER)`), so such a child, once the program above it has died, is
+//!   re-parented to the judge instead of to `init`; after killing a group the judge kills and
+//!   reaps every child of its own that sits in another session — only contestants' descendants
+//!   can be there, since everything the judge starts itself stays in its session. This too
+//!   needs the judge to run its exit path: after a `SIGKILL` of the judge they survive.
 //! * **Writing.** Lines go to the program through a thread: a program that never reads blocks
 //!   that thread only, and the judge's time limit runs as usual (the thread ends when the group
 //!   is killed and the pipe breaks).
@@ -62,6 +68,7 @@ impl Contestant {
     /// the judge, its standard error inherited.
     pub fn spawn(command: &mut Command) -> io::Result<Contestant> {
         install_signal_handlers();
+        become_subreaper();
         let parent = std::process::id() as libc::pid_t;
         command
             .stdin(Stdio::piped())
@@ -147,12 +154,14 @@ impl Contestant {
         status != 0 || unsafe { info.si_pid() } != 0
     }
 
-    /// `SIGKILL` to the whole group, then the program reaped: once.
+    /// `SIGKILL` to the whole group, then the program reaped, then the descendants that left
+    /// the group and have come back to the judge (module documentation): once.
     fn kill_group(&mut self) {
         if let Some(group) = self.group.take() {
             kill(group);
             unregister(group);
             let _ = self.child.wait();
+            kill_adopted_orphans();
         }
     }
 }
@@ -210,6 +219,62 @@ fn register(group: i32) {
 fn unregister(group: i32) {
     for slot in &GROUPS {
         let _ = slot.compare_exchange(group, 0, Ordering::SeqCst, Ordering::SeqCst);
+    }
+}
+
+/// Makes the judge a child subreaper, once (a failure only loses the sweep of orphans).
+fn become_subreaper() {
+    static ONCE: Once = Once::new();
+    // SAFETY: prctl(2) with an integer argument; it touches no memory of ours.
+    ONCE.call_once(|| unsafe {
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1 as libc::c_ulong);
+    });
+}
+
+/// Kills and reaps every child of this process that is in another session than ours: orphans
+/// of contestants that left their group, re-parented here because we are a subreaper.
+fn kill_adopted_orphans() {
+    let me = std::process::id() as i32;
+    // SAFETY: getsid(2) of the calling process touches no memory.
+    let session = unsafe { libc::getsid(0) };
+    // A few rounds: killing a session leader re-parents its own children here in turn.
+    for _ in 0..4 {
+        let mut found = false;
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|n| n.parse::<i32>().ok())
+            else {
+                continue;
+            };
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+                continue;
+            };
+            // Fields after the command's closing parenthesis: state, ppid, pgrp, session.
+            let Some(rest) = stat.rsplit_once(')').map(|(_, rest)| rest) else {
+                continue;
+            };
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            let (Some(ppid), Some(sid)) = (fields.get(1), fields.get(3)) else {
+                continue;
+            };
+            if ppid.parse() == Ok(me) && sid.parse::<i32>().is_ok_and(|sid| sid != session) {
+                found = true;
+                // SAFETY: kill(2) and waitpid(2) on our own child; waitpid writes nothing (a
+                // null status pointer).
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                    libc::waitpid(pid, std::ptr::null_mut(), 0);
+                }
+            }
+        }
+        if !found {
+            return;
+        }
     }
 }
 

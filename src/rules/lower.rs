@@ -1092,9 +1092,10 @@ mod tests {
         assert!(
             why("position (x, y)\nmove t in 1..=x => (x - t, y)").reason == Reason::PositionGame
         );
-        // Large constants in a split (a subtraction game with them lowers by its thresholds).
+        // Large constants in a split that is not "every split or the rest whole" (one that is,
+        // `x in 5000..=n`, and a subtraction game lower by their thresholds).
         assert!(matches!(
-            why("move x in 5000..=n => x - 5000, n - x").reason,
+            why("move x in 5001..n => x - 5000, n - x").reason,
             Reason::ConstantsTooLarge { .. }
         ));
     }

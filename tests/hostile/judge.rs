@@ -107,6 +107,31 @@ fn a_contestants_children_end_with_the_verdict() {
     );
 }
 
+/// A child that leaves the group for a session of its own (`setsid`) comes back to the judge,
+/// a child subreaper, when the contestant dies, and the verdict kills it too.
+#[test]
+fn a_child_in_a_session_of_its_own_ends_with_the_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("escapes.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nsetsid sleep 300 &\necho \"$$ $!\" > \"$1.tmp\"\nmv \"$1.tmp\" \"$1\"\nexec sleep 300\n",
+    )
+    .unwrap();
+    let pids = dir.path().join("pids");
+    let mut judge = start_judge(&script.display().to_string(), &pids, "1");
+    let status = wait_for(&mut judge, 30);
+    assert_eq!(status.code(), Some(1), "no line within 1 s is a loss");
+    let recorded = recorded(&pids);
+    assert_eq!(recorded.len(), 2);
+    // The escaped sleep is in no group that anyone kills: only the judge's sweep ends it.
+    assert_eq!(
+        survivors(&recorded),
+        Vec::<u32>::new(),
+        "left running after the verdict"
+    );
+}
+
 /// A judge ended by SIGTERM, SIGINT or SIGHUP kills the contestant and its children first; one
 /// ended by SIGKILL takes its direct child along (PR_SET_PDEATHSIG), though not the child's own
 /// children, which nothing in the judge can reach (see `play::contestant`).
