@@ -120,19 +120,7 @@ fn a_shard_file_in_use_is_refused() {
     let path = dir.path().join("s.jsonl");
     let holder = std::fs::File::create(&path).unwrap();
     holder.lock().unwrap();
-    case(&[
-        "census",
-        "octal",
-        "--digits",
-        "1",
-        "--shard",
-        "1/2",
-        "--shard-file",
-        text(&path),
-    ])
-    .timeout(60)
-    .run()
-    .refused(
+    shard_one_of_two(&path).refused(
         1,
         &["s.jsonl", "in use by another run", "another --shard-file"],
     );
@@ -151,19 +139,7 @@ fn a_torn_header_says_to_delete_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let line = header_line(0, 2, 8);
     let path = shard_file(dir.path(), "torn.jsonl", &line[..40]);
-    case(&[
-        "census",
-        "octal",
-        "--digits",
-        "1",
-        "--shard",
-        "1/2",
-        "--shard-file",
-        text(&path),
-    ])
-    .timeout(60)
-    .run()
-    .refused(1, &["torn.jsonl:1:", "cut short", "delete the file"]);
+    shard_one_of_two(&path).refused(1, &["torn.jsonl:1:", "cut short", "delete the file"]);
 }
 
 /// Without `--census`, one published period too large to recompute failed the whole
@@ -180,4 +156,20 @@ fn a_huge_published_period_is_checked_up_to_the_cap() {
         "{}",
         run.stdout
     );
+}
+
+/// `census octal --digits 1 --shard 1/2 --shard-file PATH`, bounded.
+fn shard_one_of_two(path: &std::path::Path) -> super::Bounded {
+    case(&[
+        "census",
+        "octal",
+        "--digits",
+        "1",
+        "--shard",
+        "1/2",
+        "--shard-file",
+        text(path),
+    ])
+    .timeout(60)
+    .run()
 }
