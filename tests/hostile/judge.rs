@@ -89,16 +89,13 @@ fn wait_for(child: &mut Child, seconds: u64) -> std::process::ExitStatus {
     }
 }
 
-/// The verdict kills the contestant's whole process group: the `sleep` it forked too.
-#[test]
-fn a_contestants_children_end_with_the_verdict() {
-    let dir = tempfile::tempdir().unwrap();
-    let script = forking_contestant(dir.path());
-    let pids = dir.path().join("pids");
-    let mut judge = start_judge(&script, &pids, "1");
+/// Judges `script` (which records its pid and its child's, then never answers) with a 1 s
+/// limit, and requires both processes gone after the verdict.
+fn verdict_leaves_no_process(script: &str, pids: &Path) {
+    let mut judge = start_judge(script, pids, "1");
     let status = wait_for(&mut judge, 30);
     assert_eq!(status.code(), Some(1), "no line within 1 s is a loss");
-    let recorded = recorded(&pids);
+    let recorded = recorded(pids);
     assert_eq!(recorded.len(), 2);
     assert_eq!(
         survivors(&recorded),
@@ -107,8 +104,17 @@ fn a_contestants_children_end_with_the_verdict() {
     );
 }
 
-/// A child that leaves the group for a session of its own (`setsid`) comes back to the judge,
-/// a child subreaper, when the contestant dies, and the verdict kills it too.
+/// The verdict kills the contestant's whole process group: the `sleep` it forked too.
+#[test]
+fn a_contestants_children_end_with_the_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = forking_contestant(dir.path());
+    verdict_leaves_no_process(&script, &dir.path().join("pids"));
+}
+
+/// A child that leaves the group for a session of its own (`setsid`) is in no group anyone
+/// kills; it comes back to the judge, a child subreaper, when the contestant dies, and the
+/// verdict's sweep kills it too.
 #[test]
 fn a_child_in_a_session_of_its_own_ends_with_the_verdict() {
     let dir = tempfile::tempdir().unwrap();
@@ -118,18 +124,7 @@ fn a_child_in_a_session_of_its_own_ends_with_the_verdict() {
         "#!/bin/sh\nsetsid sleep 300 &\necho \"$$ $!\" > \"$1.tmp\"\nmv \"$1.tmp\" \"$1\"\nexec sleep 300\n",
     )
     .unwrap();
-    let pids = dir.path().join("pids");
-    let mut judge = start_judge(&script.display().to_string(), &pids, "1");
-    let status = wait_for(&mut judge, 30);
-    assert_eq!(status.code(), Some(1), "no line within 1 s is a loss");
-    let recorded = recorded(&pids);
-    assert_eq!(recorded.len(), 2);
-    // The escaped sleep is in no group that anyone kills: only the judge's sweep ends it.
-    assert_eq!(
-        survivors(&recorded),
-        Vec::<u32>::new(),
-        "left running after the verdict"
-    );
+    verdict_leaves_no_process(&script.display().to_string(), &dir.path().join("pids"));
 }
 
 /// A judge ended by SIGTERM, SIGINT or SIGHUP kills the contestant and its children first; one
