@@ -61,10 +61,10 @@ fn grundy(g: &Graph) -> Vec<u32> {
 /// Every node of the sum of `graphs`: Smith's rule on the components' γ gives the sum graph's
 /// retrograde outcome, and `sum_value` gives the sum graph's γ.
 fn check_sums(graphs: &[&Graph]) -> Result<(), TestCaseError> {
-    let values: Vec<Vec<LoopyValue>> = graphs.iter().map(|g| generalized_sg(g)).collect();
+    let values: Vec<Vec<LoopyValue>> = graphs.iter().map(|g| generalized_sg(g).unwrap()).collect();
     let sum = sum_graph(graphs);
     let outcomes = retrograde(&sum).outcome;
-    let sum_gamma = generalized_sg(&sum);
+    let sum_gamma = generalized_sg(&sum).unwrap();
     let mut tuple = vec![0u32; graphs.len()];
     loop {
         let at = sum_node(graphs, &tuple) as usize;
@@ -104,7 +104,7 @@ proptest! {
     /// counter function, and a single token's outcome read off γ is retrograde's.
     #[test]
     fn generalized_sg_satisfies_the_definition(g in graph(40)) {
-        let gamma = gamma(&g);
+        let gamma = gamma(&g).unwrap();
         let values = gamma.values(&g);
         prop_assert_eq!(check_generalized_sg(&g, &values), Ok(()));
         let counter: Vec<Option<u32>> = (0..g.node_count() as u32).map(|v| gamma.counter(v)).collect();
@@ -121,7 +121,11 @@ proptest! {
     #[test]
     fn on_dags_gamma_is_the_grundy_value(g in dag(40)) {
         let expected: Vec<LoopyValue> = grundy(&g).into_iter().map(Finite).collect();
-        prop_assert_eq!(generalized_sg(&g), expected);
+        // An acyclic graph skips the rounds: its topological order must be a counter function.
+        let gamma = gamma(&g).unwrap();
+        let counter: Vec<Option<u32>> = (0..g.node_count() as u32).map(|v| gamma.counter(v)).collect();
+        prop_assert_eq!(check_counter(&g, &expected, &counter), Ok(()));
+        prop_assert_eq!(generalized_sg(&g).unwrap(), expected);
     }
 }
 
@@ -151,8 +155,8 @@ fn a_lone_self_loop_is_a_draw_of_value_infinity_with_empty_k() {
     let g = Graph::from_edges(1, &[(0, 0)]);
     assert_eq!(retrograde(&g).outcome, [Outcome::D]);
     assert_eq!(retrograde(&g).remoteness, [None]);
-    assert_eq!(generalized_sg(&g), [Infinite(vec![])]);
-    assert_eq!(generalized_sg(&g)[0].to_string(), "inf{}");
+    assert_eq!(generalized_sg(&g).unwrap(), [Infinite(vec![])]);
+    assert_eq!(generalized_sg(&g).unwrap()[0].to_string(), "inf{}");
 }
 
 #[test]
@@ -166,7 +170,10 @@ fn a_two_cycle_with_an_exit() {
     let r = retrograde(&g);
     assert_eq!(r.outcome, [Outcome::P, Outcome::N, Outcome::P]);
     assert_eq!(r.remoteness, [Some(2), Some(1), Some(0)]);
-    assert_eq!(generalized_sg(&g), [Finite(0), Finite(1), Finite(0)]);
+    assert_eq!(
+        generalized_sg(&g).unwrap(),
+        [Finite(0), Finite(1), Finite(0)]
+    );
 }
 
 #[test]
@@ -176,7 +183,7 @@ fn a_draw_that_beats_a_nim_heap() {
     // u are drawn. Checked against the sum graph.
     let (z, t, u) = (0, 1, 2);
     let g = Graph::from_edges(3, &[(t, z), (u, u), (u, t)]);
-    let values = generalized_sg(&g);
+    let values = generalized_sg(&g).unwrap();
     assert_eq!(values, [Finite(0), Finite(1), Infinite(vec![1])]);
     assert_eq!(values[2].pretty(), "∞{1}");
     assert_eq!(values[2].outcome(), Outcome::D);
@@ -196,7 +203,7 @@ fn a_finite_value_with_an_infinite_option_that_reverses() {
     // to a drawn position.
     let (z, w, v, u) = (0, 1, 2, 3);
     let g = Graph::from_edges(4, &[(w, z), (v, u), (v, w), (v, v), (u, z), (u, v)]);
-    let values = generalized_sg(&g);
+    let values = generalized_sg(&g).unwrap();
     assert_eq!(values, [Finite(0), Finite(1), Infinite(vec![1]), Finite(1)]);
     assert_eq!(check_generalized_sg(&g, &values), Ok(()));
     let sum = sum_graph(&[&g, &g]);
@@ -204,4 +211,35 @@ fn a_finite_value_with_an_infinite_option_that_reverses() {
         retrograde(&sum).outcome[sum_node(&[&g, &g], &[u, w]) as usize],
         Outcome::P
     );
+}
+
+/// The rounds on a graph with cycles are metered: nim heaps 0..=40 as a graph (heap h moves to
+/// every smaller heap) plus a self-loop on a node of its own need 42 rounds, each visiting the
+/// edges of the nodes not yet valued; a budget of a few hundred edge visits stops them with the
+/// rounds done and the nodes left, and the full budget values them.
+#[test]
+fn rounds_past_the_budget_stop_with_what_is_left() {
+    let mut edges: Vec<(u32, u32)> = (0..41u32)
+        .flat_map(|h| (0..h).map(move |s| (h, s)))
+        .collect();
+    edges.push((41, 41));
+    let g = Graph::from_edges(42, &edges);
+    let stopped = sgscope::engine::budget::with_steps_limit(2_000, || gamma(&g));
+    match stopped {
+        Err(sgscope::engine::EngineError::GraphRoundsOverBudget {
+            limit,
+            rounds,
+            unvalued,
+            nodes,
+        }) => {
+            assert_eq!((limit, nodes), (2_000, 42));
+            assert!(rounds > 0 && rounds < 41, "stopped after {rounds} rounds");
+            // Round 0 values heap 0 and finds the self-loop ∞; each later round one heap.
+            assert_eq!(unvalued, 41 - rounds as usize);
+        }
+        other => panic!("expected the rounds to stop, got {other:?}"),
+    }
+    let values = generalized_sg(&g).unwrap();
+    assert_eq!(values[40], Finite(40));
+    assert_eq!(values[41], Infinite(vec![]));
 }

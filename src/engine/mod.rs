@@ -326,6 +326,22 @@ pub enum EngineError {
         /// The most tokens whose bound is within the limit.
         feasible_tokens: u64,
     },
+    /// The rounds of generalized Sprague–Grundy values of a graph with cycles passed the rule
+    /// steps of the budget (each round visits the edges of the nodes not yet valued; a graph of
+    /// `E` edges can need `√(2E)` rounds).
+    #[error(
+        "the generalized Sprague–Grundy values of this graph passed the budget of {limit:e} steps (edge visits) after {rounds} rounds: {unvalued} of its {nodes} nodes were not valued yet"
+    )]
+    GraphRoundsOverBudget {
+        /// The budget ([`budget::steps_limit`]).
+        limit: u64,
+        /// Rounds finished.
+        rounds: u32,
+        /// Nodes whose value was still unknown.
+        unvalued: usize,
+        /// Nodes of the graph.
+        nodes: usize,
+    },
     /// Too many positions outside the box were needed.
     #[error(
         "more than {limit} positions outside the box were needed (about {} of memory)",
@@ -385,6 +401,7 @@ impl EngineError {
             EngineError::OverBudget { hint, .. } => Some(*hint),
             EngineError::TooManyOutside { .. } => Some(Hint::LargerBox),
             EngineError::TooManySums { .. } => Some(Hint::SmallerSums),
+            EngineError::GraphRoundsOverBudget { .. } => Some(Hint::SmallerGraph),
             EngineError::WildSums {
                 feasible_tokens, ..
             } => Some(Hint::TableBelow(feasible_tokens + 1)),

@@ -2,6 +2,9 @@
 
 use super::induction::{propagate, Predecessors, Status};
 use super::LoopyValue;
+use crate::engine::budget;
+use crate::engine::progress::Progress;
+use crate::engine::EngineError;
 use crate::graph::Graph;
 
 /// Not yet labelled (only while [`gamma`] runs).
@@ -91,9 +94,28 @@ impl Gamma {
 /// `γ_max < √(2E) + 1` and the total is `O((V + E)·min(Δ, √E))` with `Δ` the largest
 /// out-degree — the same bound as the `O(M√M)` loopy-nim routine of competitive-programming
 /// libraries (after Winning Ways, ch. 12).
-pub fn gamma(graph: &Graph) -> Gamma {
+///
+/// An acyclic graph skips the rounds: its γ are its Sprague–Grundy values, the mex of the
+/// successors' in reverse topological order (`O(V + E)`), and that order is a counter function
+/// (no node is ∞, so condition B asks only that a successor of value `m` come first). On a graph
+/// with cycles every round's edge visits are metered against [`budget::steps_limit`]: past it
+/// the run stops with [`EngineError::GraphRoundsOverBudget`]; a round is reported to the
+/// progress tracker as it ends.
+pub fn gamma(graph: &Graph) -> Result<Gamma, EngineError> {
+    gamma_within(graph, budget::steps_limit())
+}
+
+/// [`gamma`] with a budget of `limit` edge visits.
+pub fn gamma_within(graph: &Graph, limit: u64) -> Result<Gamma, EngineError> {
     let n = graph.node_count();
     let preds = Predecessors::of(graph);
+    if let Some(order) = topological_order(graph, &preds) {
+        return Ok(acyclic_gamma(graph, &order));
+    }
+    // At most √(2E) + 2 rounds (see above).
+    let most_rounds = ((2.0 * graph.edge_count() as f64).sqrt() as u64).saturating_add(2);
+    let mut progress = Progress::counting("rounds", most_rounds, true);
+    let mut spent = 0u64;
     let mut labels = vec![UNLABELLED; n];
     let mut counter = vec![0u32; n];
     let mut status = vec![Status::Open; n];
@@ -103,6 +125,21 @@ pub fn gamma(graph: &Graph) -> Gamma {
     let mut next_counter = 0u32;
     let mut m = 0u32;
     while !alive.is_empty() {
+        // This round visits the alive nodes' edges, and the resolved nodes' predecessors.
+        spent = spent.saturating_add(
+            alive
+                .iter()
+                .map(|&u| graph.successors(u).len() as u64 + 1)
+                .sum::<u64>(),
+        );
+        if spent > limit {
+            return Err(EngineError::GraphRoundsOverBudget {
+                limit,
+                rounds: m,
+                unvalued: alive.len(),
+                nodes: n,
+            });
+        }
         queue.clear();
         for &u in &alive {
             // Moves to values below m are irrelevant; the others must reverse through m.
@@ -141,13 +178,63 @@ pub fn gamma(graph: &Graph) -> Gamma {
             };
         }
         m += 1;
+        progress.set(u64::from(m));
+    }
+    progress.finish();
+    Ok(Gamma { labels, counter })
+}
+
+/// The nodes of `graph` with every node after its successors (sinks first), or `None` when the
+/// graph has a cycle (Kahn's algorithm over the predecessors).
+fn topological_order(graph: &Graph, preds: &Predecessors) -> Option<Vec<u32>> {
+    let n = graph.node_count();
+    let mut moves_left: Vec<usize> = (0..n as u32).map(|u| graph.successors(u).len()).collect();
+    let mut order: Vec<u32> = (0..n as u32)
+        .filter(|&u| moves_left[u as usize] == 0)
+        .collect();
+    let mut next = 0;
+    while let Some(&w) = order.get(next) {
+        next += 1;
+        for &u in preds.of_node(w) {
+            moves_left[u as usize] -= 1;
+            if moves_left[u as usize] == 0 {
+                order.push(u);
+            }
+        }
+    }
+    (order.len() == n).then_some(order)
+}
+
+/// γ of an acyclic graph: each node's mex, in `order` (successors first), which is also the
+/// counter.
+fn acyclic_gamma(graph: &Graph, order: &[u32]) -> Gamma {
+    let n = graph.node_count();
+    let mut labels = vec![0u32; n];
+    let mut counter = vec![0u32; n];
+    // seen[k] == stamp: value k is among the current node's options (a mex needs at most
+    // out-degree + 1 slots).
+    let mut seen: Vec<u32> = Vec::new();
+    for (stamp, &u) in order.iter().enumerate() {
+        let successors = graph.successors(u);
+        if seen.len() <= successors.len() {
+            seen.resize(successors.len() + 1, u32::MAX);
+        }
+        let stamp = stamp as u32;
+        for &w in successors {
+            if let Some(slot) = seen.get_mut(labels[w as usize] as usize) {
+                *slot = stamp;
+            }
+        }
+        let mex = seen.iter().position(|&s| s != stamp).unwrap_or(seen.len());
+        labels[u as usize] = mex as u32;
+        counter[u as usize] = stamp;
     }
     Gamma { labels, counter }
 }
 
 /// `γ` of every node of `graph`: [`gamma`], with each ∞ spelled out with its set `K`.
-pub fn generalized_sg(graph: &Graph) -> Vec<LoopyValue> {
-    gamma(graph).values(graph)
+pub fn generalized_sg(graph: &Graph) -> Result<Vec<LoopyValue>, EngineError> {
+    Ok(gamma(graph)?.values(graph))
 }
 
 #[cfg(test)]
@@ -158,7 +245,7 @@ mod tests {
     #[test]
     fn a_lone_self_loop_is_infinite_with_no_finite_option() {
         assert_eq!(
-            generalized_sg(&Graph::from_edges(1, &[(0, 0)])),
+            generalized_sg(&Graph::from_edges(1, &[(0, 0)])).unwrap(),
             [Infinite(vec![])]
         );
     }
@@ -170,7 +257,7 @@ mod tests {
         // before u in round 1.
         let (z, w, v, u) = (0, 1, 2, 3);
         let g = Graph::from_edges(4, &[(w, z), (v, u), (v, w), (v, v), (u, z), (u, v)]);
-        let gamma = gamma(&g);
+        let gamma = gamma(&g).unwrap();
         assert_eq!(
             gamma.values(&g),
             [Finite(0), Finite(1), Infinite(vec![1]), Finite(1)]
@@ -187,9 +274,9 @@ mod tests {
             .collect();
         let g = Graph::from_edges(4, &edges);
         assert_eq!(
-            generalized_sg(&g),
+            generalized_sg(&g).unwrap(),
             [Finite(0), Finite(1), Finite(2), Finite(3)]
         );
-        assert!(generalized_sg(&Graph::default()).is_empty());
+        assert!(generalized_sg(&Graph::default()).unwrap().is_empty());
     }
 }

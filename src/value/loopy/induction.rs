@@ -38,7 +38,7 @@ impl Predecessors {
     }
 
     /// The tails of the edges into `v`.
-    fn of_node(&self, v: u32) -> &[u32] {
+    pub(super) fn of_node(&self, v: u32) -> &[u32] {
         &self.sources[self.offsets[v as usize]..self.offsets[v as usize + 1]]
     }
 }

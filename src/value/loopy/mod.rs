@@ -47,12 +47,13 @@
 //!
 //! // 0 loops on itself and can exit to the terminal node 1.
 //! let g = Graph::from_edges(2, &[(0, 0), (0, 1)]);
-//! let gamma = generalized_sg(&g);
+//! let gamma = generalized_sg(&g)?;
 //! assert_eq!(gamma, [LoopyValue::Infinite(vec![0]), LoopyValue::Finite(0)]);
 //! assert_eq!(gamma[0].to_string(), "inf{0}");
 //! assert_eq!(retrograde(&g).outcome, [Outcome::N, Outcome::P]);
 //! // Two copies of node 0: whoever exits first loses, so nobody does.
 //! assert_eq!(sum_outcome(&[&gamma[0], &gamma[0]]), Outcome::D);
+//! # Ok::<(), sgscope::engine::EngineError>(())
 //! ```
 
 mod gsg;

@@ -56,13 +56,13 @@ impl LoopyTable {
         let names = (0..rows as u32)
             .map(|v| graph.name(v).to_string())
             .collect();
-        Ok(LoopyTable::valued(
+        LoopyTable::valued(
             vec!["node".into()],
             names,
             Vec::new(),
             rows,
             graph.graph.clone(),
-        ))
+        )
     }
 
     /// Every position of the box `0..=extents[i]` of a rules file, valued; a move that leaves
@@ -82,7 +82,7 @@ impl LoopyTable {
         }
         explorer.bounded = Some(extents.to_vec());
         explorer.explore_all()?;
-        Ok(explorer.finish())
+        explorer.finish()
     }
 
     /// The positions reachable from `starts` (each a position of `game`), valued; refused
@@ -104,7 +104,7 @@ impl LoopyTable {
             explorer.node(start);
         }
         explorer.explore_all()?;
-        Ok(explorer.finish())
+        explorer.finish()
     }
 
     /// The positions reachable from `starts`, listed but not valued (their number): every rule
@@ -151,10 +151,10 @@ impl LoopyTable {
         positions: Vec<Vec<u64>>,
         rows: usize,
         graph: Graph,
-    ) -> LoopyTable {
+    ) -> Result<LoopyTable, EngineError> {
         let analysis = retrograde(&graph);
-        let values = gamma(&graph).values(&graph);
-        LoopyTable {
+        let values = gamma(&graph)?.values(&graph);
+        Ok(LoopyTable {
             coordinates,
             names,
             positions,
@@ -163,7 +163,7 @@ impl LoopyTable {
             remoteness: analysis.remoteness,
             values,
             graph,
-        }
+        })
     }
 }
 
@@ -328,7 +328,7 @@ impl<'g> Explorer<'g> {
         }
     }
 
-    fn finish(mut self) -> LoopyTable {
+    fn finish(mut self) -> Result<LoopyTable, EngineError> {
         let rows = self.positions.len();
         let mut node_count = rows;
         if !self.to_nothing.is_empty() {
