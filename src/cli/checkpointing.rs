@@ -18,8 +18,25 @@ use crate::rules::Game;
 use super::args::Checkpointing;
 use super::CliError;
 
-/// Set by the Ctrl-C handler, read by the engine's hook between chunks.
+/// Set by the Ctrl-C handler (or a closed standard error), read by the engine's hook between
+/// chunks.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Set while a run with `--checkpoint` is under way: a closed standard error then stops it at
+/// the next chunk, its checkpoint saved, instead of ending the process at once.
+static SAVING: AtomicBool = AtomicBool::new(false);
+
+/// Standard error was closed while a run with `--checkpoint` was under way: asks it to stop at
+/// the next chunk and save its table, as a Ctrl-C does. False when no such run is under way
+/// (the caller then ends the process: nothing would be saved).
+pub(super) fn stop_and_save() -> bool {
+    if SAVING.load(Ordering::SeqCst) {
+        INTERRUPTED.store(true, Ordering::SeqCst);
+        true
+    } else {
+        false
+    }
+}
 
 impl Checkpointing {
     /// The table to start from: the `--resume` file's values, or nothing. A missing file is
@@ -63,6 +80,14 @@ impl Checkpointing {
                 "warning: cannot catch Ctrl-C ({e}); checkpoints are saved every two minutes only"
             ));
         }
+        SAVING.store(true, Ordering::SeqCst);
+        struct Done;
+        impl Drop for Done {
+            fn drop(&mut self) {
+                SAVING.store(false, Ordering::SeqCst);
+            }
+        }
+        let _done = Done;
         let mut saver = Saver::new(
             path,
             fingerprint,

@@ -338,8 +338,7 @@ impl CliError {
                 SolveError::Engine(e) if e.is_refused_up_front() => 2,
                 _ => 1,
             },
-            // 128 + SIGINT, as a shell reports a process stopped by Ctrl-C.
-            CliError::Interrupted { .. } => 130,
+            CliError::Interrupted { .. } => INTERRUPTED,
             _ => 1,
         }
     }
@@ -376,12 +375,24 @@ where
     let color = stdout.is_terminal() && std::io::stderr().is_terminal();
     let mut out = stdout.lock();
     crate::engine::progress::on_closed_stderr(end_quietly);
-    run_on(args, &mut out, &mut std::io::stderr(), color)
+    let code = run_on(args, &mut out, &mut std::io::stderr(), color);
+    if code == INTERRUPTED && crate::engine::progress::stderr_closed() {
+        // Stopped by `end_quietly`, its checkpoint saved.
+        return 0;
+    }
+    code
 }
 
+/// The exit status of a run stopped by Ctrl-C: 128 + SIGINT, as a shell reports it.
+const INTERRUPTED: i32 = 130;
+
 /// A closed standard error (its reader went away while progress was printed) ends the run as
-/// a closed standard output does: quietly, with exit status 0, its temporary files removed.
+/// a closed standard output does: quietly, with exit status 0, its temporary files removed. A
+/// run with `--checkpoint` first stops at its next chunk and saves its table, as on Ctrl-C.
 fn end_quietly() {
+    if checkpointing::stop_and_save() {
+        return;
+    }
     crate::fs::remove_temporaries();
     std::process::exit(0);
 }

@@ -372,6 +372,11 @@ pub fn on_closed_stderr(handler: fn()) {
     let _ = ON_CLOSED_STDERR.set(handler);
 }
 
+/// Whether a progress line found standard error closed.
+pub fn stderr_closed() -> bool {
+    STDERR_CLOSED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Writes a progress line to standard error; never panics on a closed stream.
 fn emit(line: &str) {
     use std::io::Write;

@@ -255,6 +255,26 @@ fn a_graph_table_into_a_closed_pipe_is_quiet() {
 /// comes after 10 s.
 #[test]
 fn a_closed_standard_error_ends_the_run_quietly() {
+    assert_eq!(run_with_stderr_closed(&[]), Some(0));
+}
+
+/// With `--checkpoint`, the run first stops at its next chunk and saves its table (ending at
+/// once lost the work since the last save, up to two minutes of it).
+#[test]
+fn a_closed_standard_error_saves_the_checkpoint_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = dir.path().join("run.ckpt");
+    let code = run_with_stderr_closed(&["--checkpoint", text(&checkpoint)]);
+    assert_eq!(code, Some(0));
+    let saved = std::fs::metadata(&checkpoint).map(|m| m.len()).unwrap_or(0);
+    // The first save would come two minutes in; ten seconds of 4!.0 are past 10^5 values (a
+    // byte or more each) even on a busy machine.
+    assert!(saved > 100_000, "the checkpoint holds {saved} bytes");
+}
+
+/// The exit status of `table 'takebreak 4!.0' --to 3000000 -o /dev/null EXTRA…` run with its
+/// standard error closed; fails past 60 s.
+fn run_with_stderr_closed(extra: &[&str]) -> Option<i32> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sgscope"))
         .args([
             "table",
@@ -264,6 +284,7 @@ fn a_closed_standard_error_ends_the_run_quietly() {
             "-o",
             "/dev/null",
         ])
+        .args(extra)
         .current_dir(root())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -283,7 +304,7 @@ fn a_closed_standard_error_ends_the_run_quietly() {
         }
         std::thread::sleep(Duration::from_millis(50));
     };
-    assert_eq!(status.code(), Some(0), "{status:?}");
+    status.code()
 }
 
 /// `table --format json` of a 2.5·10^6-node graph aborted at 3.9 GB: the whole JSON tree was
