@@ -57,6 +57,9 @@ pub fn extend_within(
                     .iter()
                     .fold(0u32, |acc, &h| acc ^ table.get(h as usize));
                 options.insert(value);
+                // Within one heap too: a rule of several binders can take minutes at one `n`,
+                // and a line then says which `n` is still running.
+                progress.tick(n as u64);
             });
         match listed {
             Ok(()) | Err(Stop::Break) => {}
@@ -69,8 +72,7 @@ pub fn extend_within(
             }
         }
         table.push(options.mex());
-        // Every position: a rule of several binders can take seconds a heap, and `tick` looks
-        // at the clock only as often as it needs to.
+        // `tick` looks at the clock only as often as it needs to.
         progress.tick(n as u64 + 1);
     }
     Ok(())

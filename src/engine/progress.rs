@@ -64,6 +64,8 @@ struct Lines {
     /// The rate (values per second) at the middle of the interval before the last line, with
     /// that middle position: with the current rate, how fast the rate falls as `n` grows.
     previous_rate: Option<(f64, f64)>,
+    /// The position being computed and since when.
+    moved: (u64, Instant),
 }
 
 impl Progress {
@@ -219,8 +221,17 @@ impl Progress {
 impl Lines {
     /// The line to print at `now` with positions below `position` done, if one is due.
     fn due_line(&mut self, now: Instant, position: u64, start: u64, end: u64) -> Option<String> {
-        self.due(now, position, end)
-            .map(|(rate, left)| progress_line(position, start, end, rate, left))
+        if position != self.moved.0 {
+            self.moved = (position, now);
+        }
+        let stalled = now.duration_since(self.moved.1);
+        let (rate, left) = self.due(now, position, end)?;
+        if stalled >= MEASURE_AT_LEAST {
+            // One position is taking long (a rule of several binders at a large heap): the
+            // rate of the others says nothing about it.
+            return Some(stalled_line(position, start, end, stalled.as_secs_f64()));
+        }
+        Some(progress_line(position, start, end, rate, left))
     }
 
     fn new(first_tracker: Instant, start: u64, now: Instant) -> Self {
@@ -233,6 +244,7 @@ impl Lines {
             due,
             last: (start, now),
             previous_rate: None,
+            moved: (start, now),
         }
     }
 
@@ -322,6 +334,19 @@ fn counting_line(
     )
 }
 
+/// `progress: n = 299 of 300 (99%), n = 300 has been running for 14 s` when position
+/// `position` has been computed for `seconds`.
+fn stalled_line(position: u64, start: u64, end: u64, seconds: f64) -> String {
+    let span = end.saturating_sub(start).max(1);
+    let percent = 100 * position.saturating_sub(start).min(span) / span;
+    format!(
+        "progress: n = {} of {} ({percent}%), n = {position} has been running for {}",
+        position.saturating_sub(1),
+        end.saturating_sub(1),
+        human_duration(seconds)
+    )
+}
+
 /// `progress: n = 1234567 of 4194304 (29%), 41000 values/s, about 72 s left` when positions
 /// below `position` of `start..end` are done: the last one done, of the last one asked for.
 fn progress_line(position: u64, start: u64, end: u64, rate: f64, left: Option<f64>) -> String {
@@ -399,6 +424,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_position_that_takes_long_is_named() {
+        let start = Instant::now();
+        let mut lines = Lines::new(start, 0, start);
+        // 299 values in the first 2 s, then heap 300 runs on.
+        assert_eq!(
+            lines.due_line(start + Duration::from_secs(2), 300, 0, 301),
+            None
+        );
+        assert_eq!(
+            lines.due_line(start + Duration::from_secs(10), 300, 0, 301),
+            Some("progress: n = 299 of 300 (99%), n = 300 has been running for 8 s".into())
+        );
+        // Values going by again: the rate and the time left.
+        let line = lines.due_line(start + Duration::from_secs(40), 301, 0, 401);
+        assert!(line.unwrap().contains("values/s"));
+    }
+
+    #[test]
     fn counting_lines_say_at_most() {
         assert_eq!(
             counting_line("sums", 227_326, 5_685_413, 22_536.4, Some(240.0), false),
@@ -427,6 +470,10 @@ mod tests {
         assert_eq!(
             progress_line(31, 0, 100, 0.0, None),
             "progress: n = 30 of 99 (31%), 0.0 values/s, no progress since the last line"
+        );
+        assert_eq!(
+            stalled_line(301, 0, 301, 14.2),
+            "progress: n = 300 of 300 (100%), n = 301 has been running for 14 s"
         );
         assert_eq!(human_duration(7300.0), "2 h 2 min");
         assert_eq!(human_duration(7200.0), "2 h");
