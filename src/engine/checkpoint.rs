@@ -438,6 +438,7 @@ fn decode_from(
     }
     let mut table = SgTable::new();
     table.reserve(len as usize);
+    let mut largest = 0u32;
     for at in (values_at..body_len).step_by(READ_BLOCK) {
         let piece = &mut block[..(body_len - at).min(READ_BLOCK as u64) as usize];
         bytes.read_at(at, piece).map_err(read_error)?;
@@ -455,6 +456,15 @@ fn decode_from(
                     2 * n
                 )));
             }
+            // Any heap game: a move leaves smaller heaps, each of value below 2^b when every
+            // value so far is, so their XOR is too, and the mex is at most 2^b.
+            let most = (u64::from(largest) + 1).next_power_of_two();
+            if u64::from(value) > most {
+                return Err(damaged(&format!(
+                    "G({n}) = {value}, but the values before it are at most {largest}, so G({n}) is at most {most} (the mex of XORs of smaller values)"
+                )));
+            }
+            largest = largest.max(value);
             table.push(value);
         }
     }
@@ -597,6 +607,17 @@ mod tests {
         PathBuf::from("ck.bin")
     }
 
+    /// `values` after `0, 1, 2, 4, …` up to the largest's highest bit, so that every value is
+    /// within the bound a heap game's checkpoint must obey (at most the next power of two
+    /// above every value before it).
+    fn within_the_bound(values: &[u32]) -> Vec<u32> {
+        let bits = 32 - values.iter().max().copied().unwrap_or(0).leading_zeros();
+        let mut climbing = vec![0];
+        climbing.extend((0..bits).map(|b| 1u32 << b));
+        climbing.extend(values);
+        climbing
+    }
+
     #[test]
     fn round_trips_every_width() {
         for (values, bits) in [
@@ -605,7 +626,7 @@ mod tests {
             (vec![0, 70_000, u32::MAX, 1], 32),
             (vec![], 8),
         ] {
-            let table = SgTable::from_values(&values);
+            let table = SgTable::from_values(&within_the_bound(&values));
             assert_eq!(table.value_bits(), bits);
             let bytes = encode(&fp(), &table);
             let back = decode(&bytes, &fp(), &path()).unwrap();
@@ -614,7 +635,9 @@ mod tests {
         }
         // A 9-bit table is saved as `u16`.
         let mut packed = SgTable::packed_from(0);
-        [0, 256, 511, 7].into_iter().for_each(|v| packed.push(v));
+        within_the_bound(&[0, 256, 511, 7])
+            .into_iter()
+            .for_each(|v| packed.push(v));
         assert_eq!(packed.value_bits(), 9);
         let back = decode(&encode(&fp(), &packed), &fp(), &path()).unwrap();
         assert_eq!(back, packed);
@@ -640,7 +663,7 @@ mod tests {
     fn save_and_load_through_a_file() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("g.ckpt");
-        let table = SgTable::from_values(&[0, 1, 2, 0, 300]);
+        let table = SgTable::from_values(&within_the_bound(&[0, 1, 2, 0, 300]));
         save(&file, &fp(), &table).unwrap();
         assert_eq!(load(&file, &fp()).unwrap(), table);
         let missing = load(&dir.path().join("none"), &fp()).unwrap_err();
@@ -752,6 +775,32 @@ mod tests {
     }
 
     #[test]
+    fn a_value_past_the_doubling_bound_is_refused_for_any_heap_game() {
+        let rules = fp();
+        assert!(!rules.code);
+        // Nim's values 0, 1, 2, 3 and then 4 are within the bound (at most 1, 2, 4, 4, 8).
+        let genuine = SgTable::from_values(&[0, 1, 2, 3, 4]);
+        assert_eq!(
+            decode(&encode(&rules, &genuine), &rules, &path()).unwrap(),
+            genuine
+        );
+        for (forged, message) in [
+            (
+                vec![5],
+                "G(0) = 5, but the values before it are at most 0, so G(0) is at most 1",
+            ),
+            (
+                vec![0, 1, u32::MAX],
+                "G(2) = 4294967295, but the values before it are at most 1, so G(2) is at most 2",
+            ),
+        ] {
+            let table = SgTable::from_values(&forged);
+            let err = decode(&encode(&rules, &table), &rules, &path()).unwrap_err();
+            assert!(err.to_string().contains(message), "{err}");
+        }
+    }
+
+    #[test]
     fn sizes_are_checked_before_the_file_is_read() {
         // A header claiming 2^40 values of 4 bytes, over a short file: refused on its sizes,
         // whatever the checksum.
@@ -822,7 +871,7 @@ mod tests {
             flip in any::<prop::sample::Index>(),
             bit in 0u8..8,
         ) {
-            let table = SgTable::from_values(&values);
+            let table = SgTable::from_values(&within_the_bound(&values));
             let good = encode(&fp(), &table);
             prop_assert_eq!(decode(&good, &fp(), &path()).unwrap(), table);
             let cut = cut.index(good.len());
