@@ -125,7 +125,10 @@ fn every_module_has_a_line_and_the_map_has_no_cycle() {
         }
     }
     let listed: BTreeSet<String> = allowed.keys().cloned().collect();
-    assert_eq!(listed, modules, "the deps block lists exactly the modules of src/");
+    assert_eq!(
+        listed, modules,
+        "the deps block lists exactly the modules of src/"
+    );
     for targets in allowed.values() {
         for target in targets {
             assert!(modules.contains(target), "`{target}` is not a module");

@@ -5,7 +5,7 @@
 //! one [`Record`] per code. Each code is independent, so a census runs its codes in parallel
 //! (by games: [`run`] hands them to rayon's pool, each with the engine's single-game kernels),
 //! or a deterministic slice of them per process ([`Shard`]), journalled to a resumable
-//! [shard file](journal) and merged afterwards ([`merge`]), so that a cluster's batch scheduler
+//! [shard file](journal) and merged afterwards (`sgscope census merge`), so that a cluster's batch scheduler
 //! can spread a census over machines. The [equivalence classes](classes) are computed once all
 //! records are in, from what each record keeps of its sequence.
 //!

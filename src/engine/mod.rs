@@ -8,8 +8,8 @@
 //! * [`graph`]: the nodes of an acyclic directed graph file, in reverse topological order;
 //! * [`multi`]: position games (`position (x, y)`) over a box, by waves or a cycle-checking
 //!   search;
-//! * [`naive`]: deliberately simple reference engines (explicit partitions, a tree-walking
-//!   interpreter) that the property tests compare the fast kernels against.
+//! * [`crate::oracle`] (not here): deliberately simple reference engines (explicit partitions,
+//!   a tree-walking interpreter) that the property tests compare the fast kernels against.
 //!
 //! All of them share the bitset mex of [`mex`] and the narrow storage of [`table`]. Every
 //! request passes the guards of [`budget`] first (memory, and rule steps for general rules),

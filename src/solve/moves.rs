@@ -1,7 +1,7 @@
 //! Every move of one component of a sum, for every kind of game through one function
 //! ([`for_each_move`]): a take-and-break code's partitions, a heap game's compiled rules, a
 //! position game's compiled rules (lines of moves expanded by
-//! [`engine::moves::for_each_rule_move`]).
+//! [`crate::engine::moves::for_each_rule_move`]).
 
 use serde::Serialize;
 

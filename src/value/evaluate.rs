@@ -1,12 +1,12 @@
 //! The generic evaluator: the value of every position of a box under any
-//! [`ValueRule`](crate::value::ValueRule), by the recursion on options that defines it.
+//! [`ValueRule`], by the recursion on options that defines it.
 //!
 //! `v(p) = rule.of_options({ v(q1 + … + qj) : p → q1 + … + qj })`, where a sum's value is
 //! `rule.of_sum(v(q1), …, v(qj))`, a single component's is its own, and the empty sum's is
 //! that of a position with no option. Heap games are valued in increasing heap size (every
 //! move leaves smaller heaps); position games by a depth-first search with an explicit stack,
 //! memoised over the box and, for positions outside it, a hash map (at most
-//! [`MAX_OUTSIDE`](crate::engine::multi::MAX_OUTSIDE)). A move back to a position on the stack is a
+//! [`MAX_OUTSIDE`]). A move back to a position on the stack is a
 //! cycle, which a recursion on options cannot value: the error says so.
 //!
 //! This is the slow, obviously right path: it lists every option of every position through

@@ -1,20 +1,20 @@
 //! Lookup code for contest solutions: a self-contained function `sg` (no `main`) in C++,
 //! Python, Rust or Java, taking 64-bit integers and returning `G` as a 64-bit integer.
 //!
-//! [`generate`] takes the one [`engine::Stored`] of either shape:
+//! [`generate`] takes the one [`engine::Table`] of either shape:
 //! * a heap game's sequence `G(0), G(1), …` gets `sg(n)`, extrapolated by its periodicity
-//!   where one is known ([`sequence`]);
-//! * a position game's table over a box gets `sg(x, y, …)` ([`boxed`]).
+//!   where one is known (`sequence`);
+//! * a position game's table over a box gets `sg(x, y, …)` (`boxed`).
 //!
 //! [`generate_criterion`] writes instead `is_p(x, y, …)` and `first_player_wins(x, y, …)` for a
-//! position game whose box has a P-position criterion ([`criterion`]): no table, every
+//! position game whose box has a P-position criterion (`criterion`): no table, every
 //! coordinate below 2^64, the criterion said to be observed on the box.
 //!
 //! Both snippets are a header comment, the table `T` of values and the function `sg`; this
 //! module writes the first two and holds what both bodies of `sg` spell alike: a table
-//! lookup and a failure message in each language ([`Lang::lookup`], [`Lang::message`]) and
-//! the [`CLike`] spellings shared by C++ and Java. [`sequence`] and [`boxed`] write only the
-//! bodies, through one [`Snippet`] trait.
+//! lookup and a failure message in each language (`Lang::lookup`, `Lang::message`) and
+//! the `CLike` spellings shared by C++ and Java. `sequence` and `boxed` write only the
+//! bodies, through one `Snippet` trait.
 //!
 //! The header comment names the game, describes the table and (for a sequence) says whether
 //! the period was proved or only observed, so a reader of a contest solution knows how far to
@@ -192,8 +192,8 @@ const WRAP_WIDTH: usize = 92;
 const JAVA_PART: usize = 2048;
 
 /// Generates the lookup snippet of `table`: `sg(n)` for a heap game's sequence (see
-/// [`sequence`]; `spec.periodicity` extrapolates it), `sg(x, y, …)` for a box of positions
-/// (see [`boxed`]; it knows its box only, so a periodicity is refused).
+/// `sequence`; `spec.periodicity` extrapolates it), `sg(x, y, …)` for a box of positions
+/// (see `boxed`; it knows its box only, so a periodicity is refused).
 ///
 /// Fails if the table is empty, or if the periodicity needs more values than the table
 /// holds, has period 0 or a negative saltus, or is contradicted by the table.

@@ -82,7 +82,7 @@ impl Gamma {
 ///    that is alive or ∞ has a successor labelled `m` earlier in the round (the reversibility
 ///    condition; successors of value below `m` need nothing). This is backward induction with
 ///    the finitely labelled nodes ignored, labelled-`m` nodes as "lost" and ∞ nodes unable to
-///    lose: [`propagate`] with one counter per alive node. The labelling order is the counter
+///    lose: `propagate` with one counter per alive node. The labelling order is the counter
 ///    function.
 /// 2. An alive node with no successor labelled `m` when the round ends is ∞: it cannot be `m`
 ///    and, lacking an option of value `m`, cannot be larger.
