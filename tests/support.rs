@@ -118,3 +118,23 @@ pub fn error_for(rules: &str) -> String {
     let err = fails(&["check", path.to_str().unwrap()], 1);
     err.replace(path.to_str().unwrap(), "bad.sg")
 }
+
+/// Whether the tests that need `tool` (a compiler or interpreter that runs generated code) can
+/// run. A missing tool fails them (`.ci/run` installs g++, a JDK and python3): a skipped
+/// language would pass silently. `SGSCOPE_SKIP_MISSING_TOOLS=1` asks to skip them instead, and
+/// each skip is said on stderr.
+pub fn need_tool(tool: &str) -> bool {
+    let found = Command::new(tool)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        assert!(
+            std::env::var_os("SGSCOPE_SKIP_MISSING_TOOLS").is_some_and(|v| v == "1"),
+            "`{tool}` is needed to run the generated code (.ci/run installs it; \
+             SGSCOPE_SKIP_MISSING_TOOLS=1 skips these checks)"
+        );
+        eprintln!("{tool} not found: skipped (SGSCOPE_SKIP_MISSING_TOOLS=1)");
+    }
+    found
+}
