@@ -217,21 +217,31 @@ fn judge_reports_a_win_an_illegal_move_a_false_none_and_silence() {
     );
 }
 
-/// The sample solution of ABC278 G, built by `cargo test` with the other examples.
+/// The sample solution of ABC278 G (`examples/abc278g.rs`, std only), compiled once per test
+/// run by `rustc -O` into a temporary folder: no cargo inside the tests, and the same binary
+/// whichever profile or test filter runs them.
 fn sample_solution() -> PathBuf {
-    let exe = PathBuf::from(env!("CARGO_BIN_EXE_sgscope"));
-    let name = format!("abc278g{}", std::env::consts::EXE_SUFFIX);
-    let path = exe.parent().unwrap().join("examples").join(name);
-    // `cargo test` builds the examples; `cargo test --test tests` only checks them.
-    if !path.exists() {
-        let built = Command::new(env!("CARGO"))
-            .args(["build", "--example", "abc278g"])
-            .current_dir(root())
-            .status()
-            .expect("cargo runs");
-        assert!(built.success(), "cargo build --example abc278g failed");
-    }
-    path
+    static BUILT: std::sync::OnceLock<(tempfile::TempDir, PathBuf)> = std::sync::OnceLock::new();
+    let (_dir, exe) = BUILT.get_or_init(|| {
+        assert!(crate::support::need_tool("rustc"), "rustc is part of the toolchain");
+        let dir = tempfile::tempdir().unwrap();
+        let exe = dir
+            .path()
+            .join(format!("abc278g{}", std::env::consts::EXE_SUFFIX));
+        let out = Command::new("rustc")
+            .args(["--edition", "2021", "-O", "-o"])
+            .arg(&exe)
+            .arg(root().join("examples/abc278g.rs"))
+            .output()
+            .expect("rustc runs");
+        assert!(
+            out.status.success(),
+            "rustc examples/abc278g.rs failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (dir, exe)
+    });
+    exe.clone()
 }
 
 #[test]
