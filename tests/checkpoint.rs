@@ -21,28 +21,24 @@ fn ctrl_c_saves_a_checkpoint_and_the_resumed_table_is_identical() {
     let dir = tempfile::tempdir().unwrap();
     let ckpt = path_arg(&dir.path().join("grundy.ckpt"));
     let part = path_arg(&dir.path().join("part.csv"));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sgscope"))
+    let gate = dir.path().join("gate");
+    let child = Command::new(env!("CARGO_BIN_EXE_sgscope"))
         .args(["table", GRUNDY, "--to", N, "--format", "csv"])
         .args(["-o", &part, "--checkpoint", &ckpt])
+        .env("SGSCOPE_TEST_GATE", &gate)
         .current_dir(root())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("the sgscope binary runs");
-    // Let it compute for a second, then press Ctrl-C.
-    let started = Instant::now();
-    while started.elapsed() < Duration::from_secs(1) {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the run ended before it could be interrupted; raise N"
-        );
-        sleep(Duration::from_millis(50));
-    }
-    let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
+    // Ctrl-C once the first chunk is computed (the run waits at the gate meanwhile).
+    at_the_gate(&gate, || {
+        let kill = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(kill.success());
+    });
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "stderr:\n{stderr}");
@@ -274,16 +270,17 @@ fn a_checkpoint_that_cannot_be_saved_still_gives_the_result() {
     std::fs::create_dir(&sub).unwrap();
     let ckpt = path_arg(&sub.join("grundy.ckpt"));
     let out = path_arg(&dir.path().join("grundy.csv"));
+    let gate = dir.path().join("gate");
     let child = Command::new(env!("CARGO_BIN_EXE_sgscope"))
         .args(["table", GRUNDY, "--to", N, "--format", "csv"])
         .args(["-o", &out, "--checkpoint", &ckpt])
+        .env("SGSCOPE_TEST_GATE", &gate)
         .current_dir(root())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("the sgscope binary runs");
-    sleep(Duration::from_millis(300));
-    std::fs::remove_dir_all(&sub).unwrap();
+    at_the_gate(&gate, || std::fs::remove_dir_all(&sub).unwrap());
     let output = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "stderr:\n{stderr}");
@@ -353,4 +350,19 @@ fn a_killed_run_leaves_no_temporary_file_after_the_next_run() {
     assert!(std::fs::read_to_string(&out)
         .unwrap()
         .starts_with("n,sg\n0,0\n"));
+}
+
+/// Waits until a run started with `SGSCOPE_TEST_GATE=gate` has finished its first chunk and
+/// waits at the gate, does `deed`, then lets the run go on.
+fn at_the_gate(gate: &std::path::Path, deed: impl FnOnce()) {
+    let started = Instant::now();
+    while !gate.exists() {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the run never reached its first chunk"
+        );
+        sleep(Duration::from_millis(5));
+    }
+    deed();
+    std::fs::remove_file(gate).unwrap();
 }

@@ -223,7 +223,10 @@ fn judge_reports_a_win_an_illegal_move_a_false_none_and_silence() {
 fn sample_solution() -> PathBuf {
     static BUILT: std::sync::OnceLock<(tempfile::TempDir, PathBuf)> = std::sync::OnceLock::new();
     let (_dir, exe) = BUILT.get_or_init(|| {
-        assert!(crate::support::need_tool("rustc"), "rustc is part of the toolchain");
+        assert!(
+            crate::support::need_tool("rustc"),
+            "rustc is part of the toolchain"
+        );
         let dir = tempfile::tempdir().unwrap();
         let exe = dir
             .path()

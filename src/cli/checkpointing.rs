@@ -22,6 +22,22 @@ use super::CliError;
 /// chunks.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
+/// For the tests that interrupt a run or damage its files while it runs, without timing: with
+/// `SGSCOPE_TEST_GATE=FILE`, a run with `--checkpoint` creates `FILE` after its first chunk and
+/// waits (at most a minute) until the test has done its deed and removed it.
+const TEST_GATE: &str = "SGSCOPE_TEST_GATE";
+
+/// Creates `gate` and waits until it is removed (at most a minute).
+fn hold_at(gate: &Path) {
+    if std::fs::write(gate, b"").is_err() {
+        return;
+    }
+    let start = std::time::Instant::now();
+    while gate.exists() && start.elapsed() < std::time::Duration::from_secs(60) {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
 /// Set while a run with `--checkpoint` is under way: a closed standard error then stops it at
 /// the next chunk, its checkpoint saved, instead of ending the process at once.
 static SAVING: AtomicBool = AtomicBool::new(false);
@@ -98,9 +114,13 @@ impl Checkpointing {
             saver.saved_len = initial.len();
         }
         let mut warned = false;
+        let mut gate = std::env::var_os(TEST_GATE).map(std::path::PathBuf::from);
         let result = work(
             initial,
             Some(&mut |table| {
+                if let Some(gate) = gate.take() {
+                    hold_at(&gate);
+                }
                 let flow = saver.between_chunks(table);
                 if let Some(error) = saver.error.as_ref().filter(|_| !warned) {
                     warn(&format!(
