@@ -222,7 +222,13 @@ fn the_slurm_array_is_well_formed_and_runs_its_task() {
     assert_eq!(time.len(), 3);
     assert!(time.iter().all(|t| t.parse::<u32>().is_ok()));
     assert!(value("cpus-per-task").parse::<u32>().is_ok());
-    assert!(value("mem").ends_with('G'));
+    // `--mem` as Slurm takes it: megabytes with an M or G suffix (a bare number is MB).
+    let mem = value("mem");
+    let (amount, unit) = mem.split_at(mem.len() - 1);
+    assert!(
+        amount.parse::<u32>().is_ok() && (unit == "M" || unit == "G"),
+        "--mem={mem}"
+    );
     // Logs go to a folder, appended to when a task is requeued.
     assert!(value("output").starts_with("logs/"));
     assert_eq!(value("open-mode"), "append");
