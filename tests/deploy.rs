@@ -222,7 +222,13 @@ fn the_slurm_array_is_well_formed_and_runs_its_task() {
     assert_eq!(time.len(), 3);
     assert!(time.iter().all(|t| t.parse::<u32>().is_ok()));
     assert!(value("cpus-per-task").parse::<u32>().is_ok());
-    assert!(value("mem").ends_with('G'));
+    // `--mem` as Slurm takes it: megabytes with an M or G suffix (a bare number is MB).
+    let mem = value("mem");
+    let (amount, unit) = mem.split_at(mem.len() - 1);
+    assert!(
+        amount.parse::<u32>().is_ok() && (unit == "M" || unit == "G"),
+        "--mem={mem}"
+    );
     // Logs go to a folder, appended to when a task is requeued.
     assert!(value("output").starts_with("logs/"));
     assert_eq!(value("open-mode"), "append");
@@ -264,64 +270,123 @@ fn the_slurm_task_refuses_to_run_outside_an_array() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("run this with sbatch"));
 }
 
-/// A stand-in `sbatch` in `dir/bin`: it accepts only the options the recipes' docs use, logs
-/// its arguments to `sbatch.log`, and runs the script once per task of `--array` (else of the
-/// script's `#SBATCH --array`) with the environment Slurm gives an array task
-/// (`SLURM_ARRAY_TASK_ID`, `SLURM_ARRAY_TASK_COUNT` — the count of the tasks submitted, 1 for
-/// `--array=3` —, `SLURM_CPUS_PER_TASK`) and the variables of `--export=ALL,K=V,…`.
+/// A stand-in for Slurm's `sbatch` in `dir/bin`, modelled on a real one-node Slurm 22.05 run
+/// (deploy/SLURM-RUN.md). It accepts only the options the recipes' docs use and logs its
+/// arguments to `sbatch.log`; it "submits" at once: it prints the job id (alone with
+/// `--parsable`, else `Submitted batch job N`) and exits 0 whatever the tasks do, as sbatch
+/// does. Here the tasks then run at once, one after the other: once per task of `--array`
+/// (else of the script's `#SBATCH --array`), in the submission folder, with the environment
+/// Slurm gives an array task — `SLURM_ARRAY_JOB_ID`, `SLURM_ARRAY_TASK_ID`,
+/// `SLURM_ARRAY_TASK_COUNT` (the count of the tasks submitted: 1 for `--array=3`),
+/// `SLURM_ARRAY_TASK_MIN`/`MAX` (of the tasks submitted: 3 and 17 for `--array=3,17`),
+/// `SLURM_ARRAY_TASK_STEP`, `SLURM_JOB_ID` (one per task), `SLURM_JOB_NAME`,
+/// `SLURM_SUBMIT_DIR`, `SLURM_CPUS_PER_TASK` — and the variables of `--export=ALL,K=V,…`.
+/// A task's stdout and stderr go to the `#SBATCH --output` pattern (`%x`, `%A`, `%a`, `%j`),
+/// appended with `--open-mode=append`; when the pattern's folder does not exist the task
+/// fails without a log, as Slurm's does (state FAILED, exit code 53). Each task's end is
+/// recorded in `sacct.log` as `JOBID[_TASK] STATE EXITCODE`.
 fn stand_in_sbatch(dir: &Path) {
     write_executable(
         &dir.join("bin/sbatch"),
-        &format!(
-            r#"#!/usr/bin/env bash
-echo "$*" >> '{}'
-array="" exports="" array_given=0
+        &r#"#!/usr/bin/env bash
+dir='@DIR@'
+echo "$*" >> "$dir/sbatch.log"
+array="" exports="" parsable=0 array_given=0
 while [ $# -gt 0 ]; do
     case "$1" in
-        --array=*) array=${{1#--array=}} array_given=1 ;;
-        --export=*) exports=${{1#--export=}} ;;
-        --parsable|--dependency=afterany:*) ;;
+        --array=*) array=${1#--array=} array_given=1 ;;
+        --export=*) exports=${1#--export=} ;;
+        --parsable) parsable=1 ;;
+        --dependency=afterany:*|--account=*|--partition=*|--qos=*) ;;
+        -A|-p) shift ;;
         -*) echo "sbatch (stand-in): unexpected option $1" >&2; exit 1 ;;
         *) break ;;
     esac
     shift
 done
 script=$1
-[ -f "$script" ] || {{ echo "sbatch (stand-in): no script $script" >&2; exit 1; }}
-[ "$array_given" = 1 ] || array=$(sed -n 's/^#SBATCH --array=//p' "$script")
-cpus=$(sed -n 's/^#SBATCH --cpus-per-task=//p' "$script")
+[ -f "$script" ] || { echo "sbatch: error: Unable to open file $script" >&2; exit 1; }
+# The #SBATCH lines, read as sbatch reads them: up to the first command.
+directive() {
+    awk -v key="--$1=" '
+        NR > 1 && !/^[ \t]*(#|$)/ { exit }
+        /^#SBATCH[ \t]/ { sub(/^#SBATCH[ \t]+/, ""); if (index($0, key) == 1) print substr($0, length(key) + 1) }
+    ' "$script" | tail -n 1
+}
+[ "$array_given" = 1 ] || array=$(directive array)
+cpus=$(directive cpus-per-task)
+name=$(directive job-name)
+[ -n "$name" ] || name=$(basename "$script")
+output=$(directive output)
+mode=$(directive open-mode)
 envs=()
 IFS=, read -ra pairs <<< "$exports"
-for pair in "${{pairs[@]}}"; do
+for pair in "${pairs[@]}"; do
     [ "$pair" = ALL ] || envs+=("$pair")
 done
-tasks=()
+next_id() {
+    local n
+    n=$(cat "$dir/sbatch.next" 2>/dev/null || echo 1000)
+    echo $((n + 1)) > "$dir/sbatch.next"
+    echo "$n"
+}
+job=$(next_id)
+# run_task TASK JOB_ID VAR=VALUE…: one task (TASK empty outside an array).
+run_task() {
+    local task=$1 id=$2 state=COMPLETED code=0
+    shift 2
+    local log=${output:-slurm-%j.out}
+    [ -z "$task" ] || log=${output:-slurm-%A_%a.out}
+    log=${log//%x/$name}
+    log=${log//%A/$job}
+    log=${log//%a/$task}
+    log=${log//%j/$id}
+    if [ ! -d "$(dirname "$log")" ]; then
+        state=FAILED code=53
+    else
+        [ "$mode" = append ] || : > "$log"
+        env "${envs[@]}" "$@" SLURM_JOB_ID="$id" SLURM_JOB_NAME="$name" \
+            SLURM_SUBMIT_DIR="$PWD" ${cpus:+SLURM_CPUS_PER_TASK=$cpus} \
+            bash "$script" >> "$log" 2>&1 || { code=$?; state=FAILED; }
+    fi
+    echo "${task:+${job}_}${task:-$job} $state $code" >> "$dir/sacct.log"
+}
 if [ -n "$array" ]; then
-    IFS=, read -ra ranges <<< "$array"
-    for range in "${{ranges[@]}}"; do
+    tasks=()
+    IFS=, read -ra ranges <<< "${array%%%*}"
+    for range in "${ranges[@]}"; do
         if [[ $range == *-* ]]; then
-            for t in $(seq "${{range%-*}}" "${{range#*-}}"); do tasks+=("$t"); done
+            for t in $(seq "${range%-*}" "${range#*-}"); do tasks+=("$t"); done
         else
             tasks+=("$range")
         fi
     done
-    for t in "${{tasks[@]}}"; do
-        env "${{envs[@]}}" SLURM_ARRAY_JOB_ID=1000 SLURM_ARRAY_TASK_ID="$t" \
-            SLURM_ARRAY_TASK_COUNT="${{#tasks[@]}}" SLURM_CPUS_PER_TASK="$cpus" \
-            bash "$script" || exit 1
+    sorted=$(printf '%s\n' "${tasks[@]}" | sort -n)
+    min=$(head -n 1 <<< "$sorted")
+    max=$(tail -n 1 <<< "$sorted")
+    id=$job
+    for t in "${tasks[@]}"; do
+        run_task "$t" "$id" SLURM_ARRAY_JOB_ID="$job" SLURM_ARRAY_TASK_ID="$t" \
+            SLURM_ARRAY_TASK_COUNT="${#tasks[@]}" SLURM_ARRAY_TASK_MIN="$min" \
+            SLURM_ARRAY_TASK_MAX="$max" SLURM_ARRAY_TASK_STEP=1
+        id=$(next_id)
     done
 else
-    env "${{envs[@]}}" SLURM_JOB_ID=1001 SLURM_CPUS_PER_TASK="$cpus" bash "$script" || exit 1
+    run_task "" "$job"
 fi
-echo 1000
-"#,
-            dir.join("sbatch.log").display()
-        ),
+if [ "$parsable" = 1 ]; then echo "$job"; else echo "Submitted batch job $job"; fi
+"#
+        .replace("@DIR@", &dir.display().to_string()),
     );
 }
 
-/// Runs `program args` in `dir` with `dir/bin` first on `PATH`: success, stderr.
-fn try_run(dir: &Path, program: &str, args: &[&str], env: &[(&str, &str)]) -> (bool, String) {
+/// Runs `program args` in `dir` with `dir/bin` first on `PATH`: success, stdout, stderr.
+fn try_run(
+    dir: &Path,
+    program: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> (bool, String, String) {
     let path = format!(
         "{}:{}",
         dir.join("bin").display(),
@@ -336,8 +401,38 @@ fn try_run(dir: &Path, program: &str, args: &[&str], env: &[(&str, &str)]) -> (b
         .unwrap();
     (
         out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// Submits `args` to the stand-in `sbatch` in `dir` (which must accept them): the job id.
+fn sbatch(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> String {
+    let mut all = vec!["--parsable"];
+    all.extend_from_slice(args);
+    let (ok, out, err) = try_run(dir, "sbatch", &all, env);
+    assert!(ok, "sbatch {args:?}: {err}");
+    out.trim().to_string()
+}
+
+/// The states the stand-in `sbatch` recorded, as `sacct` would list them: `(job, state)`.
+fn sacct(dir: &Path) -> Vec<(String, String)> {
+    std::fs::read_to_string(dir.join("sacct.log"))
+        .unwrap_or_default()
+        .lines()
+        .map(|line| {
+            let mut fields = line.split(' ');
+            (
+                fields.next().unwrap().to_string(),
+                fields.next().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn read_log(dir: &Path, name: &str) -> String {
+    std::fs::read_to_string(dir.join("logs").join(name))
+        .unwrap_or_else(|e| panic!("logs/{name}: {e}"))
 }
 
 /// `sbatch --array=3 deploy/slurm-census.sbatch`, the natural way to re-run one failed task,
@@ -346,76 +441,127 @@ fn try_run(dir: &Path, program: &str, args: &[&str], env: &[(&str, &str)]) -> (b
 fn one_failed_slurm_task_is_rerun_alone() {
     let dir = stand_ins();
     stand_in_sbatch(dir.path());
+    std::fs::create_dir(dir.path().join("logs")).unwrap();
     let script = deploy("slurm-census.sbatch");
-    run(
-        dir.path(),
-        "sbatch",
-        &["--array=3", script.to_str().unwrap()],
-        &[],
-    );
+    let job = sbatch(dir.path(), &["--array=3", script.to_str().unwrap()], &[]);
     assert_eq!(
         calls(dir.path()),
         ["--threads 2 census octal --digits 3 --shard 3/32 --shard-file ./shards/octal-3-3-of-32.jsonl"]
     );
-    // A task past SHARDS is refused, saying what to set.
-    let (ok, err) = try_run(
-        dir.path(),
-        "sbatch",
-        &["--array=40", script.to_str().unwrap()],
-        &[],
+    assert_eq!(
+        sacct(dir.path()),
+        [(format!("{job}_3"), "COMPLETED".into())]
     );
-    assert!(!ok && err.contains("SHARDS=32"), "{err}");
+    // A task past SHARDS is submitted (sbatch cannot know), then fails at once, its log
+    // saying what to set.
+    let job = sbatch(dir.path(), &["--array=40", script.to_str().unwrap()], &[]);
+    assert_eq!(sacct(dir.path())[1], (format!("{job}_40"), "FAILED".into()));
+    let log = read_log(dir.path(), &format!("sgscope-census-{job}_40.out"));
+    assert!(log.contains("SHARDS=32"), "{log}");
+    assert_eq!(calls(dir.path()).len(), 1, "task 40 ran no census");
+}
+
+/// Without the log folder (`mkdir -p logs` in the docs) Slurm fails every task at once,
+/// writing no log anywhere: the stand-in does the same, and the docs say to create it.
+#[test]
+fn a_slurm_task_without_its_log_folder_fails() {
+    let dir = stand_ins();
+    stand_in_sbatch(dir.path());
+    let script = deploy("slurm-census.sbatch");
+    let job = sbatch(dir.path(), &["--array=1", script.to_str().unwrap()], &[]);
+    assert_eq!(sacct(dir.path()), [(format!("{job}_1"), "FAILED".into())]);
+    assert!(calls(dir.path()).is_empty());
+    assert!(read("README.md").contains("mkdir -p logs"));
+}
+
+/// The line of the merge's log that re-runs the failed tasks: the command inside `$(…)`.
+fn rerun_command(log: &str) -> String {
+    let line = log
+        .lines()
+        .find(|l| l.contains("sbatch --parsable --array="))
+        .unwrap_or_else(|| panic!("no re-run line in the merge's log:\n{log}"));
+    let start = line.find("$(").unwrap() + 2;
+    let end = line.rfind(')').unwrap();
+    line[start..end].to_string()
 }
 
 /// The whole Slurm recipe on the real binary, through the stand-in `sbatch`: four shards, a
-/// lost shard that the merge names with the command that re-runs it, the re-run of that task
-/// alone, and the merge equal to one run of the census.
+/// lost shard and a cancelled one (its file cut after its first code), the merge naming both
+/// with the command that re-runs them, that command run as printed, and the merge equal to
+/// one run of the census.
 #[test]
 fn the_slurm_recipe_runs_reruns_and_merges_a_real_census() {
     let dir = stand_ins();
     stand_in_sbatch(dir.path());
+    std::fs::create_dir(dir.path().join("logs")).unwrap();
     let census = deploy("slurm-census.sbatch");
     let merge = deploy("slurm-merge.sbatch");
     let settings = "--export=ALL,SHARDS=4,DIGITS=1,OUT=run,EXTRA_ARGS=--max 1024";
     let env = [("SGSCOPE", env!("CARGO_BIN_EXE_sgscope"))];
-    run(
+    let job = sbatch(
         dir.path(),
-        "sbatch",
         &["--array=1-4", settings, census.to_str().unwrap()],
         &env,
     );
+    let states = sacct(dir.path());
+    assert_eq!(states.len(), 4);
+    assert!(states.iter().all(|(_, s)| s == "COMPLETED"), "{states:?}");
+    let log = read_log(dir.path(), &format!("sgscope-census-{job}_2.out"));
+    assert!(log.contains("census of octal-1 (shard 2/4)"), "{log}");
     std::fs::remove_file(dir.path().join("run/shards/octal-1-3-of-4.jsonl")).unwrap();
-    let (ok, err) = try_run(
+    let cancelled = dir.path().join("run/shards/octal-1-2-of-4.jsonl");
+    let text = std::fs::read_to_string(&cancelled).unwrap();
+    let kept: Vec<&str> = text.lines().take(2).collect();
+    std::fs::write(&cancelled, format!("{}\n", kept.join("\n"))).unwrap();
+
+    let dependency = format!("--dependency=afterany:{job}");
+    let merge_job = sbatch(
         dir.path(),
-        "sbatch",
-        &[
-            "--dependency=afterany:1000",
-            settings,
-            merge.to_str().unwrap(),
-        ],
+        &[&dependency, settings, merge.to_str().unwrap()],
         &env,
     );
-    assert!(!ok, "the merge of a census with a shard missing");
+    assert_eq!(
+        sacct(dir.path()).last().unwrap(),
+        &(merge_job.clone(), "FAILED".to_string()),
+        "the merge of a census with a shard missing and one unfinished"
+    );
+    let log = read_log(dir.path(), &format!("sgscope-census-merge-{merge_job}.out"));
     assert!(
-        err.contains("shards 3 of 4 have no file")
-            && err.contains("sbatch --array=3 deploy/slurm-census.sbatch"),
-        "{err}"
+        log.contains("shards 3 of 4 have no file")
+            && log.contains("shards 2 of 4 have not finished"),
+        "{log}"
     );
-    run(
+    let rerun = rerun_command(&log);
+    assert!(
+        rerun.starts_with("sbatch --parsable --array=2,3 ")
+            && rerun.contains("SHARDS=4")
+            && rerun.ends_with(" deploy/slurm-census.sbatch"),
+        "{rerun}"
+    );
+    assert!(!dir.path().join("run/octal-1.csv").exists());
+
+    // The printed command, as the user would paste it (deploy/ is the recipes' folder).
+    std::os::unix::fs::symlink(root().join("deploy"), dir.path().join("deploy")).unwrap();
+    let (ok, out, err) = try_run(dir.path(), "bash", &["-c", &rerun], &env);
+    assert!(ok, "{rerun}: {err}");
+    let rerun_job = out.trim();
+    let states = sacct(dir.path());
+    assert_eq!(
+        states[states.len() - 2..],
+        [
+            (format!("{rerun_job}_2"), "COMPLETED".to_string()),
+            (format!("{rerun_job}_3"), "COMPLETED".to_string()),
+        ]
+    );
+    let dependency = format!("--dependency=afterany:{rerun_job}");
+    let merge_job = sbatch(
         dir.path(),
-        "sbatch",
-        &["--array=3", settings, census.to_str().unwrap()],
+        &[&dependency, settings, merge.to_str().unwrap()],
         &env,
     );
-    run(
-        dir.path(),
-        "sbatch",
-        &[
-            "--dependency=afterany:1000",
-            settings,
-            merge.to_str().unwrap(),
-        ],
-        &env,
+    assert_eq!(
+        sacct(dir.path()).last().unwrap(),
+        &(merge_job, "COMPLETED".to_string())
     );
     let merged = std::fs::read_to_string(dir.path().join("run/octal-1.csv")).unwrap();
     let one_run = crate::support::ok(&[
