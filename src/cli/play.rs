@@ -43,7 +43,6 @@ enum FirstArg {
 /// Runs `play`: the dialogue on standard input and output.
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let game = args.game.load(&mut context.console)?;
-    playable(&game, &args.game)?;
     let play = args.play.resolve(&game, &mut context.console);
     let start = start_of(&game, &args.position, "play")?;
     let referee = Referee::new(&game, play, &start).map_err(play_error)?;
@@ -127,7 +126,6 @@ enum ProtocolArg {
 /// Runs `judge`: exit code 0 when the program won, 1 otherwise (with the reason).
 pub fn run_judge(args: JudgeArgs, context: &mut Context<'_>) -> Result<(), CliError> {
     let game = args.game.load(&mut context.console)?;
-    playable(&game, &args.game)?;
     let play = args.play.resolve(&game, &mut context.console);
     let start = start_of(&game, &args.position, "judge")?;
     if !(args.time_limit > 0.0 && args.time_limit <= 86_400.0) {
@@ -213,19 +211,17 @@ pub fn run_judge(args: JudgeArgs, context: &mut Context<'_>) -> Result<(), CliEr
     }
 }
 
-/// Refuses a game that cannot be played move by move (a hackenbush file) before its position
-/// is looked for, saying what to run instead.
-fn playable(game: &Game, spec: &GameArgs) -> Result<(), CliError> {
-    crate::play::playable(game).map_err(|e| {
-        CliError::Usage(format!(
-            "{e}\n  help: `sgscope solve {}` gives its value and every winning cut",
-            spec.spec()
-        ))
-    })
-}
-
 /// The position given, or a graph file's `start` node.
 fn start_of(game: &Game, position: &[String], command: &str) -> Result<Vec<Vec<u64>>, CliError> {
+    if let Some(start) = crate::play::hackenbush_start(game).map_err(play_error)? {
+        if !position.is_empty() {
+            return Err(CliError::Usage(format!(
+                "a hackenbush file is one position, the whole graph: `{command}` takes no position for it\n  help: drop `{}`",
+                position.join(" ")
+            )));
+        }
+        return Ok(start);
+    }
     if let Some(graph) = game.graph() {
         let names: Vec<&str> = if position.is_empty() {
             match graph.start {

@@ -322,22 +322,26 @@ fn play_refuses_a_line_past_a_mebibyte() {
         .refused(1, &["line 1 of the input is longer than 1 MiB"]);
 }
 
-/// A hackenbush file has no `start` line to ask for: its position is the picture itself, and
-/// `play`/`judge` say so, pointing to `solve`.
+/// A hackenbush file's position is the picture itself: `play`/`judge` take no position for
+/// it (and never ask for a `start` line), and misère play of it is refused.
 #[test]
-fn play_and_judge_of_a_hackenbush_file_say_why_not() {
+fn play_and_judge_of_a_hackenbush_file_take_no_position() {
     for args in [
-        &["play", "rules/tree-edge-deletion.sg", "--first", "me"][..],
-        &["judge", "rules/tree-edge-deletion.sg", "--", "cat"],
+        &["play", "rules/tree-edge-deletion.sg", "3", "--first", "me"][..],
+        &["judge", "rules/tree-edge-deletion.sg", "3", "--", "cat"],
     ] {
         let run = case(args).timeout(30).run();
-        run.refused(
-            2,
-            &[
-                "is a hackenbush file",
-                "sgscope solve rules/tree-edge-deletion.sg",
-            ],
-        );
-        assert!(!run.stderr.contains("`start` line in the file"));
+        run.refused(2, &["a hackenbush file is one position", "help: drop `3`"]);
+        assert!(!run.stderr.contains("`start` line"));
     }
+    case(&[
+        "play",
+        "rules/tree-edge-deletion.sg",
+        "--misere",
+        "--first",
+        "me",
+    ])
+    .timeout(30)
+    .run()
+    .refused(2, &["misère play of a hackenbush file is not supported"]);
 }
