@@ -16,7 +16,9 @@ use super::{CliError, Context, GameArgs, PlayArgs};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The position: heaps (`3 5 7`), tuples joined by `+` (`(3, 4) + (5, 2)`), or a graph
-    /// file's nodes (`a + b`; its `start` node when none is given).
+    /// file's nodes (`a + b`; its `start` node when none is given); none for a hackenbush file
+    /// (the whole picture; a move is `cut U V`, `cut U V K` for the edge at place K of the
+    /// file, or `edge K`).
     #[arg(index = 2, value_name = "POSITION")]
     position: Vec<String>,
     /// Who moves first (asked when left out).
@@ -71,15 +73,18 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
 /// `judge` arguments.
 #[derive(Debug, clap::Args)]
 pub struct JudgeArgs {
-    /// The position, as for `play`.
+    /// The position, as for `play` (none for a hackenbush file).
     #[arg(index = 2, value_name = "POSITION")]
     position: Vec<String>,
     /// The program's side; left out, the program chooses (`side choose`, or `First`/`Second`
     /// in the cards protocol).
     #[arg(long, value_enum)]
     side: Option<SideArg>,
-    /// The messages: `lines` (sgscope's, see the README) or `cards` (AtCoder ABC278 G's:
-    /// `x y` takes cards x..x+y-1; answers `a b`, `0 0`, `-1 -1`).
+    /// The messages: `lines` (sgscope's, see the README: `position P`, `side
+    /// first|second|choose`, then moves, `none`, `illegal`, `draw`; a hackenbush file's
+    /// position is `ground G: U-V U-V …` and its moves `cut U V`, `cut U V K` (K: the edge's
+    /// place in the file) or `edge K`) or `cards` (AtCoder ABC278 G's: `x y` takes cards
+    /// x..x+y-1; answers `a b`, `0 0`, `-1 -1`).
     #[arg(long, value_enum, default_value = "lines")]
     protocol: ProtocolArg,
     // `{n}` in a help text is clap's line break: a reset sequence (stripped from plain output,
