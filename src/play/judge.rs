@@ -130,6 +130,11 @@ pub fn judge(
     options: &JudgeOptions,
 ) -> Result<Report, PlayError> {
     if let Protocol::Cards { header } = &options.protocol {
+        if referee.is_hackenbush() {
+            return Err(PlayError::Unsupported(
+                "the cards protocol plays rows of cards; a hackenbush file is judged with --protocol lines".into(),
+            ));
+        }
         if start.len() != 1 || referee.game().position_program().is_some() {
             return Err(PlayError::Unsupported(
                 "the cards protocol plays one row of cards: give one heap".into(),

@@ -335,6 +335,17 @@ fn play_and_judge_of_a_hackenbush_file_take_no_position() {
         assert!(!run.stderr.contains("`start` line"));
     }
     case(&[
+        "judge",
+        "rules/tree-edge-deletion.sg",
+        "--protocol",
+        "cards",
+        "--",
+        "cat",
+    ])
+    .timeout(30)
+    .run()
+    .refused(2, &["a hackenbush file is judged with --protocol lines"]);
+    case(&[
         "play",
         "rules/tree-edge-deletion.sg",
         "--misere",
