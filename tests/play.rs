@@ -328,3 +328,144 @@ fn abc278g_sample_solution_passes_and_a_naive_one_fails() {
         &["the program's line 2, `5 3`, after 0 moves: cards 5..=7 are not all on the table"],
     );
 }
+
+/// A triangle on the ground 0 with a stalk 2-3-4 on top, and two parallel edges 0-5: the
+/// triangle and the pair fused are five loops (`*1`), the stalk `*2`, so G = 3 and the one
+/// winning cut shortens the stalk.
+const HACKENBUSH: &str =
+    "hackenbush\nground 0\nedge 0 1\nedge 1 2\nedge 2 0\nedge 2 3\nedge 3 4\nedge 0 5\nedge 0 5\n";
+
+fn hackenbush_file() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("h.sg");
+    std::fs::write(&path, HACKENBUSH).unwrap();
+    let path = path.display().to_string();
+    (dir, path)
+}
+
+/// A session of Hackenbush cuts, compared whole: the hint, a cut of one of two parallel edges
+/// (named with its place in the file), an illegal cut answered with the legal ones, `edge K`.
+#[test]
+fn a_hackenbush_session_is_played_cut_by_cut() {
+    let (_dir, path) = hackenbush_file();
+    let out = play(
+        &[&path, "--first", "me"],
+        "hint\ncut 0 5\ncut 3 4\nedge 3\nmoves\ncut 5 0\n",
+    );
+    let expected = "h: ground 0: 0-1 1-2 2-0 2-3 3-4 0-5 0-5. Type a cut as `cut U V` (e.g. `cut 0 1`; `cut U V K` for the edge at place K of the file when several join U and V, or `edge K`); `moves` lists them, `hint` shows the winning ones, `quit` ends.
+position: ground 0: 0-1 1-2 2-0 2-3 3-4 0-5 0-5   (your move)
+> Winning moves:
+  cut 3 4 → ground 0: 0-1 1-2 2-0 2-3 0-5 0-5
+> you: cut 0 5 6 → ground 0: 0-1 1-2 2-0 2-3 3-4 0-5
+computer: cut 2 3 → ground 0: 0-1 1-2 2-0 0-5
+position: ground 0: 0-1 1-2 2-0 0-5   (your move)
+> `cut 3 4` is not a legal move here. Legal moves:
+  cut 0 1 → ground 0: 1-2 2-0 0-5
+  cut 1 2 → ground 0: 0-1 2-0 0-5
+  cut 2 0 → ground 0: 0-1 1-2 0-5
+  cut 0 5 → ground 0: 0-1 1-2 2-0
+> you: cut 2 0 → ground 0: 0-1 1-2 0-5
+computer: cut 1 2 → ground 0: 0-1 0-5
+position: ground 0: 0-1 0-5   (your move)
+>   cut 0 1 → ground 0: 0-5
+  cut 0 5 → ground 0: 0-1
+> you: cut 0 5 → ground 0: 0-1
+computer: cut 0 1 → ground 0: no edge standing
+You have no move.
+The computer wins.
+";
+    assert_eq!(out, expected);
+}
+
+/// A contestant in python that values every position by brute force (the game tree over sets
+/// of standing edges): it parses the `position` line, cuts as `cut U V K`, and follows the
+/// judge's `cut U V` and `cut U V K`.
+const HACKENBUSH_CONTESTANT: &str = r#"
+import sys
+from functools import lru_cache
+
+def words():
+    line = sys.stdin.readline()
+    if not line:
+        sys.exit(0)
+    return line.split()
+
+position = words()
+assert position[:2] == ["position", "ground"], position
+ground = position[2].rstrip(":")
+edges = [tuple(w.split("-")) for w in position[3:]]
+side = words()
+
+def joined(standing):
+    reached, grew = {ground}, True
+    while grew:
+        grew = False
+        for i in standing:
+            a, b = edges[i]
+            if (a in reached) != (b in reached):
+                reached |= {a, b}
+                grew = True
+    return frozenset(i for i in standing if edges[i][0] in reached)
+
+@lru_cache(maxsize=None)
+def value(standing):
+    options = {value(joined(standing - {i})) for i in standing}
+    g = 0
+    while g in options:
+        g += 1
+    return g
+
+standing = frozenset(range(len(edges)))
+mine = side == ["side", "first"]
+while True:
+    if mine:
+        cuts = sorted(standing)
+        if not cuts:
+            print("none", flush=True)
+            break
+        i = ([c for c in cuts if value(joined(standing - {c})) == 0] or cuts)[0]
+        print("cut %s %s %d" % (edges[i][0], edges[i][1], i + 1), flush=True)
+        standing = joined(standing - {i})
+    else:
+        move = words()
+        if move[0] != "cut":
+            break
+        ends = sorted(move[1:3])
+        if len(move) > 3:
+            i = int(move[3]) - 1
+        else:
+            i = min(c for c in standing if sorted(edges[c]) == ends)
+        standing = joined(standing - {i})
+    mine = not mine
+"#;
+
+/// `judge` of a Hackenbush file: a correct contestant wins from the N-position, one that cuts
+/// an edge that is not there gets the verdict naming its line.
+#[test]
+fn judge_plays_hackenbush_cuts() {
+    let (dir, path) = hackenbush_file();
+    let script = dir.path().join("contestant.py");
+    std::fs::write(&script, HACKENBUSH_CONTESTANT).unwrap();
+    let won = judge(
+        &[&path, "--side", "first", "--transcript"],
+        &["python3", script.to_str().unwrap()],
+    );
+    assert!(won.status.success(), "{}", text(&won));
+    assert_has(
+        &text(&won),
+        &[
+            "judge:   position ground 0: 0-1 1-2 2-0 2-3 3-4 0-5 0-5\njudge:   side first\nprogram: cut 3 4 5\n",
+            "the program won after",
+            "(the program's side wins with perfect play)",
+        ],
+    );
+    let illegal = judge(
+        &[&path, "--side", "first"],
+        &["sh", "-c", "read p; read s; echo 'cut 3 9'; read r"],
+    );
+    assert_eq!(illegal.status.code(), Some(1));
+    assert_has(
+        &text(&illegal),
+        &["error: the program's line 1, `cut 3 9`, after 0 moves: `cut 3 9` is not a legal move here"],
+    );
+}

@@ -16,7 +16,9 @@ use super::{CliError, Context, GameArgs, PlayArgs};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The position: heaps (`3 5 7`), tuples joined by `+` (`(3, 4) + (5, 2)`), or a graph
-    /// file's nodes (`a + b`; its `start` node when none is given).
+    /// file's nodes (`a + b`; its `start` node when none is given); none for a hackenbush file
+    /// (the whole picture; a move is `cut U V`, `cut U V K` for the edge at place K of the
+    /// file, or `edge K`).
     #[arg(index = 2, value_name = "POSITION")]
     position: Vec<String>,
     /// Who moves first (asked when left out).
@@ -43,7 +45,6 @@ enum FirstArg {
 /// Runs `play`: the dialogue on standard input and output.
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let game = args.game.load(&mut context.console)?;
-    playable(&game, &args.game)?;
     let play = args.play.resolve(&game, &mut context.console);
     let start = start_of(&game, &args.position, "play")?;
     let referee = Referee::new(&game, play, &start).map_err(play_error)?;
@@ -72,15 +73,18 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
 /// `judge` arguments.
 #[derive(Debug, clap::Args)]
 pub struct JudgeArgs {
-    /// The position, as for `play`.
+    /// The position, as for `play` (none for a hackenbush file).
     #[arg(index = 2, value_name = "POSITION")]
     position: Vec<String>,
     /// The program's side; left out, the program chooses (`side choose`, or `First`/`Second`
     /// in the cards protocol).
     #[arg(long, value_enum)]
     side: Option<SideArg>,
-    /// The messages: `lines` (sgscope's, see the README) or `cards` (AtCoder ABC278 G's:
-    /// `x y` takes cards x..x+y-1; answers `a b`, `0 0`, `-1 -1`).
+    /// The messages: `lines` (sgscope's, see the README: `position P`, `side
+    /// first|second|choose`, then moves, `none`, `illegal`, `draw`; a hackenbush file's
+    /// position is `ground G: U-V U-V …` and its moves `cut U V`, `cut U V K` (K: the edge's
+    /// place in the file) or `edge K`) or `cards` (AtCoder ABC278 G's: `x y` takes cards
+    /// x..x+y-1; answers `a b`, `0 0`, `-1 -1`).
     #[arg(long, value_enum, default_value = "lines")]
     protocol: ProtocolArg,
     // `{n}` in a help text is clap's line break: a reset sequence (stripped from plain output,
@@ -127,7 +131,6 @@ enum ProtocolArg {
 /// Runs `judge`: exit code 0 when the program won, 1 otherwise (with the reason).
 pub fn run_judge(args: JudgeArgs, context: &mut Context<'_>) -> Result<(), CliError> {
     let game = args.game.load(&mut context.console)?;
-    playable(&game, &args.game)?;
     let play = args.play.resolve(&game, &mut context.console);
     let start = start_of(&game, &args.position, "judge")?;
     if !(args.time_limit > 0.0 && args.time_limit <= 86_400.0) {
@@ -213,19 +216,17 @@ pub fn run_judge(args: JudgeArgs, context: &mut Context<'_>) -> Result<(), CliEr
     }
 }
 
-/// Refuses a game that cannot be played move by move (a hackenbush file) before its position
-/// is looked for, saying what to run instead.
-fn playable(game: &Game, spec: &GameArgs) -> Result<(), CliError> {
-    crate::play::playable(game).map_err(|e| {
-        CliError::Usage(format!(
-            "{e}\n  help: `sgscope solve {}` gives its value and every winning cut",
-            spec.spec()
-        ))
-    })
-}
-
 /// The position given, or a graph file's `start` node.
 fn start_of(game: &Game, position: &[String], command: &str) -> Result<Vec<Vec<u64>>, CliError> {
+    if let Some(start) = crate::play::hackenbush_start(game).map_err(play_error)? {
+        if !position.is_empty() {
+            return Err(CliError::Usage(format!(
+                "a hackenbush file is one position, the whole graph: `{command}` takes no position for it\n  help: drop `{}`",
+                position.join(" ")
+            )));
+        }
+        return Ok(start);
+    }
     if let Some(graph) = game.graph() {
         let names: Vec<&str> = if position.is_empty() {
             match graph.start {

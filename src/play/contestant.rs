@@ -3,21 +3,27 @@
 //! can block the judge or exhaust its memory, and killed — the whole group — on every way out.
 //!
 //! * **Process group.** The program runs in a new process group (`setpgid(0, 0)`), and the
-//!   judge sends `SIGKILL` to the whole group at the verdict, when it is dropped (an error or a
-//!   panic on the way), and when the judge itself gets `SIGINT`, `SIGTERM` or `SIGHUP` (a handler
-//!   kills every group still running, then lets the signal end the judge as it would have).
-//!   A program's own children (`sleep 300 &`) are in its group and go with it.
-//! * **What cannot be caught.** `SIGKILL` of the judge runs no code of the judge: the program is
-//!   started with `prctl(PR_SET_PDEATHSIG, SIGKILL)`, so the kernel kills it when the thread that
-//!   started it ends, but its own children survive it (they are re-parented, and nothing is left
-//!   to kill their group). Linux only.
-//! * **Children that leave the group.** A child that starts a session of its own (`setsid`)
-//!   leaves the group. The judge makes itself a *child subreaper*
-//!   (`prctl(PR_SET_CHILD_SUBREAPER)`), so such a child, once the program above it has died, is
-//!   re-parented to the judge instead of to `init`; after killing a group the judge kills and
-//!   reaps every child of its own that sits in another session — only contestants' descendants
-//!   can be there, since everything the judge starts itself stays in its session. This too
-//!   needs the judge to run its exit path: after a `SIGKILL` of the judge they survive.
+//!   judge sends `SIGKILL` to the whole group at the verdict and when it is dropped (an error or
+//!   a panic on the way). A program's own children (`sleep 300 &`) are in its group and go with
+//!   it.
+//! * **Children that leave the group.** A child that starts a session of its own (`setsid`) or
+//!   moves to another group (`setpgid`) is in no group the judge kills. The judge makes itself a
+//!   *child subreaper* (`prctl(PR_SET_CHILD_SUBREAPER)`), so such a child, once the program
+//!   above it has died, is re-parented to the judge instead of to `init`; after killing a group
+//!   the judge kills and reaps every child of its own that sits in another session — only
+//!   contestants' descendants can be there, since everything the judge starts itself stays in
+//!   its session.
+//! * **Signals.** `SIGINT`, `SIGTERM` and `SIGHUP` (when their disposition is the default) get
+//!   a handler that kills every contestant's group at once and wakes a dedicated thread through
+//!   a pipe (the only async-signal-safe way to hand over). That thread kills every descendant
+//!   of the judge, found by the parent links in `/proc` (so those that called `setsid` or
+//!   `setpgid` too), reaps them, repeats while killed parents hand their own children to the
+//!   judge, the subreaper (at most 2 s), and exits with status `128 + signal`.
+//! * **What cannot be caught.** `SIGKILL` of the judge runs no code of the judge. The program
+//!   is started with `prctl(PR_SET_PDEATHSIG, SIGKILL)`, so the kernel kills it when the thread
+//!   that started it ends; its children in its process group lose their parent but not their
+//!   group, and nothing is left to kill them: they survive, as do those in other sessions. The
+//!   judge's own parent (a shell, a harness) can kill the group itself. Linux only.
 //! * **Writing.** Lines go to the program through a thread: a program that never reads blocks
 //!   that thread only, and the judge's time limit runs as usual (the thread ends when the group
 //!   is killed and the pipe breaks).
@@ -157,6 +163,12 @@ impl Contestant {
     /// `SIGKILL` to the whole group, then the program reaped, then the descendants that left
     /// the group and have come back to the judge (module documentation): once.
     fn kill_group(&mut self) {
+        // A signal is ending the judge: its cleanup thread kills everything and exits with the
+        // signal's status, which a verdict reached meanwhile (the program killed by the
+        // handler) must not pre-empt.
+        while SIGNALLED.load(Ordering::SeqCst) != 0 {
+            std::thread::park_timeout(Duration::from_secs(1));
+        }
         if let Some(group) = self.group.take() {
             kill(group);
             unregister(group);
@@ -251,18 +263,10 @@ fn kill_adopted_orphans() {
             else {
                 continue;
             };
-            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            let Some((_, ppid, sid)) = stat_of(pid) else {
                 continue;
             };
-            // Fields after the command's closing parenthesis: state, ppid, pgrp, session.
-            let Some(rest) = stat.rsplit_once(')').map(|(_, rest)| rest) else {
-                continue;
-            };
-            let fields: Vec<&str> = rest.split_whitespace().collect();
-            let (Some(ppid), Some(sid)) = (fields.get(1), fields.get(3)) else {
-                continue;
-            };
-            if ppid.parse() == Ok(me) && sid.parse::<i32>().is_ok_and(|sid| sid != session) {
+            if ppid == me && sid != session {
                 found = true;
                 // SAFETY: kill(2) and waitpid(2) on our own child; waitpid writes nothing (a
                 // null status pointer).
@@ -288,11 +292,50 @@ fn kill(group: i32) {
 /// The signals that end the judge and whose default would leave the contestants running.
 const ENDING: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
 
+/// The write end of the pipe from the signal handler to the cleanup thread (-1: none).
+static WAKE: AtomicI32 = AtomicI32::new(-1);
+
+/// The signal ending the judge, once the cleanup thread has it in hand (0: none).
+static SIGNALLED: AtomicI32 = AtomicI32::new(0);
+
 /// Installs, once, a handler for each signal of [`ENDING`] whose disposition is the default
-/// (an ignored signal stays ignored; a handler someone else installed is left alone).
+/// (an ignored signal stays ignored; a handler someone else installed is left alone), and the
+/// thread that ends the judge cleanly when one arrives.
+///
+/// The handler, which may run on any thread, does only what is async-signal-safe: it kills
+/// every contestant's group at once (the common case is then already settled) and writes the
+/// signal's number to a pipe. The cleanup thread reads it and does the rest, which needs
+/// `/proc` and allocation: it kills every descendant of the judge — the processes that left
+/// the group by `setsid` or `setpgid` included, found by their parent links, and those that
+/// come back to the judge, a subreaper, as their parents die — reaps them, and exits with
+/// `128 + signal`, the status a shell gives a program ended by that signal.
 fn install_signal_handlers() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
+        let mut fds = [-1 as libc::c_int; 2];
+        // SAFETY: pipe2(2) writes two descriptors into `fds`.
+        if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) } != 0 {
+            return;
+        }
+        let [read_end, write_end] = fds;
+        // The reading end blocks: the thread sleeps until a signal comes.
+        // SAFETY: fcntl(2) on a descriptor we own.
+        unsafe {
+            libc::fcntl(read_end, libc::F_SETFL, 0);
+        }
+        let spawned = std::thread::Builder::new()
+            .name("sgscope-signals".into())
+            .spawn(move || cleanup_on_signal(read_end));
+        if spawned.is_err() {
+            // No cleanup thread: the handler falls back to killing the groups and re-raising.
+            // SAFETY: closing descriptors we own.
+            unsafe {
+                libc::close(read_end);
+                libc::close(write_end);
+            }
+        } else {
+            WAKE.store(write_end, Ordering::SeqCst);
+        }
         for signal in ENDING {
             // SAFETY: sigaction(2) with valid pointers to zero-initialised plain C structs; the
             // handler below is async-signal-safe.
@@ -306,19 +349,31 @@ fn install_signal_handlers() {
                 let mut action: libc::sigaction = std::mem::zeroed();
                 action.sa_sigaction = on_ending_signal as *const () as libc::sighandler_t;
                 libc::sigemptyset(&mut action.sa_mask);
+                // Every ending signal is held while the handler runs: a second one waits.
+                for other in ENDING {
+                    libc::sigaddset(&mut action.sa_mask, other);
+                }
+                action.sa_flags = libc::SA_RESTART;
                 libc::sigaction(signal, &action, std::ptr::null_mut());
             }
         }
     });
 }
 
-/// Kills every contestant's group, then lets `signal` end the process by its default action.
+/// Kills every contestant's group, then wakes the cleanup thread with the signal's number;
+/// without that thread (or if the pipe cannot take the byte), lets `signal` end the process by
+/// its default action.
 extern "C" fn on_ending_signal(signal: libc::c_int) {
-    for slot in &GROUPS {
-        let group = slot.load(Ordering::SeqCst);
-        if group > 0 {
-            kill(group);
+    kill_registered_groups();
+    let wake = WAKE.load(Ordering::SeqCst);
+    let byte = signal as u8;
+    if wake >= 0 {
+        SIGNALLED.store(signal, Ordering::SeqCst);
+        // SAFETY: write(2) of one byte from the stack is async-signal-safe.
+        if unsafe { libc::write(wake, (&byte as *const u8).cast(), 1) } == 1 {
+            return;
         }
+        SIGNALLED.store(0, Ordering::SeqCst);
     }
     // SAFETY: signal(2) back to the default and raise(3) are async-signal-safe; the signal is
     // blocked while this handler runs, and ends the process once it returns.
@@ -326,4 +381,110 @@ extern "C" fn on_ending_signal(signal: libc::c_int) {
         libc::signal(signal, libc::SIG_DFL);
         libc::raise(signal);
     }
+}
+
+fn kill_registered_groups() {
+    for slot in &GROUPS {
+        let group = slot.load(Ordering::SeqCst);
+        if group > 0 {
+            kill(group);
+        }
+    }
+}
+
+/// The cleanup thread: waits for a signal's number on `read_end`, then kills and reaps every
+/// descendant of the judge and exits with `128 + signal` (see [`install_signal_handlers`]).
+fn cleanup_on_signal(read_end: libc::c_int) {
+    let mut byte = 0u8;
+    loop {
+        // SAFETY: read(2) of one byte into a local.
+        let n = unsafe { libc::read(read_end, (&mut byte as *mut u8).cast(), 1) };
+        if n == 1 {
+            break;
+        }
+        if n < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+            continue;
+        }
+        return;
+    }
+    let signal = libc::c_int::from(byte);
+    kill_registered_groups();
+    kill_descendants(Duration::from_secs(2));
+    // SAFETY: _exit(2) ends the process at once, without running destructors or flushing
+    // buffers the other threads may be using.
+    unsafe { libc::_exit(128 + signal) }
+}
+
+/// Kills (`SIGKILL`) every process descended from this one — by parent links in `/proc`, so
+/// that the processes that left their group or session are found too — and reaps those that
+/// are (or become, this process being a subreaper) its children, in rounds until none is left
+/// or `patience` has passed.
+fn kill_descendants(patience: Duration) {
+    let me = std::process::id() as i32;
+    let start = std::time::Instant::now();
+    loop {
+        let found = descendants(me);
+        for &pid in &found {
+            // SAFETY: kill(2) touches no memory.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+        // Reap whatever has ended among our children (contestants, and adopted orphans).
+        // SAFETY: waitpid(2) with a null status pointer writes nothing.
+        while unsafe { libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG) } > 0 {}
+        if found.is_empty() || start.elapsed() > patience {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// The live processes descended from `root` (not `root` itself): the parent links of every
+/// process in `/proc`, followed down from `root`. Zombies are left out (only a reaper ends
+/// them).
+fn descendants(root: i32) -> Vec<i32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut parent_of: Vec<(i32, i32)> = Vec::new();
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        let Some((state, ppid, _)) = stat_of(pid) else {
+            continue;
+        };
+        if state != 'Z' && state != 'X' {
+            parent_of.push((pid, ppid));
+        }
+    }
+    let mut found = Vec::new();
+    let mut frontier = vec![root];
+    while let Some(parent) = frontier.pop() {
+        for &(pid, ppid) in &parent_of {
+            if ppid == parent && pid != root && !found.contains(&pid) {
+                found.push(pid);
+                frontier.push(pid);
+            }
+        }
+    }
+    found
+}
+
+/// The state, parent and session of process `pid`, from `/proc/PID/stat`.
+fn stat_of(pid: i32) -> Option<(char, i32, i32)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command's closing parenthesis: state, ppid, pgrp, session.
+    let rest = stat.rsplit_once(')')?.1;
+    let mut fields = rest.split_whitespace();
+    let state = fields.next()?.chars().next()?;
+    let ppid = fields.next()?.parse().ok()?;
+    let _pgrp = fields.next()?;
+    let session = fields.next()?.parse().ok()?;
+    Some((state, ppid, session))
 }

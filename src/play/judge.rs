@@ -15,6 +15,15 @@
 //!    move exists: the program has lost). After `none`, `illegal` or `draw` (the move limit
 //!    was reached) the game is over.
 //!
+//! **Green Hackenbush files** use the line protocol with their own position and moves: the
+//! position line is `position ground G: U-V U-V …` (the ground's name, then every standing
+//! edge by its two nodes, in the file's order; a file's edges already cut off from the ground
+//! are left out), and a move is `cut U V` (when several standing edges join `U` and `V`, the
+//! first of them in the file), `cut U V K` (the edge at place `K` of the file, counted from
+//! 1 among all its `edge` lines) or `edge K`. The judge writes its own cuts as `cut U V`, or
+//! `cut U V K` when several standing edges join `U` and `V`. Each cut takes down every edge
+//! no longer joined to the ground.
+//!
 //! **The cards protocol** (`--protocol cards`) is AtCoder ABC278 G's: a heap of `n` is a row of
 //! cards numbered `1..=n`; the judge sends the `--header` line (`{n}` and `{PARAM}` replaced,
 //! e.g. `{n} {L} {R}`), the program answers `First` or `Second`, a move is `x y` (remove the
@@ -27,7 +36,7 @@ use std::sync::mpsc::RecvTimeoutError;
 use std::time::Duration;
 
 use super::contestant::{Contestant, Incoming};
-use super::{not_utf8, notation, quote, Analysis, PlayError, PlayMove, Referee, Verdict};
+use super::{not_utf8, quote, Analysis, PlayError, PlayMove, Referee, Verdict};
 
 /// The program's side, when the judge assigns it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,6 +130,11 @@ pub fn judge(
     options: &JudgeOptions,
 ) -> Result<Report, PlayError> {
     if let Protocol::Cards { header } = &options.protocol {
+        if referee.is_hackenbush() {
+            return Err(PlayError::Unsupported(
+                "the cards protocol plays rows of cards; a hackenbush file is judged with --protocol lines".into(),
+            ));
+        }
         if start.len() != 1 || referee.game().position_program().is_some() {
             return Err(PlayError::Unsupported(
                 "the cards protocol plays one row of cards: give one heap".into(),
@@ -287,7 +301,7 @@ impl Game<'_, '_> {
                     Some(best) => {
                         let text = self.write_move(best);
                         self.rows = self.rows_after(best)?;
-                        self.sum = best.after(&self.sum);
+                        self.sum = self.referee.after(&self.sum, best);
                         self.send(&text)?;
                     }
                 }
@@ -320,7 +334,7 @@ impl Game<'_, '_> {
                 }
             });
         }
-        let position = self.referee.show(&self.sum);
+        let position = self.referee.show_whole(&self.sum);
         self.send(&format!("position {position}"))?;
         match self.options.side {
             Some(Side::First) => self.send("side first").map(|()| Ok(Side::First)),
@@ -369,7 +383,7 @@ impl Game<'_, '_> {
         }
         self.referee
             .read_move(analysis, line)
-            .map(|m| Sent::Move(m.after(&analysis.sum), Vec::new()))
+            .map(|m| Sent::Move(self.referee.after(&analysis.sum, m), Vec::new()))
             .map_err(|e| e.to_string())
     }
 
@@ -437,7 +451,7 @@ impl Game<'_, '_> {
     /// The judge's move as the protocol writes it.
     fn write_move(&self, m: &PlayMove) -> String {
         if !self.cards() {
-            return notation(self.sum.len(), &m.step);
+            return self.referee.notation(&self.sum, m);
         }
         let (start, n) = (self.rows[m.step.component], self.sum[m.step.component][0]);
         let left = m.step.result.first().map_or(0, |h| h[0]);

@@ -15,9 +15,20 @@
 //!   [`LoopyTable`] over the positions reachable from the start, decided by Smith's rule
 //!   ([`solve::loopy::solve_loopy`]): a good move wins, or from a draw keeps the draw.
 //!
+//! * green Hackenbush files: the position is the set of standing edges (one component, the
+//!   edges' places in the file, 0-based, ascending); a move cuts one and every edge no longer
+//!   joined to the ground falls; a cut is good when [`Hackenbush`] (colon and fusion
+//!   principles) values what is left 0, searched within the request's step budget
+//!   ([`budget::steps_limit`]; cuts left unsearched past it are not marked good). Each turn is
+//!   `O(V + E)`.
+//!
 //! A move is written as the rules name it, `[i:] label v1 v2 …` (the component `i` counted
 //! from 1, needed only when several components have the move; the binder values in the
-//! rule's order, or as `name=value`), or as the sum it leaves (`= 1 + 4`, or `1 4`).
+//! rule's order, or as `name=value`), or as the sum it leaves (`= 1 + 4`, or `1 4`). A
+//! Hackenbush cut is `cut U V` (the nodes' names, either order; when several standing edges
+//! join `U` and `V`, the first of them in the file), `cut U V K` (the edge `U V` at place `K`
+//! of the file, counted from 1 as `solve` counts them) or `edge K`; sgscope writes `cut U V`,
+//! and `cut U V K` when several standing edges join `U` and `V`.
 
 mod contestant;
 pub mod judge;
@@ -28,8 +39,9 @@ use std::io::{self, BufRead};
 
 use thiserror::Error;
 
-use crate::engine::{self, EngineError, EngineOptions, SgTable};
-use crate::rules::{Game, Play};
+use crate::engine::hackenbush::Hackenbush;
+use crate::engine::{self, budget, EngineError, EngineOptions, SgTable};
+use crate::rules::{Game, GraphGame, Play};
 use crate::solve::{self, moves, GameMove, MisereOptions, Outcome, SolveError};
 use crate::value::loopy::LoopyTable;
 
@@ -145,20 +157,69 @@ enum Rule {
     /// Tokens on the nodes of a table that can cycle (a graph file's, or a rules file's
     /// positions reachable from the start); components are `[node]`.
     Loopy(LoopyTable),
+    /// A green Hackenbush file with its ground node: one component, the standing edges.
+    Hackenbush(u32),
 }
 
-/// Whether `game` can be played move by move: every game but a hackenbush file, whose
-/// position is its whole picture (no `start` line is needed or read) and whose moves are cuts,
-/// which the referee does not list yet. Asked before anything else, so that the refusal names
-/// the real reason.
-pub fn playable(game: &Game) -> Result<(), PlayError> {
-    match game.graph().and_then(|graph| graph.hackenbush) {
-        Some(_) => Err(PlayError::Unsupported(format!(
-            "{} is a hackenbush file: its position is the whole picture (it needs no `start` line) and a move cuts an edge, which is not played move by move yet",
-            game.name
-        ))),
-        None => Ok(()),
+/// The start of a green Hackenbush file's game: its edges joined to the ground (an edge
+/// already cut off is not part of the position), as the one component of the sum; `None` for
+/// any other game. Refused, before anything is allocated, when the file is too large to value
+/// ([`budget::check_graph`]).
+pub fn hackenbush_start(game: &Game) -> Result<Option<Vec<Vec<u64>>>, PlayError> {
+    let Some((graph, ground)) = game.graph().and_then(|g| Some((g, g.hackenbush?))) else {
+        return Ok(None);
+    };
+    budget::check_graph(
+        graph.node_count(),
+        graph.undirected.len(),
+        budget::HACKENBUSH_COST,
+    )?;
+    let all = 0..graph.undirected.len() as u64;
+    Ok(Some(vec![joined_to_ground(graph, ground, all)]))
+}
+
+/// The edges of `standing` (places in the file) still joined to `ground` by standing edges,
+/// ascending: a search from the ground over them, `O(V + E)`.
+fn joined_to_ground(
+    graph: &GraphGame,
+    ground: u32,
+    standing: impl Iterator<Item = u64> + Clone,
+) -> Vec<u64> {
+    let nodes = graph.node_count();
+    let edge = |e: u64| graph.undirected[e as usize];
+    // Adjacency of the standing edges (CSR): each edge at both ends.
+    let mut start = vec![0u32; nodes + 1];
+    for e in standing.clone() {
+        let (a, b) = edge(e);
+        start[a as usize + 1] += 1;
+        start[b as usize + 1] += 1;
     }
+    for v in 0..nodes {
+        start[v + 1] += start[v];
+    }
+    let mut fill = start.clone();
+    let mut next = vec![0u32; start[nodes] as usize];
+    for e in standing.clone() {
+        let (a, b) = edge(e);
+        for (x, y) in [(a, b), (b, a)] {
+            next[fill[x as usize] as usize] = y;
+            fill[x as usize] += 1;
+        }
+    }
+    let mut reached = vec![false; nodes];
+    let mut stack = vec![ground];
+    reached[ground as usize] = true;
+    while let Some(v) = stack.pop() {
+        for &w in &next[start[v as usize] as usize..start[v as usize + 1] as usize] {
+            if !reached[w as usize] {
+                reached[w as usize] = true;
+                stack.push(w);
+            }
+        }
+    }
+    let mut kept: Vec<u64> = standing.filter(|&e| reached[edge(e).0 as usize]).collect();
+    kept.sort_unstable();
+    kept
 }
 
 /// Lists and judges the moves of sums of one game under one value rule.
@@ -171,8 +232,23 @@ impl<'g> Referee<'g> {
     /// A referee for `game` under `play`, for games starting from `start` (a game whose moves
     /// can cycle is valued on the positions reachable from it).
     pub fn new(game: &'g Game, play: Play, start: &[Vec<u64>]) -> Result<Self, PlayError> {
-        playable(game)?;
         if let Some(graph) = game.graph() {
+            if let Some(ground) = graph.hackenbush {
+                if play == Play::Misere {
+                    return Err(PlayError::Unsupported(
+                        "misère play of a hackenbush file is not supported: drop --misere".into(),
+                    ));
+                }
+                budget::check_graph(
+                    graph.node_count(),
+                    graph.undirected.len(),
+                    budget::HACKENBUSH_COST,
+                )?;
+                return Ok(Referee {
+                    game,
+                    rule: Rule::Hackenbush(ground),
+                });
+            }
             refuse_misere_loopy(play)?;
             return Ok(Referee {
                 game,
@@ -197,8 +273,18 @@ impl<'g> Referee<'g> {
         self.game
     }
 
+    /// Whether the game is a green Hackenbush file (its moves are cuts).
+    pub fn is_hackenbush(&self) -> bool {
+        matches!(self.rule, Rule::Hackenbush(_))
+    }
+
     /// The components of the position written `text` (a graph file's node names).
     pub fn parse_position(&self, text: &str) -> Result<Vec<Vec<u64>>, PlayError> {
+        if self.is_hackenbush() {
+            return Err(PlayError::Unsupported(
+                "a hackenbush position is its standing edges: name a move as `cut U V`".into(),
+            ));
+        }
         if let Rule::Loopy(table) = &self.rule {
             if self.game.graph().is_some() {
                 return text
@@ -224,8 +310,35 @@ impl<'g> Referee<'g> {
         solve::parse_sum(text, arity).map_err(|e| SolveError::from(e).into())
     }
 
-    /// The sum written as on the command line: `3 + 5`, `(3, 4) + (1, 2)`, `a + b`.
+    /// The sum written as on the command line: `3 + 5`, `(3, 4) + (1, 2)`, `a + b`; a
+    /// Hackenbush position as `ground r: r-a a-b b-r` (its first [`SHOWN_EDGES`] edges, then
+    /// how many stand).
     pub fn show(&self, sum: &[Vec<u64>]) -> String {
+        self.show_within(sum, SHOWN_EDGES)
+    }
+
+    /// [`Referee::show`], with every edge of a Hackenbush position (the judge's `position`
+    /// line: `ground G:` then each standing edge `U-V`, in the file's order).
+    pub fn show_whole(&self, sum: &[Vec<u64>]) -> String {
+        self.show_within(sum, usize::MAX)
+    }
+
+    fn show_within(&self, sum: &[Vec<u64>], most: usize) -> String {
+        if let (Rule::Hackenbush(ground), Some(graph)) = (&self.rule, self.game.graph()) {
+            let standing = sum.first().map_or(&[][..], Vec::as_slice);
+            let mut text = format!("ground {}:", graph.name(*ground));
+            if standing.is_empty() {
+                text.push_str(" no edge standing");
+            }
+            for &e in standing.iter().take(most) {
+                let (a, b) = graph.undirected[e as usize];
+                let _ = write!(text, " {}-{}", graph.name(a), graph.name(b));
+            }
+            if standing.len() > most {
+                let _ = write!(text, " … ({} edges standing)", standing.len());
+            }
+            return text;
+        }
         if sum.is_empty() {
             return "nothing (no component left)".to_string();
         }
@@ -243,6 +356,7 @@ impl<'g> Referee<'g> {
     pub fn analyse(&self, sum: &[Vec<u64>]) -> Result<Analysis, PlayError> {
         match &self.rule {
             Rule::Loopy(table) => self.analyse_loopy(table, sum),
+            Rule::Hackenbush(ground) => self.analyse_hackenbush(*ground, sum),
             rule => {
                 let mut listed = Vec::new();
                 for (i, c) in sum.iter().enumerate() {
@@ -290,6 +404,122 @@ impl<'g> Referee<'g> {
                 })
             }
         }
+    }
+
+    /// The cuts of the standing edges `sum[0]`: one move per standing edge (binders `edge`,
+    /// its place in the file from 1, and `parallel`, how many standing edges join the same two
+    /// nodes), good when it leaves value 0.
+    fn analyse_hackenbush(&self, ground: u32, sum: &[Vec<u64>]) -> Result<Analysis, PlayError> {
+        let graph = self.game.graph().expect("a hackenbush referee has a graph");
+        let standing = sum.first().map_or(&[][..], Vec::as_slice);
+        let edges = standing
+            .iter()
+            .map(|&e| {
+                graph.undirected.get(e as usize).copied().ok_or_else(|| {
+                    PlayError::Unsupported(format!("edge {} is not in the file", e + 1))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let position = Hackenbush::new(graph.node_count(), edges, ground)
+            .map_err(|e| PlayError::Unsupported(e.to_string()))?;
+        let verdict = if position.value() != 0 {
+            Verdict::Wins
+        } else {
+            Verdict::Loses
+        };
+        let mut good = vec![false; standing.len()];
+        if verdict == Verdict::Wins {
+            for e in position
+                .winning_cuts_within(0, budget::steps_limit())
+                .winning
+            {
+                good[e] = true;
+            }
+        }
+        let pair = |(a, b): (u32, u32)| (a.min(b), a.max(b));
+        let mut parallel: std::collections::HashMap<(u32, u32), i64, crate::hash::Fast> =
+            Default::default();
+        for &edge in position.edges() {
+            *parallel.entry(pair(edge)).or_default() += 1;
+        }
+        let moves = standing
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| position.in_play(i))
+            .map(|(i, &e)| PlayMove {
+                step: GameMove {
+                    component: 0,
+                    rule: "cut".to_string(),
+                    binders: vec![
+                        ("edge".to_string(), e as i64 + 1),
+                        ("parallel".to_string(), parallel[&pair(position.edges()[i])]),
+                    ],
+                    result: Vec::new(),
+                },
+                good: good[i],
+            })
+            .collect();
+        Ok(Analysis {
+            sum: sum.to_vec(),
+            verdict,
+            moves,
+        })
+    }
+
+    /// The whole sum after the move `m` of `sum`: [`PlayMove::after`], or for a Hackenbush
+    /// cut the standing edges without the one cut and those that fell with it (`O(V + E)`).
+    pub fn after(&self, sum: &[Vec<u64>], m: &PlayMove) -> Vec<Vec<u64>> {
+        match (&self.rule, self.game.graph(), cut_edge(m)) {
+            (Rule::Hackenbush(ground), Some(graph), Some(cut)) => {
+                let standing = sum.first().map_or(&[][..], Vec::as_slice);
+                let left = standing.iter().copied().filter(move |&e| e != cut);
+                vec![joined_to_ground(graph, *ground, left)]
+            }
+            _ => m.after(sum),
+        }
+    }
+
+    /// The move as a player types it: [`notation`], or a Hackenbush cut as `cut U V` (and the
+    /// edge's place `K` in the file, `cut U V K`, when several standing edges join `U` and `V`).
+    pub fn notation(&self, sum: &[Vec<u64>], m: &PlayMove) -> String {
+        match (self.game.graph(), cut_edge(m)) {
+            (Some(graph), Some(cut)) if self.is_hackenbush() => {
+                let (a, b) = graph.undirected[cut as usize];
+                let mut text = format!("cut {} {}", graph.name(a), graph.name(b));
+                if m.step.binders.get(1).is_some_and(|(_, n)| *n > 1) {
+                    let _ = write!(text, " {}", cut + 1);
+                }
+                text
+            }
+            _ => notation(sum.len(), &m.step),
+        }
+    }
+
+    /// The Hackenbush cut `text` names (see the module docs), `None` when it names none.
+    fn read_cut<'a>(&self, analysis: &'a Analysis, text: &str) -> Option<&'a PlayMove> {
+        let graph = self.game.graph()?;
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let place = |k: &str| k.parse::<u64>().ok().and_then(|k| k.checked_sub(1));
+        let (ends, place) = match words[..] {
+            ["edge", k] => (None, Some(place(k)?)),
+            ["cut", u, v] => (Some((u, v)), None),
+            ["cut", u, v, k] => (Some((u, v)), Some(place(k)?)),
+            _ => return None,
+        };
+        let ends = match ends {
+            Some((u, v)) => {
+                let (u, v) = (graph.node(u)?, graph.node(v)?);
+                Some((u.min(v), u.max(v)))
+            }
+            None => None,
+        };
+        analysis.moves.iter().find(|m| {
+            let Some(e) = cut_edge(m) else {
+                return false;
+            };
+            let (a, b) = graph.undirected[e as usize];
+            place.is_none_or(|k| k == e) && ends.is_none_or(|ends| ends == (a.min(b), a.max(b)))
+        })
     }
 
     fn analyse_loopy(&self, table: &LoopyTable, sum: &[Vec<u64>]) -> Result<Analysis, PlayError> {
@@ -371,8 +601,8 @@ impl<'g> Referee<'g> {
     /// A move as a player writes it: `label v1 v2 …` (with `i:` first when `sum` has several
     /// components), and what it leaves: `take 2 → 1 + 4`.
     pub fn describe(&self, sum: &[Vec<u64>], m: &PlayMove) -> String {
-        let mut text = notation(sum.len(), &m.step);
-        let _ = write!(text, " → {}", self.show(&m.after(sum)));
+        let mut text = self.notation(sum, m);
+        let _ = write!(text, " → {}", self.show(&self.after(sum, m)));
         text
     }
 
@@ -390,6 +620,9 @@ impl<'g> Referee<'g> {
         let illegal = || MoveError::Illegal {
             text: quote(text.as_bytes()),
         };
+        if self.is_hackenbush() {
+            return self.read_cut(analysis, text).ok_or_else(illegal);
+        }
         // The sum left: `= 1 + 4`, or numbers and tuples alone.
         let as_sum = text.strip_prefix('=').unwrap_or(text);
         if let Ok(after) = self.parse_position(as_sum) {
@@ -439,6 +672,17 @@ impl<'g> Referee<'g> {
         Ok(first)
     }
 }
+
+/// The edge a Hackenbush cut cuts (its place in the file, from 0).
+fn cut_edge(m: &PlayMove) -> Option<u64> {
+    match (m.step.rule.as_str(), m.step.binders.first()) {
+        ("cut", Some((name, k))) if name == "edge" => u64::try_from(*k - 1).ok(),
+        _ => None,
+    }
+}
+
+/// Edges of a Hackenbush position shown by [`Referee::show`], at most.
+pub const SHOWN_EDGES: usize = 40;
 
 /// The table of a heap game (one coordinate, no graph) up to the largest heap of `start`, when
 /// the engine computes it; `None` otherwise (each turn then goes through `solve`).
@@ -715,7 +959,72 @@ mod tests {
             .collect()
     }
 
+    /// A green Hackenbush file of `edges` (node names as numbers) on the ground 0.
+    fn hackenbush_game(edges: &[(u32, u32)]) -> Game {
+        let mut text = String::from("hackenbush\nground 0\n");
+        for (a, b) in edges {
+            let _ = writeln!(text, "edge {a} {b}");
+        }
+        crate::rules::load(SourceFile::new("h.sg", &text), &[]).unwrap()
+    }
+
     proptest! {
+        /// Random small Hackenbush graphs (loops, parallel edges, parts off the ground) played
+        /// out, good moves mixed with others: at every turn the verdict and each cut's mark
+        /// are the brute-force game tree's (`oracle::hackenbush`), and what a cut leaves is
+        /// the oracle's standing edges still joined to the ground.
+        #[test]
+        fn hackenbush_cuts_are_judged_as_the_game_tree_says(
+            first in 1u32..5,
+            edges in proptest::collection::vec((0u32..6, 0u32..6), 0..11),
+            picks in proptest::collection::vec((any::<bool>(), 0usize..100), 12),
+        ) {
+            use crate::oracle::hackenbush::BruteForce;
+            let edges: Vec<(u32, u32)> = std::iter::once((0, first)).chain(edges).collect();
+            let game = hackenbush_game(&edges);
+            let graph = game.graph().unwrap();
+            let ground = graph.hackenbush.unwrap();
+            let start = hackenbush_start(&game).unwrap().unwrap();
+            let referee = Referee::new(&game, Play::Normal, &start).unwrap();
+            let mut sum = start;
+            for &(best, pick) in &picks {
+                let standing = sum[0].clone();
+                let pairs: Vec<(u32, u32)> =
+                    standing.iter().map(|&e| graph.undirected[e as usize]).collect();
+                let mut oracle = BruteForce::new(&pairs, ground);
+                let all = ((1u64 << pairs.len()) - 1) as u32;
+                prop_assert_eq!(oracle.connected(all), all, "only standing edges are kept");
+                let analysis = referee.analyse(&sum).unwrap();
+                let value = oracle.value();
+                prop_assert_eq!(analysis.verdict == Verdict::Wins, value != 0);
+                prop_assert_eq!(analysis.moves.len(), standing.len());
+                for (i, m) in analysis.moves.iter().enumerate() {
+                    prop_assert_eq!(cut_edge(m), Some(standing[i]));
+                    let after = all & !(1 << i);
+                    prop_assert_eq!(m.good, oracle.value_of(after) == 0, "cut {}", standing[i] + 1);
+                    // The move's notation reads back as the move itself.
+                    let text = referee.notation(&sum, m);
+                    let read = referee.read_move(&analysis, &text).unwrap();
+                    prop_assert_eq!(cut_edge(read), cut_edge(m), "{}", text);
+                }
+                if analysis.moves.is_empty() {
+                    break;
+                }
+                let m = match analysis.best() {
+                    Some(good) if best => good,
+                    _ => &analysis.moves[pick % analysis.moves.len()],
+                };
+                let i = analysis.moves.iter().position(|x| x == m).unwrap();
+                let kept = oracle.connected(all & !(1 << i));
+                let expected: Vec<u64> = (0..standing.len())
+                    .filter(|&j| kept & (1 << j) != 0)
+                    .map(|j| standing[j])
+                    .collect();
+                sum = referee.after(&sum, m);
+                prop_assert_eq!(&sum[0], &expected);
+            }
+        }
+
         /// The referee's kept table (one per game) against a fresh `solve` of each sum: the same
         /// verdict and the same good moves, turn after turn of a game that shrinks the sum.
         #[test]

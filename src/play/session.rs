@@ -42,13 +42,23 @@ pub fn run(
     input: &mut dyn BufRead,
     output: &mut dyn Write,
 ) -> Result<Ending, PlayError> {
-    writeln!(
-        output,
-        "{}: {}. Type a move as `label values` (e.g. `{}`) or as the position it leaves; `moves` lists them, `hint` shows the winning ones, `quit` ends.",
-        referee.game().name,
-        referee.show(&start),
-        example(referee, &start)?,
-    )?;
+    if referee.is_hackenbush() {
+        writeln!(
+            output,
+            "{}: {}. Type a cut as `cut U V` (e.g. `{}`; `cut U V K` for the edge at place K of the file when several join U and V, or `edge K`); `moves` lists them, `hint` shows the winning ones, `quit` ends.",
+            referee.game().name,
+            referee.show(&start),
+            example(referee, &start)?,
+        )?;
+    } else {
+        writeln!(
+            output,
+            "{}: {}. Type a move as `label values` (e.g. `{}`) or as the position it leaves; `moves` lists them, `hint` shows the winning ones, `quit` ends.",
+            referee.game().name,
+            referee.show(&start),
+            example(referee, &start)?,
+        )?;
+    }
     let mut input = Lines {
         input,
         bytes: Vec::new(),
@@ -102,7 +112,7 @@ pub fn run(
                 .best()
                 .expect("a position with moves has a best one");
             writeln!(output, "computer: {}", referee.describe(&sum, best))?;
-            sum = best.after(&sum);
+            sum = referee.after(&sum, best);
         }
         person_to_move = !person_to_move;
     }
@@ -131,6 +141,10 @@ fn person_move(
         match line.trim() {
             "" => continue,
             "quit" | "q" | "exit" => return Ok(None),
+            "help" | "?" if referee.is_hackenbush() => writeln!(
+                output,
+                "A move: `cut U V` (the nodes of the edge cut; `cut U V K` for the edge at place K of the file when several join U and V), or `edge K`. Commands: moves, hint, quit."
+            )?,
             "help" | "?" => writeln!(
                 output,
                 "A move: `label values` as the rules name it (`i: label values` for component i of a sum), or the position it leaves (`= 1 + 4`). Commands: moves, hint, quit."
@@ -159,7 +173,7 @@ fn person_move(
             text => match referee.read_move(analysis, text) {
                 Ok(chosen) => {
                     writeln!(output, "you: {}", referee.describe(sum, chosen))?;
-                    return Ok(Some(chosen.after(sum)));
+                    return Ok(Some(referee.after(sum, chosen)));
                 }
                 Err(error) => {
                     writeln!(output, "{error}. Legal moves:")?;
@@ -237,7 +251,7 @@ fn example(referee: &Referee<'_>, start: &[Vec<u64>]) -> Result<String, PlayErro
         // A graph's edges have no values to tell them apart: name the node reached.
         |m| match m.step.binders.is_empty() && m.step.rule == "edge" {
             true => referee.show(&m.after(start)),
-            false => super::notation(start.len(), &m.step),
+            false => referee.notation(start, m),
         },
     ))
 }

@@ -134,3 +134,46 @@ fn a_graph_past_the_memory_is_refused_with_its_estimate() {
         assert!(check_graph(1000, 1000, cost).is_ok());
     }
 }
+
+/// `play` and `judge` of a Hackenbush file of 10^6 parallel edges and of a 10^6-edge cycle: the
+/// first prompt (30 cuts listed, then the count of the others) and the judge's first move come
+/// in a few seconds — each turn is one valuation, `O(V + E)`.
+#[test]
+fn play_and_judge_of_a_million_edges_answer_at_once() {
+    let n = 1_000_000;
+    let (_dir, parallel) = file("parallel.sg", &hackenbush((0..n).map(|_| (0, 1))));
+    let (_dir2, cycle) = file("cycle.sg", &hackenbush((0..n).map(|i| (i, (i + 1) % n))));
+    for (path, hint) in [(&parallel, "No move wins"), (&cycle, "No move wins")] {
+        let run = case(&["play", path.to_str().unwrap(), "--first", "me"])
+            .stdin(b"moves\nhint\nquit\n")
+            .timeout(60)
+            .run();
+        run.answered();
+        assert!(
+            run.stdout.contains("… and 999970 more")
+                && run.stdout.contains(hint)
+                && run.stdout.contains("Bye."),
+            "{}",
+            &run.stdout[..run.stdout.len().min(3000)]
+        );
+    }
+    // The judge moves first on the odd cycle (G = 1) with its one winning cut, the edge
+    // opposite the ground; the program then gives up.
+    let (_dir3, odd) = file(
+        "odd.sg",
+        &hackenbush((0..=n).map(|i| (i, (i + 1) % (n + 1)))),
+    );
+    let run = case(&[
+        "judge",
+        odd.to_str().unwrap(),
+        "--side",
+        "second",
+        "--",
+        "sh",
+        "-c",
+        "read p; read s; read m; echo \"$m\" >&2; echo none; read r",
+    ])
+    .timeout(60)
+    .run();
+    run.refused(1, &["cut 500000 500001", "the program said it has no move"]);
+}

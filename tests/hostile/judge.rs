@@ -127,32 +127,65 @@ fn a_child_in_a_session_of_its_own_ends_with_the_verdict() {
     verdict_leaves_no_process(&script.display().to_string(), &dir.path().join("pids"));
 }
 
-/// A judge ended by SIGTERM, SIGINT or SIGHUP kills the contestant and its children first; one
-/// ended by SIGKILL takes its direct child along (PR_SET_PDEATHSIG), though not the child's own
-/// children, which nothing in the judge can reach (see `play::contestant`).
+/// A contestant script whose children leave its process group every way: a `sleep` in the
+/// group, a `setsid sleep` in a session of its own, and a `sleep` that moved to a group of its
+/// own (`setpgid`, by perl). It records its pid and theirs in `file` (written whole, then
+/// renamed), and waits without answering.
+fn escaping_contestant(dir: &Path) -> String {
+    let script = dir.join("escapes-all.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nsleep 1000 &\na=$!\nsetsid sleep 1000 &\nb=$!\nperl -e 'setpgrp(0, 0); exec \"sleep\", \"1000\"' &\nc=$!\n\
+         while [ \"$(awk '{print $5}' /proc/$c/stat)\" != \"$c\" ]; do sleep 0.01; done\n\
+         echo \"$$ $a $b $c\" > \"$1.tmp\"\nmv \"$1.tmp\" \"$1\"\nread p\nread s\nexec sleep 1000\n",
+    )
+    .unwrap();
+    script.display().to_string()
+}
+
+/// A judge ended by SIGTERM, SIGINT or SIGHUP exits with 128 + the signal's number, after
+/// killing the contestant and every process it started: those in its group, one in a session
+/// of its own (`setsid`) and one in a group of its own (`setpgid`). The kill is sent once the
+/// contestant has recorded every pid, not after a fixed sleep.
 #[test]
-fn a_judge_ended_by_a_signal_ends_its_contestant() {
-    for signal in ["TERM", "INT", "HUP", "KILL"] {
+fn a_judge_ended_by_a_signal_ends_every_descendant() {
+    for (signal, number) in [("TERM", 15), ("INT", 2), ("HUP", 1)] {
         let dir = tempfile::tempdir().unwrap();
-        let script = forking_contestant(dir.path());
+        let script = escaping_contestant(dir.path());
         let pids = dir.path().join("pids");
         let mut judge = start_judge(&script, &pids, "100");
         let recorded = recorded(&pids);
+        assert_eq!(recorded.len(), 4);
         Command::new("kill")
             .args([&format!("-{signal}"), &judge.id().to_string()])
             .status()
             .unwrap();
         let status = wait_for(&mut judge, 10);
-        assert!(!status.success(), "SIG{signal}: {status:?}");
-        let checked = if signal == "KILL" {
-            &recorded[..1]
-        } else {
-            &recorded[..]
-        };
-        let left = survivors(checked);
-        survivors(&recorded);
+        let left = survivors(&recorded);
+        assert_eq!(status.code(), Some(128 + number), "SIG{signal}: {status:?}");
         assert_eq!(left, Vec::<u32>::new(), "left running after SIG{signal}");
     }
+}
+
+/// A judge ended by SIGKILL runs none of its code: its direct child goes with it
+/// (PR_SET_PDEATHSIG), though not the child's own children, which nothing in the judge can
+/// reach (see `play::contestant`).
+#[test]
+fn a_judge_ended_by_sigkill_takes_its_contestant_along() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = forking_contestant(dir.path());
+    let pids = dir.path().join("pids");
+    let mut judge = start_judge(&script, &pids, "100");
+    let recorded = recorded(&pids);
+    Command::new("kill")
+        .args(["-KILL", &judge.id().to_string()])
+        .status()
+        .unwrap();
+    let status = wait_for(&mut judge, 10);
+    assert!(!status.success(), "SIGKILL: {status:?}");
+    let left = survivors(&recorded[..1]);
+    survivors(&recorded);
+    assert_eq!(left, Vec::<u32>::new(), "left running after SIGKILL");
 }
 
 /// A position of 40,000 heaps (about 230 KB) to a program that never reads, or one that ignores
@@ -289,22 +322,37 @@ fn play_refuses_a_line_past_a_mebibyte() {
         .refused(1, &["line 1 of the input is longer than 1 MiB"]);
 }
 
-/// A hackenbush file has no `start` line to ask for: its position is the picture itself, and
-/// `play`/`judge` say so, pointing to `solve`.
+/// A hackenbush file's position is the picture itself: `play`/`judge` take no position for
+/// it (and never ask for a `start` line), and misère play of it is refused.
 #[test]
-fn play_and_judge_of_a_hackenbush_file_say_why_not() {
+fn play_and_judge_of_a_hackenbush_file_take_no_position() {
     for args in [
-        &["play", "rules/tree-edge-deletion.sg", "--first", "me"][..],
-        &["judge", "rules/tree-edge-deletion.sg", "--", "cat"],
+        &["play", "rules/tree-edge-deletion.sg", "3", "--first", "me"][..],
+        &["judge", "rules/tree-edge-deletion.sg", "3", "--", "cat"],
     ] {
         let run = case(args).timeout(30).run();
-        run.refused(
-            2,
-            &[
-                "is a hackenbush file",
-                "sgscope solve rules/tree-edge-deletion.sg",
-            ],
-        );
-        assert!(!run.stderr.contains("`start` line in the file"));
+        run.refused(2, &["a hackenbush file is one position", "help: drop `3`"]);
+        assert!(!run.stderr.contains("`start` line"));
     }
+    case(&[
+        "judge",
+        "rules/tree-edge-deletion.sg",
+        "--protocol",
+        "cards",
+        "--",
+        "cat",
+    ])
+    .timeout(30)
+    .run()
+    .refused(2, &["a hackenbush file is judged with --protocol lines"]);
+    case(&[
+        "play",
+        "rules/tree-edge-deletion.sg",
+        "--misere",
+        "--first",
+        "me",
+    ])
+    .timeout(30)
+    .run()
+    .refused(2, &["misère play of a hackenbush file is not supported"]);
 }
