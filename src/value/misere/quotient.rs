@@ -42,6 +42,11 @@ pub const MAX_OUTCOMES: usize = 2_000_000;
 /// The most states of sums the proof may visit; past it the search stops.
 pub const MAX_PROOF_STATES: usize = 1_000_000;
 
+/// The most sums whose exact outcomes `quotient` keeps behind its guesses: a few seconds of
+/// work, so that a game whose quotient grows past what the guesses reach (Kayles, past heap
+/// 11) ends with the reason instead of running for minutes.
+pub const QUOTIENT_SUMS: usize = 500_000;
+
 /// How far [`quotients_within`] may go before it gives up on a bound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
