@@ -106,18 +106,18 @@ fn a_misere_check_of_a_wild_game_past_the_search_stops_located() {
             "help: ask for fewer --heaps or a smaller --to",
         ],
     );
-    // Sums of two heaps up to 30 (60 tokens, past the old refusal's 50) are checked.
+    // Sums of two heaps up to 26 (52 tokens, past the old refusal's 50) are checked.
     let out = case(&[
         "misere-check",
         "rules/kayles.sg",
         "--heaps",
         "2",
         "--to",
-        "30",
+        "26",
     ])
     .run();
     out.answered();
-    assert!(out.stdout.contains("495 sums"), "{}", out.stdout);
+    assert!(out.stdout.contains("377 sums"), "{}", out.stdout);
 }
 
 #[test]
