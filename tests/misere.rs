@@ -361,3 +361,63 @@ fn kayles_five_is_restless_and_daisies_five_restive() {
     ]);
     assert!(json.contains(r#""species":"restive""#), "{json}");
 }
+
+#[test]
+fn the_lazy_outcome_search_gives_cgsuites_kayles_genera_through_sums_with_heaps_of_two() {
+    // A Kayles heap of 2 is *2 as a game tree (its options are a heap of 1, which is *1, and
+    // the empty game), so γk(n) = G⁻(n + k·*2) is G⁻ of heap n plus k heaps of 2: the sum is a
+    // misère P-position iff γk(n) = 0. The genera are CGSuite's (tests/data/misere/
+    // published-genera.txt names the source), independent of sgscope; the sums are valued by
+    // the outcome search alone (no genus of the sum), which stops at a first winning option.
+    let kayles = game("octal 0.77");
+    let mut sums = Sums::new(&kayles);
+    let mut checked = 0;
+    for (_, code, heap, gammas) in published_genera() {
+        if code != "0.77" {
+            continue;
+        }
+        for (k, &gamma) in gammas.iter().enumerate() {
+            let mut heaps = vec![heap as u64];
+            heaps.extend(std::iter::repeat_n(2u64, k));
+            let sum = sums.canonical(&heaps).unwrap();
+            assert_eq!(
+                sums.is_p(&sum).unwrap(),
+                gamma == 0,
+                "Kayles heap {heap} + {k} heaps of 2: γ{k} = {gamma}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 26 * 8, "{checked}");
+}
+
+#[test]
+fn the_lazy_outcome_search_stops_at_its_limit_with_an_error() {
+    let kayles = game("octal 0.77");
+    let mut sums = Sums::new(&kayles).with_max_sums(2_000);
+    let sum = sums.canonical(&[20, 20, 20]).unwrap();
+    assert!(matches!(
+        sums.is_p(&sum),
+        Err(engine::EngineError::TooManySums { limit: 2_000, .. })
+    ));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// The lazy outcome search (memoised, stopping at a first winning option, tame sums by
+    /// tame addition) gives the brute force's misère outcome of random sums of random games.
+    #[test]
+    fn lazy_outcomes_agree_with_brute_force(
+        rules in prop_oneof![octal_code(3), heap_rules()],
+        sums_asked in proptest::collection::vec(proptest::collection::vec(0u64..=6, 1..=4), 1..=6),
+    ) {
+        let g = game(&rules);
+        let mut sums = Sums::new(&g);
+        for heaps in &sums_asked {
+            let canonical = sums.canonical(heaps).unwrap();
+            let p = sums.is_p(&canonical).unwrap();
+            prop_assert_eq!(p, misere_grundy(&g, heaps, 0, 0) == 0, "{} sum {:?}", rules, heaps);
+        }
+    }
+}

@@ -216,6 +216,24 @@ pub enum MisereCheckError {
         /// [`MAX_CHECKED`].
         limit: u128,
     },
+    /// The search over sums, run lazily from the sums asked, passed the request's budget of
+    /// stored sums ([`crate::value::misere::TABLE_SUMS`]) while it ran.
+    #[error(
+        "at the sum {}, the misère search over sums (run from the sums asked) passed the budget of {} sums of components (about {}): {done}",
+        .at.iter().map(u64::to_string).collect::<Vec<_>>().join(" + "),
+        crate::engine::estimate::count(*.limit as f64),
+        human_bytes(*.bytes)
+    )]
+    Stopped {
+        /// The sum (or heap) being valued.
+        at: Vec<u64>,
+        /// How far the check got, in words.
+        done: String,
+        /// The sums allowed.
+        limit: usize,
+        /// Their memory.
+        bytes: u64,
+    },
     /// The engine refused or failed (a rule error, the search's own limits).
     #[error(transparent)]
     Engine(#[from] EngineError),
@@ -262,22 +280,36 @@ pub fn check(
 ) -> Result<MisereCheckReport, MisereCheckError> {
     let sums_to_check = refuse(game, heaps, to)?;
     evaluate::check_request(game, &[to])?;
-    let mut sums = Sums::new(game);
+    // The search over sums is lazy, from the sums asked, and metered while it runs: past the
+    // budget of a misère table's stored sums the check stops, naming the sum and how far it
+    // got (no up-front bound: the worst case, every multiset of heaps with `heaps · to`
+    // tokens, is far past what the sums asked need).
+    let cap = crate::value::misere::TABLE_SUMS as usize;
+    let mut sums = Sums::new(game).with_max_sums(cap);
     // The bar counts the heaps valued first (a wild heap alone can take long), then the sums.
     let mut bar = Progress::new(0, to + 1 + sums_to_check, progress);
     let mut heap_values = Vec::with_capacity(to as usize + 1);
-    // Sums of up to `heaps · to` tokens: once a heap is not tame, the sums with it are
-    // searched, every multiset of heaps with as many tokens possibly; refused there (a few
-    // heaps in) when that bound is past the budget of a misère table.
-    let tokens = (heaps as u64).saturating_mul(to);
-    let cap = crate::value::misere::TABLE_SUMS;
-    let wild_limit = crate::value::misere::wild_tokens_limit(game, to, tokens, cap);
+    let stopped = |at: Vec<u64>, done: String, error: EngineError| match error {
+        EngineError::TooManySums { limit, bytes } => MisereCheckError::Stopped {
+            at,
+            done,
+            limit,
+            bytes,
+        },
+        other => other.into(),
+    };
     for heap in 0..=to {
-        let sum = sums.canonical(&[heap])?;
-        let valued = sums.value(&sum)?;
-        if let (Some(feasible), false) = (wild_limit, valued.is_tame()) {
-            return Err(crate::value::misere::wild_sums_error(heap, tokens, feasible, cap).into());
-        }
+        let valued = match sums
+            .canonical(&[heap])
+            .and_then(|sum| sums.value(&sum).cloned())
+        {
+            Ok(valued) => valued,
+            Err(error) => {
+                bar.finish();
+                let done = format!("the heaps 0..{heap} were valued alone, of 0..={to}, and none of the {sums_to_check} sums was checked");
+                return Err(stopped(vec![heap], done, error));
+            }
+        };
         heap_values.push(HeapValues {
             normal: valued.genus.normal,
             misere: valued.genus.misere(),
@@ -297,21 +329,24 @@ pub fn check(
     let mut checked: u64 = 0;
     let mut normal = Vec::with_capacity(heaps);
     let mut misere = Vec::with_capacity(heaps);
-    for_each_sum::<EngineError>(heaps, to, &mut |components| {
-        let sum = sums.canonical(components)?;
-        let genus = &sums.value(&sum)?.genus;
-        let actual = if genus.misere() == 0 {
-            Outcome::P
-        } else {
-            Outcome::N
+    for_each_sum::<MisereCheckError>(heaps, to, &mut |components| {
+        // Only the outcome is needed: the search stops at a sum's first winning option.
+        let p = match sums.canonical(components).and_then(|sum| sums.is_p(&sum)) {
+            Ok(p) => p,
+            Err(error) => {
+                let done = format!(
+                    "{checked} of the {sums_to_check} sums were checked, in order of components then tokens"
+                );
+                return Err(stopped(components.to_vec(), done, error));
+            }
         };
+        let actual = if p { Outcome::P } else { Outcome::N };
         normal.clear();
         misere.clear();
         for &heap in components {
             normal.push(heap_values[heap as usize].normal);
             misere.push(heap_values[heap as usize].misere);
         }
-        debug_assert_eq!(genus.normal, normal.iter().fold(0, |a, &g| a ^ g));
         for finding in &mut findings {
             let predicted = finding.rule.predict(&normal, &misere);
             if predicted != actual {

@@ -4,7 +4,6 @@
 //! with [`crate::export::misere_check`].
 
 use crate::analysis::misere_check::{self, MisereCheckError, MAX_COMPONENTS};
-use crate::engine::EngineError;
 use crate::export;
 use crate::export::period::game_title;
 
@@ -37,8 +36,9 @@ For each rule the report says \"holds for all S sums …\" or gives the smallest
 counterexample (fewest components, then smallest total, then lexicographic) with its SG \
 values, its misère values, the prediction and the true outcome, and on how many sums the rule \
 fails. A counterexample is a finding, not an error: the exit code is 0 either way (use --json \
-and the `holds` fields in scripts). Requests of more than 5000000 sums (the most the search over sums keeps) are refused before \
-any work. Position games (tuples) are refused: their components are not heaps.";
+and the `holds` fields in scripts). Requests of more than 5000000 sums are refused before \
+any work; the search over sums runs from the sums asked and stops past its budget of stored sums \
+(exit 1, naming how far it got). Position games (tuples) are refused: their components are not heaps.";
 
 /// `misere-check` arguments.
 #[derive(Debug, clap::Args)]
@@ -87,7 +87,7 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
 /// their own help.
 fn cli_error(error: MisereCheckError) -> CliError {
     let help = match &error {
-        MisereCheckError::Engine(_) => None,
+        MisereCheckError::Engine(_) | MisereCheckError::Stopped { .. } => None,
         MisereCheckError::PositionGame { .. } => {
             Some("give a heap game: a family form such as 'octal 0.77', or rules on one heap n")
         }
@@ -97,12 +97,10 @@ fn cli_error(error: MisereCheckError) -> CliError {
         MisereCheckError::TooManySums { .. } => Some("ask for fewer --heaps or a smaller --to"),
     };
     match (error, help) {
-        // Sums of `--heaps × --to` tokens in all, not a table to --to.
-        (MisereCheckError::Engine(e @ EngineError::WildSums { feasible_tokens, .. }), _) => {
-            CliError::Usage(format!(
-                "{e}\n  help: ask for --heaps × --to of at most {feasible_tokens} (the tokens of the largest sum)"
-            ))
-        }
+        // Stopped while it ran, past the budget (exit 1, not a usage error).
+        (error @ MisereCheckError::Stopped { .. }, _) => CliError::Failed(format!(
+            "{error}\n  help: ask for fewer --heaps or a smaller --to"
+        )),
         (MisereCheckError::Engine(e), _) => e.into(),
         (error, Some(help)) => CliError::Usage(format!("{error}\n  help: {help}")),
         (error, None) => CliError::Usage(error.to_string()),

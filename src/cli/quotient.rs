@@ -43,12 +43,11 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     ));
     let started = std::time::Instant::now();
     let console = &mut context.console;
-    // The exact outcomes behind each guess come from the search over sums, held to a third of
-    // the budget of a misère table (the guesses and proofs take as long again) rather than
-    // the search's memory limit: past it a bound is reported not found, with the reason,
-    // instead of running for hours.
+    // The exact outcomes behind each guess are held to a few seconds of sums rather than the
+    // search's memory limit: past it a bound is reported not found, with the reason, instead
+    // of running for minutes.
     let limits = quotient::Limits {
-        max_sums: (crate::value::misere::TABLE_SUMS / 3) as usize,
+        max_sums: quotient::QUOTIENT_SUMS,
         ..quotient::Limits::default()
     };
     let steps = quotient::quotients_within(&game, args.max_heap, 6, limits, &mut |step| {

@@ -557,6 +557,14 @@ pub enum OverBudget {
         /// Positions on the stack.
         depth: usize,
     },
+    /// The misère search over sums, run from the positions asked, stored more sums than the
+    /// request's budget allows.
+    MisereSums {
+        /// The sums allowed.
+        limit: usize,
+        /// Their memory.
+        bytes: u64,
+    },
 }
 
 /// The error of a request stopped while running, located at `rule` (the rule running, or
@@ -579,6 +587,8 @@ pub fn over_budget(
     };
     let progress = if game.position_program().is_some() {
         format!("{done} of the box's {total} positions were valued")
+    } else if matches!(why, OverBudget::MisereSums { .. }) {
+        format!("G⁻ and the genus of the heaps 0..{done} were computed, of {total} values; this table is not printed partially")
     } else {
         format!("G(0..{done}) was computed, of {total} values")
     };
@@ -608,6 +618,14 @@ pub fn over_budget(
                 super::human_bytes(bytes)
             ),
             "this rule's moves were listed last".to_string(),
+        ),
+        OverBudget::MisereSums { limit, bytes } => (
+            format!(
+                "at {place}, the misère search over sums (run from the positions asked) passed the budget of {} sums of components (about {}): {progress}",
+                estimate::count(limit as f64),
+                super::human_bytes(bytes)
+            ),
+            "this rule's moves led to the sums".to_string(),
         ),
     };
     let rule = rule.zip(program);

@@ -307,25 +307,6 @@ pub enum EngineError {
         /// The memory of that many sums.
         bytes: u64,
     },
-    /// A misère table of heaps whose values need the search over sums (a move leaves a sum
-    /// with a wild component), asked so far that the sums it may search pass the table's
-    /// budget: refused as soon as the first such heap is met (a few heaps in), with the bound.
-    #[error(
-        "heap {wild_at} is the first whose sums need the misère search over sums (it or an option of it is not tame), and sums of up to {tokens} tokens may need {bound} sums of heaps (every multiset of heaps with at most {tokens} tokens), past the budget of {limit:e} sums; sums of up to {feasible_tokens} tokens are within it"
-    )]
-    WildSums {
-        /// The first heap that needed the search.
-        wild_at: u64,
-        /// The most tokens a sum asked for has (a heap table to `N`: `N`).
-        tokens: u64,
-        /// The bound, in words (`up to …`, or `more than …` when it was not counted to the
-        /// end).
-        bound: String,
-        /// The sums a table may search.
-        limit: f64,
-        /// The most tokens whose bound is within the limit.
-        feasible_tokens: u64,
-    },
     /// The rounds of generalized Sprague–Grundy values of a graph with cycles passed the rule
     /// steps of the budget (each round visits the edges of the nodes not yet valued; a graph of
     /// `E` edges can need `√(2E)` rounds).
@@ -375,7 +356,6 @@ impl EngineError {
                 | EngineError::RulesTooSlow { .. }
                 | EngineError::BoxTooSlow { .. }
                 | EngineError::TooLong { .. }
-                | EngineError::WildSums { .. }
         )
     }
 
@@ -402,9 +382,6 @@ impl EngineError {
             EngineError::TooManyOutside { .. } => Some(Hint::LargerBox),
             EngineError::TooManySums { .. } => Some(Hint::SmallerSums),
             EngineError::GraphRoundsOverBudget { .. } => Some(Hint::SmallerGraph),
-            EngineError::WildSums {
-                feasible_tokens, ..
-            } => Some(Hint::TableBelow(feasible_tokens + 1)),
             _ => None,
         }
     }

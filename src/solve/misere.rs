@@ -23,7 +23,10 @@
 //! Either way, every move of every component is checked by valuing the sum it leads to through
 //! the same search. Before a search, [`sums_bound`] bounds the sums it can store (heaps of a
 //! take-and-break code: multisets of heaps no larger, no more tokens in all); the search stops
-//! past [`MAX_SUMS`] with [`crate::engine::EngineError::TooManySums`].
+//! past its budget of stored sums ([`SOLVE_SUMS`]; the search runs lazily from the sum asked,
+//! metered while it runs) with
+//! [`crate::engine::EngineError::TooManySums`]. The bound is only an estimate, stated in a
+//! note when it is past the budget; no sum is refused by it.
 
 use serde::Serialize;
 
@@ -33,7 +36,6 @@ use crate::rules::code::Digit;
 use crate::rules::{Game, GameKind, TakeBreakCode};
 use crate::value::evaluate;
 use crate::value::misere::quotient::{self, Quotient};
-use crate::value::misere::sums::MAX_SUMS;
 use crate::value::misere::{Genus, Recursion, Sums, Unvalued, Valued};
 
 use super::moves::{self, Limit};
@@ -45,7 +47,7 @@ pub struct MisereOptions<'a> {
     /// Value the sum by the search over its options even when every component is tame (the
     /// search then never uses tame addition): to check the tame rule against the definition.
     pub force_search: bool,
-    /// Stop past this many stored sums instead of [`MAX_SUMS`] (for tests of the limit).
+    /// Stop past this many stored sums instead of [`SOLVE_SUMS`] (for tests of the limit).
     pub max_sums: Option<usize>,
     /// Draw progress on stderr (the number of sums stored) for searches that take seconds.
     pub progress: bool,
@@ -89,7 +91,9 @@ pub fn solve_misere(
     if options.force_search {
         sums = sums.without_tame_addition();
     }
-    let limit = options.max_sums.unwrap_or(MAX_SUMS);
+    // The search is lazy (only the sums this one leads to) and metered while it runs: past
+    // its budget of stored sums it stops with `TooManySums` (exit 1).
+    let limit = options.max_sums.unwrap_or(SOLVE_SUMS);
     sums = sums.with_max_sums(limit);
     let end = bound.map_or(limit as u64, |b| b.min(limit as u128) as u64);
     sums = sums.with_progress(Progress::counting("sums", end, options.progress));
@@ -130,20 +134,6 @@ pub fn solve_misere(
                 return Ok(report);
             }
             Err(reason) => {
-                // A wild sum with no quotient: refused when even a thousand times the search's
-                // limit is below the bound on the sums it may need (the search often needs
-                // far fewer than the bound, so only a request far past it is refused).
-                let tokens = flat.iter().fold(0u64, |a, &h| a.saturating_add(h));
-                let cap = SOLVE_SUMS_BOUND;
-                if let (Some(&first), Some(feasible)) = (
-                    wild.first(),
-                    crate::value::misere::wild_tokens_limit(game, largest, tokens, cap),
-                ) {
-                    let heap = components[first][0];
-                    return Err(
-                        crate::value::misere::wild_sums_error(heap, tokens, feasible, cap).into(),
-                    );
-                }
                 if let Some(note) = options.note.as_mut() {
                     note(format!(
                         "note: no misère quotient of the heaps ≤ {largest} within a quick attempt ({reason}); searching the sums"
@@ -580,9 +570,10 @@ fn nim_move(game: &Game, i: usize, h: u64, target: u64) -> Result<super::GameMov
     ))
 }
 
-/// The bound on a wild sum's search past which `solve` refuses it (see [`solve_misere`]): a
-/// thousand times [`MAX_SUMS`], sums of up to 109 tokens.
-pub const SOLVE_SUMS_BOUND: u128 = 1000 * MAX_SUMS as u128;
+/// The sums `solve`'s search over sums may store while it runs: half a misère table's
+/// ([`crate::value::misere::TABLE_SUMS`]), since a sum of many components has as many more
+/// options to list per sum stored.
+pub const SOLVE_SUMS: usize = crate::value::misere::TABLE_SUMS as usize / 2;
 
 /// Values the components from `genera.len()` on, each alone, pushing its genus (and its index
 /// to `wild` when it is not tame). With `stop_at_limit`, a component past the search's limit

@@ -2,7 +2,8 @@
 //! binders list 2^64 tuples or 2^32 values a heap, set binders over numbers near 10^19, tables
 //! of wild misère games far past what a search over sums can reach, sums of 10^5 heaps. Each
 //! ends within the harness's bounds with an answer or a located refusal; a refusal made up
-//! front by the budget's estimate exits 2, whatever the kind of game.
+//! front by the budget's estimate exits 2, whatever the kind of game, and a search over sums
+//! stopped by the budget it is metered against while it runs exits 1.
 
 use super::case;
 
@@ -42,20 +43,36 @@ fn a_misere_period_search_past_memory_is_refused_before_allocating() {
 }
 
 #[test]
-fn a_wild_misere_table_past_the_search_over_sums_is_refused_a_few_heaps_in() {
-    // Was: 63 values in 60 s, the estimate growing from 8 h to 10^8 h. Kayles is wild from
-    // heap 5 and its heaps' options are sums: G⁻ to 100000 would search every multiset of
-    // heaps with up to 100000 tokens.
-    case(&["table", "octal 0.77", "--misere", "--to", "100000"])
-        .run()
-        .refused(
-            2,
-            &[
-                "search over sums",
-                "sums of up to 50 tokens are within it",
-                "below 51",
-            ],
-        );
+fn a_wild_misere_table_grows_its_search_over_sums_until_the_budget_then_stops_located() {
+    // Was: 63 values in 60 s, the estimate growing from 8 h to 10^8 h; then (d64a479) refused
+    // up front at heap 7 by the worst case of every multiset of heaps with up to 100000
+    // tokens. The search over sums now runs from the heaps asked, metered while it runs, and
+    // stops past its budget of sums, naming how far it got (exit 1), never printing a short
+    // table as if it were whole.
+    let out = case(&["table", "octal 0.77", "--misere", "--to", "100000"]).run();
+    out.refused(
+        1,
+        &[
+            "the misère search over sums (run from the positions asked) passed the budget of",
+            "were computed, of 100001 values",
+            "not printed partially",
+            "help: ask for --to/--max below",
+        ],
+    );
+    assert!(out.stdout.is_empty(), "{}", out.stdout);
+    // A table the budget reaches is answered whole, past the old refusal's heap 50.
+    let out = case(&[
+        "table",
+        "octal 0.77",
+        "--misere",
+        "--to",
+        "52",
+        "--format",
+        "csv",
+    ])
+    .run();
+    out.answered();
+    assert!(out.stdout.ends_with("52,1,1,1^{13}\n"), "{}", out.stdout);
 }
 
 #[test]
@@ -68,8 +85,11 @@ fn a_wild_misere_period_search_stops_where_the_sums_would_outgrow_the_budget() {
 }
 
 #[test]
-fn a_misere_check_of_a_wild_game_past_the_search_is_refused_at_its_first_wild_heap() {
-    // Was: 54 of 1950 sums in 60 s. Sums of two heaps up to 60 have up to 120 tokens.
+fn a_misere_check_of_a_wild_game_past_the_search_stops_located() {
+    // Was: 54 of 1950 sums in 60 s; then (d64a479) refused up front at heap 5 by the worst
+    // case of sums of 120 tokens. Now the search runs from the sums asked (outcomes only,
+    // stopping at a sum's first winning option) and stops past its budget, naming the sum and
+    // how far the check got (exit 1).
     case(&[
         "misere-check",
         "rules/kayles.sg",
@@ -79,7 +99,25 @@ fn a_misere_check_of_a_wild_game_past_the_search_is_refused_at_its_first_wild_he
         "60",
     ])
     .run()
-    .refused(2, &["heap 5 is the first", "--heaps × --to of at most 50"]);
+    .refused(
+        1,
+        &[
+            "the misère search over sums (run from the sums asked) passed the budget of",
+            "help: ask for fewer --heaps or a smaller --to",
+        ],
+    );
+    // Sums of two heaps up to 26 (52 tokens, past the old refusal's 50) are checked.
+    let out = case(&[
+        "misere-check",
+        "rules/kayles.sg",
+        "--heaps",
+        "2",
+        "--to",
+        "26",
+    ])
+    .run();
+    out.answered();
+    assert!(out.stdout.contains("377 sums"), "{}", out.stdout);
 }
 
 #[test]
@@ -148,20 +186,30 @@ fn check_names_the_refusal_that_every_other_subcommand_makes() {
 
 #[test]
 fn a_quotient_of_kayles_ends_within_the_misere_budget() {
-    // Was: over 60 s, stuck at heap 9. Heaps ≤ 8 are proved; at heap 9 the exact outcomes the
-    // guess needs pass the budget of a misère table, and the search says so.
+    // Was: over 60 s, stuck at heap 9; then (d64a479) heaps ≤ 8 only, the exact outcomes
+    // behind heap 9's guess past the budget. The outcomes now come from the quotient proved for
+    // the smaller heaps wherever a sum holds only those, and stop at a sum's first winning
+    // move: heaps ≤ 11 are proved (order 18, as before d64a479), and the search says why it
+    // stops after.
     let out = case(&["quotient", "rules/kayles.sg", "--max-heap", "20"]).run();
     out.answered();
-    assert!(out.stderr.contains("heaps ≤ 8: order 12"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("heaps ≤ 11: order 18"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stdout.contains("not found: "), "{}", out.stdout);
 }
 
 #[test]
-fn a_misere_sum_of_two_hundred_kayles_heaps_is_refused_with_the_bound() {
-    // Was: over 60 s (no quotient within the quick attempt, then the search over sums).
+fn a_misere_sum_of_two_hundred_kayles_heaps_stops_at_the_budget_of_its_search() {
+    // Was: over 60 s (no quotient within the quick attempt, then the search over sums); then
+    // (d64a479) refused up front by the worst case of sums of 20100 tokens. Now the quick
+    // quotient attempt, then the search from the sum asked, metered: past its budget, exit 1.
     let heaps: Vec<String> = (1..=200).map(|h| h.to_string()).collect();
     let mut args = vec!["solve", "rules/kayles.sg", "--misere"];
     args.extend(heaps.iter().map(String::as_str));
     case(&args)
         .run()
-        .refused(2, &["heap 5 is the first", "20100 tokens"]);
+        .refused(1, &["the misère search over sums needed more than"]);
 }

@@ -173,11 +173,12 @@ pub fn check_memory(extents: &[u64]) -> Result<(), EngineError> {
     Ok(())
 }
 
-/// The sums of heaps a misère table searches at most ([`EngineError::WildSums`]): a heap
-/// table is refused (or, for a period search, stopped) past the last heap `n` whose bound,
-/// `Σ_{s ≤ n} p(s)` multisets of heaps (partitions), is within it. At the search's rate (some
-/// 3·10^4 sums a second) that is under a minute; Kayles gets heaps up to 50.
-pub const TABLE_SUMS: u128 = 1_500_000;
+/// The sums a misère table's search over sums may store while it runs: its running meter.
+/// The search is lazy, from the heaps asked, so the table goes as far as its positions need
+/// within this many sums, then stops with the located [`EngineError::OverBudget`] naming the
+/// heaps valued. At the search's rate (some 3·10^4 sums a second, a third of it on a loaded
+/// machine) that is well under a minute; Kayles gets to heap 55.
+pub const TABLE_SUMS: u128 = 400_000;
 
 /// `Σ_{s ≤ n} p(s)`, the multisets of positive heaps with at most `n` tokens in all, for every
 /// `n` up to the first past `cap` (saturating): the bound on the sums a heap's options lead to
@@ -213,20 +214,14 @@ fn multisets_up_to(cap: u128) -> Vec<u128> {
     totals
 }
 
-/// For a heap table of a take-and-break code (or rules equal to one up to the last heap, so
-/// that no move adds tokens), the last heap within [`TABLE_SUMS`]; `None` when the bound does
-/// not apply (position games, other rules) or every heap asked is within it.
-fn wild_sums_limit(game: &Game, extents: &[u64]) -> Option<u64> {
-    let [to] = extents else { return None };
-    wild_tokens_limit(game, *to, *to, TABLE_SUMS)
-}
-
-/// For sums of heaps up to `largest` with at most `tokens` tokens in all, of a take-and-break
-/// code (or of rules equal to one up to `largest`, so that no move adds tokens): the most
-/// tokens whose bound `Σ_{s ≤ T} p(s)` is within `cap` sums ([`TABLE_SUMS`] for a table),
-/// when `tokens` is past it; `None` when the bound does not apply (position games, other
-/// rules) or `tokens` is within.
-pub fn wild_tokens_limit(game: &Game, largest: u64, tokens: u64, cap: u128) -> Option<u64> {
+/// An up-front *estimate* (a worst case, never a refusal) of the sums the search over sums
+/// may need for sums of heaps up to `largest` with at most `tokens` tokens in all, of a
+/// take-and-break code (or of rules equal to one up to `largest`, so that no move adds
+/// tokens): every multiset of heaps with at most `tokens` tokens, `Σ_{s ≤ T} p(s)`, in words
+/// (`up to 6.6e6`, or `more than …` when it was not counted to the end). `None` when the
+/// bound does not apply (position games, other rules) or is within `cap`. The search itself
+/// is lazy and metered ([`TABLE_SUMS`]): it usually needs far fewer.
+pub fn sums_estimate(game: &Game, largest: u64, tokens: u64, cap: u128) -> Option<String> {
     if game.position_program().is_some() || game.graph().is_some() {
         return None;
     }
@@ -237,30 +232,17 @@ pub fn wild_tokens_limit(game: &Game, largest: u64, tokens: u64, cap: u128) -> O
     if !token_rule {
         return None;
     }
-    let totals = multisets_up_to(cap);
-    let feasible = totals.iter().rposition(|&t| t <= cap)? as u64;
-    (tokens > feasible).then_some(feasible)
-}
-
-/// The refusal of sums of up to `tokens` tokens past [`wild_tokens_limit`]'s `feasible_tokens`
-/// for `cap` sums, once heap `wild_at` needed the search.
-pub fn wild_sums_error(wild_at: u64, tokens: u64, feasible_tokens: u64, cap: u128) -> EngineError {
     let totals = multisets_up_to(u128::MAX / 4);
-    let bound = match usize::try_from(tokens).ok().and_then(|t| totals.get(t)) {
-        Some(&b) if b < u128::MAX / 4 => {
-            format!("up to {}", crate::engine::estimate::count(b as f64))
-        }
-        _ => format!(
+    match usize::try_from(tokens).ok().and_then(|t| totals.get(t)) {
+        Some(&b) if b <= cap => None,
+        Some(&b) if b < u128::MAX / 4 => Some(format!(
+            "up to {}",
+            crate::engine::estimate::count(b as f64)
+        )),
+        _ => Some(format!(
             "more than {}",
             crate::engine::estimate::count(*totals.last().expect("one") as f64)
-        ),
-    };
-    EngineError::WildSums {
-        wild_at,
-        tokens,
-        bound,
-        limit: cap as f64,
-        feasible_tokens,
+        )),
     }
 }
 
@@ -276,9 +258,10 @@ pub fn table_until(
 ) -> Result<(MisereTable, Option<EngineError>), EngineError> {
     let generator = evaluate::check_request(game, extents)?;
     check_memory(extents)?;
-    let wild_limit = wild_sums_limit(game, extents);
-    let mut stop_at: Option<(u64, EngineError)> = None;
-    let mut recursion = plain::Recursion::new(game, extents).with_search();
+    // The search over sums is lazy (it values only the sums the positions asked lead to) and
+    // metered while it runs: past TABLE_SUMS stored sums the table stops, located.
+    let mut recursion =
+        plain::Recursion::new(game, extents).with_search_within(TABLE_SUMS as usize);
     let size: u64 = extents.iter().map(|&e| e + 1).product();
     let mut bar = Progress::new(0, size, progress);
     let mut table = MisereTable {
@@ -288,14 +271,6 @@ pub fn table_until(
         heap_game: generator.decreasing(),
     };
     for index in 0..size {
-        if let Some((at, _)) = &stop_at {
-            if index > *at {
-                let (_, error) = stop_at.take().expect("a stop");
-                bar.finish();
-                table.extents = vec![index - 1];
-                return Ok((table, Some(error)));
-            }
-        }
         let position = table.position_of(index as usize);
         let valued = match recursion.value(&position) {
             Ok(valued) => Ok(valued.clone()),
@@ -314,16 +289,25 @@ pub fn table_until(
                 table.extents = vec![index - 1];
                 return Ok((table, Some(error)));
             }
-            Err(error) => return Err(evaluate::name_graph_cycle(game, error)),
-        }
-        if let (None, Some(feasible_to)) = (&stop_at, wild_limit) {
-            if recursion.sums_searched() > 0 {
-                let error = wild_sums_error(index, extents[0], feasible_to, TABLE_SUMS);
-                if !keep_partial {
-                    return Err(error);
-                }
-                stop_at = Some((feasible_to.max(index), error));
+            Err(EngineError::TooManySums { limit, bytes }) => {
+                bar.finish();
+                let hint = if table.heap_game {
+                    crate::engine::Hint::TableBelow(index.max(1))
+                } else {
+                    crate::engine::Hint::SmallerBox
+                };
+                return Err(crate::engine::budget::over_budget(
+                    game,
+                    generator.program(),
+                    None,
+                    &position,
+                    crate::engine::budget::OverBudget::MisereSums { limit, bytes },
+                    u128::from(index),
+                    u128::from(size),
+                    hint,
+                ));
             }
+            Err(error) => return Err(evaluate::name_graph_cycle(game, error)),
         }
         bar.tick(index + 1);
     }
@@ -354,12 +338,16 @@ mod tests {
             running += count;
             assert_eq!(totals[s], running, "s = {s}");
         }
-        // Kayles: the table budget reaches heap 50 (Σ_{s ≤ 50} p(s) = 1 295 971), not 51.
+        // Kayles: heaps with up to 50 tokens are within 1.5e6 sums (Σ_{s ≤ 50} p(s) =
+        // 1 295 971), 51 are not.
         let kayles = game("octal 0.77");
-        assert_eq!(wild_tokens_limit(&kayles, 51, 51, TABLE_SUMS), Some(50));
-        assert_eq!(wild_tokens_limit(&kayles, 50, 50, TABLE_SUMS), None);
+        assert_eq!(sums_estimate(&kayles, 50, 50, 1_500_000), None);
+        assert_eq!(
+            sums_estimate(&kayles, 51, 51, 1_500_000).as_deref(),
+            Some("up to 1.5e6")
+        );
         // A position game has no such bound.
         let positions = game("position (x, y)\nmove t in 1..=x => (x - t, y)");
-        assert_eq!(wild_tokens_limit(&positions, 9, 1000, TABLE_SUMS), None);
+        assert_eq!(sums_estimate(&positions, 9, 1000, TABLE_SUMS), None);
     }
 }

@@ -64,6 +64,8 @@ pub struct Recursion<'g> {
     /// The search over sums for options of several components not all tame, when allowed.
     sums: Option<Sums<'g>>,
     search_allowed: bool,
+    /// The most sums the search over sums may keep ([`Recursion::with_search_within`]).
+    max_sums: usize,
     /// Options listed so far.
     options_listed: u64,
 }
@@ -97,6 +99,7 @@ impl<'g> Recursion<'g> {
             steps_left: budget::steps_limit(),
             sums: None,
             search_allowed: false,
+            max_sums: super::sums::MAX_SUMS,
             options_listed: 0,
         }
     }
@@ -105,6 +108,15 @@ impl<'g> Recursion<'g> {
     /// search over sums ([`Sums`], with its limit of sums).
     pub fn with_search(mut self) -> Self {
         self.search_allowed = true;
+        self
+    }
+
+    /// [`Recursion::with_search`], its search stopping past `max_sums` stored sums
+    /// ([`EngineError::TooManySums`]): the running meter of a request's budget. The search is
+    /// lazy: it values only the sums the positions asked lead to.
+    pub fn with_search_within(mut self, max_sums: usize) -> Self {
+        self.search_allowed = true;
+        self.max_sums = max_sums;
         self
     }
 
@@ -343,7 +355,10 @@ impl<'g> Recursion<'g> {
                 return Err(Unvalued::WildSum { sum: flat });
             }
             let game = self.game;
-            let sums = self.sums.get_or_insert_with(|| Sums::new(game));
+            let max_sums = self.max_sums;
+            let sums = self
+                .sums
+                .get_or_insert_with(|| Sums::new(game).with_max_sums(max_sums));
             let valued = sums
                 .canonical(&flat)
                 .and_then(|sum| sums.value(&sum).cloned())?;

@@ -13,7 +13,8 @@
 //! and the new one, and proved:
 //!
 //! 1. Outcomes of the sums with at most `2L − 2` copies of each heap are computed exactly
-//!    ([`Sums`]). Each vector of multiplicities `v ∈ R = [0, L)^k` gets the signature
+//!    (`Outcomes`: a memoised recursion on options that stops at the first option that is a
+//!    P-position, every sum of heaps of the previous bound read off its proved quotient). Each vector of multiplicities `v ∈ R = [0, L)^k` gets the signature
 //!    `(o⁻(v + u))` over `u ∈ R`; the distinct signatures are the candidate elements, and
 //!    `x · y` is the class of `reduce(v + u)`, where `reduce` uses the congruence
 //!    `m ≡ m'` iff `m = m'` or `m, m' ≥ L − 2` with `m ≡ m' (mod 2)`. The product must be
@@ -32,6 +33,7 @@ use std::collections::HashMap;
 
 use super::Sums;
 use crate::engine::EngineError;
+use crate::hash::Fast;
 use crate::rules::Game;
 
 /// The most outcomes of sums one candidate may need; past it the search stops.
@@ -39,6 +41,11 @@ pub const MAX_OUTCOMES: usize = 2_000_000;
 
 /// The most states of sums the proof may visit; past it the search stops.
 pub const MAX_PROOF_STATES: usize = 1_000_000;
+
+/// The most sums whose exact outcomes `quotient` keeps behind its guesses: a few seconds of
+/// work, so that a game whose quotient grows past what the guesses reach (Kayles, past heap
+/// 11) ends with the reason instead of running for minutes.
+pub const QUOTIENT_SUMS: usize = 500_000;
 
 /// How far [`quotients_within`] may go before it gives up on a bound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -207,13 +214,24 @@ pub fn quotients_within(
     // per heap, is refused here with its estimate, not listed until memory runs out).
     crate::value::evaluate::check_request(game, &[max_heap])?;
     let mut sums = Sums::new(game).with_max_sums(limits.max_sums);
+    let mut outcomes = Outcomes::new(limits.max_sums);
     let mut steps = Vec::new();
     let mut previous: Option<Quotient> = None;
     for n in 1..=max_heap {
-        let step = next(&mut sums, n, previous.as_ref(), max_l, &limits)?;
+        let step = next(
+            &mut sums,
+            &mut outcomes,
+            n,
+            previous.as_ref(),
+            max_l,
+            &limits,
+        )?;
         found(&step);
         match &step {
-            Step::Found(q) => previous = Some(q.clone()),
+            Step::Found(q) => {
+                previous = Some(q.clone());
+                outcomes.known = Some(q.clone());
+            }
             Step::NotFound { .. } => {
                 steps.push(step);
                 break;
@@ -242,6 +260,7 @@ fn options_of(sums: &mut Sums<'_>, h: u64) -> Result<Vec<Vec<u64>>, EngineError>
 /// The quotient of the heaps `≤ n` from that of the heaps `≤ n − 1`.
 fn next(
     sums: &mut Sums<'_>,
+    outcomes: &mut Outcomes,
     n: u64,
     previous: Option<&Quotient>,
     max_l: u32,
@@ -291,7 +310,8 @@ fn next(
                 );
                 break 'sizes;
             }
-            let tried = match candidate(sums, n, &heaps, &essential, &options, l, limits) {
+            let tried = match candidate(sums, outcomes, n, &heaps, &essential, &options, l, limits)
+            {
                 Err(EngineError::TooManySums { limit, .. }) => Candidate::TooLarge(format!(
                     "the exact outcomes it needs went past the search's {limit} sums"
                 )),
@@ -345,10 +365,82 @@ fn vectors(k: usize, side: u32) -> Vec<Vec<u32>> {
     all
 }
 
+/// Exact misère outcomes of sums of heaps, for the candidates' signatures: a memoised
+/// recursion on options that stops at the first option that is a P-position (the sum is then
+/// an N-position), with every sum of heaps `≤ known.max_heap` read off `known`, the quotient
+/// proved for the previous bound (so only sums holding a heap past it are searched; the
+/// quotient is exact for every sum of its heaps, see the module documentation).
+struct Outcomes {
+    /// The quotient proved for the previous bound.
+    known: Option<Quotient>,
+    /// Outcomes found (true for P), by canonical sum (sorted heaps with a move).
+    memo: HashMap<Box<[u64]>, bool, Fast>,
+    /// The most sums `memo` may hold ([`Limits::max_sums`]).
+    max_sums: usize,
+}
+
+impl Outcomes {
+    fn new(max_sums: usize) -> Self {
+        Outcomes {
+            known: None,
+            memo: HashMap::default(),
+            max_sums,
+        }
+    }
+
+    /// Whether the canonical sum `sum` (sorted heaps, each with a move) is a misère
+    /// P-position.
+    fn is_p(&mut self, sums: &mut Sums<'_>, sum: &[u64]) -> Result<bool, EngineError> {
+        let Some(&largest) = sum.last() else {
+            // No move: the player to move wins in misère play.
+            return Ok(false);
+        };
+        if let Some(q) = &self.known {
+            if largest <= q.max_heap {
+                return Ok(q.is_p_position(sum).expect("heaps within the quotient"));
+            }
+        }
+        if let Some(&p) = self.memo.get(sum) {
+            return Ok(p);
+        }
+        let mut p = true;
+        let mut option: Vec<u64> = Vec::with_capacity(sum.len() + 2);
+        'components: for i in 0..sum.len() {
+            if i > 0 && sum[i - 1] == sum[i] {
+                continue;
+            }
+            let moves = sums.component_options(&[sum[i]])?;
+            for left in moves.iter() {
+                option.clear();
+                option.extend(sum[..i].iter().chain(&sum[i + 1..]).copied());
+                for &part in left.iter() {
+                    if !sums.component_options(&[part])?.is_empty() {
+                        option.push(part);
+                    }
+                }
+                option.sort_unstable();
+                if self.is_p(sums, &option)? {
+                    p = false;
+                    break 'components;
+                }
+            }
+        }
+        if self.memo.len() >= self.max_sums {
+            return Err(EngineError::TooManySums {
+                limit: self.max_sums,
+                bytes: self.max_sums as u64 * super::sums::BYTES_PER_SUM,
+            });
+        }
+        self.memo.insert(sum.into(), p);
+        Ok(p)
+    }
+}
+
 /// The exact misère outcome (true for P) of the sum of `heaps` with these multiplicities,
 /// plus the `extra` heaps.
 fn outcome(
     sums: &mut Sums<'_>,
+    outcomes: &mut Outcomes,
     heaps: &[u64],
     multiplicities: &[u32],
     extra: &[u64],
@@ -358,7 +450,7 @@ fn outcome(
         all.extend(std::iter::repeat_n(h, m as usize));
     }
     let sum = sums.canonical(&all)?;
-    Ok(sums.value(&sum)?.genus.misere() == 0)
+    outcomes.is_p(sums, &sum)
 }
 
 enum Candidate {
@@ -372,8 +464,10 @@ enum Candidate {
 }
 
 /// The candidate quotient over the `essential` heaps with `l` representatives each, proved.
+#[allow(clippy::too_many_arguments)]
 fn candidate(
     sums: &mut Sums<'_>,
+    outcomes: &mut Outcomes,
     n: u64,
     heaps: &[u64],
     essential: &[usize],
@@ -385,21 +479,24 @@ fn candidate(
     let dims: Vec<u64> = essential.iter().map(|&i| heaps[i]).collect();
     let reps = vectors(k, l);
     let index_of = |v: &[u32]| v.iter().fold(0usize, |i, &m| i * l as usize + m as usize);
-    let signature =
-        |sums: &mut Sums<'_>, v: &[u32], extra: &[u64]| -> Result<Vec<bool>, EngineError> {
-            let mut signature = Vec::with_capacity(reps.len());
-            for u in &reps {
-                let w: Vec<u32> = v.iter().zip(u).map(|(a, b)| a + b).collect();
-                signature.push(outcome(sums, &dims, &w, extra)?);
-            }
-            Ok(signature)
-        };
+    let signature = |sums: &mut Sums<'_>,
+                     outcomes: &mut Outcomes,
+                     v: &[u32],
+                     extra: &[u64]|
+     -> Result<Vec<bool>, EngineError> {
+        let mut signature = Vec::with_capacity(reps.len());
+        for u in &reps {
+            let w: Vec<u32> = v.iter().zip(u).map(|(a, b)| a + b).collect();
+            signature.push(outcome(sums, outcomes, &dims, &w, extra)?);
+        }
+        Ok(signature)
+    };
     let mut classes: HashMap<Vec<bool>, usize> = HashMap::new();
     let mut class_of = vec![0usize; reps.len()];
     let mut class_rep: Vec<usize> = Vec::new();
     let mut p_of_class: Vec<bool> = Vec::new();
     for (i, v) in reps.iter().enumerate() {
-        let sig = signature(sums, v, &[])?;
+        let sig = signature(sums, outcomes, v, &[])?;
         let next = classes.len();
         let p = sig[0];
         let class = *classes.entry(sig).or_insert(next);
@@ -424,7 +521,7 @@ fn candidate(
                     "with {l} representatives per generator the product depends on them"
                 )));
             }
-            if outcome(sums, &dims, &w, &[])? != p_of_class[class] {
+            if outcome(sums, outcomes, &dims, &w, &[])? != p_of_class[class] {
                 return Ok(Candidate::Failed(format!(
                     "with {l} representatives per generator a sum has another outcome than its class"
                 )));
@@ -442,7 +539,7 @@ fn candidate(
         if images[i] != usize::MAX {
             continue;
         }
-        let sig = signature(sums, &vec![0; k], &[heaps[i]])?;
+        let sig = signature(sums, outcomes, &vec![0; k], &[heaps[i]])?;
         match classes.get(&sig) {
             Some(&class) => images[i] = class,
             None => return Ok(Candidate::Essential(i)),

@@ -70,7 +70,22 @@ pub struct Sums<'g> {
     progress: Progress,
     /// Options kept in `options`, all components together: they count against the limit.
     listed: usize,
+    /// For one-coordinate games, whether heap `h` has a move (0 not known yet, 1 no, 2 yes):
+    /// asked of every heap of every option listed, so kept apart from `options`.
+    heap_moves: Vec<u8>,
+    /// Misère outcomes (true for P) of sums whose genus is not needed ([`Sums::is_p`]).
+    outcomes: HashMap<Sum, bool, Fast>,
 }
+
+/// One step of [`Sums::is_p`]: a sum, its options, and the next one to look at.
+struct OutcomeFrame {
+    sum: Sum,
+    options: Vec<Sum>,
+    next: usize,
+}
+
+/// The heaps whose [`Sums::has_moves`] is kept in a vector rather than looked up.
+const HEAP_MOVES_CACHED: u64 = 1 << 20;
 
 /// One step of the depth-first search: a sum and the sums it needs.
 struct Frame {
@@ -97,6 +112,8 @@ impl<'g> Sums<'g> {
             tame_addition: true,
             progress: Progress::hidden(),
             listed: 0,
+            heap_moves: Vec::new(),
+            outcomes: HashMap::default(),
         }
     }
 
@@ -132,12 +149,12 @@ impl<'g> Sums<'g> {
 
     /// Sums stored so far.
     pub fn len(&self) -> usize {
-        self.valued.len()
+        self.valued.len() + self.outcomes.len()
     }
 
     /// Whether nothing is stored yet.
     pub fn is_empty(&self) -> bool {
-        self.valued.is_empty()
+        self.valued.is_empty() && self.outcomes.is_empty()
     }
 
     /// The canonical form of the sum of `components` (`arity` coordinates each, flattened):
@@ -145,12 +162,32 @@ impl<'g> Sums<'g> {
     pub fn canonical(&mut self, components: &[u64]) -> Result<Sum, EngineError> {
         let mut kept: Vec<&[u64]> = Vec::with_capacity(components.len() / self.arity.max(1));
         for component in components.chunks(self.arity) {
-            if !self.component_options(component)?.is_empty() {
+            if self.has_moves(component)? {
                 kept.push(component);
             }
         }
         kept.sort_unstable();
         Ok(kept.concat().into_boxed_slice())
+    }
+
+    /// Whether `component` has a move (a component with none is the empty game, left out of
+    /// canonical sums).
+    pub fn has_moves(&mut self, component: &[u64]) -> Result<bool, EngineError> {
+        if let [heap] = component {
+            if *heap < HEAP_MOVES_CACHED {
+                let h = *heap as usize;
+                if let Some(&known @ 1..=2) = self.heap_moves.get(h) {
+                    return Ok(known == 2);
+                }
+                let moves = !self.component_options(component)?.is_empty();
+                if self.heap_moves.len() <= h {
+                    self.heap_moves.resize(h + 1, 0);
+                }
+                self.heap_moves[h] = if moves { 2 } else { 1 };
+                return Ok(moves);
+            }
+        }
+        Ok(!self.component_options(component)?.is_empty())
     }
 
     /// The options of one component, listed once and kept.
@@ -247,7 +284,7 @@ impl<'g> Sums<'g> {
             for left in options.iter() {
                 parts.clear();
                 for part in left.chunks(arity) {
-                    if !self.component_options(part)?.is_empty() {
+                    if self.has_moves(part)? {
                         parts.push(part);
                     }
                 }
@@ -279,6 +316,108 @@ impl<'g> Sums<'g> {
             self.search(sum.into())?;
         }
         Ok(&self.valued[sum])
+    }
+
+    /// Whether the canonical sum `sum` is a misère P-position, when only its outcome is
+    /// needed (not its genus): a memoised search that stops at a sum's first option that is a
+    /// P-position (the sum is then an N-position), so that most options of N-positions are
+    /// never visited. A sum of one component, or of components all tame (valued by tame
+    /// addition), or valued already, is read off its genus. The outcomes kept count against
+    /// the limit with the sums valued.
+    pub fn is_p(&mut self, sum: &[u64]) -> Result<bool, EngineError> {
+        if let Some(p) = self.quick_outcome(sum)? {
+            return Ok(p);
+        }
+        let first = self.outcome_frame(sum.into())?;
+        let mut stack = vec![first];
+        // The outcome of the frame just finished, for the frame below it.
+        let mut finished: Option<bool> = None;
+        while let Some(top) = stack.last_mut() {
+            let mut p_option = false;
+            match finished.take() {
+                Some(true) => p_option = true,
+                Some(false) => top.next += 1,
+                None => {}
+            }
+            let mut descend = None;
+            if !p_option {
+                while top.next < top.options.len() {
+                    let option = top.options[top.next].clone();
+                    match self.quick_outcome(&option)? {
+                        Some(true) => {
+                            p_option = true;
+                            break;
+                        }
+                        Some(false) => {}
+                        None => {
+                            descend = Some(option);
+                            break;
+                        }
+                    }
+                    top.next += 1;
+                }
+            }
+            if let Some(option) = descend {
+                let frame = self.outcome_frame(option)?;
+                stack.push(frame);
+                continue;
+            }
+            // An option that is a P-position makes an N-position; none, a P-position.
+            let done = stack.pop().expect("a frame");
+            let p = !p_option;
+            if self.valued.len() + self.listed + self.outcomes.len() >= self.max_sums {
+                return Err(EngineError::TooManySums {
+                    limit: self.max_sums,
+                    bytes: self.max_sums as u64 * BYTES_PER_SUM,
+                });
+            }
+            self.outcomes.insert(done.sum, p);
+            self.progress
+                .tick((self.valued.len() + self.outcomes.len()) as u64);
+            finished = Some(p);
+        }
+        Ok(finished.expect("the root's outcome"))
+    }
+
+    /// The outcome of `sum` without a search of its own, when it is known or follows from
+    /// genera: no component (an N-position), one component (its genus, by [`Sums::value`]),
+    /// components all tame (tame addition), or kept already.
+    fn quick_outcome(&mut self, sum: &[u64]) -> Result<Option<bool>, EngineError> {
+        if sum.is_empty() {
+            return Ok(Some(false));
+        }
+        if let Some(&p) = self.outcomes.get(sum) {
+            return Ok(Some(p));
+        }
+        if let Some(valued) = self.valued.get(sum) {
+            return Ok(Some(valued.genus.misere() == 0));
+        }
+        let arity = self.arity.max(1);
+        if sum.len() == arity {
+            return Ok(Some(self.value(sum)?.genus.misere() == 0));
+        }
+        let mut genus: Option<Genus> = None;
+        for component in sum.chunks(arity) {
+            let valued = self.value(component)?;
+            if !valued.is_tame() {
+                return Ok(None);
+            }
+            genus = Some(match genus {
+                None => valued.genus.clone(),
+                Some(g) => g.tame_sum(&valued.genus),
+            });
+        }
+        Ok(genus.map(|g| g.misere() == 0))
+    }
+
+    fn outcome_frame(&mut self, sum: Sum) -> Result<OutcomeFrame, EngineError> {
+        let options = self.option_sums(&sum)?;
+        self.check_limit(options.len())?;
+        Ok(OutcomeFrame {
+            sum,
+            options,
+            next: 0,
+        })
     }
 
     /// The genus of the canonical sum `sum` if it is valued already.
@@ -383,9 +522,13 @@ impl<'g> Sums<'g> {
         })
     }
 
+    /// The distinct options of `sum` (moves in different components often leave the same
+    /// sum: each is looked up once).
     fn option_sums(&mut self, sum: &[u64]) -> Result<Vec<Sum>, EngineError> {
         let mut options = Vec::new();
         self.for_each_option_sum(sum, &mut |_, _, option| options.push(option))?;
+        options.sort_unstable();
+        options.dedup();
         Ok(options)
     }
 
