@@ -86,7 +86,7 @@ pub enum Result_ {
     Illegal {
         /// The line's number among the program's lines (from 1).
         line: usize,
-        /// The line, quoted by [`quote`](super::quote): control characters and bytes that are
+        /// The line, quoted by [`quote`]: control characters and bytes that are
         /// not UTF-8 escaped, at most [`QUOTED`](super::QUOTED) characters.
         text: String,
         /// What is wrong.
@@ -105,7 +105,7 @@ pub enum Result_ {
 #[derive(Clone, Debug)]
 pub struct Report {
     /// `(from the judge, line)`, in order; the program's lines quoted by
-    /// [`quote`](super::quote) (escaped, at most [`QUOTED`](super::QUOTED) characters).
+    /// [`quote`] (escaped, at most [`QUOTED`](super::QUOTED) characters).
     pub transcript: Vec<(bool, String)>,
     /// Moves made.
     pub moves: u64,
@@ -119,7 +119,7 @@ pub struct Report {
 ///
 /// The program runs in a process group of its own, killed whole at the verdict and on every
 /// way out of the judge, `SIGINT`, `SIGTERM` and `SIGHUP` included (see
-/// [`contestant`](super::contestant) for what `SIGKILL` of the judge leaves). Its lines are
+/// `play::contestant` for what `SIGKILL` of the judge leaves). Its lines are
 /// read up to [`LINE_LIMIT`](super::LINE_LIMIT) bytes each (a longer one is illegal), and
 /// lines are written to it by a thread, so that neither a program that never reads nor one
 /// that floods its output holds the judge past the time limit.

@@ -1,7 +1,7 @@
 //! `solve` in misère play: the genus of a sum of positions, who wins (P: the player to move
 //! loses, `G⁻ = 0`), and every winning move (one to a sum with `G⁻ = 0`), exactly, for any game.
 //!
-//! * First, without any search over sums ([`without_search`]): the components' genera come
+//! * First, without any search over sums (`without_search`): the components' genera come
 //!   from Nim's theorem when the game is Nim (the code `0.[3]`, [`is_nim_code`]:
 //!   [`Genus::nim_heap`]), else from the recursion on options of
 //!   [`crate::value::misere::Recursion`], which stops at the first option that is a sum with a

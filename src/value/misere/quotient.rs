@@ -25,7 +25,7 @@
 //!    of h` (misère play: the empty sum is an N-position), which by induction on `G` makes
 //!    `Φ(G) ∈ P` exactly when `G` is a misère P-position. What this asks of `G` depends only
 //!    on `Φ(G)` and the `Φ(G − h)` (heaps grouped by element), finitely many states, all
-//!    visited by a search from the empty sum ([`prove`]). Then `Φ` respects outcomes, and since
+//!    visited by a search from the empty sum (`prove`). Then `Φ` respects outcomes, and since
 //!    distinct candidate elements are told apart by some product (their signatures differ),
 //!    `Q` is the quotient.
 
