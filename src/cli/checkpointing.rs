@@ -23,7 +23,7 @@ use super::CliError;
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// For the tests that interrupt a run or damage its files while it runs, without timing: with
-/// `SGSCOPE_TEST_GATE=FILE`, a run with `--checkpoint` creates `FILE` after its first chunk and
+/// `SGSCOPE_TEST_GATE=FILE`, a run with `--checkpoint` creates `FILE` after its first values and
 /// waits (at most a minute) until the test has done its deed and removed it.
 const TEST_GATE: &str = "SGSCOPE_TEST_GATE";
 
@@ -118,8 +118,10 @@ impl Checkpointing {
         let result = work(
             initial,
             Some(&mut |table| {
-                if let Some(gate) = gate.take() {
-                    hold_at(&gate);
+                if !table.is_empty() {
+                    if let Some(gate) = gate.take() {
+                        hold_at(&gate);
+                    }
                 }
                 let flow = saver.between_chunks(table);
                 if let Some(error) = saver.error.as_ref().filter(|_| !warned) {

@@ -252,20 +252,7 @@ fn kill_adopted_orphans() {
     // A few rounds: killing a session leader re-parents its own children here in turn.
     for _ in 0..4 {
         let mut found = false;
-        let Ok(entries) = std::fs::read_dir("/proc") else {
-            return;
-        };
-        for entry in entries.flatten() {
-            let Some(pid) = entry
-                .file_name()
-                .to_str()
-                .and_then(|n| n.parse::<i32>().ok())
-            else {
-                continue;
-            };
-            let Some((_, ppid, sid)) = stat_of(pid) else {
-                continue;
-            };
+        for (pid, (_, ppid, sid)) in processes() {
             if ppid == me && sid != session {
                 found = true;
                 // SAFETY: kill(2) and waitpid(2) on our own child; waitpid writes nothing (a
@@ -444,21 +431,8 @@ fn kill_descendants(patience: Duration) {
 /// process in `/proc`, followed down from `root`. Zombies are left out (only a reaper ends
 /// them).
 fn descendants(root: i32) -> Vec<i32> {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
     let mut parent_of: Vec<(i32, i32)> = Vec::new();
-    for entry in entries.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|n| n.parse::<i32>().ok())
-        else {
-            continue;
-        };
-        let Some((state, ppid, _)) = stat_of(pid) else {
-            continue;
-        };
+    for (pid, (state, ppid, _)) in processes() {
         if state != 'Z' && state != 'X' {
             parent_of.push((pid, ppid));
         }
@@ -474,6 +448,16 @@ fn descendants(root: i32) -> Vec<i32> {
         }
     }
     found
+}
+
+/// Every process of `/proc` with its [`stat_of`] (none when `/proc` cannot be read).
+fn processes() -> impl Iterator<Item = (i32, (char, i32, i32))> {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
+        .filter_map(|pid| Some((pid, stat_of(pid)?)))
 }
 
 /// The state, parent and session of process `pid`, from `/proc/PID/stat`.

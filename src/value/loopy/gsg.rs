@@ -108,10 +108,12 @@ pub fn gamma(graph: &Graph) -> Result<Gamma, EngineError> {
 /// [`gamma`] with a budget of `limit` edge visits.
 pub fn gamma_within(graph: &Graph, limit: u64) -> Result<Gamma, EngineError> {
     let n = graph.node_count();
-    let preds = Predecessors::of(graph);
-    if let Some(order) = topological_order(graph, &preds) {
+    if let Some(mut order) = graph.topological_order() {
+        // Successors first.
+        order.reverse();
         return Ok(acyclic_gamma(graph, &order));
     }
+    let preds = Predecessors::of(graph);
     // At most √(2E) + 2 rounds (see above).
     let most_rounds = ((2.0 * graph.edge_count() as f64).sqrt() as u64).saturating_add(2);
     let mut progress = Progress::counting("rounds", most_rounds, true);
@@ -182,27 +184,6 @@ pub fn gamma_within(graph: &Graph, limit: u64) -> Result<Gamma, EngineError> {
     }
     progress.finish();
     Ok(Gamma { labels, counter })
-}
-
-/// The nodes of `graph` with every node after its successors (sinks first), or `None` when the
-/// graph has a cycle (Kahn's algorithm over the predecessors).
-fn topological_order(graph: &Graph, preds: &Predecessors) -> Option<Vec<u32>> {
-    let n = graph.node_count();
-    let mut moves_left: Vec<usize> = (0..n as u32).map(|u| graph.successors(u).len()).collect();
-    let mut order: Vec<u32> = (0..n as u32)
-        .filter(|&u| moves_left[u as usize] == 0)
-        .collect();
-    let mut next = 0;
-    while let Some(&w) = order.get(next) {
-        next += 1;
-        for &u in preds.of_node(w) {
-            moves_left[u as usize] -= 1;
-            if moves_left[u as usize] == 0 {
-                order.push(u);
-            }
-        }
-    }
-    (order.len() == n).then_some(order)
 }
 
 /// γ of an acyclic graph: each node's mex, in `order` (successors first), which is also the

@@ -38,7 +38,7 @@ impl Predecessors {
     }
 
     /// The tails of the edges into `v`.
-    pub(super) fn of_node(&self, v: u32) -> &[u32] {
+    fn of_node(&self, v: u32) -> &[u32] {
         &self.sources[self.offsets[v as usize]..self.offsets[v as usize + 1]]
     }
 }
