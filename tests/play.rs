@@ -274,9 +274,16 @@ fn abc278g_sample_solution_passes_and_a_naive_one_fails() {
             "--header",
             "{n} {L} {R}",
         ];
-        let out = judge(&args, &[solution]);
-        assert!(out.status.success(), "N = {n}, {l}, {r}: {}", text(&out));
-        assert_has(&text(&out), &["the program won after"]);
+        // The Rust sample and its Python port (the README's example) alike.
+        for program in [&[solution][..], &["python3", "examples/abc278g.py"]] {
+            let out = judge(&args, program);
+            assert!(
+                out.status.success(),
+                "{program:?}, N = {n}, {l}, {r}: {}",
+                text(&out)
+            );
+            assert_has(&text(&out), &["the program won after"]);
+        }
     }
     // The naive player (always the first block of L cards) loses to perfect play on 12, L = R = 3
     // (G(12) ≠ 0 but taking cards 1..3 leaves G(9) ≠ 0).

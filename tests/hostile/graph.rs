@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use super::case;
+use super::{case, Bounded};
 
 /// Writes `text` to `name` in a fresh temporary folder (kept alive by the returned guard).
 fn file(name: &str, text: &str) -> (tempfile::TempDir, PathBuf) {
@@ -32,16 +32,22 @@ fn play_on_a_node_of_a_million_successors_prompts_fast() {
         let _ = writeln!(text, "edge a b{i}");
     }
     let (_dir, path) = file("star.sg", &text);
-    let run = case(&["play", path.to_str().unwrap(), "--first", "me"])
-        .stdin(b"moves\nhint\nquit\n")
-        .timeout(60)
-        .run();
-    run.answered();
+    let run = moves_hint_quit(&path);
     assert!(
         run.stdout.matches("… and 999970 more").count() == 2 && run.stdout.contains("Bye."),
         "{}",
         &run.stdout[..run.stdout.len().min(3000)]
     );
+}
+
+/// `play FILE --first me` answering `moves`, `hint`, `quit`: it must answer within 60 s.
+fn moves_hint_quit(path: &std::path::Path) -> Bounded {
+    let run = case(&["play", path.to_str().unwrap(), "--first", "me"])
+        .stdin(b"moves\nhint\nquit\n")
+        .timeout(60)
+        .run();
+    run.answered();
+    run
 }
 
 /// 10^6 parallel edges between the ground and one node: each cut leaves the pair of nodes
@@ -144,11 +150,7 @@ fn play_and_judge_of_a_million_edges_answer_at_once() {
     let (_dir, parallel) = file("parallel.sg", &hackenbush((0..n).map(|_| (0, 1))));
     let (_dir2, cycle) = file("cycle.sg", &hackenbush((0..n).map(|i| (i, (i + 1) % n))));
     for (path, hint) in [(&parallel, "No move wins"), (&cycle, "No move wins")] {
-        let run = case(&["play", path.to_str().unwrap(), "--first", "me"])
-            .stdin(b"moves\nhint\nquit\n")
-            .timeout(60)
-            .run();
-        run.answered();
+        let run = moves_hint_quit(path);
         assert!(
             run.stdout.contains("… and 999970 more")
                 && run.stdout.contains(hint)
