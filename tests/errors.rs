@@ -415,3 +415,46 @@ fn number_theory_faults_are_located_at_run_time() {
     );
     assert_has(&err, &["arithmetic overflow at n = ", "lcm("]);
 }
+
+/// `--format matrix` of a table that is not a grid of normal values is refused with exit 2 (it
+/// printed the text table with exit 0); the whole message is compared.
+#[test]
+fn matrix_of_a_table_that_is_no_grid_is_refused_whole() {
+    let grid = "error: --format matrix is a grid of normal values of a position game's box;";
+    for (args, why) in [
+        (
+            &["table", "rules/graph-cycle.sg", "--format", "matrix"][..],
+            "a graph file's table is one row per node",
+        ),
+        (
+            &["table", "rules/tree-edge-deletion.sg", "--format", "matrix"][..],
+            "a graph file's table is one row per node",
+        ),
+        (
+            &["table", "rules/nim.sg", "--misere", "--format", "matrix"][..],
+            "a misère table is one row per position",
+        ),
+        (
+            &[
+                "table",
+                "rules/loopy-heap.sg",
+                "--to",
+                "5",
+                "--format",
+                "matrix",
+            ][..],
+            "a loopy game's table is one row per position (outcome, remoteness, value)",
+        ),
+    ] {
+        let stderr = fails(args, 2);
+        let message = stderr
+            .lines()
+            .find(|line| line.starts_with("error:"))
+            .unwrap_or("");
+        assert_eq!(
+            message,
+            format!("{grid} {why}: ask for text, csv or json"),
+            "{args:?}"
+        );
+    }
+}

@@ -49,6 +49,7 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     if let Some(graph) = game.graph() {
         args.checkpointing.refuse_for_positions()?;
         refuse_misere_loopy(play)?;
+        refuse_matrix(args.format, "a graph file's table is one row per node")?;
         if let Some(ground) = graph.hackenbush {
             let position = hackenbush_of(graph, ground)?;
             context.console.write_to(output, |out| {
@@ -76,6 +77,10 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
                     "note: the moves can cycle ({}), so every position is valued as a loopy game: outcome (P, N or D for a draw), remoteness and generalized Sprague–Grundy value",
                     cycle.join(" → ")
                 ));
+                refuse_matrix(
+                    args.format,
+                    "a loopy game's table is one row per position (outcome, remoteness, value)",
+                )?;
                 let table = LoopyTable::of_box(&game, &extents)?;
                 context.console.write_to(output, |out| {
                     export::loopy::write_table(out, &table, args.format, &game.name)
@@ -116,6 +121,17 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     Ok(())
 }
 
+/// `--format matrix` is a grid of normal values of a box: refused for the tables that are
+/// not one (`why`), which would otherwise print as text.
+fn refuse_matrix(format: Format, why: &str) -> Result<(), CliError> {
+    if format == Format::Matrix {
+        return Err(CliError::Usage(format!(
+            "--format matrix is a grid of normal values of a position game's box; {why}: ask for text, csv or json"
+        )));
+    }
+    Ok(())
+}
+
 /// `table --misere`: every position's normal value, misère value and genus.
 fn run_misere(args: &Args, game: &Game, context: &mut Context<'_>) -> Result<(), CliError> {
     if args.checkpointing.checkpoint.is_some() || args.checkpointing.resume.is_some() {
@@ -123,12 +139,7 @@ fn run_misere(args: &Args, game: &Game, context: &mut Context<'_>) -> Result<(),
             "--checkpoint is for normal-play tables; a misère table is computed in one piece (drop --checkpoint)".into(),
         ));
     }
-    if args.format == Format::Matrix {
-        return Err(CliError::Usage(
-            "--format matrix is a grid of normal values; a misère table is text, csv or json"
-                .into(),
-        ));
-    }
+    refuse_matrix(args.format, "a misère table is one row per position")?;
     let extents = if game.position_program().is_some() {
         args.to.extents(&game.coordinates())?
     } else {
