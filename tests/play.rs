@@ -476,3 +476,20 @@ fn judge_plays_hackenbush_cuts() {
         &["error: the program's line 1, `cut 3 9`, after 0 moves: `cut 3 9` is not a legal move here"],
     );
 }
+
+/// A graph file's node names are read one way by `solve` and `play` (`GraphGame::nodes_of_sum`):
+/// an integer name in any spelling (`01` is node `1`), tokens joined by `+` or spaces. `play`
+/// refused `01` that `solve` took.
+#[test]
+fn solve_and_play_read_node_names_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.sg");
+    std::fs::write(&path, "edge 1 2\nedge 2 3\nedge 7 3\n").unwrap();
+    let path = path.to_str().unwrap();
+    for position in ["01", "1 + 007", "1 7"] {
+        let solved = crate::support::ok(&["solve", path, position]);
+        assert!(solved.starts_with("position: 1"), "{position}: {solved}");
+        let played = play(&[path, position, "--first", "me"], "quit\n");
+        assert!(played.contains("Bye."), "{position}: {played}");
+    }
+}

@@ -242,20 +242,13 @@ fn start_of(game: &Game, position: &[String], command: &str) -> Result<Vec<Vec<u
             position.iter().map(String::as_str).collect()
         };
         let text = names.join(" ");
-        return text
-            .split('+')
-            .flat_map(str::split_whitespace)
-            .map(|name| {
-                graph
-                    .names
-                    .iter()
-                    .position(|n| n == name)
-                    .map(|v| vec![v as u64])
-                    .ok_or_else(|| {
-                        CliError::Usage(format!("`{name}` is not a node of {}", game.name))
-                    })
-            })
-            .collect();
+        return match graph.nodes_of_sum(&text) {
+            Ok(nodes) => Ok(nodes.into_iter().map(|v| vec![u64::from(v)]).collect()),
+            Err(name) => Err(CliError::Usage(format!(
+                "`{name}` is not a node of {}",
+                game.name
+            ))),
+        };
     }
     if position.is_empty() {
         return Err(CliError::Usage(format!(

@@ -123,11 +123,7 @@ fn run_graph(
         return Ok(());
     }
     let text = args.position.join(" ");
-    let names: Vec<&str> = text
-        .split(|c: char| c == '+' || c.is_whitespace())
-        .filter(|n| !n.is_empty())
-        .collect();
-    let nodes: Vec<u32> = if names.is_empty() {
+    let nodes: Vec<u32> = if text.split(['+', ' ']).all(|n| n.trim().is_empty()) {
         match graph.start {
             Some(start) => vec![start],
             None => {
@@ -139,18 +135,13 @@ fn run_graph(
             }
         }
     } else {
-        names
-            .iter()
-            .map(|name| {
-                graph.node(name).ok_or_else(|| {
-                    CliError::Usage(format!(
-                        "`{name}` is not a node of {}\n  help: the nodes are named in its `edge` lines ({} nodes; `sgscope table FILE` lists them)",
-                        game.name,
-                        graph.node_count()
-                    ))
-                })
-            })
-            .collect::<Result<_, _>>()?
+        graph.nodes_of_sum(&text).map_err(|name| {
+            CliError::Usage(format!(
+                "`{name}` is not a node of {}\n  help: the nodes are named in its `edge` lines ({} nodes; `sgscope table FILE` lists them)",
+                game.name,
+                graph.node_count()
+            ))
+        })?
     };
     let table = LoopyTable::of_graph(graph)?;
     write_loopy(args, game, &table, &nodes, context)

@@ -285,26 +285,15 @@ impl<'g> Referee<'g> {
                 "a hackenbush position is its standing edges: name a move as `cut U V`".into(),
             ));
         }
-        if let Rule::Loopy(table) = &self.rule {
-            if self.game.graph().is_some() {
-                return text
-                    .split('+')
-                    .map(|name| {
-                        let name = name.trim();
-                        table
-                            .names
-                            .iter()
-                            .position(|n| n == name)
-                            .map(|v| vec![v as u64])
-                            .ok_or_else(|| {
-                                PlayError::Unsupported(format!(
-                                    "`{name}` is not a node of {}",
-                                    self.game.name
-                                ))
-                            })
-                    })
-                    .collect();
-            }
+        if let (Rule::Loopy(_), Some(graph)) = (&self.rule, self.game.graph()) {
+            // A graph file's loopy table has its nodes in the file's order.
+            return match graph.nodes_of_sum(text) {
+                Ok(nodes) => Ok(nodes.into_iter().map(|v| vec![u64::from(v)]).collect()),
+                Err(name) => Err(PlayError::Unsupported(format!(
+                    "`{name}` is not a node of {}",
+                    self.game.name
+                ))),
+            };
         }
         let arity = self.game.coordinates().len();
         solve::parse_sum(text, arity).map_err(|e| SolveError::from(e).into())

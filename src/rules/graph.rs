@@ -83,6 +83,16 @@ impl GraphGame {
             .map(|v| v as u32)
     }
 
+    /// The nodes of a sum of tokens, names joined by `+` or spaces (`a + b`, `a b`), each read by
+    /// [`GraphGame::node`]; the first name that is no node otherwise. The one reading of node
+    /// names for `solve`, `play` and `judge`.
+    pub fn nodes_of_sum<'t>(&self, text: &'t str) -> Result<Vec<u32>, &'t str> {
+        text.split('+')
+            .flat_map(str::split_whitespace)
+            .map(|name| self.node(name).ok_or(name))
+            .collect()
+    }
+
     /// Nodes with no move (directed files).
     pub fn terminal_count(&self) -> usize {
         (0..self.node_count() as u32)
