@@ -42,23 +42,18 @@ pub fn run(
     input: &mut dyn BufRead,
     output: &mut dyn Write,
 ) -> Result<Ending, PlayError> {
-    if referee.is_hackenbush() {
-        writeln!(
-            output,
-            "{}: {}. Type a cut as `cut U V` (e.g. `{}`; `cut U V K` for the edge at place K of the file when several join U and V, or `edge K`); `moves` lists them, `hint` shows the winning ones, `quit` ends.",
-            referee.game().name,
-            referee.show(&start),
-            example(referee, &start)?,
-        )?;
+    let how = if referee.is_hackenbush() {
+        "Type a cut as `cut U V` (e.g. `{}`; `cut U V K` for the edge at place K of the file when several join U and V, or `edge K`)"
     } else {
-        writeln!(
-            output,
-            "{}: {}. Type a move as `label values` (e.g. `{}`) or as the position it leaves; `moves` lists them, `hint` shows the winning ones, `quit` ends.",
-            referee.game().name,
-            referee.show(&start),
-            example(referee, &start)?,
-        )?;
-    }
+        "Type a move as `label values` (e.g. `{}`) or as the position it leaves"
+    };
+    writeln!(
+        output,
+        "{}: {}. {}; `moves` lists them, `hint` shows the winning ones, `quit` ends.",
+        referee.game().name,
+        referee.show(&start),
+        how.replace("{}", &example(referee, &start)?),
+    )?;
     let mut input = Lines {
         input,
         bytes: Vec::new(),
