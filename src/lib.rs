@@ -8,6 +8,8 @@
 //! * [`census`] surveys whole families of codes (sharded, resumable, classified);
 //! * [`solve`] decides a sum of positions (value, winner, winning moves) as a typed report;
 //! * [`export`] writes tables as text, CSV, JSON, charts, and lookup code for contest solutions;
+//! * [`api`] is the one entry point that values any game under any play rule (the command
+//!   line's and the Python package's);
 //! * [`cli`] is the command line, a thin layer over the above.
 //!
 //! ```
@@ -25,6 +27,7 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+pub mod api;
 pub mod census;
 pub mod cli;
 pub mod engine;

@@ -4,11 +4,12 @@
 //! play is checked against the fast kernels on random games.
 
 use proptest::prelude::*;
+use sgscope::api;
 use sgscope::engine::{self, multi, EngineError, EngineOptions};
 use sgscope::rules::{self, Game, SourceFile};
-use sgscope::value::{evaluate, Normal, Outcome, Registry, ValueRule};
+use sgscope::value::{evaluate, Normal, Outcome, Recursion, Registry, Request, ValueRule, Valued};
 
-use crate::support::{heap_rules, octal_code};
+use crate::support::{fails, heap_rules, octal_code, ok};
 
 /// Outcome classes only: a position is a P-position iff none of its options is one. It cannot
 /// value a sum (whether `a + b` is a P-position is not decided by the outcomes of `a` and `b`:
@@ -50,10 +51,10 @@ fn game(text: &str) -> Game {
 
 #[test]
 fn a_toy_value_rule_is_one_type_and_a_registration() {
-    let registry = Registry::standard().register(PPositionsOnly);
+    let registry = Registry::standard().register(Recursion(PPositionsOnly));
     assert_eq!(
         registry.names(),
-        ["normal", "misere", "loopy", "p-positions"]
+        ["normal", "misere", "loopy", "outcomes", "p-positions"]
     );
     let rule = registry.get("p-positions").unwrap();
     // The subtraction game {1, 3, 4}: P-positions n ≡ 0, 2 (mod 7) (Ferguson, Game Theory,
@@ -150,4 +151,161 @@ proptest! {
         let slow = evaluate::evaluate(&Normal, &g, &[40]).unwrap();
         prop_assert_eq!(slow, fast, "{}", rules);
     }
+}
+
+/// The outcome classes of every position of `game` under `rule`, through the facade, as a string
+/// of P, N and D.
+fn outcomes(registry: &Registry, game: &Game, rule: &'static str, extents: &[u64]) -> String {
+    let valued = api::value(registry, game, rule, &Request::new(extents)).unwrap();
+    valued
+        .cells(rule)
+        .cells()
+        .iter()
+        .map(|(_, outcome)| outcome.to_string())
+        .collect()
+}
+
+#[test]
+fn the_facade_values_every_kind_of_game_under_every_built_in_rule() {
+    let registry = Registry::standard();
+    // Subtraction {1, 3, 4}: P-positions n ≡ 0, 2 (mod 7) (Ferguson, Game Theory, I §1.4).
+    let subtraction = game("subtraction {1, 3, 4}");
+    let expected: String = (0..=20)
+        .map(|n| if n % 7 == 0 || n % 7 == 2 { 'P' } else { 'N' })
+        .collect();
+    for rule in ["normal", "loopy", "outcomes"] {
+        assert_eq!(
+            outcomes(&registry, &subtraction, rule, &[20]),
+            expected,
+            "{rule}"
+        );
+    }
+    // Misère Nim heaps: a single heap n is a misère P-position iff n = 1 (Bouton 1901).
+    let nim = game("move k in 1..=n => n - k");
+    assert_eq!(outcomes(&registry, &nim, "misere", &[5]), "NPNNNN");
+    // Kayles splits a row: the outcome rule reads normal play's values (P iff G = 0), and the
+    // first P-positions of Kayles are 0 and 4 (Kayles' values 0 1 2 3 1 4 3 2 1 4 2 6 4 1 2 7
+    // 1 4 3 2 1 4 6 7 4 1 2 8 5 4 7 2 1 8 6 7 4 1 2 3 1 4 7 2 1 8 2 7 4 1 2 8 1 4 7 2 1 4 2 7 4
+    // 1 2 8 1 4 7 2 1 8 2 7 4 …, OEIS A002186, have no other zero).
+    let kayles = game("octal 0.77");
+    let values = api::value(&registry, &kayles, "normal", &Request::new(&[30])).unwrap();
+    assert!(matches!(values, Valued::Normal(_)));
+    let expected: String = (0..=30).map(|n| if n == 0 { 'P' } else { 'N' }).collect();
+    assert_eq!(outcomes(&registry, &kayles, "outcomes", &[30]), expected);
+    // A position game that cycles: x → x + 1 → x for x < 2 keeps going forever, 2 ends.
+    let cycle =
+        game("position (x)\nmove up: if x < 2 => (x + 1)\nmove down: if x == 1 => (x - 1)\n");
+    let notices = std::cell::RefCell::new(Vec::new());
+    let listen = |n: &sgscope::value::Notice| notices.borrow_mut().push(n.clone());
+    let request = Request {
+        notices: Some(&listen),
+        ..Request::new(&[2])
+    };
+    let valued = api::value(&registry, &cycle, "normal", &request).unwrap();
+    assert!(matches!(valued, Valued::Loopy(_)), "valued as a loopy game");
+    assert_eq!(notices.borrow().len(), 1, "the fallback is told");
+    // 2 has no move (P); 1 moves to 2 (N); 0 moves only to 1, an N-position: P.
+    assert_eq!(outcomes(&registry, &cycle, "outcomes", &[2]), "PNP");
+    let strict = Request {
+        loopy_fallback: false,
+        ..Request::new(&[2])
+    };
+    assert!(api::value(&registry, &cycle, "normal", &strict).is_err());
+    // An unknown rule is a typed error naming the rules there are.
+    match api::value(&registry, &nim, "bogus", &Request::new(&[3])) {
+        Err(api::ApiError::UnknownRule { name, known }) => {
+            assert_eq!(name, "bogus");
+            assert_eq!(known, ["normal", "misere", "loopy", "outcomes"]);
+        }
+        other => panic!("{:?}", other.map(|v| v.kind())),
+    }
+}
+
+#[test]
+fn the_outcome_rule_is_reachable_from_the_command_line() {
+    // Subtraction {1, 3, 4} (Ferguson, as above), the whole CSV.
+    let csv = ok(&[
+        "table",
+        "subtraction {1, 3, 4}",
+        "--to",
+        "9",
+        "--rule",
+        "outcomes",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(
+        csv,
+        "n,outcome\n0,P\n1,N\n2,P\n3,N\n4,N\n5,N\n6,N\n7,P\n8,N\n9,P\n"
+    );
+    let text = ok(&[
+        "table",
+        "subtraction {1, 3, 4}",
+        "--to",
+        "3",
+        "--rule",
+        "outcomes",
+    ]);
+    assert_eq!(
+        text,
+        "n  outcome\n0  P\n1  N\n2  P\n3  N\n2 P (the player to move loses), 2 N (wins), 0 D (draw: neither can force a win) of 4 positions (outcomes rule)\n"
+    );
+    let json = ok(&[
+        "table",
+        "subtraction {1, 3, 4}",
+        "--to",
+        "2",
+        "--rule",
+        "outcomes",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        json,
+        "{\"game\":\"subtraction {1, 3, 4}\",\"rule\":\"outcomes\",\"coordinates\":[\"n\"],\"extents\":[2],\"positions\":[{\"n\":0,\"outcome\":\"P\"},{\"n\":1,\"outcome\":\"N\"},{\"n\":2,\"outcome\":\"P\"}],\"counts\":{\"D\":0,\"N\":1,\"P\":2}}\n"
+    );
+    // A graph with a draw: a ⇄ b forever, c → d and d ends (a node with no move loses).
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("draw.sg");
+    std::fs::write(&path, "edge a b\nedge b a\nedge c d\n").unwrap();
+    let csv = ok(&[
+        "table",
+        path.to_str().unwrap(),
+        "--rule",
+        "outcomes",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(csv, "node,outcome\na,D\nb,D\nc,N\nd,P\n");
+}
+
+#[test]
+fn a_rule_the_command_cannot_use_or_show_is_refused_whole() {
+    let err = fails(&["table", "octal 0.77", "--rule", "outcome"], 2);
+    assert_eq!(
+        err,
+        "error: unknown value rule `outcome` (did you mean `outcomes`?); the rules are:
+  normal    normal play: Sprague–Grundy values (the last player to move wins)
+  misere    misère play: misère values G⁻ and genera (the last player to move loses)
+  loopy     games that can cycle: outcome P, N or D, remoteness, generalized Sprague–Grundy value
+  outcomes  outcome classes only: P (the player to move loses), N (wins) or D (draw), no values
+"
+    );
+    let err = fails(
+        &[
+            "table",
+            "rules/wythoff.sg",
+            "--to",
+            "3",
+            "--rule",
+            "outcomes",
+            "--format",
+            "matrix",
+        ],
+        2,
+    );
+    assert_eq!(
+        err,
+        "error: --format matrix is a grid of normal values of a position game's box; a value rule's table is one row per position: ask for text, csv or json\n"
+    );
 }

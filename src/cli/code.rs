@@ -9,7 +9,6 @@ use crate::analysis;
 use crate::analysis::criteria;
 use crate::analysis::patterns;
 use crate::engine::boxtable::BoxTable;
-use crate::engine::multi;
 use crate::engine::{self, EngineOptions, Table};
 use crate::export::{self, CodeSpec, Lang};
 use crate::rules::{Game, Play};
@@ -92,7 +91,10 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let snippet = if misere {
         misere_code(&game, &args, context)?
     } else if game.position_program().is_some() {
-        let table = multi::compute_box(&game, &box_extents(&game, &args)?)?;
+        let table = super::grundy_values(&game, Play::Normal, &box_extents(&game, &args)?, false)?;
+        let Table::Box(table) = table else {
+            unreachable!("a position game's values are a box")
+        };
         position_code(&game, table, &args, context)?
     } else {
         let max = args.max.unwrap_or_else(|| analysis::default_max(&game));
@@ -284,12 +286,12 @@ fn sequence_code(
 fn misere_code(game: &Game, args: &Args, context: &mut Context<'_>) -> Result<String, CliError> {
     let name = format!("{} (misère play: G⁻)", game.name);
     if game.position_program().is_some() {
-        let table = misere::table(game, &box_extents(game, args)?, true)?;
+        let table = super::grundy_values(game, Play::Misere, &box_extents(game, args)?, true)?;
         let spec = CodeSpec {
             game: &name,
             ..CodeSpec::default()
         };
-        let snippet = export::generate(args.lang, &table.misere_table(), &spec)?;
+        let snippet = export::generate(args.lang, &table, &spec)?;
         return table_snippet(context, snippet, "G⁻ over the box", args.allow_large);
     }
     let max = args.max.unwrap_or(super::period::DEFAULT_MISERE_MAX);

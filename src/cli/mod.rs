@@ -491,3 +491,55 @@ where
         }
     }
 }
+
+/// A [`Notice`](crate::value::Notice) of a valuation, as a note on standard error.
+pub(crate) fn notice_text(notice: &crate::value::Notice) -> String {
+    match notice {
+        crate::value::Notice::ValuedAsLoopy { cycle } => {
+            let cycle: Vec<String> = cycle
+                .iter()
+                .map(|p| crate::engine::multi::show_position(p))
+                .collect();
+            format!(
+                "note: the moves can cycle ({}), so every position is valued as a loopy game: outcome (P, N or D for a draw), remoteness and generalized Sprague–Grundy value",
+                cycle.join(" → ")
+            )
+        }
+    }
+}
+
+impl From<crate::api::ApiError> for CliError {
+    fn from(error: crate::api::ApiError) -> Self {
+        match error {
+            crate::api::ApiError::Engine(error) => error.into(),
+            unknown @ crate::api::ApiError::UnknownRule { .. } => {
+                CliError::Usage(unknown.to_string())
+            }
+        }
+    }
+}
+
+/// The Sprague–Grundy values (`play` normal) or misère values `G⁻` of `game` over the box
+/// `0..=extents[i]`, through the facade, for the commands that analyse values: a game whose
+/// moves cycle is an error here ([`crate::engine::EngineError::Cycle`]), not a loopy table.
+pub(crate) fn grundy_values(
+    game: &crate::rules::Game,
+    play: crate::rules::Play,
+    extents: &[u64],
+    progress: bool,
+) -> Result<crate::engine::Table, CliError> {
+    let request = crate::value::Request {
+        options: crate::engine::EngineOptions { progress },
+        loopy_fallback: false,
+        ..crate::value::Request::new(extents)
+    };
+    let valued = crate::api::value(
+        &crate::value::Registry::standard(),
+        game,
+        play.word(),
+        &request,
+    )?;
+    Ok(valued
+        .grundy_values()
+        .expect("normal and misère play of a game that ends have values"))
+}

@@ -6,12 +6,9 @@
 use crate::analysis::criteria::CriteriaReport;
 use crate::analysis::patterns;
 use crate::analysis::patterns::winning;
-use crate::engine;
 use crate::engine::boxtable::BoxTable;
-use crate::engine::multi;
 use crate::engine::Table;
 use crate::rules::{Game, Play};
-use crate::value::misere;
 
 use super::args::{BoxArg, GameArgs, PlayArgs};
 use super::{CliError, Context};
@@ -42,16 +39,9 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
 }
 
 /// The values the patterns are sought in: normal values, or misère values `G⁻` (whose zeros
-/// are the misère P-positions).
+/// are the misère P-positions); the misère search shows progress, the normal kernels do not.
 fn values(game: &Game, extents: &[u64], play: Play) -> Result<Table, CliError> {
-    Ok(match (play, game.position_program()) {
-        (Play::Misere, _) => misere::table(game, extents, true)?.misere_table(),
-        (Play::Normal, Some(_)) => Table::Box(multi::compute_box(game, extents)?),
-        (Play::Normal, None) => Table::sequence(
-            &game.coordinate,
-            engine::compute(game, extents[0], &engine::EngineOptions::default())?,
-        ),
-    })
+    super::grundy_values(game, play, extents, play == Play::Misere)
 }
 
 /// The report, as text or JSON.

@@ -4,13 +4,13 @@
 use std::path::Path;
 
 use crate::analysis;
-use crate::engine::{self, multi, SgTable, Table};
+use crate::api;
+use crate::engine::{EngineOptions, Table};
 use crate::export::graph_plot::GraphDrawing;
 use crate::export::{self, ChartSpec};
 use crate::rules::Play;
 use crate::value::loopy::LoopyTable;
-use crate::value::misere;
-use crate::value::Outcome;
+use crate::value::{Outcome, Registry, Request, Valued};
 
 use super::args::{BoxArg, GameArgs, PlayArgs};
 use super::{CliError, Context};
@@ -67,27 +67,38 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     }
     let title = format!("{}, misère play: G⁻", game.name);
     let mut spec = ChartSpec::new(if misere { &title } else { &game.name }, &game.coordinate);
-    let table = if misere {
-        let extents = if heat_map {
-            args.to.extents(&coordinates)?
-        } else {
-            vec![args.to.heap_to(&game)?]
-        };
-        let table = misere::table(&game, &extents, true)?;
-        spec.periodicity = analysis::misere::summarize(&table).misere_period;
-        table.misere_table()
-    } else if heat_map {
-        Table::Box(multi::compute_box(&game, &args.to.extents(&coordinates)?)?)
+    let extents = if heat_map {
+        args.to.extents(&coordinates)?
     } else {
-        let to = args.to.heap_to(&game)?;
-        let values = match game.position_program() {
-            Some(_) => SgTable::from_values(multi::compute_box(&game, &[to])?.values()),
-            None => engine::compute(&game, to, &engine::EngineOptions { progress: true })?,
-        };
-        let report = analysis::report_for_table(&game.name, game.code(), &values);
-        spec.periodicity = report.periodicity();
-        spec.rare = report.rare.filter(|_| args.rare).map(|stats| stats.mask());
-        Table::sequence(&game.coordinate, values)
+        vec![args.to.heap_to(&game)?]
+    };
+    let request = Request {
+        options: EngineOptions { progress: true },
+        loopy_fallback: false,
+        ..Request::new(&extents)
+    };
+    let registry = Registry::standard();
+    let rule = if misere { "misere" } else { "normal" };
+    let table = match api::value(&registry, &game, rule, &request)? {
+        Valued::Misere(table) => {
+            spec.periodicity = analysis::misere::summarize(&table).misere_period;
+            table.misere_table()
+        }
+        Valued::Normal(table) if heat_map => table,
+        Valued::Normal(table) => {
+            let values = table
+                .to_sequence()
+                .expect("one coordinate is a sequence")
+                .into_owned();
+            let report = analysis::report_for_table(&game.name, game.code(), &values);
+            spec.periodicity = report.periodicity();
+            spec.rare = report.rare.filter(|_| args.rare).map(|stats| stats.mask());
+            Table::sequence(&game.coordinate, values)
+        }
+        other => unreachable!(
+            "normal and misère play of a game that ends: {:?}",
+            other.kind()
+        ),
     };
     export::write_plot(output, &table, &spec)?;
     context.console.note(&format!("wrote {}", args.output));
@@ -109,14 +120,14 @@ fn plot_graph(
             "--rare marks rare values of a heap game; a graph has none (drop --rare)".into(),
         ));
     }
-    super::table::refuse_misere_loopy(args.play.resolve(game, &mut context.console))?;
+    super::table::refuse_misere_loopy(args.play.resolve(game, &mut context.console).word())?;
     let names: Vec<String> = (0..graph.node_count() as u32)
         .map(|v| graph.name(v).to_string())
         .collect();
     let title = format!("{}: P, N and D positions", game.name);
     match graph.hackenbush {
         Some(ground) => {
-            let position = super::table::hackenbush_of(graph, ground)?;
+            let position = crate::value::hackenbush_of(graph, ground)?;
             let values = position.node_values();
             let outcome: Vec<Outcome> = values
                 .iter()

@@ -108,7 +108,7 @@ fn run_graph(
     play: Play,
     context: &mut Context<'_>,
 ) -> Result<(), CliError> {
-    super::table::refuse_misere_loopy(play)?;
+    super::table::refuse_misere_loopy(play.word())?;
     if let Some(ground) = graph.hackenbush {
         if !args.position.is_empty() {
             return Err(CliError::Usage(format!(
@@ -116,7 +116,7 @@ fn run_graph(
                 args.position.join(" ")
             )));
         }
-        let position = super::table::hackenbush_of(graph, ground)?;
+        let position = crate::value::hackenbush_of(graph, ground)?;
         context.console.write_to("-", |out| {
             export::hackenbush::write_solve(out, graph, &position, args.json)
         })?;

@@ -1,15 +1,11 @@
 //! `table`: the values of every position, as text, CSV, JSON or (position games) a matrix.
 
 use crate::analysis;
-use crate::engine::hackenbush::Hackenbush;
-use crate::engine::multi::show_position;
-use crate::engine::EngineError;
-use crate::engine::{self, multi, EngineOptions, Table};
-use crate::export::{self, Format};
-use crate::rules::GraphGame;
-use crate::rules::{Game, Play};
-use crate::value::loopy::LoopyTable;
-use crate::value::misere;
+use crate::api;
+use crate::engine::{self, EngineError, EngineOptions, Table};
+use crate::export::{Format, TableView};
+use crate::rules::Game;
+use crate::value::{DynRule, Notice, Registry, Request, TableKind, Valued};
 
 use super::args::{parse_format, BoxArg, Checkpointing, ColorChoice, GameArgs, PlayArgs};
 use super::long_run::{note_if_long, Bound};
@@ -28,6 +24,10 @@ pub struct Args {
     /// Write to FILE (atomically) instead of stdout; `-` is stdout.
     #[arg(short, long, value_name = "FILE")]
     output: Option<String>,
+    /// Value by the rule NAME: normal, misere, loopy (games that can cycle: outcome,
+    /// remoteness, generalized SG value) or outcomes (P, N or D only, no values).
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["misere", "normal"])]
+    rule: Option<String>,
     /// Colour P-positions in text output.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
@@ -45,132 +45,141 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     args.checkpointing.check_paths(args.output.as_deref())?;
     let output = args.output.as_deref().unwrap_or("-");
     let color = args.color.enabled(output);
-    let play = args.play.resolve(&game, &mut context.console);
-    if let Some(graph) = game.graph() {
+    let registry = Registry::standard();
+    let rule = match &args.rule {
+        Some(name) => rule_by_name(&registry, name)?,
+        None => rule_by_name(
+            &registry,
+            args.play.resolve(&game, &mut context.console).word(),
+        )?,
+    };
+    let kind = rule.kind(&game);
+    // Refusals first, before any work.
+    if game.graph().is_some() {
         args.checkpointing.refuse_for_positions()?;
-        refuse_misere_loopy(play)?;
-        refuse_matrix(args.format, "a graph file's table is one row per node")?;
-        if let Some(ground) = graph.hackenbush {
-            let position = hackenbush_of(graph, ground)?;
-            context.console.write_to(output, |out| {
-                export::hackenbush::write_table(out, graph, &position, args.format, &game.name)
-            })?;
-            return Ok(());
+        refuse_misere_loopy(rule.name())?;
+    } else if kind == TableKind::Misere {
+        if args.checkpointing.checkpoint.is_some() || args.checkpointing.resume.is_some() {
+            return Err(CliError::Usage(
+                "--checkpoint is for normal-play tables; a misère table is computed in one piece (drop --checkpoint)".into(),
+            ));
         }
-        let table = LoopyTable::of_graph(graph)?;
-        context.console.write_to(output, |out| {
-            export::loopy::write_table(out, &table, args.format, &game.name)
-        })?;
-        return Ok(());
-    }
-    if play == Play::Misere {
-        return run_misere(&args, &game, context);
-    }
-    if game.position_program().is_some() {
+    } else if kind != TableKind::Sequence {
         args.checkpointing.refuse_for_positions()?;
-        let extents = args.to.extents(&game.coordinates())?;
-        let table = match multi::compute_box(&game, &extents) {
-            Ok(table) => Table::Box(table),
-            Err(EngineError::Cycle { positions, .. }) => {
-                let cycle: Vec<String> = positions.iter().map(|p| show_position(p)).collect();
-                context.console.note(&format!(
-                    "note: the moves can cycle ({}), so every position is valued as a loopy game: outcome (P, N or D for a draw), remoteness and generalized Sprague–Grundy value",
-                    cycle.join(" → ")
-                ));
-                refuse_matrix(
-                    args.format,
-                    "a loopy game's table is one row per position (outcome, remoteness, value)",
-                )?;
-                let table = LoopyTable::of_box(&game, &extents)?;
-                context.console.write_to(output, |out| {
-                    export::loopy::write_table(out, &table, args.format, &game.name)
-                })?;
-                return Ok(());
-            }
-            Err(error) => return Err(error.into()),
+    }
+    refuse_format(args.format, kind)?;
+    let valued = if kind == TableKind::Sequence {
+        Valued::Normal(sequence(&args, &game, context)?)
+    } else {
+        let extents = match (game.graph(), game.position_program()) {
+            (Some(_), _) => Vec::new(),
+            (None, Some(_)) => args.to.extents(&game.coordinates())?,
+            (None, None) => vec![args.to.heap_to(&game)?],
         };
-        context.console.write_to(output, |out| {
-            export::write_table(out, &table, args.format, &game.name, color)
-        })?;
-        return Ok(());
-    }
-    let to = args.to.heap_to(&game)?;
-    if args.format == Format::Matrix {
-        return Err(CliError::Usage(
-            "--format matrix is a grid of a position game (`position (x, y)`); a heap game's table is text, csv or json".into(),
-        ));
-    }
+        let console = std::cell::RefCell::new(&mut context.console);
+        let notices = |notice: &Notice| console.borrow_mut().note(&super::notice_text(notice));
+        // A format that cannot show a loopy table stops at the cycle, before valuing it.
+        let loopy_fallback = args.format.check(TableKind::Loopy).is_ok();
+        let request = Request {
+            extents,
+            options: EngineOptions { progress: true },
+            notices: Some(&notices),
+            loopy_fallback,
+        };
+        let valued = match rule.value(&game, &request) {
+            Err(EngineError::Cycle { positions, .. }) if !loopy_fallback => {
+                notices(&Notice::ValuedAsLoopy { cycle: positions });
+                return refuse_format(args.format, TableKind::Loopy);
+            }
+            valued => valued?,
+        };
+        refuse_format(args.format, valued.kind())?;
+        valued
+    };
+    let summary = match &valued {
+        Valued::Misere(table) => Some(analysis::misere::summarize(table)),
+        _ => None,
+    };
+    let view = TableView {
+        game: &game.name,
+        color,
+        misere: summary.as_ref(),
+    };
+    let exporter = args.format.exporter();
+    context
+        .console
+        .write_to(output, |out| exporter.write(out, &valued, &view))?;
+    Ok(())
+}
+
+/// A heap game's normal values `G(0..=to)`, resumable: saved and resumed with `--checkpoint`.
+fn sequence(args: &Args, game: &Game, context: &mut Context<'_>) -> Result<Table, CliError> {
+    let to = args.to.heap_to(game)?;
     let console = &mut context.console;
     let (mut table, ()) = args
         .checkpointing
-        .run(&game, &context.args, |mut table, hook| {
-            note_if_long(console, &game, table.len(), to, Bound::To, hook.is_some());
+        .run(game, &context.args, |mut table, hook| {
+            note_if_long(console, game, table.len(), to, Bound::To, hook.is_some());
             let options = EngineOptions { progress: true };
             match hook {
-                Some(hook) => engine::extend_in_chunks(&game, &mut table, to, &options, hook)?,
-                None => engine::extend(&game, &mut table, to, &options)?,
+                Some(hook) => engine::extend_in_chunks(game, &mut table, to, &options, hook)?,
+                None => engine::extend(game, &mut table, to, &options)?,
             }
             Ok((table, ()))
         })?;
     // A resumed table may hold more values than asked for.
     table.truncate(to as usize + 1);
-    let table = Table::sequence(&game.coordinate, table);
-    context.console.write_to(output, |out| {
-        export::write_table(out, &table, args.format, &game.name, color)
-    })?;
-    Ok(())
+    Ok(Table::sequence(&game.coordinate, table))
 }
 
-/// `--format matrix` is a grid of normal values of a box: refused for the tables that are
-/// not one (`why`), which would otherwise print as text.
-fn refuse_matrix(format: Format, why: &str) -> Result<(), CliError> {
-    if format == Format::Matrix {
-        return Err(CliError::Usage(format!(
-            "--format matrix is a grid of normal values of a position game's box; {why}: ask for text, csv or json"
-        )));
+/// The rule called `name`, or an error listing the rules there are.
+fn rule_by_name<'r>(registry: &'r Registry, name: &str) -> Result<&'r dyn DynRule, CliError> {
+    if let Ok(rule) = api::rule(registry, name) {
+        return Ok(rule);
     }
-    Ok(())
+    let list: Vec<String> = registry
+        .rules()
+        .map(|r| format!("  {:<9} {}", r.name(), r.about()))
+        .collect();
+    let suggestion = crate::rules::names::suggest(name, registry.names())
+        .map(|s| format!(" (did you mean `{s}`?)"))
+        .unwrap_or_default();
+    Err(CliError::Usage(format!(
+        "unknown value rule `{name}`{suggestion}; the rules are:\n{}",
+        list.join("\n")
+    )))
 }
 
-/// `table --misere`: every position's normal value, misère value and genus.
-fn run_misere(args: &Args, game: &Game, context: &mut Context<'_>) -> Result<(), CliError> {
-    if args.checkpointing.checkpoint.is_some() || args.checkpointing.resume.is_some() {
-        return Err(CliError::Usage(
-            "--checkpoint is for normal-play tables; a misère table is computed in one piece (drop --checkpoint)".into(),
-        ));
+/// A format that cannot show this kind of table is refused (exit 2), in words saying why.
+fn refuse_format(format: Format, kind: TableKind) -> Result<(), CliError> {
+    if format.check(kind).is_ok() {
+        return Ok(());
     }
-    refuse_matrix(args.format, "a misère table is one row per position")?;
-    let extents = if game.position_program().is_some() {
-        args.to.extents(&game.coordinates())?
-    } else {
-        vec![args.to.heap_to(game)?]
+    let why = match kind {
+        TableKind::Sequence => {
+            return Err(CliError::Usage(
+                "--format matrix is a grid of a position game (`position (x, y)`); a heap game's table is text, csv or json".into(),
+            ))
+        }
+        TableKind::Graph | TableKind::Hackenbush => "a graph file's table is one row per node",
+        TableKind::Misere => "a misère table is one row per position",
+        TableKind::Loopy => {
+            "a loopy game's table is one row per position (outcome, remoteness, value)"
+        }
+        TableKind::Box | TableKind::Rule => "a value rule's table is one row per position",
     };
-    let table = misere::table(game, &extents, true)?;
-    let summary = analysis::misere::summarize(&table);
-    let output = args.output.as_deref().unwrap_or("-");
-    context.console.write_to(output, |out| {
-        export::misere::write_table(out, &table, &summary, args.format, &game.name)
-    })?;
-    Ok(())
+    Err(CliError::Usage(format!(
+        "--format {} is a grid of normal values of a position game's box; {why}: ask for text, csv or json",
+        format.name()
+    )))
 }
 
 /// Misère play of a game that can cycle is not valued (only normal play's loopy theory is).
-pub(super) fn refuse_misere_loopy(play: Play) -> Result<(), CliError> {
-    if play == Play::Misere {
+pub(super) fn refuse_misere_loopy(rule: &str) -> Result<(), CliError> {
+    if rule == "misere" {
         return Err(CliError::Usage(
             "misère play of a graph or of a game whose moves can cycle is not supported: the loopy values (outcome, remoteness, generalized Sprague–Grundy value) are those of normal play\n  help: drop --misere".into(),
         ));
     }
     Ok(())
-}
-
-/// The Hackenbush position of a `hackenbush` file.
-pub(super) fn hackenbush_of(graph: &GraphGame, ground: u32) -> Result<Hackenbush, CliError> {
-    crate::engine::budget::check_graph(
-        graph.node_count(),
-        graph.undirected.len(),
-        crate::engine::budget::HACKENBUSH_COST,
-    )?;
-    Hackenbush::new(graph.node_count(), graph.undirected.clone(), ground)
-        .map_err(|e| CliError::Usage(e.to_string()))
 }

@@ -6,7 +6,12 @@
 use std::io::{self, BufWriter, Write};
 
 use super::next_position;
+use super::TableView;
 use crate::engine::{BoxTable, SgTable, Table};
+use crate::value::evaluate::ValueTable;
+use crate::value::loopy::LoopyTable;
+use crate::value::misere::MisereTable;
+use crate::value::{HackenbushTable, TableKind, Valued};
 
 /// Bytes collected before each call to the underlying writer.
 const BUFFER_BYTES: usize = 1 << 16;
@@ -86,6 +91,115 @@ pub(super) fn push_decimal(buffer: &mut Vec<u8>, mut value: u64) {
         }
     }
     buffer.extend_from_slice(&digits[start..]);
+}
+
+/// The CSV exporter (RFC 4180): the coordinates' names, then one column per value the table
+/// holds, one row per position.
+pub struct Csv;
+
+impl super::TableFormat for Csv {
+    fn supports(&self, _: TableKind) -> bool {
+        true
+    }
+
+    fn write(&self, out: &mut dyn Write, table: &Valued, _: &TableView<'_>) -> io::Result<()> {
+        match table {
+            Valued::Normal(table) => write_table_csv(out, table),
+            Valued::Misere(table) => misere_csv(out, table),
+            Valued::Loopy(table) => loopy_csv(out, table),
+            Valued::Hackenbush(table) => hackenbush_csv(out, table),
+            Valued::Rule(table) => rule_csv(out, table),
+        }
+    }
+}
+
+/// A value rule's table: the coordinates (a graph's node names), `value` when the rule gives
+/// values, and `outcome`.
+fn rule_csv(out: &mut dyn Write, table: &ValueTable) -> io::Result<()> {
+    let mut writer = csv::Writer::from_writer(out);
+    let mut header: Vec<&str> = table.coordinates().iter().map(String::as_str).collect();
+    if table.has_values() {
+        header.push("value");
+    }
+    header.push("outcome");
+    writer.write_record(&header).map_err(super::csv_io_error)?;
+    for (index, (value, outcome)) in table.cells().iter().enumerate() {
+        let mut record: Vec<String> = match table.names().get(index) {
+            Some(name) => vec![name.clone()],
+            None => table
+                .position_of(index)
+                .iter()
+                .map(u64::to_string)
+                .collect(),
+        };
+        if table.has_values() {
+            record.push(value.clone());
+        }
+        record.push(outcome.to_string());
+        writer.write_record(&record).map_err(super::csv_io_error)?;
+    }
+    writer.flush()
+}
+
+/// A Hackenbush picture: `node,value` (`value` empty for a node cut off from the ground).
+fn hackenbush_csv(out: &mut dyn Write, table: &HackenbushTable) -> io::Result<()> {
+    let mut writer = csv::Writer::from_writer(out);
+    writer
+        .write_record(["node", "value"])
+        .map_err(super::csv_io_error)?;
+    for (name, value) in table.names.iter().zip(table.picture.node_values()) {
+        let value = value.map_or_else(String::new, |v| v.to_string());
+        writer
+            .write_record([name, &value])
+            .map_err(super::csv_io_error)?;
+    }
+    writer.flush()
+}
+
+fn misere_csv(out: &mut dyn Write, table: &MisereTable) -> io::Result<()> {
+    let mut out = io::BufWriter::new(out);
+    writeln!(out, "{},sg,misere_sg,genus", table.coordinates.join(","))?;
+    for (index, cell) in table.cells.iter().enumerate() {
+        let position = table.position_of(index);
+        let genus = cell.genus.to_string();
+        let genus = if genus.contains(',') {
+            format!("\"{genus}\"")
+        } else {
+            genus
+        };
+        let coordinates: Vec<String> = position.iter().map(u64::to_string).collect();
+        writeln!(
+            out,
+            "{},{},{},{genus}",
+            coordinates.join(","),
+            cell.normal(),
+            cell.misere()
+        )?;
+    }
+    out.flush()
+}
+
+fn remoteness(r: Option<u32>) -> String {
+    r.map_or_else(String::new, |r| r.to_string())
+}
+
+fn loopy_csv(out: &mut dyn Write, table: &LoopyTable) -> io::Result<()> {
+    let mut writer = csv::Writer::from_writer(out);
+    let mut header: Vec<&str> = table.coordinates.iter().map(String::as_str).collect();
+    header.extend(["outcome", "remoteness", "value"]);
+    writer.write_record(&header).map_err(super::csv_io_error)?;
+    for v in 0..table.rows {
+        let mut record: Vec<String> = if table.positions.is_empty() {
+            vec![table.names[v].clone()]
+        } else {
+            table.positions[v].iter().map(u64::to_string).collect()
+        };
+        record.push(table.outcome[v].to_string());
+        record.push(remoteness(table.remoteness[v]));
+        record.push(table.values[v].to_string());
+        writer.write_record(&record).map_err(super::csv_io_error)?;
+    }
+    writer.flush()
 }
 
 #[cfg(test)]

@@ -10,7 +10,16 @@ use std::io::{self, BufWriter, Write};
 
 use super::csv::push_decimal;
 use super::next_position;
+use serde_json::{json, Map, Value};
+
+use super::misere::periodicity_json;
+use super::TableView;
+use crate::analysis::misere::MisereSummary;
 use crate::engine::{BoxTable, SgTable, Table};
+use crate::value::evaluate::ValueTable;
+use crate::value::loopy::LoopyTable;
+use crate::value::misere::MisereTable;
+use crate::value::{HackenbushTable, TableKind, Valued};
 
 /// Bytes collected before each call to the underlying writer.
 const BUFFER_BYTES: usize = 1 << 16;
@@ -103,6 +112,180 @@ pub fn write_box_json(out: &mut dyn Write, table: &BoxTable, game: &str) -> io::
         table.max_value()
     )?;
     out.flush()
+}
+
+/// The JSON exporter: one object per table, streamed position by position.
+pub struct Json;
+
+impl super::TableFormat for Json {
+    fn supports(&self, _: TableKind) -> bool {
+        true
+    }
+
+    fn write(&self, out: &mut dyn Write, table: &Valued, view: &TableView<'_>) -> io::Result<()> {
+        let game = view.game;
+        match table {
+            Valued::Normal(table) => write_table_json(out, table, game),
+            Valued::Misere(table) => misere_json(
+                out,
+                table,
+                view.misere
+                    .expect("a misère table is written with its summary"),
+                game,
+            ),
+            Valued::Loopy(table) => {
+                let mut out = BufWriter::new(out);
+                loopy_json(&mut out, table, game)?;
+                out.flush()
+            }
+            Valued::Hackenbush(table) => hackenbush_json(out, table, game),
+            Valued::Rule(table) => rule_json(out, table, game),
+        }
+    }
+}
+
+/// A value rule's table: `{"game", "rule", "coordinates", "extents", "positions": [{<coordinates>,
+/// "outcome", "value"}], "counts": {"P", "N", "D"}}`, `value` only when the rule gives values.
+fn rule_json(out: &mut dyn Write, table: &ValueTable, game: &str) -> io::Result<()> {
+    let mut out = BufWriter::new(out);
+    let mut counts = [0usize; 3];
+    write!(out, "{{\"game\":")?;
+    serde_json::to_writer(&mut out, game)?;
+    write!(out, ",\"rule\":")?;
+    serde_json::to_writer(&mut out, table.rule())?;
+    write!(out, ",\"coordinates\":")?;
+    serde_json::to_writer(&mut out, table.coordinates())?;
+    write!(out, ",\"extents\":")?;
+    serde_json::to_writer(&mut out, table.extents())?;
+    write!(out, ",\"positions\":[")?;
+    for (index, (value, outcome)) in table.cells().iter().enumerate() {
+        counts[*outcome as usize] += 1;
+        let mut item = Map::new();
+        match table.names().get(index) {
+            Some(name) => {
+                item.insert(table.coordinates()[0].clone(), json!(name));
+            }
+            None => {
+                for (name, x) in table.coordinates().iter().zip(table.position_of(index)) {
+                    item.insert(name.clone(), json!(x));
+                }
+            }
+        }
+        item.insert("outcome".into(), json!(outcome.to_string()));
+        if table.has_values() {
+            item.insert("value".into(), json!(value));
+        }
+        if index > 0 {
+            out.write_all(b",")?;
+        }
+        serde_json::to_writer(&mut out, &Value::Object(item))?;
+    }
+    let [p, n, d] = counts;
+    write!(out, "],\"counts\":")?;
+    serde_json::to_writer(&mut out, &json!({"P": p, "N": n, "D": d}))?;
+    writeln!(out, "}}")?;
+    out.flush()
+}
+
+/// A Hackenbush picture: `{"game", "ground", "nodes": [{"node", "value"}], "outcome", "value"}`,
+/// streamed node by node (keys in the order `serde_json` sorts them), so that a graph of
+/// millions of nodes takes no more memory than its values.
+fn hackenbush_json(out: &mut dyn Write, table: &HackenbushTable, game: &str) -> io::Result<()> {
+    let mut out = BufWriter::new(out);
+    let position = &table.picture;
+    write!(out, "{{\"game\":")?;
+    serde_json::to_writer(&mut out, game)?;
+    write!(out, ",\"ground\":")?;
+    serde_json::to_writer(&mut out, &table.names[position.ground() as usize])?;
+    write!(out, ",\"nodes\":[")?;
+    for (v, (name, value)) in table.names.iter().zip(position.node_values()).enumerate() {
+        if v > 0 {
+            out.write_all(b",")?;
+        }
+        serde_json::to_writer(&mut out, &json!({"node": name, "value": value}))?;
+    }
+    write!(out, "],\"outcome\":")?;
+    serde_json::to_writer(&mut out, if position.value() == 0 { "P" } else { "N" })?;
+    write!(out, ",\"value\":")?;
+    serde_json::to_writer(&mut out, &position.value())?;
+    writeln!(out, "}}")?;
+    out.flush()
+}
+
+fn misere_json(
+    out: &mut dyn Write,
+    table: &MisereTable,
+    summary: &MisereSummary,
+    game: &str,
+) -> io::Result<()> {
+    let mut out = io::BufWriter::new(out);
+    write!(out, "{{\"game\":")?;
+    serde_json::to_writer(&mut out, game)?;
+    write!(out, ",\"play\":\"misere\",\"coordinates\":")?;
+    serde_json::to_writer(&mut out, &table.coordinates)?;
+    write!(out, ",\"extents\":")?;
+    serde_json::to_writer(&mut out, &table.extents)?;
+    write!(out, ",\"positions\":[")?;
+    for (index, cell) in table.cells.iter().enumerate() {
+        if index > 0 {
+            write!(out, ",")?;
+        }
+        let mut item = serde_json::Map::new();
+        for (name, value) in table.coordinates.iter().zip(table.position_of(index)) {
+            item.insert(name.clone(), json!(value));
+        }
+        item.insert("sg".into(), json!(cell.normal()));
+        item.insert("misere_sg".into(), json!(cell.misere()));
+        item.insert("genus".into(), json!(cell.genus.to_string()));
+        item.insert(
+            "genus_superscripts".into(),
+            json!(cell.genus.superscripts()),
+        );
+        item.insert("tame".into(), json!(cell.is_tame()));
+        item.insert("species".into(), json!(cell.species));
+        item.insert("misere_outcome".into(), json!(cell.outcome().to_string()));
+        serde_json::to_writer(&mut out, &item)?;
+    }
+    write!(out, "],\"p_positions\":{}", summary.p_positions)?;
+    write!(out, ",\"first_wild\":")?;
+    serde_json::to_writer(&mut out, &summary.first_wild)?;
+    write!(out, ",\"genus_period\":")?;
+    serde_json::to_writer(&mut out, &periodicity_json(&summary.genus_period))?;
+    write!(out, ",\"misere_period\":")?;
+    serde_json::to_writer(&mut out, &periodicity_json(&summary.misere_period))?;
+    writeln!(out, "}}")?;
+    out.flush()
+}
+
+/// The JSON object, streamed: one position at a time, so that a table of millions of nodes
+/// takes no more memory than the table itself (the keys in the order `serde_json` sorts them).
+fn loopy_json(out: &mut dyn Write, table: &LoopyTable, game: &str) -> io::Result<()> {
+    let [p, n, d] = table.counts();
+    write!(out, "{{\"coordinates\":")?;
+    serde_json::to_writer(&mut *out, &table.coordinates)?;
+    write!(out, ",\"counts\":")?;
+    serde_json::to_writer(&mut *out, &json!({"P": p, "N": n, "D": d}))?;
+    write!(out, ",\"game\":")?;
+    serde_json::to_writer(&mut *out, game)?;
+    write!(out, ",\"positions\":[")?;
+    for v in 0..table.rows {
+        let mut item = Map::new();
+        if table.positions.is_empty() {
+            item.insert(table.coordinates[0].clone(), json!(table.names[v]));
+        } else {
+            for (name, x) in table.coordinates.iter().zip(&table.positions[v]) {
+                item.insert(name.clone(), json!(x));
+            }
+        }
+        item.insert("outcome".into(), json!(table.outcome[v].to_string()));
+        item.insert("remoteness".into(), json!(table.remoteness[v]));
+        item.insert("value".into(), json!(table.values[v].to_string()));
+        if v > 0 {
+            out.write_all(b",")?;
+        }
+        serde_json::to_writer(&mut *out, &Value::Object(item))?;
+    }
+    writeln!(out, "]}}")
 }
 
 #[cfg(test)]

@@ -5,7 +5,9 @@
 use std::io::{self, BufWriter, Write};
 
 use super::csv::push_decimal;
+use super::TableView;
 use crate::engine::Table;
+use crate::value::{TableKind, Valued};
 
 /// Bytes buffered before each call to the underlying writer.
 const BUFFER_BYTES: usize = 1 << 16;
@@ -26,6 +28,25 @@ pub fn write_matrix(out: &mut dyn Write, table: &Table) -> io::Result<()> {
         }
     }
     out.flush()
+}
+
+/// The matrix exporter: a grid of the normal values of a position game's box; no other kind of
+/// table is a grid.
+pub struct Matrix;
+
+impl super::TableFormat for Matrix {
+    fn supports(&self, kind: TableKind) -> bool {
+        kind == TableKind::Box
+    }
+
+    fn write(&self, out: &mut dyn Write, table: &Valued, _: &TableView<'_>) -> io::Result<()> {
+        match table {
+            Valued::Normal(table) => write_matrix(out, table),
+            _ => Err(io::Error::other(
+                "a matrix is a grid of a box's normal values",
+            )),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,192 +1,18 @@
-//! A misère table ([`MisereTable`]) in text, CSV or JSON: each position's normal value `sg`,
-//! misère Grundy value `misere_sg` (`G⁻`) and genus, side by side.
-//!
-//! * CSV: `n,sg,misere_sg,genus` for a heap game; the coordinates' names and then the same
-//!   columns for a position game. A genus with two-digit superscripts (`12^{1,12,14}`) is
-//!   quoted.
-//! * JSON: `{"game", "play": "misere", "coordinates", "extents", "positions": [{…}], …}`, each
-//!   position with its coordinates by name, `sg`, `misere_sg`, `genus`, `genus_superscripts`
-//!   (the full list `γ0 γ1 …` up to the alternating tail), `tame` and `misere_outcome`; then
-//!   the summary: `p_positions` (misère), `first_wild`, `genus_period`, `misere_period`.
-//! * text: one line per position, misère P-positions (`G⁻ = 0`: the player to move loses)
-//!   marked with `*`, wild positions with `wild`, and the summary below.
-
-use std::io::{self, Write};
+//! Misère reports: the text and JSON of `period --misere` (the observed periods of `G⁻` and of
+//! the genus) and of `quotient` (misère quotients). A misère *table* is written by the format
+//! modules ([`super::text`], [`super::csv`], [`super::json`]), like every kind of table.
 
 use serde_json::json;
 
-use super::Format;
 use crate::analysis::misere::MisereSummary;
 use crate::analysis::Periodicity;
 use crate::value::misere::quotient::{Quotient, Step};
-use crate::value::misere::MisereTable;
 
-/// Writes `table` in `format` (text, csv or json; a matrix is refused by the caller).
-pub fn write_table(
-    out: &mut dyn Write,
-    table: &MisereTable,
-    summary: &MisereSummary,
-    format: Format,
-    game: &str,
-) -> io::Result<()> {
-    match format {
-        Format::Csv => write_csv(out, table),
-        Format::Json => write_json(out, table, summary, game),
-        Format::Text | Format::Matrix => write_text(out, table, summary),
-    }
-}
-
-fn write_csv(out: &mut dyn Write, table: &MisereTable) -> io::Result<()> {
-    let mut out = io::BufWriter::new(out);
-    writeln!(out, "{},sg,misere_sg,genus", table.coordinates.join(","))?;
-    for (index, cell) in table.cells.iter().enumerate() {
-        let position = table.position_of(index);
-        let genus = cell.genus.to_string();
-        let genus = if genus.contains(',') {
-            format!("\"{genus}\"")
-        } else {
-            genus
-        };
-        let coordinates: Vec<String> = position.iter().map(u64::to_string).collect();
-        writeln!(
-            out,
-            "{},{},{},{genus}",
-            coordinates.join(","),
-            cell.normal(),
-            cell.misere()
-        )?;
-    }
-    out.flush()
-}
-
-fn periodicity_json(found: &Option<Periodicity>) -> serde_json::Value {
+pub(super) fn periodicity_json(found: &Option<Periodicity>) -> serde_json::Value {
     match found {
         Some(p) => json!({"preperiod": p.preperiod, "period": p.period, "saltus": p.saltus}),
         None => serde_json::Value::Null,
     }
-}
-
-fn write_json(
-    out: &mut dyn Write,
-    table: &MisereTable,
-    summary: &MisereSummary,
-    game: &str,
-) -> io::Result<()> {
-    let mut out = io::BufWriter::new(out);
-    write!(out, "{{\"game\":")?;
-    serde_json::to_writer(&mut out, game)?;
-    write!(out, ",\"play\":\"misere\",\"coordinates\":")?;
-    serde_json::to_writer(&mut out, &table.coordinates)?;
-    write!(out, ",\"extents\":")?;
-    serde_json::to_writer(&mut out, &table.extents)?;
-    write!(out, ",\"positions\":[")?;
-    for (index, cell) in table.cells.iter().enumerate() {
-        if index > 0 {
-            write!(out, ",")?;
-        }
-        let mut item = serde_json::Map::new();
-        for (name, value) in table.coordinates.iter().zip(table.position_of(index)) {
-            item.insert(name.clone(), json!(value));
-        }
-        item.insert("sg".into(), json!(cell.normal()));
-        item.insert("misere_sg".into(), json!(cell.misere()));
-        item.insert("genus".into(), json!(cell.genus.to_string()));
-        item.insert(
-            "genus_superscripts".into(),
-            json!(cell.genus.superscripts()),
-        );
-        item.insert("tame".into(), json!(cell.is_tame()));
-        item.insert("species".into(), json!(cell.species));
-        item.insert("misere_outcome".into(), json!(cell.outcome().to_string()));
-        serde_json::to_writer(&mut out, &item)?;
-    }
-    write!(out, "],\"p_positions\":{}", summary.p_positions)?;
-    write!(out, ",\"first_wild\":")?;
-    serde_json::to_writer(&mut out, &summary.first_wild)?;
-    write!(out, ",\"genus_period\":")?;
-    serde_json::to_writer(&mut out, &periodicity_json(&summary.genus_period))?;
-    write!(out, ",\"misere_period\":")?;
-    serde_json::to_writer(&mut out, &periodicity_json(&summary.misere_period))?;
-    writeln!(out, "}}")?;
-    out.flush()
-}
-
-fn write_text(out: &mut dyn Write, table: &MisereTable, summary: &MisereSummary) -> io::Result<()> {
-    let mut out = io::BufWriter::new(out);
-    let positions: Vec<String> = (0..table.cells.len())
-        .map(|index| {
-            let position = table.position_of(index);
-            if position.len() == 1 {
-                position[0].to_string()
-            } else {
-                crate::engine::multi::show_position(&position)
-            }
-        })
-        .collect();
-    let name = if table.coordinates.len() == 1 {
-        table.coordinates[0].clone()
-    } else {
-        format!("({})", table.coordinates.join(", "))
-    };
-    let width = positions
-        .iter()
-        .map(|p| p.chars().count())
-        .chain([name.chars().count()])
-        .max()
-        .unwrap_or(1);
-    let genera: Vec<String> = table.cells.iter().map(|c| c.genus.to_string()).collect();
-    let genus_width = genera.iter().map(String::len).chain([5]).max().unwrap_or(5);
-    writeln!(out, "{name:>width$}  sg  G⁻   genus")?;
-    for ((position, cell), genus) in positions.iter().zip(&table.cells).zip(&genera) {
-        let mark = if cell.misere() == 0 { "*" } else { " " };
-        let species = if cell.is_tame() {
-            String::new()
-        } else {
-            format!("  {}", cell.species.word())
-        };
-        let line = format!(
-            "{position:>width$}  {:>2}  {:>2}{mark}  {genus:<genus_width$}{species}",
-            cell.normal(),
-            cell.misere(),
-        );
-        writeln!(out, "{}", line.trim_end())?;
-    }
-    writeln!(
-        out,
-        "* misère P-position (G⁻ = 0: the player to move loses); {} of {} positions",
-        summary.p_positions, summary.positions
-    )?;
-    let kind = if table.heap_game { "heap" } else { "position" };
-    match summary.first_wild {
-        None => writeln!(
-            out,
-            "every {kind} shown is tame: sums of them are won as in misère Nim (Conway's tame rule)"
-        )?,
-        Some(index) => {
-            writeln!(
-                out,
-                "first wild {kind}: {} (genus {}, {}); a wild position is one with a position whose genus is not that of a Nim sum",
-                positions[index],
-                genera[index],
-                table.cells[index].species.word()
-            )?;
-            writeln!(
-                out,
-                "restive / restless: not tame, but every option is tame, with normal value ≤ 1 / misère value ≤ 1 (Winning Ways ch. 13)"
-            )?;
-        }
-    }
-    if table.heap_game {
-        match &summary.genus_period {
-            Some(p) => writeln!(
-                out,
-                "genus sequence: period {} from n = {} (seen in this table, not proved)",
-                p.period, p.preperiod
-            )?,
-            None => writeln!(out, "genus sequence: no period found in this table")?,
-        }
-    }
-    out.flush()
 }
 
 /// Why a misère analysis ended before the limit asked for, if it did: the search over sums
@@ -424,15 +250,44 @@ pub fn quotient_json(game: &str, steps: &[Step]) -> String {
 mod tests {
     use super::*;
     use crate::analysis::misere::summarize;
+    use crate::export::{write_valued, ExportError, Format, TableView};
     use crate::rules::testing::game;
-    use crate::value::misere;
+    use crate::value::{misere, TableKind, Valued};
 
+    /// A misère table of `text` to `to`, written by the one exporter of `format`.
     fn render(text: &str, to: u64, format: Format) -> String {
         let game = game(text);
         let table = misere::table(&game, &[to], false).unwrap();
+        let summary = summarize(&table);
+        let view = TableView {
+            misere: Some(&summary),
+            ..TableView::new("g")
+        };
         let mut out = Vec::new();
-        write_table(&mut out, &table, &summarize(&table), format, "g").unwrap();
+        write_valued(&mut out, &Valued::Misere(table), format, &view).unwrap();
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn a_matrix_of_a_misere_table_is_a_typed_refusal() {
+        let game = game("octal 0.77");
+        let table = Valued::Misere(misere::table(&game, &[3], false).unwrap());
+        let mut out = Vec::new();
+        let error = write_valued(&mut out, &table, Format::Matrix, &TableView::new("g"));
+        assert!(
+            matches!(
+                error,
+                Err(ExportError::Unsupported {
+                    format: Format::Matrix,
+                    kind: TableKind::Misere
+                })
+            ),
+            "{error:?}"
+        );
+        assert!(out.is_empty(), "nothing written");
+        for format in [Format::Text, Format::Csv, Format::Json] {
+            assert!(format.check(TableKind::Misere).is_ok(), "{format:?}");
+        }
     }
 
     #[test]

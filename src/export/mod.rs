@@ -1,17 +1,33 @@
 //! Serialisers for tables and reports: pure functions writing to a `Write` (or returning
-//! bytes); files go through the atomic writer of [`crate::fs`]. One module per format, each
-//! handling both shapes of [`Table`] (a heap game's sequence, a position game's box):
+//! bytes); files are written by the command line (atomically, through [`crate::fs`]).
 //!
-//! * [`text`]: grids for the terminal, P-positions (value 0) highlighted;
-//! * [`csv`]: one column per coordinate, then `sg`, streamed;
-//! * [`json`]: the table, streamed;
-//! * [`matrix`]: a plain CSV grid of the values;
-//! * [`plot`] and [`heatmap`]: PNG and SVG charts of a sequence, with the period marked when one
-//!   is known, and heat maps of two-coordinate boxes;
-//! * [`code`]: lookup functions `sg(…)` in C++, Python, Rust and Java;
-//! * [`period`]: the text and the JSON of a `period` report, its sentences rendered from the
-//!   typed report;
-//! * [`solve`]: the text of a `solve` report;
+//! **Tables.** One module per format, each writing every kind of valued table
+//! ([`crate::value::Valued`]) behind one trait, [`TableFormat`]; [`write_valued`] refuses a
+//! kind a format cannot show with a typed [`ExportError::Unsupported`], never a silent fallback:
+//!
+//! * [`text`]: grids of normal values for the terminal, P-positions (value 0) highlighted; one
+//!   line per position of the other tables (misère: `*` on misère P-positions, `wild` on wild
+//!   positions, the summary below; loopy: outcome, remoteness, value; Hackenbush: the value
+//!   above each node; a value rule: the outcome and value);
+//! * [`csv`]: one column per coordinate (`node` for a graph file), then the values: `sg`;
+//!   misère `sg,misere_sg,genus` (a genus with two-digit superscripts quoted); loopy
+//!   `outcome,remoteness,value` (`remoteness` empty for a draw, `value` `3` or `inf{0,2}`);
+//!   Hackenbush `value` (empty for a node cut off from the ground); a rule `value,outcome`;
+//! * [`json`]: one object, streamed: `{"game", "coordinate", "values", "max_value",
+//!   "p_positions"}` (boxes nest `values`); misère `{"game", "play": "misere", "coordinates",
+//!   "extents", "positions": [{…, "sg", "misere_sg", "genus", "genus_superscripts", "tame",
+//!   "species", "misere_outcome"}], "p_positions", "first_wild", "genus_period",
+//!   "misere_period"}`; loopy `{"coordinates", "counts", "game", "positions": [{…, "outcome",
+//!   "remoteness", "value"}]}`; Hackenbush `{"game", "ground", "nodes": [{"node", "value"}],
+//!   "outcome", "value"}`; a rule `{"game", "rule", "coordinates", "extents", "positions",
+//!   "counts"}`;
+//! * [`matrix`]: a plain CSV grid of the normal values of a box (the only kind it shows).
+//!
+//! **Charts and reports.** [`plot`] and [`heatmap`]: PNG and SVG charts of a sequence, with the
+//! period marked when one is known, and heat maps of two-coordinate boxes; [`graph_plot`];
+//! [`code`]: lookup functions `sg(…)` in C++, Python, Rust and Java; [`period`]: the text and
+//! the JSON of a `period` report, its sentences rendered from the typed report; [`solve`]: the
+//! text of a `solve` report; [`misere`], [`loopy`], [`hackenbush`]: their reports.
 //!
 //! A position `n` with `G(n) = 0` is a P-position (the previous player wins), by the
 //! Sprague–Grundy theorem; every exporter that marks positions marks exactly these.
@@ -39,7 +55,9 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+use crate::analysis::misere::MisereSummary;
 use crate::engine::Table;
+use crate::value::{TableKind, Valued};
 
 pub use code::{
     box_formula_supported, criterion_supported, formula_supported, generate, generate_criterion,
@@ -94,6 +112,17 @@ pub enum ExportError {
         /// The most nodes drawn ([`graph_plot::MAX_DRAWN_NODES`]).
         limit: usize,
     },
+    /// A format asked of a kind of table it cannot show ([`TableFormat::supports`]).
+    #[error("{} cannot show {kind}", .format.name())]
+    Unsupported {
+        /// The format asked for.
+        format: Format,
+        /// The kind of table.
+        kind: TableKind,
+    },
+    /// Writing failed.
+    #[error(transparent)]
+    Io(std::io::Error),
     /// The table holds no values, so there is nothing to draw or look up.
     #[error("the table is empty: there is nothing to export\n  help: compute at least G(0)")]
     EmptyTable,
@@ -179,6 +208,74 @@ pub fn write_plot(path: &Path, table: &Table, spec: &ChartSpec) -> Result<(), Ex
             heatmap::write_heatmap(path, boxed, &heatmap::HeatmapSpec::new(spec.game))
         }
     }
+}
+
+/// What a table exporter writes besides the table itself.
+#[derive(Clone, Copy, Debug)]
+pub struct TableView<'a> {
+    /// The game's name (JSON).
+    pub game: &'a str,
+    /// Colour P-positions (text).
+    pub color: bool,
+    /// A misère table's summary (its text footer and JSON tail), computed by the caller.
+    pub misere: Option<&'a MisereSummary>,
+}
+
+impl<'a> TableView<'a> {
+    /// The view of a table of `game`, without colour.
+    pub fn new(game: &'a str) -> Self {
+        TableView {
+            game,
+            color: false,
+            misere: None,
+        }
+    }
+}
+
+/// A format of tables: one module per format, each writing every kind of [`Valued`] table it
+/// supports. Adding a format is one module implementing this and a [`Format`] variant.
+pub trait TableFormat: Sync {
+    /// Whether this format can show a table of this kind (a matrix is a grid of normal values
+    /// of a box: not a misère, loopy or Hackenbush table).
+    fn supports(&self, kind: TableKind) -> bool;
+
+    /// Writes `table`, of a kind [`TableFormat::supports`].
+    fn write(&self, out: &mut dyn Write, table: &Valued, view: &TableView<'_>) -> io::Result<()>;
+}
+
+impl Format {
+    /// The exporter of this format.
+    pub fn exporter(self) -> &'static dyn TableFormat {
+        match self {
+            Format::Text => &text::Text,
+            Format::Csv => &csv::Csv,
+            Format::Json => &json::Json,
+            Format::Matrix => &matrix::Matrix,
+        }
+    }
+
+    /// Refuses a kind of table this format cannot show, before anything is computed or written.
+    pub fn check(self, kind: TableKind) -> Result<(), ExportError> {
+        if self.exporter().supports(kind) {
+            Ok(())
+        } else {
+            Err(ExportError::Unsupported { format: self, kind })
+        }
+    }
+}
+
+/// Writes any valued table in `format`, or refuses a kind the format cannot show.
+pub fn write_valued(
+    out: &mut dyn Write,
+    table: &Valued,
+    format: Format,
+    view: &TableView<'_>,
+) -> Result<(), ExportError> {
+    format.check(table.kind())?;
+    format
+        .exporter()
+        .write(out, table, view)
+        .map_err(ExportError::Io)
 }
 
 /// Writes `table` in `format`: `game` is used by JSON, `color` by text.

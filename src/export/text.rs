@@ -15,7 +15,13 @@
 
 use std::io::{self, Write};
 
+use super::TableView;
+use crate::analysis::misere::MisereSummary;
 use crate::engine::{BoxTable, SgTable, Table};
+use crate::value::evaluate::ValueTable;
+use crate::value::loopy::LoopyTable;
+use crate::value::misere::MisereTable;
+use crate::value::{HackenbushTable, TableKind, Valued};
 
 /// Bold green, for P-positions when colour is on.
 const HIGHLIGHT: &str = "\x1b[1;32m";
@@ -255,6 +261,236 @@ impl Grid<'_> {
         }
         Ok(())
     }
+}
+
+/// The text exporter: a grid of normal values (a sequence, a box), one line per position of the
+/// other tables.
+pub struct Text;
+
+impl super::TableFormat for Text {
+    fn supports(&self, _: TableKind) -> bool {
+        true
+    }
+
+    fn write(&self, out: &mut dyn Write, table: &Valued, view: &TableView<'_>) -> io::Result<()> {
+        match table {
+            Valued::Normal(table) => write_table_text(out, table, view.color),
+            Valued::Misere(table) => misere_text(
+                out,
+                table,
+                view.misere
+                    .expect("a misère table is written with its summary"),
+            ),
+            Valued::Loopy(table) => {
+                let mut out = io::BufWriter::new(out);
+                loopy_text(&mut out, table)?;
+                out.flush()
+            }
+            Valued::Hackenbush(table) => hackenbush_text(out, table),
+            Valued::Rule(table) => rule_text(out, table),
+        }
+    }
+}
+
+/// A position as a row of a table of positions names it: its node's name, `7`, or `(1, 2)`.
+fn position_name(table: &ValueTable, index: usize) -> String {
+    if let Some(name) = table.names().get(index) {
+        return name.clone();
+    }
+    let position = table.position_of(index);
+    if position.len() == 1 {
+        position[0].to_string()
+    } else {
+        crate::engine::multi::show_position(&position)
+    }
+}
+
+/// A value rule's table: one line per position with its outcome (and its value, when the rule
+/// gives values), then the counts of each outcome.
+fn rule_text(out: &mut dyn Write, table: &ValueTable) -> io::Result<()> {
+    let mut out = io::BufWriter::new(out);
+    let header = if table.coordinates().len() == 1 {
+        table.coordinates()[0].clone()
+    } else {
+        format!("({})", table.coordinates().join(", "))
+    };
+    let names: Vec<String> = (0..table.cells().len())
+        .map(|i| position_name(table, i))
+        .collect();
+    let width = names
+        .iter()
+        .map(|n| n.chars().count())
+        .chain([header.chars().count()])
+        .max()
+        .unwrap_or(1);
+    let values = table.has_values();
+    writeln!(
+        out,
+        "{}",
+        format!(
+            "{header:>width$}  outcome  {}",
+            if values { "value" } else { "" }
+        )
+        .trim_end()
+    )?;
+    let mut counts = [0usize; 3];
+    for (name, (value, outcome)) in names.iter().zip(table.cells()) {
+        counts[*outcome as usize] += 1;
+        let line = format!("{name:>width$}  {:<7}  {value}", outcome.to_string());
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    let [p, n, d] = counts;
+    writeln!(
+        out,
+        "{p} P (the player to move loses), {n} N (wins), {d} D (draw: neither can force a win) of {} positions ({} rule)",
+        table.cells().len(),
+        table.rule()
+    )?;
+    out.flush()
+}
+
+/// A Hackenbush picture: the value of the part hanging above each node.
+fn hackenbush_text(out: &mut dyn Write, table: &HackenbushTable) -> io::Result<()> {
+    let mut out = io::BufWriter::new(out);
+    let position = &table.picture;
+    let values = position.node_values();
+    let width = table
+        .names
+        .iter()
+        .map(|n| n.chars().count())
+        .chain([4])
+        .max()
+        .unwrap_or(4);
+    writeln!(out, "{:>width$}  value", "node")?;
+    for (name, value) in table.names.iter().zip(&values) {
+        let shown = value.map_or_else(|| "- (cut off from the ground)".into(), |v| v.to_string());
+        writeln!(out, "{name:>width$}  {shown}")?;
+    }
+    writeln!(
+        out,
+        "value: the Sprague–Grundy value of the edges hanging above the node ({} principle); the whole position (ground {}) is {}",
+        if position.is_tree() { "colon" } else { "colon and fusion" },
+        table.names[position.ground() as usize],
+        position.value()
+    )?;
+    out.flush()
+}
+
+fn misere_text(
+    out: &mut dyn Write,
+    table: &MisereTable,
+    summary: &MisereSummary,
+) -> io::Result<()> {
+    let mut out = io::BufWriter::new(out);
+    let positions: Vec<String> = (0..table.cells.len())
+        .map(|index| {
+            let position = table.position_of(index);
+            if position.len() == 1 {
+                position[0].to_string()
+            } else {
+                crate::engine::multi::show_position(&position)
+            }
+        })
+        .collect();
+    let name = if table.coordinates.len() == 1 {
+        table.coordinates[0].clone()
+    } else {
+        format!("({})", table.coordinates.join(", "))
+    };
+    let width = positions
+        .iter()
+        .map(|p| p.chars().count())
+        .chain([name.chars().count()])
+        .max()
+        .unwrap_or(1);
+    let genera: Vec<String> = table.cells.iter().map(|c| c.genus.to_string()).collect();
+    let genus_width = genera.iter().map(String::len).chain([5]).max().unwrap_or(5);
+    writeln!(out, "{name:>width$}  sg  G⁻   genus")?;
+    for ((position, cell), genus) in positions.iter().zip(&table.cells).zip(&genera) {
+        let mark = if cell.misere() == 0 { "*" } else { " " };
+        let species = if cell.is_tame() {
+            String::new()
+        } else {
+            format!("  {}", cell.species.word())
+        };
+        let line = format!(
+            "{position:>width$}  {:>2}  {:>2}{mark}  {genus:<genus_width$}{species}",
+            cell.normal(),
+            cell.misere(),
+        );
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    writeln!(
+        out,
+        "* misère P-position (G⁻ = 0: the player to move loses); {} of {} positions",
+        summary.p_positions, summary.positions
+    )?;
+    let kind = if table.heap_game { "heap" } else { "position" };
+    match summary.first_wild {
+        None => writeln!(
+            out,
+            "every {kind} shown is tame: sums of them are won as in misère Nim (Conway's tame rule)"
+        )?,
+        Some(index) => {
+            writeln!(
+                out,
+                "first wild {kind}: {} (genus {}, {}); a wild position is one with a position whose genus is not that of a Nim sum",
+                positions[index],
+                genera[index],
+                table.cells[index].species.word()
+            )?;
+            writeln!(
+                out,
+                "restive / restless: not tame, but every option is tame, with normal value ≤ 1 / misère value ≤ 1 (Winning Ways ch. 13)"
+            )?;
+        }
+    }
+    if table.heap_game {
+        match &summary.genus_period {
+            Some(p) => writeln!(
+                out,
+                "genus sequence: period {} from n = {} (seen in this table, not proved)",
+                p.period, p.preperiod
+            )?,
+            None => writeln!(out, "genus sequence: no period found in this table")?,
+        }
+    }
+    out.flush()
+}
+
+fn loopy_text(out: &mut dyn Write, table: &LoopyTable) -> io::Result<()> {
+    let header = if table.coordinates.len() == 1 {
+        table.coordinates[0].clone()
+    } else {
+        format!("({})", table.coordinates.join(", "))
+    };
+    let width = table.names[..table.rows]
+        .iter()
+        .map(|n| n.chars().count())
+        .chain([header.chars().count()])
+        .max()
+        .unwrap_or(1);
+    writeln!(out, "{header:>width$}  outcome  remoteness  value")?;
+    for v in 0..table.rows {
+        let line = format!(
+            "{:>width$}  {:<7}  {:>10}  {}",
+            table.names[v],
+            table.outcome[v].to_string(),
+            table.remoteness[v].map_or_else(|| "-".to_string(), |r| r.to_string()),
+            table.values[v].pretty()
+        );
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    let [p, n, d] = table.counts();
+    writeln!(
+        out,
+        "{p} P (the player to move loses), {n} N (wins), {d} D (draw: neither can force a win) of {} positions",
+        table.rows
+    )?;
+    writeln!(
+        out,
+        "remoteness: moves until the end when the winner hurries and the loser delays; value: the generalized Sprague–Grundy value (∞{{K}}: K the finite values of its options)"
+    )
 }
 
 #[cfg(test)]

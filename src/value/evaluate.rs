@@ -135,6 +135,8 @@ pub struct ValueTable {
     coordinates: Vec<String>,
     extents: Vec<u64>,
     cells: Vec<(String, Outcome)>,
+    /// Each position's name when the positions are a graph's nodes (else empty).
+    names: Vec<String>,
 }
 
 impl ValueTable {
@@ -151,7 +153,34 @@ impl ValueTable {
             coordinates,
             extents,
             cells,
+            names: Vec::new(),
         }
+    }
+
+    /// The same table, its positions named `names` (a graph's nodes, one name per cell).
+    pub fn with_names(mut self, names: Vec<String>) -> Self {
+        assert!(
+            names.is_empty() || names.len() == self.cells.len(),
+            "one name per cell"
+        );
+        self.names = names;
+        self
+    }
+
+    /// The positions' names, when they are a graph's nodes (else empty).
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// The position of the cell at `index` (row-major order).
+    pub fn position_of(&self, mut index: usize) -> Vec<u64> {
+        let mut position = vec![0; self.extents.len()];
+        for (c, &extent) in position.iter_mut().zip(&self.extents).rev() {
+            let side = extent as usize + 1;
+            *c = (index % side) as u64;
+            index /= side;
+        }
+        position
     }
 
     /// The value rule's name.
@@ -180,6 +209,17 @@ impl ValueTable {
     /// Every cell, in row-major order.
     pub fn cells(&self) -> &[(String, Outcome)] {
         &self.cells
+    }
+
+    /// The same table with its values dropped (empty texts): outcomes only.
+    pub fn outcomes_only(mut self) -> Self {
+        self.cells.iter_mut().for_each(|(text, _)| text.clear());
+        self
+    }
+
+    /// Whether the rule gives values, not only outcomes.
+    pub fn has_values(&self) -> bool {
+        self.cells.iter().any(|(text, _)| !text.is_empty())
     }
 }
 

@@ -21,11 +21,17 @@ pub mod evaluate;
 pub mod loopy;
 pub mod misere;
 mod normal;
+mod outcomes;
+mod valued;
 
 use std::fmt;
 
 pub use misere::Misere;
 pub use normal::Normal;
+pub use outcomes::Outcomes;
+pub use valued::{
+    default_rule, hackenbush_of, HackenbushTable, Notice, Request, TableKind, Valued,
+};
 
 use crate::engine::EngineError;
 use crate::rules::Game;
@@ -83,35 +89,66 @@ pub trait ValueRule: Send + Sync {
 
     /// Who wins a position of value `value`.
     fn outcome(&self, value: Self::Value) -> Outcome;
+
+    /// What the rule values, in a line.
+    fn about(&self) -> &'static str {
+        "values by the recursion on options"
+    }
 }
 
-/// A value rule behind a pointer: what a [`Registry`] holds. Every [`ValueRule`] is one,
-/// evaluated by the engine's generic recursion; a rule may implement this trait directly to
-/// bring its own evaluation.
+/// A value rule behind a pointer: what a [`Registry`] holds, and what values a game under it
+/// ([`DynRule::value`]) — the one call behind every subcommand that values a game. A
+/// [`ValueRule`] becomes one through [`Recursion`] (the engine's generic recursion on options);
+/// a rule with its own search or fast kernels implements this trait directly.
 pub trait DynRule: Send + Sync {
-    /// The rule's name.
+    /// The rule's name, as a user selects it (`--rule NAME`).
     fn name(&self) -> &'static str;
 
-    /// The value and outcome of every position of the box `0..=extents[i]` of `game`.
-    fn evaluate(&self, game: &Game, extents: &[u64]) -> Result<ValueTable, EngineError>;
-}
+    /// What the rule values, in a line (listed by `--rule`'s help and its errors).
+    fn about(&self) -> &'static str;
 
-impl<R: ValueRule> DynRule for R {
-    fn name(&self) -> &'static str {
-        ValueRule::name(self)
+    /// The kind of table [`DynRule::value`] returns for `game`, known before any work (a
+    /// position game whose moves turn out to cycle may still be valued as a loopy game).
+    fn kind(&self, game: &Game) -> TableKind {
+        let _ = game;
+        TableKind::Rule
     }
 
+    /// The values of `game` under this rule over the request's box (a graph file: its nodes).
+    fn value(&self, game: &Game, request: &Request<'_>) -> Result<Valued, EngineError>;
+
+    /// The value (as text) and outcome of every position of the box `0..=extents[i]` of
+    /// `game`: [`DynRule::value`] seen as one kind of table.
     fn evaluate(&self, game: &Game, extents: &[u64]) -> Result<ValueTable, EngineError> {
-        let values = evaluate::evaluate(self, game, extents)?;
-        Ok(ValueTable::new(
-            self.name(),
+        Ok(self.value(game, &Request::new(extents))?.cells(self.name()))
+    }
+}
+
+/// A [`ValueRule`] valued by the engine's generic recursion on options
+/// ([`evaluate::evaluate`]): how a rule in one file becomes a [`DynRule`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Recursion<R>(pub R);
+
+impl<R: ValueRule> DynRule for Recursion<R> {
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+
+    fn about(&self) -> &'static str {
+        self.0.about()
+    }
+
+    fn value(&self, game: &Game, request: &Request<'_>) -> Result<Valued, EngineError> {
+        let values = evaluate::evaluate(&self.0, game, &request.extents)?;
+        Ok(Valued::Rule(ValueTable::new(
+            self.0.name(),
             game.coordinates(),
-            extents.to_vec(),
+            request.extents.clone(),
             values
                 .iter()
-                .map(|&v| (v.to_string(), self.outcome(v)))
+                .map(|&v| (v.to_string(), self.0.outcome(v)))
                 .collect(),
-        ))
+        )))
     }
 }
 
@@ -121,10 +158,16 @@ pub struct Registry {
 }
 
 impl Registry {
-    /// The built-in rules: [`Normal`], [`Misere`] and [`loopy::Loopy`] (games that can cycle).
+    /// The built-in rules: [`Normal`], [`Misere`], [`loopy::Loopy`] (games that can cycle) and
+    /// [`Outcomes`] (P, N or D only).
     pub fn standard() -> Self {
         Registry {
-            rules: vec![Box::new(Normal), Box::new(Misere), Box::new(loopy::Loopy)],
+            rules: vec![
+                Box::new(Normal),
+                Box::new(Misere),
+                Box::new(loopy::Loopy),
+                Box::new(Outcomes),
+            ],
         }
     }
 
@@ -143,5 +186,10 @@ impl Registry {
     /// The names, in registration order.
     pub fn names(&self) -> Vec<&'static str> {
         self.rules.iter().map(|r| r.name()).collect()
+    }
+
+    /// Every rule, in registration order.
+    pub fn rules(&self) -> impl Iterator<Item = &dyn DynRule> {
+        self.rules.iter().map(|r| &**r)
     }
 }

@@ -178,29 +178,26 @@ impl crate::value::DynRule for Loopy {
         "loopy"
     }
 
-    fn evaluate(&self, game: &Game, extents: &[u64]) -> Result<evaluate::ValueTable, EngineError> {
-        let table = match game.graph() {
-            Some(graph) if extents.len() == 1 && extents[0] + 1 == graph.node_count() as u64 => {
-                LoopyTable::of_graph(graph)?
-            }
-            Some(graph) => {
-                return Err(EngineError::Request(format!(
-                    "a graph's table is all of its {} nodes: ask for the extent {}",
-                    graph.node_count(),
-                    graph.node_count().saturating_sub(1)
-                )))
-            }
-            None => LoopyTable::of_box(game, extents)?,
-        };
-        let cells = (0..table.rows)
-            .map(|v| (table.values[v].to_string(), table.outcome[v]))
-            .collect();
-        Ok(evaluate::ValueTable::new(
-            "loopy",
-            table.coordinates,
-            extents.to_vec(),
-            cells,
-        ))
+    fn about(&self) -> &'static str {
+        "games that can cycle: outcome P, N or D, remoteness, generalized Sprague–Grundy value"
+    }
+
+    fn kind(&self, game: &Game) -> crate::value::TableKind {
+        match game.graph() {
+            Some(_) => crate::value::TableKind::Graph,
+            None => crate::value::TableKind::Loopy,
+        }
+    }
+
+    fn value(
+        &self,
+        game: &Game,
+        request: &crate::value::Request<'_>,
+    ) -> Result<crate::value::Valued, EngineError> {
+        Ok(crate::value::Valued::Loopy(match game.graph() {
+            Some(graph) => LoopyTable::of_graph(graph)?,
+            None => LoopyTable::of_box(game, &request.extents)?,
+        }))
     }
 }
 

@@ -19,8 +19,8 @@ pub use genus::{Genus, Species};
 pub use plain::{Recursion, Unvalued};
 pub use sums::{Sum, Sums, Valued};
 
-use super::evaluate::{self, ValueTable};
-use super::{DynRule, Outcome};
+use super::evaluate;
+use super::{DynRule, Outcome, Request};
 use crate::engine::progress::Progress;
 use crate::engine::{BoxTable, EngineError, SgTable, Table};
 use crate::rules::Game;
@@ -34,18 +34,20 @@ impl DynRule for Misere {
         "misere"
     }
 
-    fn evaluate(&self, game: &Game, extents: &[u64]) -> Result<ValueTable, EngineError> {
-        let table = table(game, extents, false)?;
-        Ok(ValueTable::new(
-            "misere",
-            table.coordinates.clone(),
-            table.extents.clone(),
-            table
-                .cells
-                .iter()
-                .map(|c| (c.genus.misere().to_string(), c.outcome()))
-                .collect(),
-        ))
+    fn about(&self) -> &'static str {
+        "misère play: misère values G⁻ and genera (the last player to move loses)"
+    }
+
+    fn kind(&self, _: &Game) -> super::TableKind {
+        super::TableKind::Misere
+    }
+
+    fn value(&self, game: &Game, request: &Request<'_>) -> Result<super::Valued, EngineError> {
+        Ok(super::Valued::Misere(table(
+            game,
+            &request.extents,
+            request.options.progress,
+        )?))
     }
 }
 
