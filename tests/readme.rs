@@ -23,7 +23,8 @@
 //!   escapes inside). There is no shell: unquoted `| ; & < > * ? $ \` `` ` `` and backslashes are
 //!   rejected, so a document never shows a pipe, glob or redirect that the test did not run.
 //! * A command may end with ` 2>&1`: the output compared is then stdout followed by stderr.
-//!   Without it, stderr is ignored.
+//!   Without it, stderr is ignored. Progress lines (`progress: …`, printed 10 s into a run when
+//!   stderr is no terminal) depend on the machine's load and are dropped from that stderr.
 //! * Exit status: the command must succeed, except when it ends with ` 2>&1` and its expected
 //!   output starts with `error:`; it must then fail (an error example).
 //! * Comparison ignores trailing whitespace on each line and trailing blank lines. A mismatch
@@ -274,7 +275,7 @@ fn check(name: &str, ex: &Example) -> Result<(), String> {
     };
     let mut output = stdout;
     if ex.merge_stderr {
-        output.push_str(&stderr);
+        output.push_str(&without_progress(&stderr));
     }
     let mut actual = normalize(output.lines());
     // A line that matches its placeholders is taken as equal to the expected one.
@@ -300,6 +301,14 @@ fn check(name: &str, ex: &Example) -> Result<(), String> {
     } else {
         Err(format!("{at}\n{}", problems.join("\n")))
     }
+}
+
+/// `stderr` without its progress lines, which come or not with the machine's load.
+fn without_progress(stderr: &str) -> String {
+    stderr
+        .split_inclusive('\n')
+        .filter(|line| !line.starts_with("progress: "))
+        .collect()
 }
 
 /// Runs every console example of `doc` (named `name` in reports); fails if there is none or any
@@ -606,4 +615,14 @@ fn other_commands_and_bad_subcommands_fail() {
     );
     assert_eq!(bad.len(), 1, "{bad:?}");
     assert!(bad[0].contains("`tabel` is not a subcommand"), "{}", bad[0]);
+}
+
+#[test]
+fn progress_lines_are_dropped_from_stderr_only() {
+    let stderr = "progress: n = 46 of 100000 (0%), 4.5 values/s, about 6 h 7 min left\n\
+                  error: at n = 54\n  help: progress: is kept inside a line\n";
+    assert_eq!(
+        without_progress(stderr),
+        "error: at n = 54\n  help: progress: is kept inside a line\n"
+    );
 }
