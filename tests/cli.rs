@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::support::{assert_has, csv_values, fails, ok, root, sgscope};
+use crate::support::{assert_has, assert_render, csv_values, fails, ok, root, sgscope};
 
 #[test]
 fn dawsons_kayles_period_json_is_proved() {
@@ -168,8 +168,13 @@ fn plots_png_and_svg() {
 
 #[test]
 fn plot_rejects_unknown_extensions() {
-    let err = fails(&["plot", "rules/kayles.sg", "-o", "out/kayles.bmp"], 1);
-    assert!(err.contains(".png") && err.contains(".svg"), "{err}");
+    assert_render(
+        &fails(&["plot", "rules/kayles.sg", "-o", "out/kayles.bmp"], 1),
+        r"
+error: cannot tell the chart format of out/kayles.bmp
+  help: use a file name ending in .png or .svg
+",
+    );
 }
 
 #[test]
@@ -186,8 +191,20 @@ fn huge_requests_are_refused_with_an_estimate() {
         // Refused up front by the budget's estimate: exit 2.
         2,
     );
-    assert!(err.contains("needs about"), "{err}");
-    assert!(err.contains("TiB") || err.contains("PiB"), "{err}");
+    // The memory available is the machine's: written `MEM`.
+    let (head, available) = err
+        .split_once(" but only ")
+        .unwrap_or_else(|| panic!("{err}"));
+    let (_, tail) = available
+        .split_once(" is available")
+        .unwrap_or_else(|| panic!("{err}"));
+    assert_render(
+        &format!("{head} but only MEM is available{tail}"),
+        r"
+error: a table up to n = 1000000000000000 needs about 3.6 PiB but only MEM is available
+  help: ask for a smaller --to/--max
+",
+    );
 }
 
 #[test]
@@ -211,10 +228,11 @@ fn check_reports_ok_and_the_code_in_use() {
 
 #[test]
 fn missing_rules_file_is_a_clear_error() {
-    let err = fails(&["table", "rules/no-such-game.sg"], 1);
-    assert!(
-        err.contains("rules/no-such-game.sg") && err.contains("no such file"),
-        "{err}"
+    assert_render(
+        &fails(&["table", "rules/no-such-game.sg"], 1),
+        r"
+error: cannot read `rules/no-such-game.sg`: no such file (to give the rules inline, write them in quotes, e.g. 'octal 0.07')
+",
     );
 }
 
@@ -326,7 +344,11 @@ fn plot_rare_marks_the_rare_positions() {
         &["plot", "rules/divisor-game.sg", "--rare", "-o", "out/x.png"],
         2,
     );
-    assert!(err.contains("--rare needs a take-and-break game"), "{err}");
+    assert_render(
+        &err,
+        "error: --rare needs a take-and-break game: Divisor game has general rules without an \
+         equivalent code\n",
+    );
 }
 
 #[test]
@@ -337,8 +359,16 @@ fn threads_sets_the_pool_size_and_refuses_zero() {
     let one = ok(&[&["--threads", "1"][..], &table].concat());
     let all = ok(&[&table[..], &["--threads", "2"]].concat());
     assert_eq!(one, all);
-    let err = fails(&["--threads", "0", "check", "rules/bash.sg"], 2);
-    assert!(err.contains("--threads"), "{err}");
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    assert_render(
+        &fails(&["--threads", "0", "check", "rules/bash.sg"], 2),
+        &format!(
+            "error: invalid value '0' for '--threads <N>': --threads must be from 1 to {} (4 per \
+             core; this machine has {cores}); leave it out for one thread per core\n\n\
+             For more information, try '--help'.\n",
+            4 * cores
+        ),
+    );
     assert!(ok(&["--help"]).contains("--threads"));
 }
 

@@ -6,164 +6,295 @@ use proptest::prelude::*;
 use sgscope::engine::{self, EngineError, EngineOptions};
 use sgscope::rules::{load, GameKind, SourceFile};
 
-use crate::support::{assert_has, error_for, fails, ok};
+use crate::support::{assert_has, assert_render, error_for, fails, ok, render_mismatch};
 
 #[test]
 fn every_bad_graph_line_is_a_located_error() {
-    // (file, the rendered location, the line, the caret, words of the message and help)
-    let cases: &[(&str, &[&str])] = &[
+    // (file, its whole error render as `check` prints it)
+    let cases: &[(&str, &str)] = &[
         (
             "edge a\n",
-            &[
-                "bad.sg:1:1",
-                "1 | edge a",
-                "^^^^^^",
-                "`edge` needs two nodes",
-                "help:",
-            ],
+            r#"
+error: `edge` needs two nodes
+ --> bad.sg:1:1
+  |
+1 | edge a
+  | ^^^^^^ expected `edge U V`
+  |
+  = help: write the move's two nodes, e.g. `edge a b` (a move from a to b)
+"#,
         ),
         (
             "edge a b c\n",
-            &[
-                "bad.sg:1:10",
-                "1 | edge a b c",
-                "^ one node too many",
-                "found a third",
-                "help:",
-            ],
+            r#"
+error: an edge joins two nodes, found a third: `c`
+ --> bad.sg:1:10
+  |
+1 | edge a b c
+  |          ^ one node too many
+  |
+  = help: write one edge per line: `edge U V`
+"#,
         ),
         (
             "edge 1.5 x\n",
-            &[
-                "bad.sg:1:6",
-                "^^^ not an integer or a name",
-                "`1.5` is not a node name",
-                "help:",
-            ],
+            r#"
+error: `1.5` is not a node name
+ --> bad.sg:1:6
+  |
+1 | edge 1.5 x
+  |      ^^^ not an integer or a name
+  |
+  = help: a node is a non-negative integer (`3`) or a name (`a`, `left_2`)
+"#,
         ),
         (
             "edge -3 a\n",
-            &["bad.sg:1:6", "^^ a negative number", "help:"],
+            r#"
+error: `-3` cannot name a node: it is negative
+ --> bad.sg:1:6
+  |
+1 | edge -3 a
+  |      ^^ a negative number
+  |
+  = help: a node is a non-negative integer (`3`) or a name (`a`, `left_2`)
+"#,
         ),
         (
             "edge a b\nstart a\nstart b\n",
-            &[
-                "bad.sg:3:1",
-                "3 | start b",
-                "^^^^^^^",
-                "a second `start` line",
-                "help: keep one `start` line",
-            ],
+            r#"
+error: a second `start` line
+ --> bad.sg:3:1
+  |
+3 | start b
+  | ^^^^^^^ already given above
+  |
+  = help: keep one `start` line
+"#,
         ),
         (
             "hackenbush\nground a\nground b\nedge a b\n",
-            &["bad.sg:3:1", "^^^^^^^^", "a second `ground` line"],
+            r#"
+error: a second `ground` line
+ --> bad.sg:3:1
+  |
+3 | ground b
+  | ^^^^^^^^ already given above
+  |
+  = help: keep one `ground` line
+"#,
         ),
         (
             "hackenbush\nhackenbush\nground a\nedge a b\n",
-            &["bad.sg:2:1", "^^^^^^^^^^", "a second `hackenbush` line"],
+            r#"
+error: a second `hackenbush` line
+ --> bad.sg:2:1
+  |
+2 | hackenbush
+  | ^^^^^^^^^^ already given above
+  |
+  = help: keep one `hackenbush` line
+"#,
         ),
         (
             "edge a b\nground a\n",
-            &[
-                "bad.sg:2:1",
-                "^^^^^^^^",
-                "`ground` without `hackenbush`",
-                "help:",
-            ],
+            r#"
+error: `ground` without `hackenbush`
+ --> bad.sg:2:1
+  |
+2 | ground a
+  | ^^^^^^^^ only a hackenbush graph has a ground
+  |
+  = help: add a `hackenbush` line to make the file a green Hackenbush position, or remove the `ground` line
+"#,
         ),
         (
             "hackenbush\nedge a b\n",
-            &[
-                "bad.sg:1:1",
-                "^^^^^^^^^^",
-                "a graph with no ground for hackenbush",
-                "help: name the ground node",
-            ],
+            r#"
+error: a graph with no ground for hackenbush
+ --> bad.sg:1:1
+  |
+1 | hackenbush
+  | ^^^^^^^^^^ `hackenbush` needs a `ground` line
+  |
+  = help: name the ground node on a line of its own: `ground G`
+"#,
         ),
         (
             "hackenbush\nground a\nedge a b\nstart b\n",
-            &[
-                "bad.sg:4:1",
-                "a hackenbush file has no `start` line",
-                "help:",
-            ],
+            r#"
+error: a hackenbush file has no `start` line
+ --> bad.sg:4:1
+  |
+4 | start b
+  | ^^^^^^^ `start` in a hackenbush file
+  |
+  = help: a hackenbush position is the whole graph: remove the `start` line
+"#,
         ),
         (
             "edge a b\nmove x in 1..=n => n - x\n",
-            &[
-                "bad.sg:2:1",
-                "^^^^ not a graph line",
-                "a graph file cannot have a `move` line",
-                "`edge`/`start`/`ground`/`hackenbush`",
-                "`name`/`description`",
-            ],
+            r#"
+error: a graph file cannot have a `move` line
+ --> bad.sg:2:1
+  |
+2 | move x in 1..=n => n - x
+  | ^^^^ not a graph line
+  |
+  = help: a graph file is only `edge`/`start`/`ground`/`hackenbush` lines plus `name`/`description`; write move rules and family lines in a file of their own
+"#,
         ),
         (
             "edge a b\nheap m\n",
-            &["bad.sg:2:1", "cannot have a `heap` line"],
+            r#"
+error: a graph file cannot have a `heap` line
+ --> bad.sg:2:1
+  |
+2 | heap m
+  | ^^^^ not a graph line
+  |
+  = help: a graph file is only `edge`/`start`/`ground`/`hackenbush` lines plus `name`/`description`; write move rules and family lines in a file of their own
+"#,
         ),
         (
             "position (x, y)\nedge a b\n",
-            &["bad.sg:1:1", "cannot have a `position` line"],
+            r#"
+error: a graph file cannot have a `position` line
+ --> bad.sg:1:1
+  |
+1 | position (x, y)
+  | ^^^^^^^^ not a graph line
+  |
+  = help: a graph file is only `edge`/`start`/`ground`/`hackenbush` lines plus `name`/`description`; write move rules and family lines in a file of their own
+"#,
         ),
         (
             "edge a b\noctal 0.07\n",
-            &["bad.sg:2:1", "cannot have a `octal` line"],
+            r#"
+error: a graph file cannot have a `octal` line
+ --> bad.sg:2:1
+  |
+2 | octal 0.07
+  | ^^^^^ not a graph line
+  |
+  = help: a graph file is only `edge`/`start`/`ground`/`hackenbush` lines plus `name`/`description`; write move rules and family lines in a file of their own
+"#,
         ),
         (
             "edge a b\nparam k = 3\n",
-            &[
-                "bad.sg:2:1",
-                "^^^^^",
-                "a graph file has no parameters",
-                "help:",
-            ],
+            r#"
+error: a graph file has no parameters
+ --> bad.sg:2:1
+  |
+2 | param k = 3
+  | ^^^^^ `param` in a graph file
+  |
+  = help: remove the line: a graph file lists its edges, there is nothing to set
+"#,
         ),
         (
             "edge a b\nplay misere\n",
-            &[
-                "bad.sg:2:1",
-                "^^^^^^^^^^^",
-                "misère play of a graph file is not supported yet",
-                "help:",
-            ],
+            r#"
+error: misère play of a graph file is not supported yet
+ --> bad.sg:2:1
+  |
+2 | play misere
+  | ^^^^^^^^^^^ graph files are valued in normal play
+  |
+  = help: remove the `play misere` line
+"#,
         ),
         (
             "edge a b\nstart z\n",
-            &[
-                "bad.sg:2:7",
-                "^ not a node of the graph",
-                "the start node `z` is on no edge",
-            ],
+            r#"
+error: the start node `z` is on no edge
+ --> bad.sg:2:7
+  |
+2 | start z
+  |       ^ not a node of the graph
+  |
+  = help: name a node of some `edge` line as the start
+"#,
         ),
         (
             "name \"empty\"\nstart a\n",
-            &["this graph file has no edge", "help: add the moves"],
+            r#"
+error: the start node `a` is on no edge
+ --> bad.sg:2:7
+  |
+2 | start a
+  |       ^ not a node of the graph
+  |
+  = help: name a node of some `edge` line as the start
+
+error: this graph file has no edge
+ --> bad.sg:2:8
+  |
+2 | start a
+  |        ^ no `edge` line
+  |
+  = help: add the moves as `edge U V` lines (a move from U to V)
+"#,
         ),
         (
             "edge a b\nedg b c\n",
-            &["bad.sg:2:1", "^^^", "did you mean `edge`?"],
+            r#"
+error: unknown statement `edg`
+ --> bad.sg:2:1
+  |
+2 | edg b c
+  | ^^^ expected `edge` or another graph line
+  |
+  = help: did you mean `edge`?
+"#,
         ),
         (
             "edge 99999999999999999999 1\n",
-            &["bad.sg:1:6", "is too large"],
+            r#"
+error: node number `99999999999999999999` is too large
+ --> bad.sg:1:6
+  |
+1 | edge 99999999999999999999 1
+  |      ^^^^^^^^^^^^^^^^^^^^ does not fit in 64 bits
+  |
+  = help: node numbers are at most 18446744073709551615; or name the node by a word
+"#,
         ),
     ];
-    for (text, parts) in cases {
-        let err = error_for(text);
-        assert!(err.starts_with("error: "), "{text:?}: {err}");
-        assert_has(&err, parts);
+    for (text, render) in cases {
+        if let Some(report) = render_mismatch(&error_for(text), render) {
+            panic!("{text:?}: {report}");
+        }
     }
 }
 
 #[test]
 fn graph_words_are_reserved_in_other_files() {
-    let err = error_for("move start in 1..=n => n - start\n");
-    assert_has(&err, &["bad.sg:1:6", "`start` cannot name", "a keyword"]);
+    assert_render(
+        &error_for("move start in 1..=n => n - start\n"),
+        r#"
+error: `start` cannot name a binder: it is already a keyword
+ --> bad.sg:1:6
+  |
+1 | move start in 1..=n => n - start
+  |      ^^^^^ choose another name
+  |
+  = help: every name (coordinate, parameters, binders) must be distinct and not a keyword
+"#,
+    );
     // `edg` in a rules file is a misspelt statement.
-    let err = error_for("edg a b\n");
-    assert_has(&err, &["did you mean `edge`?"]);
+    assert_render(
+        &error_for("edg a b\n"),
+        r#"
+error: unknown statement `edg`
+ --> bad.sg:1:1
+  |
+1 | edg a b
+  | ^^^ expected a family name or `move`
+  |
+  = help: did you mean `edge`?
+"#,
+    );
 }
 
 #[test]
@@ -232,8 +363,13 @@ fn a_cyclic_graph_gives_the_cycle_error_through_node_names() {
     );
     let out = ok(&["table", "rules/graph-cycle.sg"]);
     assert_has(&out, &["3 D (draw"]);
-    let err = fails(&["table", "rules/graph-cycle.sg", "--misere"], 2);
-    assert_has(&err, &["misère play of a graph"]);
+    assert_render(
+        &fails(&["table", "rules/graph-cycle.sg", "--misere"], 2),
+        r"
+error: misère play of a graph or of a game whose moves can cycle is not supported: the loopy values (outcome, remoteness, generalized Sprague–Grundy value) are those of normal play
+  help: drop --misere
+",
+    );
 }
 
 #[test]

@@ -14,7 +14,7 @@ use sgscope::rules::{self, SourceFile};
 use sgscope::value::loopy::LoopyTable;
 use sgscope::value::Outcome;
 
-use crate::support::{assert_has, fails, ok};
+use crate::support::{assert_has, assert_render, fails, ok};
 
 fn json(args: &[&str]) -> Value {
     serde_json::from_str(&ok(args)).expect("JSON")
@@ -46,8 +46,13 @@ fn the_graph_with_a_cycle_has_its_draws() {
     assert_eq!(report["winning_moves"][0]["to"], "c");
     let single = json(&["solve", "rules/graph-cycle.sg", "c", "--json"]);
     assert_eq!(single["remoteness"], 1);
-    let err = fails(&["solve", "rules/graph-cycle.sg", "zz"], 2);
-    assert_has(&err, &["`zz` is not a node"]);
+    assert_render(
+        &fails(&["solve", "rules/graph-cycle.sg", "zz"], 2),
+        r"
+error: `zz` is not a node of graph with a cycle
+  help: the nodes are named in its `edge` lines (6 nodes; `sgscope table FILE` lists them)
+",
+    );
 }
 
 /// A random graph file: its text and the graph.
@@ -230,18 +235,27 @@ fn the_heap_that_can_grow() {
 #[test]
 fn bad_requests_are_explained() {
     // A move out of the table.
-    let err = fails(&["table", "rules/loopy-heap.sg", "--to", "7"], 1);
-    assert_has(
-        &err,
-        &[
-            "a move from 6 leads to 8, outside the table 0..=7",
-            "rules/loopy-heap.sg:11:1",
-            "--to",
-        ],
+    assert_render(
+        &fails(&["table", "rules/loopy-heap.sg", "--to", "7"], 1),
+        r"
+note: the moves can cycle (1 → 3 → 2 → 1), so every position is valued as a loopy game: outcome (P, N or D for a draw), remoteness and generalized Sprague–Grundy value
+error: a move from 6 leads to 8, outside the table 0..=7
+  --> rules/loopy-heap.sg:11:1
+   |
+11 | move add: if n % 5 == 1 && n + 2 <= 20 => (n + 2)
+   | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ this move leaves the table
+   |
+   = help: the moves can cycle, so every position a move reaches must be in the table: ask for a larger --to (or bound the moves in the rules)
+",
     );
     // Misère play of a loopy game.
-    let err = fails(&["table", "rules/graph-cycle.sg", "--misere"], 2);
-    assert_has(&err, &["misère play of a graph"]);
+    assert_render(
+        &fails(&["table", "rules/graph-cycle.sg", "--misere"], 2),
+        r"
+error: misère play of a graph or of a game whose moves can cycle is not supported: the loopy values (outcome, remoteness, generalized Sprague–Grundy value) are those of normal play
+  help: drop --misere
+",
+    );
     // A move to a sum of several positions in a game that can cycle.
     let err = fails(
         &[
@@ -252,7 +266,14 @@ fn bad_requests_are_explained() {
         ],
         1,
     );
-    assert_has(&err, &["leaves a sum of several positions"]);
+    assert_render(
+        &err,
+        r"
+note: the moves can cycle (1 → 2 → 3 → 1), so every position is valued as a loopy game: outcome (P, N or D for a draw), remoteness and generalized Sprague–Grundy value
+error: a move from 2 leaves a sum of several positions, and the moves of this game can cycle
+  help: a game that can cycle is valued as one token on a graph of positions (C. A. B. Smith): write moves that lead to one position, or make every move decrease something so that the game ends
+",
+    );
     // `check` says a cyclic rules file is a loopy game.
     let out = ok(&["check", "rules/loopy-heap.sg"]);
     assert_has(&out, &["its moves can cycle"]);
@@ -328,5 +349,8 @@ fn graphs_are_drawn_with_their_outcomes() {
         ],
         2,
     );
-    assert_has(&err, &["--rare"]);
+    assert_render(
+        &err,
+        "error: --rare marks rare values of a heap game; a graph has none (drop --rare)\n",
+    );
 }

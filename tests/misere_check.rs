@@ -10,7 +10,7 @@ use serde_json::Value;
 use sgscope::rules::{self, SourceFile};
 use sgscope::value::misere::Sums;
 
-use crate::support::{assert_has, fails, ok};
+use crate::support::{assert_has, assert_render, fails, ok};
 
 /// The options of a heap: each a list of heaps (zeros may appear; they are dropped).
 type HeapOptions = fn(u64) -> Vec<Vec<u64>>;
@@ -273,8 +273,13 @@ fn subtraction_1_2_is_tame_with_fickle_zeros_and_keeps_the_anti_sg_rule() {
 
 #[test]
 fn position_games_and_huge_requests_are_refused_before_any_work() {
-    let err = fails(&["misere-check", "rules/wythoff.sg"], 2);
-    assert_has(&err, &["position game", "help: give a heap game"]);
+    assert_render(
+        &fails(&["misere-check", "rules/wythoff.sg"], 2),
+        r"
+error: misere-check sums heaps, and Wythoff's game is a position game (coordinates x, y): its components are tuples, not heaps
+  help: give a heap game: a family form such as 'octal 0.77', or rules on one heap n
+",
+    );
     let err = fails(
         &[
             "misere-check",
@@ -286,15 +291,30 @@ fn position_games_and_huge_requests_are_refused_before_any_work() {
         ],
         2,
     );
-    assert_has(
+    // 2.9e23: the multisets of at most 10 sizes from 1..=1000, C(1010, 10) - 1.
+    assert_render(
         &err,
-        &[
-            "sums of at most 10 heaps of sizes 1..=1000",
-            "help: ask for fewer --heaps",
-        ],
+        r"
+error: there are 2.9e23 sums of at most 10 heaps of sizes 1..=1000: more than the 5000000 the search over sums can keep (each is stored, about 572.2 MiB for the limit)
+  help: ask for fewer --heaps or a smaller --to
+",
     );
-    fails(&["misere-check", "octal 0.77", "--heaps", "0"], 2);
-    fails(&["misere-check", "octal 0.77", "--to", "0"], 2);
+    assert_render(
+        &fails(&["misere-check", "octal 0.77", "--heaps", "0"], 2),
+        r"
+error: invalid value '0' for '--heaps <K>': 0 is not in 1..=64
+
+For more information, try '--help'.
+",
+    );
+    assert_render(
+        &fails(&["misere-check", "octal 0.77", "--to", "0"], 2),
+        r"
+error: invalid value '0' for '--to <N>': 0 is not in 1..18446744073709551615
+
+For more information, try '--help'.
+",
+    );
 }
 
 #[test]

@@ -7,7 +7,7 @@ use sgscope::engine::boxtable::BoxTable;
 use sgscope::engine::multi::compute_box;
 use sgscope::rules::{load, SourceFile};
 
-use crate::support::{assert_has, fails, ok, root};
+use crate::support::{assert_has, assert_render, fails, ok, root};
 
 fn table(file: &str, sets: &[(&str, i64)], extents: &[u64]) -> BoxTable {
     let text = std::fs::read_to_string(root().join(file)).unwrap();
@@ -296,20 +296,33 @@ fn solve_lists_every_winning_move() {
 
 #[test]
 fn bad_position_game_requests() {
-    let err = fails(&["solve", "rules/wythoff.sg", "(3, 4, 5)"], 2);
-    assert_has(&err, &["has 3 coordinates, not 2", "help: write tuples"]);
-    let err = fails(&["solve", "rules/nim.sg", "3", "x"], 2);
-    assert!(err.contains("`x` is not a non-negative integer"), "{err}");
-    let err = fails(&["table", "rules/wythoff.sg", "--to", "z=3"], 2);
-    assert!(
-        err.contains("--to names `z`, but the coordinates are `x`, `y`"),
-        "{err}"
-    );
-    let err = fails(&["table", "rules/nim.sg", "--format", "matrix"], 2);
-    assert!(
-        err.contains("--format matrix is a grid of a position game"),
-        "{err}"
-    );
+    for (args, render) in [
+        (
+            &["solve", "rules/wythoff.sg", "(3, 4, 5)"][..],
+            r"
+error: `3, 4, 5` has 3 coordinates, not 2 in the position `(3, 4, 5)`
+  help: write tuples of 2 numbers joined by `+`, e.g. `(3, 3) + (1, 1)`
+",
+        ),
+        (
+            &["solve", "rules/nim.sg", "3", "x"],
+            r"
+error: `x` is not a non-negative integer in the position `3 x`
+  help: write heaps as numbers, e.g. `3 5 7` or `3 + 5 + 7`
+",
+        ),
+        (
+            &["table", "rules/wythoff.sg", "--to", "z=3"],
+            "error: --to names `z`, but the coordinates are `x`, `y`\n",
+        ),
+        (
+            &["table", "rules/nim.sg", "--format", "matrix"],
+            "error: --format matrix is a grid of a position game (`position (x, y)`); a heap \
+             game's table is text, csv or json\n",
+        ),
+    ] {
+        assert_render(&fails(args, 2), render);
+    }
     // Moves that cycle are no longer refused: the box is valued as a loopy game (the cycle's
     // error, with the rule, is still what `solve`'s normal-play engine reports first).
     let out = ok(&[

@@ -1,4 +1,8 @@
-//! README.md stays honest: its examples are run and their output compared.
+//! README.md and the guide stay honest: their examples are run and their output compared.
+//!
+//! The documents are README.md and every markdown file under `docs/` (walked, so a new guide
+//! page is covered without listing it). README.md must have console examples; a page under
+//! `docs/` may have none.
 //!
 //! In a fenced block tagged `console`, each line starting with `$ ` is a command and the lines
 //! up to the next `$ ` line (or the end of the block) are its expected stdout, exactly:
@@ -17,13 +21,14 @@
 //!   under test) and `cat FILE...` (prints the files). Any other command fails the test.
 //! * Arguments are split shell-style: whitespace separates, `'...'` and `"..."` quote (no
 //!   escapes inside). There is no shell: unquoted `| ; & < > * ? $ \` `` ` `` and backslashes are
-//!   rejected, so the README never shows a pipe, glob or redirect that the test did not run.
+//!   rejected, so a document never shows a pipe, glob or redirect that the test did not run.
 //! * A command may end with ` 2>&1`: the output compared is then stdout followed by stderr.
-//!   Without it, stderr is ignored.
+//!   Without it, stderr is ignored. Progress lines (`progress: …`, printed 10 s into a run when
+//!   stderr is no terminal) depend on the machine's load and are dropped from that stderr.
 //! * Exit status: the command must succeed, except when it ends with ` 2>&1` and its expected
 //!   output starts with `error:`; it must then fail (an error example).
 //! * Comparison ignores trailing whitespace on each line and trailing blank lines. A mismatch
-//!   shows the README line, the command and a line diff (`-` expected, `+` actual).
+//!   shows the document and line, the command and a line diff (`-` expected, `+` actual).
 //! * `<number>` in an expected line stands for one decimal number (digits, an optional
 //!   fraction and exponent), for what differs from run to run: timings such as
 //!   `time:       <number> s, <number> values/s`. The rest of the line is compared exactly.
@@ -134,7 +139,7 @@ fn split_args(line: &str) -> Result<Vec<String>, String> {
             c if c.is_whitespace() => words.extend(word.take()),
             '|' | ';' | '&' | '<' | '>' | '*' | '?' | '$' | '`' | '\\' => {
                 return Err(format!(
-                    "unquoted `{c}` in `{line}`: the README examples run without a shell"
+                    "unquoted `{c}` in `{line}`: the documents' examples run without a shell"
                 ));
             }
             c => word.get_or_insert_with(String::new).push(c),
@@ -232,10 +237,10 @@ fn diff(expected: &[String], actual: &[String]) -> String {
     out
 }
 
-/// Runs `ex` and compares its output; the error is a readable report.
-fn check(ex: &Example) -> Result<(), String> {
+/// Runs `ex` (of the document `name`) and compares its output; the error is a readable report.
+fn check(name: &str, ex: &Example) -> Result<(), String> {
     let redirect = if ex.merge_stderr { " 2>&1" } else { "" };
-    let at = format!("README line {}: `$ {}{redirect}`", ex.line, ex.command);
+    let at = format!("{name} line {}: `$ {}{redirect}`", ex.line, ex.command);
     let args = split_args(&ex.command).map_err(|e| format!("{at}: {e}"))?;
     let expected = normalize(&ex.expected);
     let expect_error = ex.merge_stderr && expected.first().is_some_and(|l| l.starts_with("error:"));
@@ -270,7 +275,7 @@ fn check(ex: &Example) -> Result<(), String> {
     };
     let mut output = stdout;
     if ex.merge_stderr {
-        output.push_str(&stderr);
+        output.push_str(&without_progress(&stderr));
     }
     let mut actual = normalize(output.lines());
     // A line that matches its placeholders is taken as equal to the expected one.
@@ -298,13 +303,25 @@ fn check(ex: &Example) -> Result<(), String> {
     }
 }
 
-/// Runs every console example of `doc`; fails if there is none or any fails, listing them all.
-fn check_doc(doc: &str) -> Result<usize, String> {
-    let examples = examples(doc)?;
+/// `stderr` without its progress lines, which come or not with the machine's load.
+fn without_progress(stderr: &str) -> String {
+    stderr
+        .split_inclusive('\n')
+        .filter(|line| !line.starts_with("progress: "))
+        .collect()
+}
+
+/// Runs every console example of `doc` (named `name` in reports); fails if there is none or any
+/// fails, listing them all.
+fn check_doc(name: &str, doc: &str) -> Result<usize, String> {
+    let examples = examples(doc).map_err(|e| format!("{name}: {e}"))?;
     if examples.is_empty() {
-        return Err("no ```console block with a `$ ` command (the README needs one)".to_string());
+        return Err(format!("{name}: no ```console block with a `$ ` command"));
     }
-    let failures: Vec<String> = examples.iter().filter_map(|e| check(e).err()).collect();
+    let failures: Vec<String> = examples
+        .iter()
+        .filter_map(|e| check(name, e).err())
+        .collect();
     if failures.is_empty() {
         Ok(examples.len())
     } else {
@@ -312,8 +329,9 @@ fn check_doc(doc: &str) -> Result<usize, String> {
     }
 }
 
-/// Lines of `sh` blocks starting with `sgscope ` whose subcommand does not exist.
-fn unknown_subcommands(doc: &str) -> Vec<String> {
+/// Lines of `sh` blocks of `doc` (named `name`) starting with `sgscope ` whose subcommand does
+/// not exist.
+fn unknown_subcommands(name: &str, doc: &str) -> Vec<String> {
     let cli = sgscope::cli::Cli::command();
     let known: Vec<&str> = cli.get_subcommands().map(|c| c.get_name()).collect();
     let mut bad = Vec::new();
@@ -327,7 +345,7 @@ fn unknown_subcommands(doc: &str) -> Vec<String> {
             let sub = rest.split_whitespace().next().unwrap_or("");
             if !known.contains(&sub) {
                 bad.push(format!(
-                    "README line {}: `{line}`: `{sub}` is not a subcommand ({})",
+                    "{name} line {}: `{line}`: `{sub}` is not a subcommand ({})",
                     start + k,
                     known.join(", ")
                 ));
@@ -337,23 +355,84 @@ fn unknown_subcommands(doc: &str) -> Vec<String> {
     bad
 }
 
-/// README.md, which must exist.
-fn readme() -> String {
-    let path = root().join("README.md");
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{} must exist: {e}", path.display()))
+/// The documents whose examples are checked, as (path from the root, text): README.md, which
+/// must exist, then every `.md` file under `docs/`, sorted.
+fn documents() -> Vec<(String, String)> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        let entries = std::fs::read_dir(dir)
+            .unwrap_or_else(|e| panic!("{} must be readable: {e}", dir.display()));
+        for entry in entries {
+            let path = entry.expect("a readable entry").path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                out.push(path);
+            }
+        }
+    }
+    let mut paths = Vec::new();
+    walk(&root().join("docs"), &mut paths);
+    paths.sort();
+    paths.insert(0, root().join("README.md"));
+    paths
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{} must be readable: {e}", path.display()));
+            (crate::support::rel(&path), text)
+        })
+        .collect()
 }
 
 #[test]
 fn readme_console_examples_match_the_binary() {
-    if let Err(e) = check_doc(&readme()) {
-        panic!("README.md console examples:\n{e}");
+    let mut failures = Vec::new();
+    for (name, doc) in documents() {
+        // README.md needs examples; a page under docs/ may have none.
+        if name != "README.md" && examples(&doc).is_ok_and(|e| e.is_empty()) {
+            continue;
+        }
+        if let Err(e) = check_doc(&name, &doc) {
+            failures.push(e);
+        }
     }
+    assert!(
+        failures.is_empty(),
+        "console examples:\n{}",
+        failures.join("\n\n")
+    );
 }
 
 #[test]
 fn readme_sh_commands_name_existing_subcommands() {
-    let bad = unknown_subcommands(&readme());
+    let bad: Vec<String> = documents()
+        .iter()
+        .flat_map(|(name, doc)| unknown_subcommands(name, doc))
+        .collect();
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// The walk finds the guide's pages and their examples: a guide page moved or renamed out of
+/// `docs/` would leave its examples unchecked.
+#[test]
+fn the_guide_pages_are_checked() {
+    let docs = documents();
+    assert_eq!(docs[0].0, "README.md");
+    let with_examples: Vec<&str> = docs
+        .iter()
+        .filter(|(_, doc)| examples(doc).is_ok_and(|e| !e.is_empty()))
+        .map(|(name, _)| name.as_str())
+        .collect();
+    for page in [
+        "README.md",
+        "docs/guide/tutorial.md",
+        "docs/guide/commands.md",
+        "docs/guide/position-games.md",
+        "docs/guide/misere-play.md",
+        "docs/guide/loopy-graphs-hackenbush.md",
+    ] {
+        assert!(with_examples.contains(&page), "{page}: {with_examples:?}");
+    }
 }
 
 /// A fake README for the harness's own tests.
@@ -431,24 +510,24 @@ fn fixture_passes() {
         "$ cat rules/bash.sg   \n",
         &format!("$ cat rules/bash.sg\n{bash}"),
     );
-    assert_eq!(check_doc(&doc), Ok(2));
-    assert!(unknown_subcommands(&doc).is_empty());
+    assert_eq!(check_doc("README.md", &doc), Ok(2));
+    assert!(unknown_subcommands("README.md", &doc).is_empty());
 }
 
 #[test]
 fn wrong_output_is_reported_with_a_diff() {
     let doc = FIXTURE.replace("4,1\n", "4,7\n");
-    let err = check_doc(&doc).unwrap_err();
+    let err = check_doc("README.md", &doc).unwrap_err();
     assert_has(
         &err,
         &[
-            "README line 6: `$ sgscope table",
+            "README.md line 6: `$ sgscope table",
             "  3,0\n- 4,7\n+ 4,1\n  5,2\n",
         ],
     );
     // `cat rules/bash.sg` with no expected output: the file is not empty.
     assert!(
-        err.contains("README line 15: `$ cat rules/bash.sg`"),
+        err.contains("README.md line 15: `$ cat rules/bash.sg`"),
         "{err}"
     );
 }
@@ -487,15 +566,17 @@ fn placeholders_match_numbers_only() {
     let time = stdout.lines().last().unwrap();
     assert!(time.starts_with("time:"), "{stdout}");
     let body = stdout.replace(time, line);
-    assert_eq!(check_doc(&format!("{doc}{body}```\n")), Ok(1));
+    assert_eq!(check_doc("README.md", &format!("{doc}{body}```\n")), Ok(1));
     let wrong = stdout.replace(time, "time:       <number> s, <number> values per second");
-    assert!(check_doc(&format!("{doc}{wrong}```\n")).is_err());
+    assert!(check_doc("README.md", &format!("{doc}{wrong}```\n")).is_err());
 }
 
 #[test]
 fn error_examples_need_2_and_1_and_a_failure() {
     let msg = "error: unknown statement `bogus`";
-    let run = |cmd: &str, out: &str| check_doc(&format!("```console\n$ {cmd}\n{out}\n```\n"));
+    let run = |cmd: &str, out: &str| {
+        check_doc("README.md", &format!("```console\n$ {cmd}\n{out}\n```\n"))
+    };
     let err = run("sgscope table bogus 2>&1", msg).unwrap_err();
     // The expected text is only the first line of the message: the diff shows the rest.
     assert!(err.contains("output differs"), "{err}");
@@ -520,15 +601,28 @@ fn full_error_example_passes() {
         .unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
     let doc = format!("```console\n$ sgscope table bogus --to 5 2>&1\n{stderr}```\n");
-    assert_eq!(check_doc(&doc), Ok(1));
+    assert_eq!(check_doc("README.md", &doc), Ok(1));
 }
 
 #[test]
 fn other_commands_and_bad_subcommands_fail() {
-    let err = check_doc("```console\n$ ls rules\nbash.sg\n```\n").unwrap_err();
+    let err = check_doc("README.md", "```console\n$ ls rules\nbash.sg\n```\n").unwrap_err();
     assert!(err.contains("unsupported command `ls`"), "{err}");
-    assert!(check_doc("no blocks here\n").is_err());
-    let bad = unknown_subcommands("```sh\nsgscope tabel x\n$ sgscope plot y\n```\n");
+    assert!(check_doc("README.md", "no blocks here\n").is_err());
+    let bad = unknown_subcommands(
+        "README.md",
+        "```sh\nsgscope tabel x\n$ sgscope plot y\n```\n",
+    );
     assert_eq!(bad.len(), 1, "{bad:?}");
     assert!(bad[0].contains("`tabel` is not a subcommand"), "{}", bad[0]);
+}
+
+#[test]
+fn progress_lines_are_dropped_from_stderr_only() {
+    let stderr = "progress: n = 46 of 100000 (0%), 4.5 values/s, about 6 h 7 min left\n\
+                  error: at n = 54\n  help: progress: is kept inside a line\n";
+    assert_eq!(
+        without_progress(stderr),
+        "error: at n = 54\n  help: progress: is kept inside a line\n"
+    );
 }

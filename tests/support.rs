@@ -138,3 +138,32 @@ pub fn need_tool(tool: &str) -> bool {
     }
     found
 }
+
+/// Asserts that `actual` (a whole stderr) is exactly `expected`. A leading newline of
+/// `expected` is dropped, so a render can be written as a raw string starting on its own line.
+/// A mismatch shows both renders whole and the first line that differs.
+#[track_caller]
+pub fn assert_render(actual: &str, expected: &str) {
+    if let Some(report) = render_mismatch(actual, expected) {
+        panic!("{report}");
+    }
+}
+
+/// What [`assert_render`] reports when `actual` is not `expected`; `None` when they are equal.
+pub fn render_mismatch(actual: &str, expected: &str) -> Option<String> {
+    let expected = expected.strip_prefix('\n').unwrap_or(expected);
+    if actual == expected {
+        return None;
+    }
+    let first = actual
+        .split('\n')
+        .zip(expected.split('\n'))
+        .position(|(a, e)| a != e)
+        .map_or_else(
+            || "one is a prefix of the other".to_string(),
+            |i| format!("first at line {}", i + 1),
+        );
+    Some(format!(
+        "the render differs ({first})\n--- expected:\n{expected}\n--- actual:\n{actual}\n---"
+    ))
+}

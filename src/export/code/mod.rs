@@ -580,7 +580,36 @@ mod tests {
         );
     }
 
-    /// Compiles (where needed) and runs `source`; `None` if the toolchain is missing.
+    /// The tool that compiles or runs `lang`'s code, and how to install it.
+    fn tool(lang: Lang) -> (&'static str, &'static str) {
+        match lang {
+            Lang::Cpp => ("g++", "apt-get install g++"),
+            Lang::Rust => ("rustc", "rustup, https://rustup.rs"),
+            Lang::Python => ("python3", "apt-get install python3"),
+            Lang::Java => ("java", "apt-get install default-jdk-headless"),
+        }
+    }
+
+    /// A missing tool (`error` from starting it) fails the test, as `support::need_tool` does in
+    /// the integration tests (`.ci/run` installs the tools): a skipped language would pass
+    /// silently. `SGSCOPE_SKIP_MISSING_TOOLS=1` asks to skip instead, and the skip is said on
+    /// stderr. Any other error starting the tool fails.
+    fn missing(lang: Lang, error: &std::io::Error) {
+        let (tool, install) = tool(lang);
+        assert!(
+            error.kind() == std::io::ErrorKind::NotFound,
+            "cannot start `{tool}` for the {lang} test: {error}"
+        );
+        assert!(
+            std::env::var_os("SGSCOPE_SKIP_MISSING_TOOLS").is_some_and(|v| v == "1"),
+            "`{tool}` is needed to run the generated {lang} code ({install}; .ci/run installs \
+             it; SGSCOPE_SKIP_MISSING_TOOLS=1 skips these checks)"
+        );
+        eprintln!("{tool} not found: skipped the {lang} test (SGSCOPE_SKIP_MISSING_TOOLS=1)");
+    }
+
+    /// Compiles (where needed) and runs `source`. A missing toolchain fails the test, unless
+    /// `SGSCOPE_SKIP_MISSING_TOOLS=1`: then `None` (see [`missing`]).
     pub(super) fn run(lang: Lang, dir: &Path, source: &str) -> Option<Output> {
         let file = dir.join(match lang {
             Lang::Java => "Main.java".to_string(),
@@ -614,9 +643,12 @@ mod tests {
             Lang::Python | Lang::Java => None,
         };
         if let Some(compiled) = compile {
-            let Ok(compiled) = compiled else {
-                println!("note: skipping the {lang} test: compiler not found");
-                return None;
+            let compiled = match compiled {
+                Ok(compiled) => compiled,
+                Err(error) => {
+                    missing(lang, &error);
+                    return None;
+                }
             };
             assert!(
                 compiled.status.success(),
@@ -632,8 +664,12 @@ mod tests {
         };
         match output {
             Ok(output) => Some(output),
-            Err(_) => {
-                println!("note: skipping the {lang} test: interpreter not found");
+            // The compiled binary is ours: failing to start it is a fault, not a missing tool.
+            Err(error) if matches!(lang, Lang::Cpp | Lang::Rust) => {
+                panic!("cannot run the compiled {lang} code: {error}")
+            }
+            Err(error) => {
+                missing(lang, &error);
                 None
             }
         }
