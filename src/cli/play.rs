@@ -80,7 +80,7 @@ pub struct JudgeArgs {
     /// in the cards protocol).
     #[arg(long, value_enum)]
     side: Option<SideArg>,
-    /// The messages: `lines` (sgscope's, see the README: `position P`, `side
+    /// The messages: `lines` (sgscope's, see docs/guide/play-and-judge.md: `position P`, `side
     /// first|second|choose`, then moves, `none`, `illegal`, `draw`; a hackenbush file's
     /// position is `ground G: U-V U-V …` and its moves `cut U V`, `cut U V K` (K: the edge's
     /// place in the file) or `edge K`) or `cards` (AtCoder ABC278 G's: `x y` takes cards
