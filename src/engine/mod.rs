@@ -32,6 +32,7 @@ pub mod moves;
 pub mod multi;
 pub mod progress;
 pub mod reachable;
+pub mod shape;
 pub mod sparse;
 pub mod subtraction;
 pub mod table;
@@ -47,6 +48,7 @@ pub use boxtable::{BoxTable, Table};
 pub use budget::RULE_STEPS_LIMIT;
 pub use mex::MexSet;
 pub use progress::Progress;
+pub use shape::BoxShape;
 pub use table::SgTable;
 use takebreak::KernelState;
 

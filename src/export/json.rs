@@ -9,7 +9,6 @@
 use std::io::{self, BufWriter, Write};
 
 use super::csv::push_decimal;
-use super::next_position;
 use crate::engine::{BoxTable, SgTable, Table};
 
 /// Bytes collected before each call to the underlying writer.
@@ -94,7 +93,7 @@ pub fn write_box_json(out: &mut dyn Write, table: &BoxTable, game: &str) -> io::
             .count();
         item.extend(std::iter::repeat_n(b']', closing));
         out.write_all(&item)?;
-        next_position(&mut position, extents);
+        table.shape().step(&mut position);
     }
     let p_positions = table.values().iter().filter(|&&v| v == 0).count();
     writeln!(

@@ -186,12 +186,9 @@ pub fn position_values(
             &mut memo,
             0,
         )?);
-        // Odometer, last coordinate fastest (row-major).
-        let Some(i) = (0..extents.len()).rev().find(|&i| position[i] < extents[i]) else {
+        if !crate::engine::shape::step(extents, &mut position) {
             return Ok(out);
-        };
-        position[i] += 1;
-        position[i + 1..].iter_mut().for_each(|c| *c = 0);
+        }
     }
 }
 
