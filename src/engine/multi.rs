@@ -28,7 +28,7 @@ use rayon::prelude::*;
 use super::boxtable::BoxTable;
 use super::budget::{Meter, OverBudget, SharedMeter};
 use super::moves::{self, line_point};
-use super::{budget, BoxShape, EngineError, Hint, MexSet, Progress, TableShape};
+use super::{budget, BoxShape, EngineError, Hint, MexSet, Nimber, Progress, TableShape};
 use crate::rules::program::{Move, Scratch, Stop};
 use crate::rules::{Game, Program};
 
@@ -717,14 +717,14 @@ fn direct_value(
     let result = program.for_each_option(position, scratch, budget, &mut |_, _, m| {
         match m {
             Move::Sum(components) => {
-                let mut xor = 0;
+                let mut xor = Nimber::ZERO;
                 for c in components.chunks(arity) {
                     let Some(v) = known(c) else {
                         return ControlFlow::Break(());
                     };
-                    xor ^= v;
+                    xor += v;
                 }
-                mex.insert(xor);
+                mex.insert(xor.value());
             }
             Move::Line { first, step, count } => {
                 line_point(first, step, count - 1, point);

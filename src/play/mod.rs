@@ -40,7 +40,7 @@ use std::io::{self, BufRead};
 use thiserror::Error;
 
 use crate::engine::hackenbush::Hackenbush;
-use crate::engine::{self, budget, EngineError, EngineOptions, SgTable};
+use crate::engine::{self, budget, EngineError, EngineOptions, Nimber, SgTable};
 use crate::rules::{Game, GraphGame, Play};
 use crate::solve::{self, moves, GameMove, MisereOptions, Outcome, SolveError};
 use crate::value::loopy::LoopyTable;
@@ -696,19 +696,15 @@ fn by_values(
         (heap < values.len()).then(|| values.get(heap))
     };
     let valued = || -> Option<(u32, Vec<bool>)> {
-        let mut total = 0u32;
-        for c in sum {
-            total ^= value(c)?;
-        }
+        let total = sum.iter().map(value).sum::<Option<Nimber>>()?;
         let mut good = Vec::with_capacity(listed.len());
         for step in &listed {
-            let mut after = total ^ value(&sum[step.component])?;
-            for part in &step.result {
-                after ^= value(part)?;
-            }
-            good.push(after == 0);
+            // The moved component replaced by what it leaves (⊕ is its own inverse).
+            let after = total + value(&sum[step.component])?;
+            let left = step.result.iter().map(value).sum::<Option<Nimber>>()?;
+            good.push((after + left).is_zero());
         }
-        Some((total, good))
+        Some((total.value(), good))
     };
     let Some((total, good)) = valued() else {
         return Err(listed);

@@ -31,7 +31,7 @@
 use serde::Serialize;
 
 use crate::engine::progress::Progress;
-use crate::engine::EngineError;
+use crate::engine::{EngineError, Nimber};
 use crate::rules::code::Digit;
 use crate::rules::{Game, GameKind, TakeBreakCode};
 use crate::value::evaluate;
@@ -300,12 +300,12 @@ fn by_nim_theorem(game: &Game, components: &[Vec<u64>]) -> Result<Option<SolveRe
     // 1 when none does: `h'` is the rest's normal value or that with its last bit flipped.
     // So each heap has at most two candidate moves, each checked by the rule as
     // [`tame_report`] checks every move — linear in the heaps, not in their sizes.
-    let normal = genera.iter().fold(0u32, |a, g| a ^ g.normal);
+    let normal = genera.iter().map(|g| g.normal).sum::<Nimber>();
     let firm = genera.iter().filter(|g| !g.is_fickle()).count();
     let mut winning = Vec::new();
     for (i, (component, genus)) in components.iter().zip(&genera).enumerate() {
         let h = component[0];
-        let normal_rest = normal ^ genus.normal;
+        let normal_rest = (normal + genus.normal).value();
         let firm_rest = firm - usize::from(!genus.is_fickle());
         let mut targets = [normal_rest, normal_rest ^ 1];
         // Listed as the code lists them: fewest tokens taken first.
@@ -315,7 +315,7 @@ fn by_nim_theorem(game: &Game, components: &[Vec<u64>]) -> Result<Option<SolveRe
                 continue;
             }
             let left = Genus::nim_heap(target);
-            let after_normal = normal_rest ^ left.normal;
+            let after_normal = (Nimber(normal_rest) + left.normal).value();
             let after_firm = firm_rest + usize::from(!left.is_fickle());
             let misere = if after_firm == 0 {
                 after_normal ^ 1
@@ -327,6 +327,7 @@ fn by_nim_theorem(game: &Game, components: &[Vec<u64>]) -> Result<Option<SolveRe
             }
         }
     }
+    let normal = normal.value();
     let misere = if firm == 0 { normal ^ 1 } else { normal };
     let genus = if let [one] = &genera[..] {
         one.clone()
@@ -413,13 +414,13 @@ fn tame_report(
     part: &dyn Fn(&[u64]) -> Option<Genus>,
     method: Method,
 ) -> Result<Option<SolveReport>, SolveError> {
-    let normal = genera.iter().fold(0u32, |a, g| a ^ g.normal);
+    let normal = genera.iter().map(|g| g.normal).sum::<Nimber>();
     let firm = genera.iter().filter(|g| !g.is_fickle()).count();
     let arity = game.coordinates().len().max(1);
     let mut winning = Vec::new();
     let mut unvalued = false;
     for (i, (component, genus)) in components.iter().zip(genera).enumerate() {
-        let normal_rest = normal ^ genus.normal;
+        let normal_rest = normal + genus.normal;
         let firm_rest = firm - usize::from(!genus.is_fickle());
         moves::for_each_move(game, component, Limit::All, &mut |listed| {
             if unvalued {
@@ -429,7 +430,7 @@ fn tame_report(
             for left in listed.result.chunks(arity) {
                 match part(left) {
                     Some(g) if g.is_tame() => {
-                        after_normal ^= g.normal;
+                        after_normal += g.normal;
                         after_firm += usize::from(!g.is_fickle());
                     }
                     _ => {
@@ -438,6 +439,7 @@ fn tame_report(
                     }
                 }
             }
+            let after_normal = after_normal.value();
             let misere = if after_firm == 0 {
                 after_normal ^ 1
             } else {
@@ -451,6 +453,7 @@ fn tame_report(
             return Ok(None);
         }
     }
+    let normal = normal.value();
     let misere = if firm == 0 { normal ^ 1 } else { normal };
     let genus = if let [one] = genera {
         one.clone()

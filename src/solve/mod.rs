@@ -28,7 +28,7 @@ use crate::analysis::criteria::PCriterion;
 use crate::engine::budget::{self, Steps};
 use crate::engine::multi::{self, show_position, Solver};
 use crate::engine::reachable::{self, Reachable};
-use crate::engine::{self, human_bytes, EngineError, EngineOptions, Hint};
+use crate::engine::{self, human_bytes, EngineError, EngineOptions, Hint, Nimber};
 use crate::rules::Game;
 use crate::value::misere::Genus;
 
@@ -53,8 +53,8 @@ pub enum Outcome {
 impl Outcome {
     /// The outcome of a sum of nim-sum `total` in normal play: the first player loses exactly
     /// when it is 0 (Sprague–Grundy).
-    pub fn of_nim_sum(total: u32) -> Self {
-        if total == 0 {
+    pub fn of_nim_sum(total: Nimber) -> Self {
+        if total.is_zero() {
             Outcome::FirstPlayerLoses
         } else {
             Outcome::FirstPlayerWins
@@ -456,9 +456,9 @@ pub fn solve(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveE
                 }
                 let mut move_values = Vec::new();
                 for m in &moves {
-                    let mut xor = 0;
+                    let mut xor = Nimber::ZERO;
                     for part in &m.result {
-                        xor ^= solver.value(part)?;
+                        xor += solver.value(part)?;
                     }
                     move_values.push(xor);
                 }
@@ -475,17 +475,17 @@ pub fn solve(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveE
         }
         None => return solve_heaps(game, components, true),
     };
-    let total = values.iter().fold(0, |a, v| a ^ v);
+    let total = values.iter().sum::<Nimber>();
     let winning_moves = moves
         .into_iter()
         .zip(move_values)
-        .filter(|(m, v)| total ^ values[m.component] ^ v == 0)
+        .filter(|(m, v)| (total + values[m.component] + *v).is_zero())
         .map(|(m, _)| m)
         .collect();
     Ok(SolveReport {
         coordinates,
         components: components.to_vec(),
-        value: Some(total),
+        value: Some(total.value()),
         outcome: Outcome::of_nim_sum(total),
         winning_moves,
         method: Method::ExactTable { extents },
@@ -531,15 +531,16 @@ fn solve_reachable(
         for c in components {
             values.push(search.value(c)?);
         }
-        let total = values.iter().fold(0, |a, v| a ^ v);
+        let total = values.iter().sum::<Nimber>();
         let mut winning_moves = Vec::new();
         for (i, c) in components.iter().enumerate() {
             for m in moves::moves_of(game, i, c)? {
-                let mut xor = total ^ values[i];
+                // Component i replaced by what the move leaves (⊕ is its own inverse).
+                let mut xor = total + values[i];
                 for part in &m.result {
-                    xor ^= search.value(part)?;
+                    xor += search.value(part)?;
                 }
-                if xor == 0 {
+                if xor.is_zero() {
                     winning_moves.push(m);
                 }
             }
@@ -557,7 +558,7 @@ fn solve_reachable(
     Ok(Some(SolveReport {
         coordinates: game.coordinates(),
         components: components.to_vec(),
-        value: Some(total),
+        value: Some(total.value()),
         outcome: Outcome::of_nim_sum(total),
         winning_moves,
         method: Method::Reachable {
@@ -620,14 +621,14 @@ fn solve_heaps(
     let table = engine::compute(game, largest, &EngineOptions::default())?;
     let value = |heap: u64| table.get(heap as usize);
     let values: Vec<u32> = components.iter().map(|c| value(c[0])).collect();
-    let total = values.iter().fold(0, |a, v| a ^ v);
+    let total = values.iter().sum::<Nimber>();
     // Every move listed, one component at a time, only the winning ones named (a heap
     // game's moves leave heaps, empty ones as 0, whose value is 0).
     let mut winning_moves = Vec::new();
     for (i, c) in components.iter().enumerate() {
-        let wanted = total ^ values[i];
+        let wanted = total + values[i];
         moves::for_each_move(game, c, moves::Limit::All, &mut |listed| {
-            let v = listed.result.iter().fold(0, |a, &h| a ^ value(h));
+            let v = listed.result.iter().map(|&h| value(h)).sum::<Nimber>();
             if v == wanted {
                 winning_moves.push(moves::label(game, i, listed));
             }
@@ -636,7 +637,7 @@ fn solve_heaps(
     Ok(SolveReport {
         coordinates: game.coordinates(),
         components: components.to_vec(),
-        value: Some(total),
+        value: Some(total.value()),
         outcome: Outcome::of_nim_sum(total),
         winning_moves,
         method: Method::ExactTable {

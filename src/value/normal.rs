@@ -3,6 +3,7 @@
 
 use super::{Outcome, ValueRule};
 use crate::engine::mex::mex_of;
+use crate::engine::Nimber;
 
 /// Normal play valued by Sprague–Grundy values: `G(p) = mex{G(q) : p → q}`, a sum is worth the
 /// XOR of its components (Sprague 1935, Grundy 1939), and `p` is a P-position iff `G(p) = 0`.
@@ -21,7 +22,7 @@ impl ValueRule for Normal {
     }
 
     fn of_sum(&self, components: &[u32]) -> Option<u32> {
-        Some(components.iter().fold(0, |a, &b| a ^ b))
+        Some(components.iter().sum::<Nimber>().value())
     }
 
     fn outcome(&self, value: u32) -> Outcome {
