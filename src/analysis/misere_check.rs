@@ -93,11 +93,7 @@ impl Rule {
             }
             Rule::MisereXor => !misere.iter().sum::<Nimber>().is_zero(),
         };
-        if first_player_wins {
-            Outcome::N
-        } else {
-            Outcome::P
-        }
+        Outcome::of_p(!first_player_wins)
     }
 }
 
@@ -341,7 +337,7 @@ pub fn check(
                 return Err(stopped(components.to_vec(), done, error));
             }
         };
-        let actual = if p { Outcome::P } else { Outcome::N };
+        let actual = Outcome::of_p(p);
         normal.clear();
         misere.clear();
         for &heap in components {

@@ -187,15 +187,9 @@ pub fn solve_misere(
     }
     sums.finish_progress();
     let misere = genus.misere();
-    let outcome = if misere == 0 {
-        Outcome::FirstPlayerLoses
-    } else {
-        Outcome::FirstPlayerWins
-    };
+    let outcome = Outcome::of_value(misere);
     // A sum with no move is won by the player to move, who has no winning *move*.
-    debug_assert!(
-        (outcome == Outcome::FirstPlayerWins) != winning_moves.is_empty() || total.is_empty()
-    );
+    debug_assert!((outcome == Outcome::N) != winning_moves.is_empty() || total.is_empty());
     let method = if tame_rule {
         Method::TameRule {
             sums: sums.len(),
@@ -475,11 +469,7 @@ fn report(
         coordinates: game.coordinates(),
         components: components.to_vec(),
         value: Some(misere),
-        outcome: if misere == 0 {
-            Outcome::FirstPlayerLoses
-        } else {
-            Outcome::FirstPlayerWins
-        },
+        outcome: Outcome::of_value(misere),
         winning_moves,
         method,
         search: None,
@@ -649,11 +639,7 @@ fn by_quotient(
     let Some(p) = quotient.is_p_position(&heaps) else {
         return Ok(None);
     };
-    let outcome = if p {
-        Outcome::FirstPlayerLoses
-    } else {
-        Outcome::FirstPlayerWins
-    };
+    let outcome = Outcome::of_p(p);
     Ok(Some(SolveReport {
         coordinates: game.coordinates(),
         components: components.to_vec(),
@@ -743,12 +729,12 @@ mod tests {
         let nim = game("move take: x in 1..=n => n - x");
         let report =
             solve_misere(&nim, &[vec![1], vec![1], vec![1]], MisereOptions::default()).unwrap();
-        assert_eq!(report.outcome, Outcome::FirstPlayerLoses);
+        assert_eq!(report.outcome, Outcome::P);
         assert!(matches!(report.method, Method::TameRule { .. }));
         assert_eq!(report.genus.as_ref().unwrap().to_string(), "1^{031}");
         let report =
             solve_misere(&nim, &[vec![2], vec![2], vec![3]], MisereOptions::default()).unwrap();
-        assert_eq!(report.outcome, Outcome::FirstPlayerWins);
+        assert_eq!(report.outcome, Outcome::N);
         for m in &report.winning_moves {
             let mut after = vec![2, 2, 3];
             after.remove(m.component);

@@ -286,7 +286,7 @@ pub fn solve_by_proof(
         coordinates: game.coordinates(),
         components: components.to_vec(),
         value: Some(total.value()),
-        outcome: Outcome::of_nim_sum(total),
+        outcome: Outcome::of_value(total.value()),
         winning_moves,
         method: Method::Proved {
             valuation,
