@@ -38,6 +38,20 @@ impl From<u32> for Nimber {
     }
 }
 
+impl From<&u32> for Nimber {
+    #[inline]
+    fn from(value: &u32) -> Self {
+        Nimber(*value)
+    }
+}
+
+impl From<&Nimber> for Nimber {
+    #[inline]
+    fn from(n: &Nimber) -> Self {
+        *n
+    }
+}
+
 impl From<Nimber> for u32 {
     #[inline]
     fn from(n: Nimber) -> Self {
@@ -45,41 +59,22 @@ impl From<Nimber> for u32 {
     }
 }
 
-impl Add for Nimber {
+impl<T: Into<Nimber>> Add<T> for Nimber {
     type Output = Nimber;
 
-    /// The nim-sum: `G(a + b) = G(a) ⊕ G(b)`.
+    /// The nim-sum with a component of value `other`: `G(a + b) = G(a) ⊕ G(b)`.
     #[inline]
     #[allow(clippy::suspicious_arithmetic_impl)]
-    fn add(self, other: Nimber) -> Nimber {
-        Nimber(self.0 ^ other.0)
+    fn add(self, other: T) -> Nimber {
+        Nimber(self.0 ^ other.into().0)
     }
 }
 
-impl Add<u32> for Nimber {
-    type Output = Nimber;
-
-    /// The nim-sum with a component of value `other`.
-    #[inline]
-    #[allow(clippy::suspicious_arithmetic_impl)]
-    fn add(self, other: u32) -> Nimber {
-        Nimber(self.0 ^ other)
-    }
-}
-
-impl AddAssign for Nimber {
+impl<T: Into<Nimber>> AddAssign<T> for Nimber {
     #[inline]
     #[allow(clippy::suspicious_op_assign_impl)]
-    fn add_assign(&mut self, other: Nimber) {
-        self.0 ^= other.0;
-    }
-}
-
-impl AddAssign<u32> for Nimber {
-    #[inline]
-    #[allow(clippy::suspicious_op_assign_impl)]
-    fn add_assign(&mut self, other: u32) {
-        self.0 ^= other;
+    fn add_assign(&mut self, other: T) {
+        self.0 ^= other.into().0;
     }
 }
 
@@ -100,33 +95,11 @@ impl BitXorAssign for Nimber {
     }
 }
 
-impl Sum for Nimber {
+/// The nim-sum of components of these values (nimbers, or plain values, owned or borrowed).
+impl<T: Into<Nimber>> Sum<T> for Nimber {
     #[inline]
-    fn sum<I: Iterator<Item = Nimber>>(iter: I) -> Nimber {
+    fn sum<I: Iterator<Item = T>>(iter: I) -> Nimber {
         iter.fold(Nimber::ZERO, Add::add)
-    }
-}
-
-impl<'a> Sum<&'a Nimber> for Nimber {
-    #[inline]
-    fn sum<I: Iterator<Item = &'a Nimber>>(iter: I) -> Nimber {
-        iter.copied().sum()
-    }
-}
-
-impl Sum<u32> for Nimber {
-    /// The nim-sum of components of these values.
-    #[inline]
-    fn sum<I: Iterator<Item = u32>>(iter: I) -> Nimber {
-        iter.fold(Nimber::ZERO, Add::add)
-    }
-}
-
-impl<'a> Sum<&'a u32> for Nimber {
-    /// The nim-sum of components of these values.
-    #[inline]
-    fn sum<I: Iterator<Item = &'a u32>>(iter: I) -> Nimber {
-        iter.copied().sum()
     }
 }
 
