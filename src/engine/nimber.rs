@@ -84,14 +84,14 @@ impl BitXor for Nimber {
     /// The same nim-sum as `+`.
     #[inline]
     fn bitxor(self, other: Nimber) -> Nimber {
-        self + other
+        Nimber(self.0 ^ other.0)
     }
 }
 
 impl BitXorAssign for Nimber {
     #[inline]
     fn bitxor_assign(&mut self, other: Nimber) {
-        *self += other;
+        self.0 ^= other.0;
     }
 }
 
