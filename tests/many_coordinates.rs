@@ -6,9 +6,9 @@
 use std::collections::BTreeSet;
 
 use sgscope::rules::{load, Game, SourceFile};
-use sgscope::solve::{self, Method, Outcome};
+use sgscope::solve::{self, Method};
 use sgscope::value::loopy::LoopyTable;
-use sgscope::value::Outcome as Loopy;
+use sgscope::value::Outcome;
 
 use crate::support::{assert_has, assert_render, fails, ok};
 
@@ -111,11 +111,7 @@ fn nim_of_20_heaps_is_bouton() {
         let x = components.iter().flatten().fold(0, |a, &h| a ^ h);
         let report = solve::solve(&game, &components).unwrap();
         assert_eq!(report.value, Some(x as u32), "{components:?}");
-        let outcome = if x == 0 {
-            Outcome::FirstPlayerLoses
-        } else {
-            Outcome::FirstPlayerWins
-        };
+        let outcome = Outcome::of_p(x == 0);
         assert_eq!(report.outcome, outcome, "{components:?}");
         let expected: BTreeSet<(usize, Vec<u64>)> = components
             .iter()
@@ -311,9 +307,9 @@ fn pursuit_is_p4576_on_every_start() {
         for (s, position) in &positions {
             let node = table.node_of(position).unwrap() as usize;
             let got = match table.outcome[node] {
-                Loopy::N => Some((true, table.remoteness[node].unwrap())),
-                Loopy::P => Some((false, table.remoteness[node].unwrap())),
-                Loopy::D => None,
+                Outcome::N => Some((true, table.remoteness[node].unwrap())),
+                Outcome::P => Some((false, table.remoteness[node].unwrap())),
+                Outcome::D => None,
             };
             assert_eq!(got, reference[*s], "n = {n}, {position:?}");
             // P4576: "WHITE 1" when the pieces start next to each other, else BLACK wins.

@@ -48,6 +48,7 @@ use serde::Serialize;
 use super::patterns::beatty::golden_pairs;
 use super::patterns::oned::{self, OneDimPattern, MIN_P_POSITIONS};
 use crate::engine::boxtable::BoxTable;
+use crate::engine::shape;
 
 /// Every non-empty subset of the coordinates is tried as an XOR criterion up to this arity.
 pub const MAX_SUBSET_ARITY: usize = 8;
@@ -383,7 +384,7 @@ fn residue_classes(table: &BoxTable) -> Option<PCriterion> {
                 if *status.entry(reduced).or_insert(value == 0) != (value == 0) {
                     return None;
                 }
-                odometer_step(&mut position, extents);
+                shape::step(extents, &mut position);
             }
             let residues = status
                 .into_iter()
@@ -423,17 +424,6 @@ fn start_lines(table: &BoxTable) -> Vec<PCriterion> {
         );
     }
     found
-}
-
-/// The next position of a box in row-major order (the last coordinate fastest).
-fn odometer_step(position: &mut [u64], extents: &[u64]) {
-    for (c, extent) in position.iter_mut().zip(extents).rev() {
-        if *c < *extent {
-            *c += 1;
-            return;
-        }
-        *c = 0;
-    }
 }
 
 /// The subsets tried by the XOR family, as increasing index lists.
@@ -478,7 +468,7 @@ pub fn holds_on_box(table: &BoxTable, criterion: &PCriterion) -> bool {
         if criterion.is_p(&position) != (value == 0) {
             return false;
         }
-        odometer_step(&mut position, extents);
+        shape::step(extents, &mut position);
     }
     true
 }
@@ -554,6 +544,7 @@ mod tests {
     use super::*;
     use crate::analysis::patterns::beatty::tests::wythoff;
     use crate::engine::mex::mex_of;
+    use crate::engine::BoxShape;
 
     fn names(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| s.to_string()).collect()
@@ -565,17 +556,15 @@ mod tests {
         let coordinates: Vec<String> = (1..=heaps).map(|i| format!("h{i}")).collect();
         let extents = vec![side; heaps];
         let mut values: Vec<u32> = Vec::new();
-        let layout = BoxTable::from_fn(coordinates.clone(), extents.clone(), |_| 0);
-        for index in 0..layout.size() {
-            let p = layout.position_of(index);
+        let layout = BoxShape::new(&extents);
+        for p in layout.positions() {
             // Every position below p, coordinate-wise, with 1..=k coordinates changed.
-            let below = BoxTable::from_fn(coordinates.clone(), p.clone(), |_| 0);
-            let options = (0..below.size()).filter_map(|j| {
-                let q = below.position_of(j);
+            let below = BoxShape::new(&p);
+            let options = below.positions().filter_map(|q| {
                 let changed = q.iter().zip(&p).filter(|(a, b)| a != b).count();
                 (1..=k)
                     .contains(&changed)
-                    .then(|| values[layout.index_of(&q).unwrap()])
+                    .then(|| values[layout.index(&q).unwrap()])
             });
             let v = mex_of(options);
             values.push(v);

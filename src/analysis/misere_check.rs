@@ -30,6 +30,7 @@
 use thiserror::Error;
 
 use crate::engine::progress::Progress;
+use crate::engine::Nimber;
 use crate::engine::{human_bytes, EngineError};
 use crate::rules::Game;
 use crate::value::evaluate;
@@ -86,17 +87,13 @@ impl Rule {
     pub fn predict(self, normal: &[u32], misere: &[u32]) -> Outcome {
         let first_player_wins = match self {
             Rule::AntiSg => {
-                let xor = normal.iter().fold(0, |a, &g| a ^ g);
+                let zero = normal.iter().sum::<Nimber>().is_zero();
                 let some_big = normal.iter().any(|&g| g > 1);
-                (xor != 0 && some_big) || (xor == 0 && !some_big)
+                (!zero && some_big) || (zero && !some_big)
             }
-            Rule::MisereXor => misere.iter().fold(0, |a, &g| a ^ g) != 0,
+            Rule::MisereXor => !misere.iter().sum::<Nimber>().is_zero(),
         };
-        if first_player_wins {
-            Outcome::N
-        } else {
-            Outcome::P
-        }
+        Outcome::of_p(!first_player_wins)
     }
 }
 
@@ -340,7 +337,7 @@ pub fn check(
                 return Err(stopped(components.to_vec(), done, error));
             }
         };
-        let actual = if p { Outcome::P } else { Outcome::N };
+        let actual = Outcome::of_p(p);
         normal.clear();
         misere.clear();
         for &heap in components {

@@ -8,7 +8,7 @@
 //! A heap game's sequence is a one-coordinate box to every consumer: [`Table::coordinates`],
 //! [`Table::extents`], [`Table::get`] and [`Table::value_at`] answer alike for both.
 
-use super::SgTable;
+use super::{BoxShape, SgTable};
 
 /// The values of a game over its table: a heap game's sequence or a position game's box.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -113,7 +113,7 @@ impl Table {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoxTable {
     coordinates: Vec<String>,
-    extents: Vec<u64>,
+    shape: BoxShape,
     values: Vec<u32>,
 }
 
@@ -130,13 +130,13 @@ impl BoxTable {
             "one extent per coordinate"
         );
         assert!(!extents.is_empty(), "a box has at least one coordinate");
-        let table = BoxTable {
+        let shape = BoxShape::new(&extents);
+        assert_eq!(values.len(), shape.len(), "one value per position");
+        BoxTable {
             coordinates,
-            extents,
+            shape,
             values,
-        };
-        assert_eq!(table.values.len(), table.size(), "one value per position");
-        table
+        }
     }
 
     /// The table of `value(p)` for every position `p` of the box, in row-major order.
@@ -145,19 +145,12 @@ impl BoxTable {
         extents: Vec<u64>,
         mut value: impl FnMut(&[u64]) -> u32,
     ) -> Self {
-        let size = extents.iter().map(|&e| e as usize + 1).product();
-        let mut values = Vec::with_capacity(size);
+        let shape = BoxShape::new(&extents);
+        let mut values = Vec::with_capacity(shape.len());
         let mut position = vec![0u64; extents.len()];
-        for _ in 0..size {
+        for _ in 0..shape.len() {
             values.push(value(&position));
-            // Odometer step, last coordinate fastest.
-            for (c, extent) in position.iter_mut().zip(&extents).rev() {
-                if *c < *extent {
-                    *c += 1;
-                    break;
-                }
-                *c = 0;
-            }
+            shape.step(&mut position);
         }
         BoxTable::new(coordinates, extents, values)
     }
@@ -169,17 +162,22 @@ impl BoxTable {
 
     /// The largest value of each coordinate in the box.
     pub fn extents(&self) -> &[u64] {
-        &self.extents
+        self.shape.extents()
+    }
+
+    /// The box's row-major layout.
+    pub fn shape(&self) -> &BoxShape {
+        &self.shape
     }
 
     /// Number of coordinates.
     pub fn dimension(&self) -> usize {
-        self.extents.len()
+        self.shape.dimension()
     }
 
     /// Number of positions in the box.
     pub fn size(&self) -> usize {
-        self.extents.iter().map(|&e| e as usize + 1).product()
+        self.shape.len()
     }
 
     /// All values, row-major.
@@ -189,28 +187,12 @@ impl BoxTable {
 
     /// The index of `position` in [`BoxTable::values`], or `None` outside the box.
     pub fn index_of(&self, position: &[u64]) -> Option<usize> {
-        if position.len() != self.extents.len() {
-            return None;
-        }
-        let mut index = 0usize;
-        for (&c, &extent) in position.iter().zip(&self.extents) {
-            if c > extent {
-                return None;
-            }
-            index = index * (extent as usize + 1) + c as usize;
-        }
-        Some(index)
+        self.shape.index(position)
     }
 
     /// The position stored at `index` of [`BoxTable::values`].
-    pub fn position_of(&self, mut index: usize) -> Vec<u64> {
-        let mut position = vec![0; self.extents.len()];
-        for (c, &extent) in position.iter_mut().zip(&self.extents).rev() {
-            let side = extent as usize + 1;
-            *c = (index % side) as u64;
-            index /= side;
-        }
-        position
+    pub fn position_of(&self, index: usize) -> Vec<u64> {
+        self.shape.position(index)
     }
 
     /// `G(position)`, or `None` outside the box.
@@ -220,7 +202,7 @@ impl BoxTable {
 
     /// Every position with its value, row-major.
     pub fn iter(&self) -> impl Iterator<Item = (Vec<u64>, u32)> + '_ {
-        (0..self.values.len()).map(|i| (self.position_of(i), self.values[i]))
+        self.shape.positions().zip(self.values.iter().copied())
     }
 
     /// The largest value in the box.

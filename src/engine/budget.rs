@@ -157,14 +157,7 @@ impl<'a> Samples<'a> {
         self.left -= 1;
         if self.every {
             if self.started {
-                // Odometer step, last coordinate fastest.
-                for (c, &extent) in self.position.iter_mut().zip(self.extents).rev() {
-                    if *c < extent {
-                        *c += 1;
-                        break;
-                    }
-                    *c = 0;
-                }
+                super::shape::step(self.extents, &mut self.position);
             }
         } else {
             for (c, &extent) in self.position.iter_mut().zip(self.extents) {

@@ -4,7 +4,7 @@
 //! filled in order.
 
 use super::budget::Meter;
-use super::{MexSet, Progress, SgTable};
+use super::{MexSet, Nimber, Progress, SgTable};
 use crate::rules::program::{Scratch, Stop};
 use crate::rules::{Diagnostic, Program};
 
@@ -53,10 +53,8 @@ pub fn extend_within(
         options.clear();
         let listed =
             program.for_each_move_in(n as u64, &mut scratch, &mut meter.left, &mut |heaps| {
-                let value = heaps
-                    .iter()
-                    .fold(0u32, |acc, &h| acc ^ table.get(h as usize));
-                options.insert(value);
+                let value: Nimber = heaps.iter().map(|&h| table.get(h as usize)).sum();
+                options.insert(value.value());
                 // Within one heap too: a rule of several binders can take minutes at one `n`,
                 // and a line then says which `n` is still running.
                 progress.tick(n as u64);

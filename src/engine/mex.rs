@@ -4,6 +4,7 @@
 //! is the mex of its options' values (Sprague 1935, Grundy 1939).
 
 use super::table::{SgValue, Values};
+use super::Nimber;
 
 /// A set of small non-negative integers as a bitset, cleared and reused between positions.
 #[derive(Clone, Debug, Default)]
@@ -92,13 +93,13 @@ impl MexSet {
         value: impl Fn(T) -> u32,
     ) -> u32 {
         self.clear();
-        let mut xor = 0;
+        let mut xor = Nimber::ZERO;
         for &part in moves {
             if part == end {
-                self.insert(xor);
-                xor = 0;
+                self.insert(xor.value());
+                xor = Nimber::ZERO;
             } else {
-                xor ^= value(part);
+                xor += value(part);
             }
         }
         self.mex()

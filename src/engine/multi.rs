@@ -28,7 +28,7 @@ use rayon::prelude::*;
 use super::boxtable::BoxTable;
 use super::budget::{Meter, OverBudget, SharedMeter};
 use super::moves::{self, line_point};
-use super::{budget, EngineError, Hint, MexSet, Progress, TableShape};
+use super::{budget, BoxShape, EngineError, Hint, MexSet, Nimber, Progress, TableShape};
 use crate::rules::program::{Move, Scratch, Stop};
 use crate::rules::{Game, Program};
 
@@ -123,49 +123,6 @@ fn box_program<'g>(game: &'g Game, extents: &[u64]) -> Result<&'g Program, Engin
     Ok(program)
 }
 
-/// The box's shape: row-major strides.
-#[derive(Clone, Debug)]
-struct Layout {
-    extents: Vec<u64>,
-    strides: Vec<usize>,
-    size: usize,
-}
-
-impl Layout {
-    fn new(extents: &[u64]) -> Self {
-        let mut strides = vec![1usize; extents.len()];
-        for i in (0..extents.len().saturating_sub(1)).rev() {
-            strides[i] = strides[i + 1] * (extents[i + 1] as usize + 1);
-        }
-        let size = extents.iter().map(|&e| e as usize + 1).product();
-        Layout {
-            extents: extents.to_vec(),
-            strides,
-            size,
-        }
-    }
-
-    #[inline]
-    fn index(&self, position: &[u64]) -> Option<usize> {
-        let mut index = 0;
-        for ((&c, &e), &stride) in position.iter().zip(&self.extents).zip(&self.strides) {
-            if c > e {
-                return None;
-            }
-            index += c as usize * stride;
-        }
-        Some(index)
-    }
-
-    fn write_position(&self, mut index: usize, out: &mut Vec<u64>) {
-        out.clear();
-        for &stride in &self.strides {
-            out.push((index / stride) as u64);
-            index %= stride;
-        }
-    }
-}
-
 /// Positions outside the box, computed on demand; node ids `size + i`.
 #[derive(Debug)]
 struct Outside {
@@ -182,7 +139,7 @@ const NO_RULE: u32 = u32::MAX;
 pub struct Solver<'g> {
     game: &'g Game,
     program: &'g Program,
-    layout: Layout,
+    layout: BoxShape,
     values: Vec<u32>,
     outside: Outside,
     scratch: Scratch,
@@ -210,11 +167,11 @@ impl<'g> Solver<'g> {
         let search_bytes = (super::available_memory() / 2)
             .saturating_sub(budget::memory_need(&shape, None).bytes)
             .max(1 << 24);
-        let layout = Layout::new(extents);
+        let layout = BoxShape::new(extents);
         Ok(Solver {
             game,
             program,
-            values: vec![UNVISITED; layout.size],
+            values: vec![UNVISITED; layout.len()],
             layout,
             outside: Outside {
                 ids: HashMap::new(),
@@ -262,7 +219,7 @@ impl<'g> Solver<'g> {
 
     /// Computes every position of the box.
     pub fn fill_box(&mut self, order: Order) -> Result<(), EngineError> {
-        let mut progress = Progress::new(0, self.layout.size as u64, self.show_progress);
+        let mut progress = Progress::new(0, self.layout.len() as u64, self.show_progress);
         let filled = self.fill_box_reporting(order, &mut progress);
         progress.finish();
         filled
@@ -274,13 +231,13 @@ impl<'g> Solver<'g> {
         order: Order,
         progress: &mut Progress,
     ) -> Result<(), EngineError> {
-        let worth_it = self.layout.extents.len() >= 2 && self.layout.size >= MIN_WAVE_BOX;
+        let worth_it = self.layout.dimension() >= 2 && self.layout.len() >= MIN_WAVE_BOX;
         let mut waves_done = 0;
         if order == Order::Waves || (order == Order::Auto && worth_it) {
             waves_done = self.waves(progress)?;
         }
         // Searching from the end the moves lead away from finds the options already done.
-        let roots = 0..self.layout.size;
+        let roots = 0..self.layout.len();
         let roots: Box<dyn Iterator<Item = usize>> = if self.moves_raise_index()? {
             Box::new(roots.rev())
         } else {
@@ -301,13 +258,13 @@ impl<'g> Solver<'g> {
     /// in a game whose moves raise a mask): only the order of the search depends on it.
     fn moves_raise_index(&mut self) -> Result<bool, EngineError> {
         let (mut up, mut down) = (0u64, 0u64);
-        let samples = 64.min(self.layout.size);
+        let samples = 64.min(self.layout.len());
         let mut position = Vec::new();
         for k in 0..samples {
-            let index = k * (self.layout.size / samples);
+            let index = k * (self.layout.len() / samples);
             self.layout.write_position(index, &mut position);
             let layout = self.layout.clone();
-            let arity = layout.extents.len();
+            let arity = layout.dimension();
             self.for_each_move(&position, &mut |_, _, components| {
                 for c in components.chunks(arity) {
                     match layout.index(c) {
@@ -334,7 +291,7 @@ impl<'g> Solver<'g> {
     pub fn into_table(self) -> BoxTable {
         BoxTable::new(
             self.program.coordinates().to_vec(),
-            self.layout.extents,
+            self.layout.extents().to_vec(),
             self.values,
         )
     }
@@ -398,27 +355,27 @@ impl<'g> Solver<'g> {
             position,
             why,
             done as u128,
-            self.layout.size as u128,
+            self.layout.len() as u128,
             hint,
         )
     }
 
     fn state(&self, node: usize) -> u32 {
-        match node.checked_sub(self.layout.size) {
+        match node.checked_sub(self.layout.len()) {
             None => self.values[node],
             Some(i) => self.outside.entries[i].1,
         }
     }
 
     fn set_state(&mut self, node: usize, value: u32) {
-        match node.checked_sub(self.layout.size) {
+        match node.checked_sub(self.layout.len()) {
             None => self.values[node] = value,
             Some(i) => self.outside.entries[i].1 = value,
         }
     }
 
     fn position(&self, node: usize) -> Vec<u64> {
-        match node.checked_sub(self.layout.size) {
+        match node.checked_sub(self.layout.len()) {
             None => {
                 let mut p = Vec::new();
                 self.layout.write_position(node, &mut p);
@@ -531,7 +488,7 @@ impl<'g> Solver<'g> {
                 position.extend(self.position(node));
                 self.set_state(node, ON_STACK);
                 let outside = &self.outside;
-                let size = self.layout.size;
+                let size = self.layout.len();
                 let lookup = |p: &[u64]| {
                     let v = outside.entries[*outside.ids.get(p)? - size].1;
                     (v < ON_STACK).then_some(v)
@@ -597,7 +554,7 @@ impl<'g> Solver<'g> {
                         self.rule_error(Err(stop), &position, rule)?;
                     }
                 }
-                if let Some(i) = node.checked_sub(self.layout.size) {
+                if let Some(i) = node.checked_sub(self.layout.len()) {
                     // Work outside the box: bounded, so that moves leaving it for good stop.
                     let (spent, allowed) = &mut self.outside_steps;
                     *spent += before - self.meter.left;
@@ -708,23 +665,23 @@ struct Waves {
 }
 
 impl Waves {
-    fn new(layout: &Layout) -> Self {
-        let max_sum: u64 = layout.extents.iter().sum();
+    fn new(layout: &BoxShape) -> Self {
+        let max_sum: u64 = layout.extents().iter().sum();
         let mut position = Vec::new();
         let mut sum_of = |index| {
             layout.write_position(index, &mut position);
             position.iter().sum::<u64>() as usize
         };
         let mut starts = vec![0usize; max_sum as usize + 2];
-        for index in 0..layout.size {
+        for index in 0..layout.len() {
             starts[sum_of(index) + 1] += 1;
         }
         for s in 1..starts.len() {
             starts[s] += starts[s - 1];
         }
         let mut next = starts.clone();
-        let mut order = vec![0usize; layout.size];
-        for index in 0..layout.size {
+        let mut order = vec![0usize; layout.len()];
+        for index in 0..layout.len() {
             let sum = sum_of(index);
             order[next[sum]] = index;
             next[sum] += 1;
@@ -743,7 +700,7 @@ impl Waves {
 fn direct_value(
     program: &Program,
     scratch: &mut Scratch,
-    layout: &Layout,
+    layout: &BoxShape,
     values: &[u32],
     outside: &dyn Fn(&[u64]) -> Option<u32>,
     position: &[u64],
@@ -752,7 +709,7 @@ fn direct_value(
     budget: &mut u64,
 ) -> Result<Option<u32>, Stop> {
     mex.clear();
-    let arity = layout.extents.len();
+    let arity = layout.dimension();
     let known = |p: &[u64]| match layout.index(p) {
         Some(i) => (values[i] < ON_STACK).then_some(values[i]),
         None => outside(p),
@@ -760,14 +717,14 @@ fn direct_value(
     let result = program.for_each_option(position, scratch, budget, &mut |_, _, m| {
         match m {
             Move::Sum(components) => {
-                let mut xor = 0;
+                let mut xor = Nimber::ZERO;
                 for c in components.chunks(arity) {
                     let Some(v) = known(c) else {
                         return ControlFlow::Break(());
                     };
-                    xor ^= v;
+                    xor += v;
                 }
-                mex.insert(xor);
+                mex.insert(xor.value());
             }
             Move::Line { first, step, count } => {
                 line_point(first, step, count - 1, point);
@@ -775,7 +732,7 @@ fn direct_value(
                     // Inside the box from end to end (a box is convex).
                     let stride: isize = step
                         .iter()
-                        .zip(&layout.strides)
+                        .zip(layout.strides())
                         .map(|(&d, &s)| d as isize * s as isize)
                         .sum();
                     let mut index = start as isize;
@@ -808,7 +765,7 @@ fn direct_value(
 }
 
 fn node_of(
-    layout: &Layout,
+    layout: &BoxShape,
     outside: &mut Outside,
     position: &[u64],
     rule: u32,
@@ -824,7 +781,7 @@ fn node_of(
             limit: outside.limit,
         });
     }
-    let id = layout.size + outside.entries.len();
+    let id = layout.len() + outside.entries.len();
     outside.entries.push((position.to_vec(), UNVISITED));
     outside.made_by.push(rule);
     outside.ids.insert(position.to_vec(), id);
@@ -842,13 +799,13 @@ enum ListError {
 fn list_moves(
     program: &Program,
     scratch: &mut Scratch,
-    layout: &Layout,
+    layout: &BoxShape,
     outside: &mut Outside,
     position: &[u64],
     arena: &mut Vec<usize>,
     budget: &mut u64,
 ) -> Result<Option<usize>, ListError> {
-    let arity = layout.extents.len();
+    let arity = layout.dimension();
     let mut failure = None;
     let mut last_rule = None;
     let result =

@@ -5,7 +5,6 @@
 
 use std::io::{self, BufWriter, Write};
 
-use super::next_position;
 use super::TableView;
 use crate::engine::{BoxTable, SgTable, Table};
 use crate::value::evaluate::ValueTable;
@@ -64,7 +63,7 @@ pub fn write_box_csv(out: &mut dyn Write, table: &BoxTable) -> io::Result<()> {
         push_decimal(&mut line, u64::from(value));
         line.push(b'\n');
         out.write_all(&line)?;
-        next_position(&mut position, table.extents());
+        table.shape().step(&mut position);
     }
     out.flush()
 }

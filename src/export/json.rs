@@ -9,7 +9,6 @@
 use std::io::{self, BufWriter, Write};
 
 use super::csv::push_decimal;
-use super::next_position;
 use serde_json::{json, Map, Value};
 
 use super::misere::periodicity_json;
@@ -103,7 +102,7 @@ pub fn write_box_json(out: &mut dyn Write, table: &BoxTable, game: &str) -> io::
             .count();
         item.extend(std::iter::repeat_n(b']', closing));
         out.write_all(&item)?;
-        next_position(&mut position, extents);
+        table.shape().step(&mut position);
     }
     let p_positions = table.values().iter().filter(|&&v| v == 0).count();
     writeln!(

@@ -294,17 +294,6 @@ pub fn write_table(
     }
 }
 
-/// The next position in row-major order (the last coordinate fastest), wrapping to 0.
-pub(crate) fn next_position(position: &mut [u64], extents: &[u64]) {
-    for (c, &extent) in position.iter_mut().zip(extents).rev() {
-        if *c < extent {
-            *c += 1;
-            return;
-        }
-        *c = 0;
-    }
-}
-
 /// Tables for the exporters' tests.
 #[cfg(test)]
 pub(crate) mod testing {

@@ -33,7 +33,8 @@ use serde_json::{json, Map, Value};
 use crate::engine::multi::show_position;
 use crate::solve::beyond::{ObservedMove, ObservedVerdict};
 use crate::solve::sums::Valuation;
-use crate::solve::{show_sum, GameMove, Genera, Method, MoveSearch, Outcome, SolveReport};
+use crate::solve::{show_sum, GameMove, Genera, Method, MoveSearch, SolveReport};
+use crate::value::Outcome;
 
 /// A sum of more components than this is abbreviated in the text: its first
 /// [`SHOWN_HEAD`] and last [`SHOWN_TAIL`] components, and how many there are.
@@ -128,11 +129,12 @@ pub fn write_text(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
             write_header(out, position, &report.method)?;
             let searched = searched(search);
             match report.outcome {
-                Outcome::FirstPlayerLoses => writeln!(
+                Outcome::P => writeln!(
                     out,
                     "the first player loses: a P-position by the pattern ({searched}, none to a P-position)"
                 ),
-                Outcome::FirstPlayerWins => {
+                // A sum of a game that cannot cycle is never a draw.
+                Outcome::N | Outcome::D => {
                     writeln!(out, "the first player wins: an N-position by the pattern")?;
                     if let Some(observed) = &search.smallest {
                         writeln!(out, "{}", observed_text(observed))?;
@@ -169,7 +171,7 @@ pub fn write_text(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
         (Method::Quotient { .. }, _) => {
             writeln!(out, "position: {}", show_sum_short(&report.components))?;
             writeln!(out, "misère play, {}", method_text(report))?;
-            if report.outcome == Outcome::FirstPlayerLoses {
+            if report.outcome == Outcome::P {
                 return writeln!(
                     out,
                     "the first player loses: a misère P-position (every move leads to an N-position)"
@@ -194,7 +196,7 @@ pub fn write_text(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
                 .as_ref()
                 .map(ToString::to_string)
                 .unwrap_or_default();
-            if report.outcome == Outcome::FirstPlayerLoses {
+            if report.outcome == Outcome::P {
                 return writeln!(
                     out,
                     "G⁻ = {value} (genus {genus}): the first player loses (every move leads to a sum with G⁻ ≠ 0)"
@@ -219,7 +221,7 @@ pub fn write_text(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
                 writeln!(out, "{}", method_text(report))?;
             }
             let value = report.value.unwrap_or(0);
-            if report.outcome == Outcome::FirstPlayerLoses {
+            if report.outcome == Outcome::P {
                 return writeln!(
                     out,
                     "G = {value}: the first player loses (every move leads to a non-zero value)"
@@ -485,11 +487,7 @@ pub fn write_json(out: &mut dyn Write, report: &SolveReport) -> io::Result<()> {
     let mut object = Map::new();
     let play = if report.misere() { "misere" } else { "normal" };
     object.insert("play".into(), json!(play));
-    let outcome = match report.outcome {
-        Outcome::FirstPlayerWins => "N",
-        Outcome::FirstPlayerLoses => "P",
-    };
-    object.insert("outcome".into(), json!(outcome));
+    object.insert("outcome".into(), json!(report.outcome.to_string()));
     object.insert("value".into(), json!(report.value));
     if let Some(genus) = &report.genus {
         object.insert("genus".into(), json!(genus.to_string()));

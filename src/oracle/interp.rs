@@ -5,6 +5,7 @@
 //! compare the compiled [`crate::rules::Program`] and the general engine against it.
 
 use crate::engine::mex::mex_of;
+use crate::engine::Nimber;
 use crate::rules::check::{CheckedFamily, CheckedMove, Place, Rules};
 use std::sync::OnceLock;
 
@@ -148,11 +149,13 @@ pub fn values(
                 .with_help("compare code games with the take-and-break kernel instead"));
             }
         };
-        let g = mex_of(
-            options
+        let g = mex_of(options.iter().map(|heaps| {
+            heaps
                 .iter()
-                .map(|heaps| heaps.iter().fold(0, |acc, &h| acc ^ values[h as usize])),
-        );
+                .map(|&h| values[h as usize])
+                .sum::<Nimber>()
+                .value()
+        }));
         values.push(g);
     }
     Ok(values)
@@ -186,12 +189,9 @@ pub fn position_values(
             &mut memo,
             0,
         )?);
-        // Odometer, last coordinate fastest (row-major).
-        let Some(i) = (0..extents.len()).rev().find(|&i| position[i] < extents[i]) else {
+        if !crate::engine::shape::step(extents, &mut position) {
             return Ok(out);
-        };
-        position[i] += 1;
-        position[i + 1..].iter_mut().for_each(|c| *c = 0);
+        }
     }
 }
 
@@ -213,11 +213,11 @@ fn value_of(
     }
     let mut options = Vec::new();
     for components in moves(rules, coordinates, true, position)? {
-        let mut xor = 0;
+        let mut xor = Nimber::ZERO;
         for c in components.chunks(coordinates.len()) {
-            xor ^= value_of(rules, coordinates, c, memo, depth + 1)?;
+            xor += value_of(rules, coordinates, c, memo, depth + 1)?;
         }
-        options.push(xor);
+        options.push(xor.value());
     }
     let g = mex_of(options);
     memo.insert(position.to_vec(), g);

@@ -9,6 +9,7 @@
 use std::collections::BTreeSet;
 
 use crate::engine::moves::code_moves;
+use crate::engine::Nimber;
 use crate::rules::code::TakeBreakCode;
 
 /// `G(0..len)` for `code`, by [`code_moves`] and a mex over a `BTreeSet`.
@@ -17,7 +18,13 @@ pub fn code_values(code: &TakeBreakCode, len: usize) -> Vec<u32> {
     for n in 0..len {
         let options: BTreeSet<u32> = code_moves(code, n as u64)
             .iter()
-            .map(|heaps| heaps.iter().fold(0, |acc, &h| acc ^ values[h as usize]))
+            .map(|heaps| {
+                heaps
+                    .iter()
+                    .map(|&h| values[h as usize])
+                    .sum::<Nimber>()
+                    .value()
+            })
             .collect();
         let mex = (0..).find(|v| !options.contains(v)).unwrap_or(0);
         values.push(mex);

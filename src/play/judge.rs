@@ -36,7 +36,8 @@ use std::sync::mpsc::RecvTimeoutError;
 use std::time::Duration;
 
 use super::contestant::{Contestant, Incoming};
-use super::{not_utf8, quote, Analysis, PlayError, PlayMove, Referee, Verdict};
+use super::{not_utf8, quote, Analysis, PlayError, PlayMove, Referee};
+use crate::value::Outcome;
 
 /// The program's side, when the judge assigns it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -246,8 +247,8 @@ impl Game<'_, '_> {
         let mut next = Some(self.referee.analyse(&self.sum)?);
         let first = next.as_ref().expect("analysed");
         self.winnable = Some(match side {
-            Side::First => first.verdict == Verdict::Wins,
-            Side::Second => first.verdict == Verdict::Loses,
+            Side::First => first.outcome == Outcome::N,
+            Side::Second => first.outcome == Outcome::P,
         });
         let mut program_to_move = side == Side::First;
         while self.moves < self.options.max_moves {
@@ -277,7 +278,7 @@ impl Game<'_, '_> {
                             }
                             return Ok(self.illegal(why));
                         }
-                        return Ok(if analysis.verdict == Verdict::Wins {
+                        return Ok(if analysis.outcome == Outcome::N {
                             Result_::ProgramWon // misère: no move wins
                         } else {
                             Result_::JudgeWon
@@ -292,7 +293,7 @@ impl Game<'_, '_> {
                 match analysis.best() {
                     None => {
                         self.send(if self.cards() { "0 0" } else { "none" })?;
-                        return Ok(if analysis.verdict == Verdict::Wins {
+                        return Ok(if analysis.outcome == Outcome::N {
                             Result_::JudgeWon // misère: the judge, without a move, wins
                         } else {
                             Result_::ProgramWon

@@ -40,21 +40,11 @@ use std::io::{self, BufRead};
 use thiserror::Error;
 
 use crate::engine::hackenbush::Hackenbush;
-use crate::engine::{self, budget, EngineError, EngineOptions, SgTable};
+use crate::engine::{self, budget, EngineError, EngineOptions, Nimber, SgTable};
 use crate::rules::{Game, GraphGame, Play};
-use crate::solve::{self, moves, GameMove, MisereOptions, Outcome, SolveError};
+use crate::solve::{self, moves, GameMove, MisereOptions, SolveError};
 use crate::value::loopy::LoopyTable;
-
-/// Who is to move, seen from the player to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// The player to move wins with perfect play.
-    Wins,
-    /// The player to move loses against perfect play.
-    Loses,
-    /// Neither can force a win: play can go on forever (games that can cycle).
-    Draw,
-}
+use crate::value::Outcome;
 
 /// One legal move of the sum on the table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,8 +70,9 @@ impl PlayMove {
 pub struct Analysis {
     /// The sum judged.
     pub sum: Vec<Vec<u64>>,
-    /// Who wins, seen from the player to move.
-    pub verdict: Verdict,
+    /// Who wins, the player to move first (`N`: the player to move wins; `D`: neither can
+    /// force a win, in games that can cycle).
+    pub outcome: Outcome,
     /// Every legal move, in the rules' order.
     pub moves: Vec<PlayMove>,
 }
@@ -353,13 +344,13 @@ impl<'g> Referee<'g> {
                 }
                 if listed.is_empty() {
                     // No move: normal play, the player to move has lost; misère, has won.
-                    let verdict = match rule {
-                        Rule::Misere => Verdict::Wins,
-                        _ => Verdict::Loses,
+                    let outcome = match rule {
+                        Rule::Misere => Outcome::N,
+                        _ => Outcome::P,
                     };
                     return Ok(Analysis {
                         sum: sum.to_vec(),
-                        verdict,
+                        outcome,
                         moves: Vec::new(),
                     });
                 }
@@ -375,10 +366,7 @@ impl<'g> Referee<'g> {
                     // Every winning move, named as `listed` names it.
                     _ => solve::solve_listing_every_move(self.game, sum)?,
                 };
-                let verdict = match report.outcome {
-                    Outcome::FirstPlayerWins => Verdict::Wins,
-                    Outcome::FirstPlayerLoses => Verdict::Loses,
-                };
+                let outcome = report.outcome;
                 let moves = listed
                     .into_iter()
                     .map(|step| PlayMove {
@@ -388,7 +376,7 @@ impl<'g> Referee<'g> {
                     .collect();
                 Ok(Analysis {
                     sum: sum.to_vec(),
-                    verdict,
+                    outcome,
                     moves,
                 })
             }
@@ -411,13 +399,9 @@ impl<'g> Referee<'g> {
             .collect::<Result<Vec<_>, _>>()?;
         let position = Hackenbush::new(graph.node_count(), edges, ground)
             .map_err(|e| PlayError::Unsupported(e.to_string()))?;
-        let verdict = if position.value() != 0 {
-            Verdict::Wins
-        } else {
-            Verdict::Loses
-        };
+        let outcome = Outcome::of_value(position.value());
         let mut good = vec![false; standing.len()];
-        if verdict == Verdict::Wins {
+        if outcome == Outcome::N {
             for e in position
                 .winning_cuts_within(0, budget::steps_limit())
                 .winning
@@ -450,7 +434,7 @@ impl<'g> Referee<'g> {
             .collect();
         Ok(Analysis {
             sum: sum.to_vec(),
-            verdict,
+            outcome,
             moves,
         })
     }
@@ -533,16 +517,12 @@ impl<'g> Referee<'g> {
         if nodes.is_empty() {
             return Ok(Analysis {
                 sum: Vec::new(),
-                verdict: Verdict::Loses,
+                outcome: Outcome::P,
                 moves: Vec::new(),
             });
         }
         let report = solve::loopy::solve_loopy(self.game, table, &nodes)?;
-        let verdict = match report.outcome {
-            crate::value::Outcome::N => Verdict::Wins,
-            crate::value::Outcome::P => Verdict::Loses,
-            crate::value::Outcome::D => Verdict::Draw,
-        };
+        let outcome = report.outcome;
         let mut moves = Vec::new();
         let (mut winning_at, mut drawing_at) = (0, 0);
         for (i, &v) in nodes.iter().enumerate() {
@@ -567,8 +547,7 @@ impl<'g> Referee<'g> {
                     found
                 };
                 let good = next_of(&report.winning_moves, &mut winning_at)
-                    || (verdict == Verdict::Draw
-                        && next_of(&report.drawing_moves, &mut drawing_at));
+                    || (outcome == Outcome::D && next_of(&report.drawing_moves, &mut drawing_at));
                 moves.push(PlayMove {
                     step: GameMove {
                         component: i,
@@ -582,7 +561,7 @@ impl<'g> Referee<'g> {
         }
         Ok(Analysis {
             sum: sum.to_vec(),
-            verdict,
+            outcome,
             moves,
         })
     }
@@ -696,19 +675,15 @@ fn by_values(
         (heap < values.len()).then(|| values.get(heap))
     };
     let valued = || -> Option<(u32, Vec<bool>)> {
-        let mut total = 0u32;
-        for c in sum {
-            total ^= value(c)?;
-        }
+        let total = sum.iter().map(value).sum::<Option<Nimber>>()?;
         let mut good = Vec::with_capacity(listed.len());
         for step in &listed {
-            let mut after = total ^ value(&sum[step.component])?;
-            for part in &step.result {
-                after ^= value(part)?;
-            }
-            good.push(after == 0);
+            // The moved component replaced by what it leaves (⊕ is its own inverse).
+            let after = total + value(&sum[step.component])?;
+            let left = step.result.iter().map(value).sum::<Option<Nimber>>()?;
+            good.push((after + left).is_zero());
         }
-        Some((total, good))
+        Some((total.value(), good))
     };
     let Some((total, good)) = valued() else {
         return Err(listed);
@@ -721,11 +696,7 @@ fn by_values(
         .collect();
     Ok(Analysis {
         sum: sum.to_vec(),
-        verdict: if total != 0 {
-            Verdict::Wins
-        } else {
-            Verdict::Loses
-        },
+        outcome: Outcome::of_value(total),
         moves,
     })
 }
@@ -959,7 +930,7 @@ mod tests {
 
     proptest! {
         /// Random small Hackenbush graphs (loops, parallel edges, parts off the ground) played
-        /// out, good moves mixed with others: at every turn the verdict and each cut's mark
+        /// out, good moves mixed with others: at every turn the outcome and each cut's mark
         /// are the brute-force game tree's (`oracle::hackenbush`), and what a cut leaves is
         /// the oracle's standing edges still joined to the ground.
         #[test]
@@ -985,7 +956,7 @@ mod tests {
                 prop_assert_eq!(oracle.connected(all), all, "only standing edges are kept");
                 let analysis = referee.analyse(&sum).unwrap();
                 let value = oracle.value();
-                prop_assert_eq!(analysis.verdict == Verdict::Wins, value != 0);
+                prop_assert_eq!(analysis.outcome == Outcome::N, value != 0);
                 prop_assert_eq!(analysis.moves.len(), standing.len());
                 for (i, m) in analysis.moves.iter().enumerate() {
                     prop_assert_eq!(cut_edge(m), Some(standing[i]));
@@ -1015,7 +986,7 @@ mod tests {
         }
 
         /// The referee's kept table (one per game) against a fresh `solve` of each sum: the same
-        /// verdict and the same good moves, turn after turn of a game that shrinks the sum.
+        /// outcome and the same good moves, turn after turn of a game that shrinks the sum.
         #[test]
         fn kept_values_judge_as_solve_does(
             heaps in proptest::collection::vec(0u64..40, 1..6),
@@ -1031,8 +1002,8 @@ mod tests {
                         break;
                     }
                     let report = solve::solve(&game, &sum).unwrap();
-                    let wins = report.outcome == Outcome::FirstPlayerWins;
-                    prop_assert_eq!(analysis.verdict == Verdict::Wins, wins);
+                    let wins = report.outcome == Outcome::N;
+                    prop_assert_eq!(analysis.outcome == Outcome::N, wins);
                     for m in &analysis.moves {
                         prop_assert_eq!(m.good, report.winning_moves.contains(&m.step), "{:?}", m.step);
                     }

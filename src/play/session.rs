@@ -3,9 +3,8 @@
 
 use std::io::{BufRead, Write};
 
-use super::{
-    not_utf8, quote, read_line_capped, Analysis, Line, PlayError, Referee, Verdict, LINE_LIMIT,
-};
+use super::{not_utf8, quote, read_line_capped, Analysis, Line, PlayError, Referee, LINE_LIMIT};
+use crate::value::Outcome;
 
 /// Who moves first, when the command line says it (otherwise the session asks).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,7 +78,7 @@ pub fn run(
         let analysis = referee.analyse(&sum)?;
         if analysis.moves.is_empty() {
             // The player to move has no move: it wins in misère play, loses otherwise.
-            let mover_wins = analysis.verdict == Verdict::Wins;
+            let mover_wins = analysis.outcome == Outcome::N;
             let person_won = mover_wins == person_to_move;
             let who = if person_to_move {
                 "You have"
@@ -147,19 +146,19 @@ fn person_move(
             "moves" => list(referee, sum, analysis.moves.iter(), output)?,
             "hint" => {
                 let good: Vec<_> = analysis.moves.iter().filter(|m| m.good).collect();
-                match analysis.verdict {
-                    Verdict::Loses => writeln!(
+                match analysis.outcome {
+                    Outcome::P => writeln!(
                         output,
                         "No move wins: every move leaves a position the computer wins."
                     )?,
-                    Verdict::Draw if good.is_empty() => {
+                    Outcome::D if good.is_empty() => {
                         writeln!(output, "Every move loses.")?
                     }
-                    Verdict::Draw => {
+                    Outcome::D => {
                         writeln!(output, "No move wins; these keep the draw:")?;
                         list(referee, sum, good.into_iter(), output)?;
                     }
-                    Verdict::Wins => {
+                    Outcome::N => {
                         writeln!(output, "Winning moves:")?;
                         list(referee, sum, good.into_iter(), output)?;
                     }

@@ -274,9 +274,9 @@ pub fn solve_beyond_box(
             };
             return Err(after_header(error, &method));
         }
-        Outcome::FirstPlayerLoses
+        Outcome::P
     } else {
-        Outcome::FirstPlayerWins
+        Outcome::N
     };
     Ok(SolveReport {
         coordinates,

@@ -31,7 +31,7 @@
 use serde::Serialize;
 
 use crate::engine::progress::Progress;
-use crate::engine::EngineError;
+use crate::engine::{EngineError, Nimber};
 use crate::rules::code::Digit;
 use crate::rules::{Game, GameKind, TakeBreakCode};
 use crate::value::evaluate;
@@ -187,15 +187,9 @@ pub fn solve_misere(
     }
     sums.finish_progress();
     let misere = genus.misere();
-    let outcome = if misere == 0 {
-        Outcome::FirstPlayerLoses
-    } else {
-        Outcome::FirstPlayerWins
-    };
+    let outcome = Outcome::of_value(misere);
     // A sum with no move is won by the player to move, who has no winning *move*.
-    debug_assert!(
-        (outcome == Outcome::FirstPlayerWins) != winning_moves.is_empty() || total.is_empty()
-    );
+    debug_assert!((outcome == Outcome::N) != winning_moves.is_empty() || total.is_empty());
     let method = if tame_rule {
         Method::TameRule {
             sums: sums.len(),
@@ -300,12 +294,12 @@ fn by_nim_theorem(game: &Game, components: &[Vec<u64>]) -> Result<Option<SolveRe
     // 1 when none does: `h'` is the rest's normal value or that with its last bit flipped.
     // So each heap has at most two candidate moves, each checked by the rule as
     // [`tame_report`] checks every move — linear in the heaps, not in their sizes.
-    let normal = genera.iter().fold(0u32, |a, g| a ^ g.normal);
+    let normal = genera.iter().map(|g| g.normal).sum::<Nimber>();
     let firm = genera.iter().filter(|g| !g.is_fickle()).count();
     let mut winning = Vec::new();
     for (i, (component, genus)) in components.iter().zip(&genera).enumerate() {
         let h = component[0];
-        let normal_rest = normal ^ genus.normal;
+        let normal_rest = (normal + genus.normal).value();
         let firm_rest = firm - usize::from(!genus.is_fickle());
         let mut targets = [normal_rest, normal_rest ^ 1];
         // Listed as the code lists them: fewest tokens taken first.
@@ -315,7 +309,7 @@ fn by_nim_theorem(game: &Game, components: &[Vec<u64>]) -> Result<Option<SolveRe
                 continue;
             }
             let left = Genus::nim_heap(target);
-            let after_normal = normal_rest ^ left.normal;
+            let after_normal = (Nimber(normal_rest) + left.normal).value();
             let after_firm = firm_rest + usize::from(!left.is_fickle());
             let misere = if after_firm == 0 {
                 after_normal ^ 1
@@ -327,6 +321,7 @@ fn by_nim_theorem(game: &Game, components: &[Vec<u64>]) -> Result<Option<SolveRe
             }
         }
     }
+    let normal = normal.value();
     let misere = if firm == 0 { normal ^ 1 } else { normal };
     let genus = if let [one] = &genera[..] {
         one.clone()
@@ -413,13 +408,13 @@ fn tame_report(
     part: &dyn Fn(&[u64]) -> Option<Genus>,
     method: Method,
 ) -> Result<Option<SolveReport>, SolveError> {
-    let normal = genera.iter().fold(0u32, |a, g| a ^ g.normal);
+    let normal = genera.iter().map(|g| g.normal).sum::<Nimber>();
     let firm = genera.iter().filter(|g| !g.is_fickle()).count();
     let arity = game.coordinates().len().max(1);
     let mut winning = Vec::new();
     let mut unvalued = false;
     for (i, (component, genus)) in components.iter().zip(genera).enumerate() {
-        let normal_rest = normal ^ genus.normal;
+        let normal_rest = normal + genus.normal;
         let firm_rest = firm - usize::from(!genus.is_fickle());
         moves::for_each_move(game, component, Limit::All, &mut |listed| {
             if unvalued {
@@ -429,7 +424,7 @@ fn tame_report(
             for left in listed.result.chunks(arity) {
                 match part(left) {
                     Some(g) if g.is_tame() => {
-                        after_normal ^= g.normal;
+                        after_normal += g.normal;
                         after_firm += usize::from(!g.is_fickle());
                     }
                     _ => {
@@ -438,6 +433,7 @@ fn tame_report(
                     }
                 }
             }
+            let after_normal = after_normal.value();
             let misere = if after_firm == 0 {
                 after_normal ^ 1
             } else {
@@ -451,6 +447,7 @@ fn tame_report(
             return Ok(None);
         }
     }
+    let normal = normal.value();
     let misere = if firm == 0 { normal ^ 1 } else { normal };
     let genus = if let [one] = genera {
         one.clone()
@@ -472,11 +469,7 @@ fn report(
         coordinates: game.coordinates(),
         components: components.to_vec(),
         value: Some(misere),
-        outcome: if misere == 0 {
-            Outcome::FirstPlayerLoses
-        } else {
-            Outcome::FirstPlayerWins
-        },
+        outcome: Outcome::of_value(misere),
         winning_moves,
         method,
         search: None,
@@ -646,11 +639,7 @@ fn by_quotient(
     let Some(p) = quotient.is_p_position(&heaps) else {
         return Ok(None);
     };
-    let outcome = if p {
-        Outcome::FirstPlayerLoses
-    } else {
-        Outcome::FirstPlayerWins
-    };
+    let outcome = Outcome::of_p(p);
     Ok(Some(SolveReport {
         coordinates: game.coordinates(),
         components: components.to_vec(),
@@ -740,12 +729,12 @@ mod tests {
         let nim = game("move take: x in 1..=n => n - x");
         let report =
             solve_misere(&nim, &[vec![1], vec![1], vec![1]], MisereOptions::default()).unwrap();
-        assert_eq!(report.outcome, Outcome::FirstPlayerLoses);
+        assert_eq!(report.outcome, Outcome::P);
         assert!(matches!(report.method, Method::TameRule { .. }));
         assert_eq!(report.genus.as_ref().unwrap().to_string(), "1^{031}");
         let report =
             solve_misere(&nim, &[vec![2], vec![2], vec![3]], MisereOptions::default()).unwrap();
-        assert_eq!(report.outcome, Outcome::FirstPlayerWins);
+        assert_eq!(report.outcome, Outcome::N);
         for m in &report.winning_moves {
             let mut after = vec![2, 2, 3];
             after.remove(m.component);

@@ -28,9 +28,10 @@ use crate::analysis::criteria::PCriterion;
 use crate::engine::budget::{self, Steps};
 use crate::engine::multi::{self, show_position, Solver};
 use crate::engine::reachable::{self, Reachable};
-use crate::engine::{self, human_bytes, EngineError, EngineOptions, Hint};
+use crate::engine::{self, human_bytes, EngineError, EngineOptions, Hint, Nimber};
 use crate::rules::Game;
 use crate::value::misere::Genus;
+use crate::value::Outcome;
 
 pub use misere::{solve_misere, Genera, MisereOptions};
 pub use moves::GameMove;
@@ -39,28 +40,6 @@ pub use parse::{parse_sum, PositionError};
 /// At most this many rule steps (estimated by [`budget::rule_steps`]) for the exact values of a
 /// position game's sum (about a minute); beyond, a single position is decided by a criterion.
 pub const SOLVE_EXACT_WORK: u64 = 1_000_000_000;
-
-/// Who wins a sum with the first player to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Outcome {
-    /// An N-position: the player to move wins.
-    FirstPlayerWins,
-    /// A P-position: every move leads to a position the other player wins.
-    FirstPlayerLoses,
-}
-
-impl Outcome {
-    /// The outcome of a sum of nim-sum `total` in normal play: the first player loses exactly
-    /// when it is 0 (Sprague–Grundy).
-    pub fn of_nim_sum(total: u32) -> Self {
-        if total == 0 {
-            Outcome::FirstPlayerLoses
-        } else {
-            Outcome::FirstPlayerWins
-        }
-    }
-}
 
 /// Why the exact values of a position game's sum are out of reach.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Error)]
@@ -212,7 +191,8 @@ pub struct SolveReport {
     pub components: Vec<Vec<u64>>,
     /// The sum's SG value, when it was computed exactly.
     pub value: Option<u32>,
-    /// Who wins.
+    /// Who wins, the player to move first: `P` or `N` (a game that cannot cycle is never a
+    /// draw; those that can have [`loopy::LoopySolveReport`]).
     pub outcome: Outcome,
     /// The winning moves, in the order they were listed (by component, then the rules' order).
     /// Beyond the box: those found among the moves examined.
@@ -456,9 +436,9 @@ pub fn solve(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveE
                 }
                 let mut move_values = Vec::new();
                 for m in &moves {
-                    let mut xor = 0;
+                    let mut xor = Nimber::ZERO;
                     for part in &m.result {
-                        xor ^= solver.value(part)?;
+                        xor += solver.value(part)?;
                     }
                     move_values.push(xor);
                 }
@@ -475,18 +455,18 @@ pub fn solve(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveE
         }
         None => return solve_heaps(game, components, true),
     };
-    let total = values.iter().fold(0, |a, v| a ^ v);
+    let total = values.iter().sum::<Nimber>();
     let winning_moves = moves
         .into_iter()
         .zip(move_values)
-        .filter(|(m, v)| total ^ values[m.component] ^ v == 0)
+        .filter(|(m, v)| (total + values[m.component] + *v).is_zero())
         .map(|(m, _)| m)
         .collect();
     Ok(SolveReport {
         coordinates,
         components: components.to_vec(),
-        value: Some(total),
-        outcome: Outcome::of_nim_sum(total),
+        value: Some(total.value()),
+        outcome: Outcome::of_value(total.value()),
         winning_moves,
         method: Method::ExactTable { extents },
         search: None,
@@ -531,15 +511,16 @@ fn solve_reachable(
         for c in components {
             values.push(search.value(c)?);
         }
-        let total = values.iter().fold(0, |a, v| a ^ v);
+        let total = values.iter().sum::<Nimber>();
         let mut winning_moves = Vec::new();
         for (i, c) in components.iter().enumerate() {
             for m in moves::moves_of(game, i, c)? {
-                let mut xor = total ^ values[i];
+                // Component i replaced by what the move leaves (⊕ is its own inverse).
+                let mut xor = total + values[i];
                 for part in &m.result {
-                    xor ^= search.value(part)?;
+                    xor += search.value(part)?;
                 }
-                if xor == 0 {
+                if xor.is_zero() {
                     winning_moves.push(m);
                 }
             }
@@ -557,8 +538,8 @@ fn solve_reachable(
     Ok(Some(SolveReport {
         coordinates: game.coordinates(),
         components: components.to_vec(),
-        value: Some(total),
-        outcome: Outcome::of_nim_sum(total),
+        value: Some(total.value()),
+        outcome: Outcome::of_value(total.value()),
         winning_moves,
         method: Method::Reachable {
             positions: search.positions(),
@@ -620,14 +601,14 @@ fn solve_heaps(
     let table = engine::compute(game, largest, &EngineOptions::default())?;
     let value = |heap: u64| table.get(heap as usize);
     let values: Vec<u32> = components.iter().map(|c| value(c[0])).collect();
-    let total = values.iter().fold(0, |a, v| a ^ v);
+    let total = values.iter().sum::<Nimber>();
     // Every move listed, one component at a time, only the winning ones named (a heap
     // game's moves leave heaps, empty ones as 0, whose value is 0).
     let mut winning_moves = Vec::new();
     for (i, c) in components.iter().enumerate() {
-        let wanted = total ^ values[i];
+        let wanted = total + values[i];
         moves::for_each_move(game, c, moves::Limit::All, &mut |listed| {
-            let v = listed.result.iter().fold(0, |a, &h| a ^ value(h));
+            let v = listed.result.iter().map(|&h| value(h)).sum::<Nimber>();
             if v == wanted {
                 winning_moves.push(moves::label(game, i, listed));
             }
@@ -636,8 +617,8 @@ fn solve_heaps(
     Ok(SolveReport {
         coordinates: game.coordinates(),
         components: components.to_vec(),
-        value: Some(total),
-        outcome: Outcome::of_nim_sum(total),
+        value: Some(total.value()),
+        outcome: Outcome::of_value(total.value()),
         winning_moves,
         method: Method::ExactTable {
             extents: vec![largest],
@@ -752,7 +733,7 @@ mod tests {
         // Bouton 1901: 3 ⊕ 5 ⊕ 7 = 1; the winning moves take 1 from each heap with that bit.
         let report = solve(&game("rules/nim.sg"), &[vec![3], vec![5], vec![7]]).unwrap();
         assert_eq!(report.value, Some(1));
-        assert_eq!(report.outcome, Outcome::FirstPlayerWins);
+        assert_eq!(report.outcome, Outcome::N);
         assert_eq!(report.method, Method::ExactTable { extents: vec![7] });
         assert_eq!(report.search, None);
         let moves: Vec<(usize, Vec<Vec<u64>>)> = report
@@ -765,7 +746,7 @@ mod tests {
             [(0, vec![vec![2]]), (1, vec![vec![4]]), (2, vec![vec![6]])]
         );
         let p = solve(&game("rules/nim.sg"), &[vec![1], vec![2], vec![3]]).unwrap();
-        assert_eq!((p.value, p.outcome), (Some(0), Outcome::FirstPlayerLoses));
+        assert_eq!((p.value, p.outcome), (Some(0), Outcome::P));
         assert!(p.winning_moves.is_empty());
     }
 
@@ -795,7 +776,7 @@ mod tests {
         let far = vec![1_000_000_000_000_000, 0];
         let report = solve(&game("rules/fibonacci-nim.sg"), std::slice::from_ref(&far)).unwrap();
         assert_eq!(report.value, None);
-        assert_eq!(report.outcome, Outcome::FirstPlayerWins);
+        assert_eq!(report.outcome, Outcome::N);
         let Method::Criterion {
             description,
             box_text,

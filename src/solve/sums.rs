@@ -25,7 +25,7 @@ use super::moves::{label, Listed, RuleOf};
 use super::{Method, Outcome, SolveError, SolveReport};
 use crate::analysis::proof::{Certificate, Theorem};
 use crate::analysis::{find_period, Periodicity};
-use crate::engine::EngineOptions;
+use crate::engine::{EngineOptions, Nimber};
 use crate::rules::code::{Modifier, Notation};
 use crate::rules::{Game, TakeBreakCode};
 
@@ -241,19 +241,19 @@ pub fn solve_by_proof(
         .iter()
         .map(|c| values.get(c[0]).expect("every heap is valued"))
         .collect();
-    let total = heap_values.iter().fold(0, |a, v| a ^ v);
+    let total = heap_values.iter().sum::<Nimber>();
     let mut winning_moves = Vec::new();
     let mut capped = Vec::new();
     let mut unsearched_from = None;
     let mut work = 0u64;
-    if total != 0 {
+    if !total.is_zero() {
         let code = code.normalized();
         for (i, (c, &v)) in components.iter().zip(&heap_values).enumerate() {
             if work > SPLIT_WORK {
                 unsearched_from = Some(i);
                 break;
             }
-            let target = v ^ total;
+            let target = (total + v).value();
             let found = match values {
                 Values::Nim => nim_move(c[0], target),
                 _ => code_moves_to(&code, &values, c[0], target, &mut work),
@@ -285,8 +285,8 @@ pub fn solve_by_proof(
     Ok(Ok(SolveReport {
         coordinates: game.coordinates(),
         components: components.to_vec(),
-        value: Some(total),
-        outcome: Outcome::of_nim_sum(total),
+        value: Some(total.value()),
+        outcome: Outcome::of_value(total.value()),
         winning_moves,
         method: Method::Proved {
             valuation,
@@ -484,7 +484,7 @@ mod tests {
         for n in 0..len as u64 {
             let mut seen = vec![false; n as usize + 2];
             for (_, left) in octal_moves(digits, n) {
-                let v = left.iter().fold(0, |a, &h| a ^ g[h as usize]) as usize;
+                let v = left.iter().map(|&h| g[h as usize]).sum::<Nimber>().value() as usize;
                 if v < seen.len() {
                     seen[v] = true;
                 }
@@ -535,7 +535,11 @@ mod tests {
                 ) {
                     proved += 1;
                 }
-                let total = heaps.iter().fold(0, |a, h| a ^ g[h[0] as usize]);
+                let total = heaps
+                    .iter()
+                    .map(|h| g[h[0] as usize])
+                    .sum::<Nimber>()
+                    .value();
                 assert_eq!(report.value, Some(total), "{digits:?} {heaps:?}");
                 let Method::Proved { capped, .. } = &report.method else {
                     panic!("{:?}", report.method)
@@ -547,7 +551,7 @@ mod tests {
                     let winning: Vec<(usize, i64, Vec<Vec<u64>>)> = octal_moves(&digits, h[0])
                         .into_iter()
                         .filter(|(_, left)| {
-                            left.iter().fold(0, |a, &x| a ^ g[x as usize]) == wanted
+                            left.iter().map(|&x| g[x as usize]).sum::<Nimber>().value() == wanted
                         })
                         .map(|(k, left)| (i, k as i64, left.into_iter().map(|x| vec![x]).collect()))
                         .collect();
@@ -604,7 +608,7 @@ mod tests {
                 })
                 .collect();
             let report = solve_by_proof(&game, &heaps).unwrap().unwrap();
-            let total = heaps.iter().fold(0, |a, h| a ^ value(h[0]));
+            let total = heaps.iter().map(|h| value(h[0])).sum::<Nimber>().value();
             assert_eq!(report.value, Some(total), "{heaps:?}");
             let Method::Proved { capped, .. } = &report.method else {
                 panic!("{:?}", report.method)
@@ -623,7 +627,10 @@ mod tests {
                     assert!((1..=2).contains(take), "{take}");
                     assert_eq!(left.iter().sum::<u64>() + *take as u64, n);
                     assert!(left.len() <= 2 && left.iter().all(|&x| x > 0));
-                    assert_eq!(left.iter().fold(0, |a, &x| a ^ value(x)), wanted);
+                    assert_eq!(
+                        left.iter().map(|&x| value(x)).sum::<Nimber>().value(),
+                        wanted
+                    );
                 }
                 if total == 0 {
                     assert!(listed.is_empty());
@@ -673,7 +680,9 @@ mod tests {
                 if n < 3000 {
                     let all = octal_moves(&digits, n)
                         .into_iter()
-                        .filter(|(_, l)| l.iter().fold(0, |a, &x| a ^ value(x)) == wanted)
+                        .filter(|(_, l)| {
+                            l.iter().map(|&x| value(x)).sum::<Nimber>().value() == wanted
+                        })
                         .count() as u64;
                     let counted = capped
                         .iter()

@@ -20,7 +20,7 @@ use super::{Outcome, ValueRule};
 use crate::engine::budget::{Meter, OverBudget};
 use crate::engine::generator::MoveGenerator;
 use crate::engine::multi::MAX_OUTSIDE;
-use crate::engine::{budget, EngineError, Hint, TableShape};
+use crate::engine::{budget, BoxShape, EngineError, Hint, TableShape};
 use crate::rules::program::Stop;
 use crate::rules::{Diagnostic, Game};
 
@@ -34,12 +34,12 @@ pub fn evaluate<R: ValueRule + ?Sized>(
 ) -> Result<Vec<R::Value>, EngineError> {
     let generator = check_request(game, extents)?;
     let rule_error = |diagnostic: Diagnostic| EngineError::rule(game, diagnostic);
+    let shape = BoxShape::new(extents);
     let mut search = Search {
         rule,
         generator,
-        extents,
-        strides: strides(extents),
-        inside: vec![None; box_size(extents)],
+        inside: vec![None; shape.len()],
+        shape,
         outside: HashMap::new(),
         meter: std::cell::Cell::new(Meter::default().left),
         game,
@@ -65,11 +65,9 @@ pub fn evaluate<R: ValueRule + ?Sized>(
                     Failure::Unknown(_) => unreachable!("the search values every option first"),
                 })
                 .map_err(|e| name_graph_cycle(game, e))?;
-            let Some(i) = (0..extents.len()).rev().find(|&i| position[i] < extents[i]) else {
+            if !search.shape.step(&mut position) {
                 break;
-            };
-            position[i] += 1;
-            position[i + 1..].iter_mut().for_each(|c| *c = 0);
+            }
         }
     }
     Ok(search
@@ -133,7 +131,7 @@ pub fn check_request<'g>(
 pub struct ValueTable {
     rule: &'static str,
     coordinates: Vec<String>,
-    extents: Vec<u64>,
+    shape: BoxShape,
     cells: Vec<(String, Outcome)>,
     /// Each position's name when the positions are a graph's nodes (else empty).
     names: Vec<String>,
@@ -147,11 +145,12 @@ impl ValueTable {
         extents: Vec<u64>,
         cells: Vec<(String, Outcome)>,
     ) -> Self {
-        assert_eq!(cells.len(), box_size(&extents), "one cell per position");
+        let shape = BoxShape::new(&extents);
+        assert_eq!(cells.len(), shape.len(), "one cell per position");
         ValueTable {
             rule,
             coordinates,
-            extents,
+            shape,
             cells,
             names: Vec::new(),
         }
@@ -173,14 +172,8 @@ impl ValueTable {
     }
 
     /// The position of the cell at `index` (row-major order).
-    pub fn position_of(&self, mut index: usize) -> Vec<u64> {
-        let mut position = vec![0; self.extents.len()];
-        for (c, &extent) in position.iter_mut().zip(&self.extents).rev() {
-            let side = extent as usize + 1;
-            *c = (index % side) as u64;
-            index /= side;
-        }
-        position
+    pub fn position_of(&self, index: usize) -> Vec<u64> {
+        self.shape.position(index)
     }
 
     /// The value rule's name.
@@ -195,12 +188,12 @@ impl ValueTable {
 
     /// The largest value of each coordinate.
     pub fn extents(&self) -> &[u64] {
-        &self.extents
+        self.shape.extents()
     }
 
     /// The value (as text) and outcome of `position`, if it lies in the box.
     pub fn get(&self, position: &[u64]) -> Option<(&str, Outcome)> {
-        let index = index_in(&strides(&self.extents), &self.extents, position)?;
+        let index = self.shape.index(position)?;
         self.cells
             .get(index)
             .map(|(text, outcome)| (text.as_str(), *outcome))
@@ -233,8 +226,7 @@ enum Failure {
 struct Search<'a, R: ValueRule + ?Sized> {
     rule: &'a R,
     generator: MoveGenerator<'a>,
-    extents: &'a [u64],
-    strides: Vec<usize>,
+    shape: BoxShape,
     inside: Vec<Option<R::Value>>,
     outside: HashMap<Vec<u64>, R::Value>,
     /// Rule steps left of the request's budget ([`Meter`]).
@@ -244,14 +236,14 @@ struct Search<'a, R: ValueRule + ?Sized> {
 
 impl<R: ValueRule + ?Sized> Search<'_, R> {
     fn known(&self, position: &[u64]) -> Option<R::Value> {
-        match index_in(&self.strides, self.extents, position) {
+        match self.shape.index(position) {
             Some(i) => self.inside[i],
             None => self.outside.get(position).copied(),
         }
     }
 
     fn store(&mut self, position: &[u64], value: R::Value) -> Result<(), Failure> {
-        match index_in(&self.strides, self.extents, position) {
+        match self.shape.index(position) {
             Some(i) => self.inside[i] = Some(value),
             None => {
                 if self.outside.len() >= MAX_OUTSIDE {
@@ -384,30 +376,4 @@ pub fn name_graph_cycle(game: &Game, error: EngineError) -> EngineError {
         },
         (_, error) => error,
     }
-}
-
-fn box_size(extents: &[u64]) -> usize {
-    extents.iter().map(|&e| e as usize + 1).product()
-}
-
-/// Row-major strides of the box.
-fn strides(extents: &[u64]) -> Vec<usize> {
-    let mut strides = vec![1usize; extents.len()];
-    for i in (0..extents.len().saturating_sub(1)).rev() {
-        strides[i] = strides[i + 1] * (extents[i + 1] as usize + 1);
-    }
-    strides
-}
-
-fn index_in(strides: &[usize], extents: &[u64], position: &[u64]) -> Option<usize> {
-    if position.len() != extents.len() || position.iter().zip(extents).any(|(p, e)| p > e) {
-        return None;
-    }
-    Some(
-        position
-            .iter()
-            .zip(strides)
-            .map(|(&p, &s)| p as usize * s)
-            .sum(),
-    )
 }

@@ -37,8 +37,9 @@ use crate::engine::EngineError;
 use crate::rules::Game;
 use evaluate::ValueTable;
 
-/// Who wins a position with perfect play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// Who wins a position with perfect play, the player to move first: the one outcome type of
+/// every value rule, of `solve`'s reports and of `play`'s referee. Displayed as `P`, `N`, `D`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub enum Outcome {
     /// The previous player wins: the player to move loses.
     P,
@@ -56,6 +57,25 @@ impl Outcome {
         } else {
             Outcome::N
         }
+    }
+
+    /// `P` when `is_p` (the player to move loses), else `N`.
+    pub fn of_p(is_p: bool) -> Outcome {
+        if is_p {
+            Outcome::P
+        } else {
+            Outcome::N
+        }
+    }
+
+    /// A P-position: the player to move loses against perfect play.
+    pub fn is_p(self) -> bool {
+        self == Outcome::P
+    }
+
+    /// An N-position: the player to move wins with perfect play.
+    pub fn is_n(self) -> bool {
+        self == Outcome::N
     }
 }
 

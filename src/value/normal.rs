@@ -6,7 +6,7 @@ use super::{
     hackenbush_of, DynRule, HackenbushTable, Notice, Outcome, Request, TableKind, ValueRule, Valued,
 };
 use crate::engine::mex::mex_of;
-use crate::engine::{self, multi, EngineError, Table};
+use crate::engine::{self, multi, EngineError, Nimber, Table};
 use crate::rules::Game;
 
 /// Normal play valued by Sprague–Grundy values: `G(p) = mex{G(q) : p → q}`, a sum is worth the
@@ -26,7 +26,7 @@ impl ValueRule for Normal {
     }
 
     fn of_sum(&self, components: &[u32]) -> Option<u32> {
-        Some(components.iter().fold(0, |a, &b| a ^ b))
+        Some(components.iter().sum::<Nimber>().value())
     }
 
     fn outcome(&self, value: u32) -> Outcome {

@@ -23,6 +23,7 @@ use serde::Serialize;
 use crate::analysis::criteria::smallest_zeckendorf_term;
 use crate::engine::boxtable::BoxTable;
 use crate::engine::moves::{code_moves, listable_heap};
+use crate::engine::Nimber;
 use crate::rules::program::{Scratch, Stop};
 use crate::rules::{Game, GameKind};
 
@@ -276,7 +277,9 @@ pub fn smallest_winning_moves(
     let value_of = |components: &[u64]| -> Option<u32> {
         components
             .chunks(arity)
-            .try_fold(0u32, |x, c| Some(x ^ table.get(c)?))
+            .map(|c| table.get(c))
+            .sum::<Option<Nimber>>()
+            .map(Nimber::value)
     };
     let mut budget = steps;
     let mut scratch = Scratch::default();

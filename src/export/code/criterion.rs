@@ -26,6 +26,7 @@ use super::{one_line, Lang};
 use crate::analysis::criteria::{PCriterion, Threshold};
 use crate::analysis::patterns::oned::OneDimPattern;
 use crate::engine::boxtable::BoxTable;
+use crate::engine::BoxShape;
 
 /// The most residue classes (`m^d`) the snippet spells out as a string.
 const MAX_CLASSES: u64 = 1 << 16;
@@ -368,11 +369,11 @@ fn residue_string(criterion: &PCriterion) -> Option<String> {
     let PCriterion::Residues { modulus, residues } = criterion else {
         return None;
     };
-    let arity = residues.first().map_or(0, Vec::len) as u32;
-    let mut classes = vec![b'0'; modulus.pow(arity) as usize];
+    let arity = residues.first().map_or(0, Vec::len);
+    let shape = BoxShape::new(&vec![modulus - 1; arity]);
+    let mut classes = vec![b'0'; shape.len()];
     for tuple in residues {
-        let index = tuple.iter().fold(0, |i, &r| i * modulus + r);
-        classes[index as usize] = b'1';
+        classes[shape.index(tuple).expect("a residue is below the modulus")] = b'1';
     }
     Some(String::from_utf8(classes).expect("ASCII"))
 }

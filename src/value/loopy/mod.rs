@@ -68,6 +68,7 @@ pub use gsg::{gamma, generalized_sg, Gamma};
 pub use retrograde::{retrograde, Retrograde};
 pub use table::{Loopy, LoopyTable};
 
+use crate::engine::Nimber;
 use crate::value::Outcome;
 
 /// A generalized Sprague–Grundy value: finite, or `∞(K)`.
@@ -161,15 +162,16 @@ impl FromStr for LoopyValue {
 /// all finite: `P` iff their XOR is 0, else `N`; exactly one `∞(K)`, the others XORing to
 /// `a`: `N` iff `a ∈ K`, else `D`; two or more ∞: `D`. The empty sum is `P`.
 pub fn sum_outcome(values: &[&LoopyValue]) -> Outcome {
-    let mut xor = 0u32;
+    let mut xor = Nimber::ZERO;
     let mut infinite: Option<&[u32]> = None;
     for value in values {
         match value {
-            LoopyValue::Finite(m) => xor ^= m,
+            LoopyValue::Finite(m) => xor += *m,
             LoopyValue::Infinite(_) if infinite.is_some() => return Outcome::D,
             LoopyValue::Infinite(k) => infinite = Some(k),
         }
     }
+    let xor = xor.value();
     match infinite {
         None => Outcome::of_value(xor),
         Some(k) if k.contains(&xor) => Outcome::N,
@@ -180,15 +182,16 @@ pub fn sum_outcome(values: &[&LoopyValue]) -> Outcome {
 /// `γ` of a sum of tokens with these values (Smith 1966): the XOR when all are finite;
 /// `∞(K ⊕ a)` for one `∞(K)` and others XORing to `a`; `∞(∅)` for two or more ∞.
 pub fn sum_value(values: &[&LoopyValue]) -> LoopyValue {
-    let mut xor = 0u32;
+    let mut xor = Nimber::ZERO;
     let mut infinite: Option<&[u32]> = None;
     for value in values {
         match value {
-            LoopyValue::Finite(m) => xor ^= m,
+            LoopyValue::Finite(m) => xor += *m,
             LoopyValue::Infinite(_) if infinite.is_some() => return LoopyValue::Infinite(vec![]),
             LoopyValue::Infinite(k) => infinite = Some(k),
         }
     }
+    let xor = xor.value();
     match infinite {
         None => LoopyValue::Finite(xor),
         Some(k) => {

@@ -15,7 +15,7 @@ use crate::engine::budget;
 use crate::engine::generator::MoveGenerator;
 use crate::engine::moves;
 use crate::engine::multi::show_position;
-use crate::engine::EngineError;
+use crate::engine::{BoxShape, EngineError};
 use crate::graph::Graph;
 use crate::rules::program::Scratch;
 use crate::rules::{Diagnostic, Game, GraphGame};
@@ -70,14 +70,7 @@ impl LoopyTable {
     pub fn of_box(game: &Game, extents: &[u64]) -> Result<LoopyTable, EngineError> {
         let generator = evaluate::check_request(game, extents)?;
         let mut explorer = Explorer::new(game, generator, None);
-        let size: u64 = extents.iter().map(|&e| e + 1).product();
-        for index in 0..size {
-            let mut position = vec![0; extents.len()];
-            let mut rest = index;
-            for (i, &extent) in extents.iter().enumerate().rev() {
-                position[i] = rest % (extent + 1);
-                rest /= extent + 1;
-            }
+        for position in BoxShape::new(extents).positions() {
             explorer.node(&position);
         }
         explorer.bounded = Some(extents.to_vec());

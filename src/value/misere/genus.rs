@@ -248,6 +248,7 @@ impl fmt::Display for Genus {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Nimber;
 
     /// Nim positions for the tests (heap sizes).
     const NIM_POSITIONS: &[&[u32]] = &[
@@ -268,14 +269,14 @@ mod tests {
     /// Nim's rule (Bouton 1902): the XOR of the heaps, flipped when no heap exceeds 1.
     fn nim_genus(heaps: &[u32]) -> Genus {
         let misere_nim = |heaps: &[u32]| {
-            let xor = heaps.iter().fold(0, |a, &b| a ^ b);
+            let xor = heaps.iter().sum::<Nimber>().value();
             if heaps.iter().all(|&h| h <= 1) {
                 xor ^ 1
             } else {
                 xor
             }
         };
-        let normal = heaps.iter().fold(0, |a, &b| a ^ b);
+        let normal = heaps.iter().sum::<Nimber>().value();
         let gammas: Vec<u32> = (0..12)
             .map(|k| {
                 let mut with_twos = heaps.to_vec();

@@ -22,7 +22,7 @@ pub use sums::{Sum, Sums, Valued};
 use super::evaluate;
 use super::{DynRule, Outcome, Request};
 use crate::engine::progress::Progress;
-use crate::engine::{BoxTable, EngineError, SgTable, Table};
+use crate::engine::{BoxShape, BoxTable, EngineError, SgTable, Table};
 use crate::rules::Game;
 
 /// Misère play valued by misère Grundy values (with the genus of every position).
@@ -123,13 +123,7 @@ impl MisereTable {
 
     /// The coordinates of the cell at `index`.
     pub fn position_of(&self, index: usize) -> Vec<u64> {
-        let mut position = vec![0; self.extents.len()];
-        let mut rest = index as u64;
-        for (i, &extent) in self.extents.iter().enumerate().rev() {
-            position[i] = rest % (extent + 1);
-            rest /= extent + 1;
-        }
-        position
+        BoxShape::new(&self.extents).position(index)
     }
 }
 
@@ -264,7 +258,8 @@ pub fn table_until(
     // metered while it runs: past TABLE_SUMS stored sums the table stops, located.
     let mut recursion =
         plain::Recursion::new(game, extents).with_search_within(TABLE_SUMS as usize);
-    let size: u64 = extents.iter().map(|&e| e + 1).product();
+    let shape = BoxShape::new(extents);
+    let size = shape.len() as u64;
     let mut bar = Progress::new(0, size, progress);
     let mut table = MisereTable {
         coordinates: game.coordinates(),
@@ -273,7 +268,7 @@ pub fn table_until(
         heap_game: generator.decreasing(),
     };
     for index in 0..size {
-        let position = table.position_of(index as usize);
+        let position = shape.position(index as usize);
         let valued = match recursion.value(&position) {
             Ok(valued) => Ok(valued.clone()),
             Err(plain::Unvalued::Engine(error)) => Err(error),

@@ -25,7 +25,7 @@ use super::sums::{Sums, Valued};
 use crate::engine::budget::{self, OverBudget};
 use crate::engine::generator::MoveGenerator;
 use crate::engine::multi::MAX_OUTSIDE;
-use crate::engine::{EngineError, Hint};
+use crate::engine::{BoxShape, EngineError, Hint};
 use crate::hash::Fast;
 use crate::rules::program::Stop;
 use crate::rules::Game;
@@ -56,8 +56,7 @@ pub struct Recursion<'g> {
     game: &'g Game,
     generator: MoveGenerator<'g>,
     arity: usize,
-    extents: Vec<u64>,
-    strides: Vec<usize>,
+    shape: BoxShape,
     inside: Vec<Option<Valued>>,
     outside: HashMap<Box<[u64]>, Valued, Fast>,
     steps_left: u64,
@@ -83,18 +82,13 @@ impl<'g> Recursion<'g> {
     /// fits) and the others in a hash map. Without a search over sums.
     pub fn new(game: &'g Game, extents: &[u64]) -> Self {
         let generator = MoveGenerator::of(game);
-        let size: usize = extents.iter().map(|&e| e as usize + 1).product();
-        let mut strides = vec![1usize; extents.len()];
-        for i in (0..extents.len().saturating_sub(1)).rev() {
-            strides[i] = strides[i + 1] * (extents[i + 1] as usize + 1);
-        }
+        let shape = BoxShape::new(extents);
         Recursion {
             game,
             generator,
             arity: generator.arity(),
-            extents: extents.to_vec(),
-            strides,
-            inside: vec![None; size],
+            inside: vec![None; shape.len()],
+            shape,
             outside: HashMap::default(),
             steps_left: budget::steps_limit(),
             sums: None,
@@ -135,31 +129,16 @@ impl<'g> Recursion<'g> {
         self.sums.as_ref().map_or(0, Sums::len)
     }
 
-    fn index(&self, position: &[u64]) -> Option<usize> {
-        if position.len() != self.extents.len()
-            || position.iter().zip(&self.extents).any(|(p, e)| p > e)
-        {
-            return None;
-        }
-        Some(
-            position
-                .iter()
-                .zip(&self.strides)
-                .map(|(&p, &s)| p as usize * s)
-                .sum(),
-        )
-    }
-
     /// The genus of `position` if it is valued already.
     pub fn known(&self, position: &[u64]) -> Option<&Valued> {
-        match self.index(position) {
+        match self.shape.index(position) {
             Some(i) => self.inside[i].as_ref(),
             None => self.outside.get(position),
         }
     }
 
     fn store(&mut self, position: &[u64], valued: Valued) -> Result<(), EngineError> {
-        match self.index(position) {
+        match self.shape.index(position) {
             Some(i) => self.inside[i] = Some(valued),
             None => {
                 if self.outside.len() >= MAX_OUTSIDE {
@@ -218,7 +197,7 @@ impl<'g> Recursion<'g> {
     /// entered once (its options' unknown components pushed, all at once) and valued when it
     /// is left, so that no position's options are listed more than twice.
     fn solve(&mut self, root: &[u64]) -> Result<(), Unvalued> {
-        if self.generator.decreasing() && self.index(root).is_some() {
+        if self.generator.decreasing() && self.shape.index(root).is_some() {
             for n in 0..=root[0] {
                 if self.known(&[n]).is_some() {
                     continue;
@@ -300,7 +279,7 @@ impl<'g> Recursion<'g> {
                     return;
                 }
                 if flat.len() == arity {
-                    if let Some(i) = this.index(flat) {
+                    if let Some(i) = this.shape.index(flat) {
                         let valued = this.inside[i].as_ref().expect("known");
                         all_tame &= valued.is_tame();
                         inside.push(i);
