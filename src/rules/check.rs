@@ -321,7 +321,8 @@ fn set_once(
     }
 }
 
-fn duplicate(what: &str, span: Span) -> Diagnostic {
+/// The error for a line that may be written once (`name`, `play`, a graph file's `start`).
+pub(super) fn duplicate(what: &str, span: Span) -> Diagnostic {
     Diagnostic::new(format!("a second `{what}` line"), span)
         .with_label("already given above")
         .with_help(format!("keep one `{what}` line"))
