@@ -6,6 +6,8 @@
 //! given (duplicates kept: two `edge U V` lines are two moves). Sits at the bottom of the crate
 //! with `fs` and `theory`: it imports nothing from it.
 
+pub mod layout;
+
 /// A directed graph on the nodes `0..n`, its edges stored by tail (CSR).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Graph {

@@ -51,7 +51,14 @@ impl RareStats {
 /// The statistics of `table` under its best mask, with the parity bit counted with offset `s`
 /// when `parity` is `Some(s)`.
 pub fn rare_stats(table: &SgTable, parity: Option<u8>) -> RareStats {
-    let mask = sparse::best_mask(table.iter(), table.max_value(), parity);
+    stats_under(
+        table,
+        sparse::best_mask(table.iter(), table.max_value(), parity),
+    )
+}
+
+/// The statistics of `table` under `mask` (a chart marks the rare positions of a mask given).
+pub fn stats_under(table: &SgTable, mask: Mask) -> RareStats {
     let mut stats = RareStats {
         rare_mask: mask.values,
         rare_parity_bit: mask.parity,

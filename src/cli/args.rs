@@ -2,14 +2,13 @@
 //! `--set NAME=VALUE`, `--to` of a box, `--color`, `--format`, `--lang`, and
 //! `--checkpoint`/`--resume`.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use clap::ValueEnum;
 
 use crate::export::{Format, Lang};
-use crate::rules::{self, Game, Play, SourceFile};
+use crate::rules::{self, Game, PathError, Play, SourceFile};
 
 use super::{CliError, Console};
 
@@ -104,8 +103,7 @@ impl Sets {
 
 /// Reads the game named by `game`: the file at that path if it exists, otherwise `game` itself
 /// as rules text (so `sgscope period 'octal 0.07'` works without a file). A directory, a device
-/// or an empty file is named as such; only the first [`rules::MAX_SOURCE_BYTES`] (and one) bytes
-/// of a file are read (of a graph file, [`rules::MAX_GRAPH_SOURCE_BYTES`]), so a huge file is refused without reading it whole.
+/// or an empty file is named as such; a file is read within the bounds of [`rules::load_path`].
 pub fn load_game(game: &str, sets: &[(String, i64)]) -> Result<Game, CliError> {
     Ok(load_game_with_warnings(game, sets)?.0)
 }
@@ -115,78 +113,31 @@ pub fn load_game_with_warnings(
     game: &str,
     sets: &[(String, i64)],
 ) -> Result<(Game, Vec<rules::Diagnostic>), CliError> {
-    let path = Path::new(game);
     let cannot_read = |message: String| CliError::Read {
         path: game.to_string(),
         message,
     };
-    let source = match std::fs::metadata(path) {
-        Ok(meta) if meta.is_file() => {
-            if meta.len() == 0 {
-                return Err(cannot_read(
-                    "the file is empty (a rules file holds `move …` rules or a family line such as `octal 0.07`)".into(),
-                ));
-            }
-            let mut bytes = Vec::new();
-            std::fs::File::open(path)
-                .and_then(|mut file| {
-                    (&mut file)
-                        .take(rules::MAX_SOURCE_BYTES as u64 + 1)
-                        .read_to_end(&mut bytes)?;
-                    // A graph file may be longer: read on, up to its own limit.
-                    let limit = rules::source_limit(&bytes);
-                    if bytes.len() > rules::MAX_SOURCE_BYTES && limit > rules::MAX_SOURCE_BYTES {
-                        file.take((limit - bytes.len()) as u64 + 1)
-                            .read_to_end(&mut bytes)?;
-                    }
-                    Ok(())
-                })
-                .map_err(|e| cannot_read(e.to_string()))?;
-            rules::source_from_bytes(game, bytes)?
+    let message = match rules::load_path_with_warnings(Path::new(game), sets) {
+        Ok(loaded) => return Ok(loaded),
+        Err(PathError::Rules(e)) => return Err(e.into()),
+        Err(PathError::NotFound(_)) if !looks_like_path(game) => {
+            let source = SourceFile::new("<command line>", game);
+            return Ok(rules::load_with_warnings(source, sets)?);
         }
-        Ok(meta) if meta.is_dir() => {
-            return Err(cannot_read(
-                "it is a directory, not a rules file (give a file, e.g. rules/kayles.sg)".into(),
-            ))
+        Err(PathError::NotFound(_)) => {
+            "no such file (to give the rules inline, write them in quotes, e.g. 'octal 0.07')"
+                .to_string()
         }
-        Ok(meta) => {
-            return Err(cannot_read(format!(
-                "it is {}, not a regular file (give a rules file, e.g. rules/kayles.sg)",
-                file_kind(&meta)
-            )))
+        Err(PathError::Empty) => "the file is empty (a rules file holds `move …` rules or a family line such as `octal 0.07`)".to_string(),
+        Err(PathError::Directory) => {
+            "it is a directory, not a rules file (give a file, e.g. rules/kayles.sg)".to_string()
         }
-        Err(_) if looks_like_path(game) => {
-            return Err(cannot_read(
-                "no such file (to give the rules inline, write them in quotes, e.g. 'octal 0.07')"
-                    .into(),
-            ))
+        Err(PathError::Special { kind }) => {
+            format!("it is {kind}, not a regular file (give a rules file, e.g. rules/kayles.sg)")
         }
-        Err(_) => SourceFile::new("<command line>", game),
+        Err(PathError::Io(e)) => e.to_string(),
     };
-    Ok(rules::load_with_warnings(source, sets)?)
-}
-
-/// What a file that is neither a regular file nor a directory is, for messages.
-fn file_kind(meta: &std::fs::Metadata) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        let kind = meta.file_type();
-        if kind.is_char_device() {
-            return "a character device";
-        }
-        if kind.is_block_device() {
-            return "a block device";
-        }
-        if kind.is_fifo() {
-            return "a pipe";
-        }
-        if kind.is_socket() {
-            return "a socket";
-        }
-    }
-    let _ = meta;
-    "a special file"
+    Err(cannot_read(message))
 }
 
 /// A single word ending in `.sg` or containing a path separator is meant as a file, not as rules.

@@ -100,7 +100,10 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
             other.kind()
         ),
     };
-    export::write_plot(output, &table, &spec)?;
+    let bytes = export::render_plot(&table, &spec, export::ChartFormat::from_path(output)?)?;
+    context
+        .console
+        .write_to(&args.output, |w| w.write_all(&bytes))?;
     context.console.note(&format!("wrote {}", args.output));
     Ok(())
 }
@@ -114,7 +117,7 @@ fn plot_graph(
     output: &Path,
     context: &mut Context<'_>,
 ) -> Result<(), CliError> {
-    export::ChartFormat::from_path(output)?;
+    let format = export::ChartFormat::from_path(output)?;
     if args.rare {
         return Err(CliError::Usage(
             "--rare marks rare values of a heap game; a graph has none (drop --rare)".into(),
@@ -125,7 +128,7 @@ fn plot_graph(
         .map(|v| graph.name(v).to_string())
         .collect();
     let title = format!("{}: P, N and D positions", game.name);
-    match graph.hackenbush {
+    let bytes = match graph.hackenbush {
         Some(ground) => {
             let position = crate::value::hackenbush_of(graph, ground)?;
             let values = position.node_values();
@@ -139,8 +142,7 @@ fn plot_graph(
                 .collect();
             let edges = crate::graph::Graph::from_edges(graph.node_count(), &graph.undirected);
             let title = format!("{}: the value above each node", game.name);
-            export::graph_plot::write_graph_plot(
-                output,
+            export::graph_plot::render_graph(
                 &GraphDrawing {
                     title: &title,
                     graph: &edges,
@@ -150,13 +152,13 @@ fn plot_graph(
                     undirected: true,
                     ground: Some(ground),
                 },
-            )?;
+                format,
+            )?
         }
         None => {
             let table = LoopyTable::of_graph(graph)?;
             let labels: Vec<String> = table.values.iter().map(|v| v.pretty()).collect();
-            export::graph_plot::write_graph_plot(
-                output,
+            export::graph_plot::render_graph(
                 &GraphDrawing {
                     title: &title,
                     graph: &graph.graph,
@@ -166,9 +168,13 @@ fn plot_graph(
                     undirected: false,
                     ground: None,
                 },
-            )?;
+                format,
+            )?
         }
-    }
+    };
+    context
+        .console
+        .write_to(&args.output, |w| w.write_all(&bytes))?;
     context.console.note(&format!("wrote {}", args.output));
     Ok(())
 }

@@ -192,20 +192,24 @@ impl FromStr for Format {
     }
 }
 
-/// Draws `table` into `path`, a `.png` or `.svg` file written atomically: a chart of `G` against
-/// the position for a heap game's sequence or a one-coordinate box ([`plot`]; `spec` marks the
-/// periodicity and rare positions), a heat map for a two-coordinate box ([`heatmap`], titled
-/// `spec.game`). A box of three or more coordinates is refused.
-pub fn write_plot(path: &Path, table: &Table, spec: &ChartSpec) -> Result<(), ExportError> {
+/// The image of `table` in `format` (PNG or SVG): a chart of `G` against the position for a
+/// heap game's sequence or a one-coordinate box ([`plot`]; `spec` marks the periodicity and
+/// rare positions), a heat map for a two-coordinate box ([`heatmap`], titled `spec.game`). A
+/// box of three or more coordinates is refused. The caller writes the bytes where they go.
+pub fn render_plot(
+    table: &Table,
+    spec: &ChartSpec,
+    format: ChartFormat,
+) -> Result<Vec<u8>, ExportError> {
     match table {
-        Table::Sequence { values, .. } => plot::write_chart(path, values, spec),
-        Table::Box(boxed) if boxed.dimension() == 1 => plot::write_chart(
-            path,
+        Table::Sequence { values, .. } => plot::render_chart(values, spec, format),
+        Table::Box(boxed) if boxed.dimension() == 1 => plot::render_chart(
             &crate::engine::SgTable::from_values(boxed.values()),
             spec,
+            format,
         ),
         Table::Box(boxed) => {
-            heatmap::write_heatmap(path, boxed, &heatmap::HeatmapSpec::new(spec.game))
+            heatmap::render_heatmap(boxed, &heatmap::HeatmapSpec::new(spec.game), format)
         }
     }
 }

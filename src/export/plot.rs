@@ -24,15 +24,15 @@ use image::ImageEncoder;
 use std::path::Path;
 use std::sync::Once;
 
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::{register_font, FontStyle};
 
 use super::ExportError;
-use crate::analysis::Periodicity;
+use crate::analysis::{rare, Periodicity};
 use crate::engine::sparse::Mask;
 use crate::engine::SgTable;
-use crate::fs::write_atomically;
 
 /// Colour of ordinary values (not P-positions).
 const VALUE_COLOUR: RGBColor = RGBColor(31, 119, 180);
@@ -182,13 +182,6 @@ pub(crate) fn render_image(
     }
 }
 
-/// Draws `table` into `path`, a `.png` or `.svg` file, written atomically.
-pub fn write_chart(path: &Path, table: &SgTable, spec: &ChartSpec) -> Result<(), ExportError> {
-    let format = ChartFormat::from_path(path)?;
-    let bytes = render_chart(table, spec, format)?;
-    Ok(write_atomically(path, |out| out.write_all(&bytes))?)
-}
-
 /// Registers the embedded DejaVu Sans as plotters' `sans-serif`, once per process.
 pub(crate) fn register_fonts() {
     static REGISTER: Once = Once::new();
@@ -251,16 +244,13 @@ fn is_rare(mask: Option<Mask>, n: usize, value: u32) -> bool {
 
 /// The legend entry of the rare positions: the mask, their number and the last one.
 fn rare_label(table: &SgTable, mask: Mask, coordinate: &str) -> String {
-    let rare: Vec<usize> = (1..table.len())
-        .filter(|&n| mask.is_rare(n, table.get(n)))
-        .collect();
+    let stats = rare::stats_under(table, mask);
     let parity = if mask.parity { " + heap parity" } else { "" };
     let mut label = format!(
         "rare positions (mask {}{parity}): {}",
-        mask.values,
-        rare.len()
+        mask.values, stats.rare_count
     );
-    if let Some(last) = rare.last() {
+    if let Some(last) = stats.last_rare {
         label.push_str(&format!(", the last at {coordinate} = {last}"));
     }
     label
@@ -275,6 +265,17 @@ pub(crate) fn integer_label(value: &f64) -> String {
     }
 }
 
+/// The chart's plotting area, in positions and values.
+type Axes<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// The ranges of the axes: the last position, and the values at the bottom and the top.
+#[derive(Clone, Copy)]
+struct Frame {
+    last: f64,
+    y_bottom: f64,
+    y_top: f64,
+}
+
 fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     table: &SgTable,
@@ -285,10 +286,48 @@ where
 {
     root.fill(&WHITE)?;
     let last = (table.len() - 1) as f64;
-    let x_pad = (last * 0.01).max(0.5);
     // Headroom above the largest value keeps the legend and labels off the points.
     let y_top = table.max_value() as f64 * 1.3 + 1.5;
-    let y_bottom = -(y_top * 0.04).max(0.3);
+    let frame = Frame {
+        last,
+        y_bottom: -(y_top * 0.04).max(0.3),
+        y_top,
+    };
+    let mut chart = axes(root, spec, frame)?;
+    if let Some(periodicity) = spec.periodicity {
+        draw_periodicity(&mut chart, periodicity, frame)?;
+    }
+    let columns = chart.plotting_area().dim_in_pixel().0 as usize;
+    if table.len() > columns {
+        draw_bins(&mut chart, table, spec, frame, columns)?;
+    } else {
+        draw_points(&mut chart, table, spec)?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(160, 160, 160))
+        .label_font(("sans-serif", 15))
+        .draw()?;
+    Ok(())
+}
+
+/// The title, the axes and their grid.
+fn axes<'a, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, Shift>,
+    spec: &ChartSpec,
+    frame: Frame,
+) -> Result<Axes<'a, DB>, Box<dyn Error>>
+where
+    DB::ErrorType: 'static,
+{
+    let Frame {
+        last,
+        y_bottom,
+        y_top,
+    } = frame;
+    let x_pad = (last * 0.01).max(0.5);
     let coordinate = spec.coordinate;
     let mut chart = ChartBuilder::on(root)
         .caption(spec.game, ("sans-serif", 26))
@@ -309,156 +348,180 @@ where
         .label_style(("sans-serif", 15))
         .axis_desc_style(("sans-serif", 17))
         .draw()?;
+    Ok(chart)
+}
 
-    if let Some(Periodicity {
+/// The shaded first period, the preperiod line and the period's label.
+fn draw_periodicity<DB: DrawingBackend>(
+    chart: &mut Axes<'_, DB>,
+    periodicity: Periodicity,
+    frame: Frame,
+) -> Result<(), Box<dyn Error>>
+where
+    DB::ErrorType: 'static,
+{
+    let Periodicity {
         preperiod,
         period,
         saltus,
-    }) = spec.periodicity
-    {
-        let start = (preperiod as f64 - 0.5).min(last);
-        let end = ((preperiod + period) as f64 - 0.5).min(last + 0.5);
-        let mut label = format!("period {period}");
-        if saltus != 0 {
-            label.push_str(&format!(", saltus {saltus}"));
-        }
+    } = periodicity;
+    let Frame {
+        last,
+        y_bottom,
+        y_top,
+    } = frame;
+    let start = (preperiod as f64 - 0.5).min(last);
+    let end = ((preperiod + period) as f64 - 0.5).min(last + 0.5);
+    let mut label = format!("period {period}");
+    if saltus != 0 {
+        label.push_str(&format!(", saltus {saltus}"));
+    }
+    chart
+        .draw_series(std::iter::once(Rectangle::new(
+            [(start, y_bottom), (end, y_top)],
+            PERIOD_COLOUR.mix(0.18).filled(),
+        )))?
+        .label(format!("first full period ({label})"))
+        .legend(|(x, y)| {
+            Rectangle::new(
+                [(x, y - 6), (x + 18, y + 6)],
+                PERIOD_COLOUR.mix(0.35).filled(),
+            )
+        });
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            vec![(start, y_bottom), (start, y_top)],
+            PREPERIOD_COLOUR.stroke_width(2),
+        )))?
+        .label(format!("preperiod {preperiod}"))
+        .legend(|(x, y)| {
+            PathElement::new(vec![(x, y), (x + 18, y)], PREPERIOD_COLOUR.stroke_width(2))
+        });
+    // Anchored at the top of the band, a few pixels right of the preperiod line.
+    chart.draw_series(std::iter::once(
+        EmptyElement::at((start, y_top))
+            + Text::new(label, (6, 6), ("sans-serif", 16).into_font().color(&BLACK)),
+    ))?;
+    Ok(())
+}
+
+/// A table wider than the plot: one bar per pixel column from its smallest to its largest
+/// value, a rug of the columns that hold a P-position, and the rare values' bars.
+fn draw_bins<DB: DrawingBackend>(
+    chart: &mut Axes<'_, DB>,
+    table: &SgTable,
+    spec: &ChartSpec,
+    frame: Frame,
+    columns: usize,
+) -> Result<(), Box<dyn Error>>
+where
+    DB::ErrorType: 'static,
+{
+    let Frame {
+        y_bottom, y_top, ..
+    } = frame;
+    let coordinate = spec.coordinate;
+    let bins = bins(table, columns, spec.rare);
+    // Flat bins are stretched a little so that they stay visible.
+    let half = (y_top - y_bottom) * 0.003;
+    chart
+        .draw_series(bins.iter().map(|bin| {
+            Rectangle::new(
+                [
+                    (bin.first as f64 - 0.5, bin.min as f64 - half),
+                    (bin.end as f64 - 0.5, bin.max as f64 + half),
+                ],
+                VALUE_COLOUR.filled(),
+            )
+        }))?
+        .label(format!("G({coordinate}): min to max per pixel column"))
+        .legend(|(x, y)| Rectangle::new([(x + 7, y - 6), (x + 11, y + 6)], VALUE_COLOUR.filled()));
+    // A rug under the axis: red where a column holds a P-position.
+    chart
+        .draw_series(bins.iter().filter(|bin| bin.has_zero).map(|bin| {
+            Rectangle::new(
+                [
+                    (bin.first as f64 - 0.5, y_bottom),
+                    (bin.end as f64 - 0.5, y_bottom * 0.4),
+                ],
+                P_COLOUR.filled(),
+            )
+        }))?
+        .label("column holds a P-position (G = 0)")
+        .legend(|(x, y)| Rectangle::new([(x + 3, y - 2), (x + 15, y + 2)], P_COLOUR.filled()));
+    if let Some(mask) = spec.rare {
+        // One column wider on each side, so that a lone rare position stays visible.
+        let column = table.len() as f64 / bins.len() as f64;
         chart
-            .draw_series(std::iter::once(Rectangle::new(
-                [(start, y_bottom), (end, y_top)],
-                PERIOD_COLOUR.mix(0.18).filled(),
-            )))?
-            .label(format!("first full period ({label})"))
+            .draw_series(bins.iter().filter_map(|bin| {
+                let (low, high) = bin.rare?;
+                Some(Rectangle::new(
+                    [
+                        (bin.first as f64 - 0.5 - column, low as f64 - 2.0 * half),
+                        (bin.end as f64 - 0.5 + column, high as f64 + 2.0 * half),
+                    ],
+                    RARE_COLOUR.filled(),
+                ))
+            }))?
+            .label(rare_label(table, mask, coordinate))
             .legend(|(x, y)| {
-                Rectangle::new(
-                    [(x, y - 6), (x + 18, y + 6)],
-                    PERIOD_COLOUR.mix(0.35).filled(),
-                )
+                Rectangle::new([(x + 7, y - 6), (x + 11, y + 6)], RARE_COLOUR.filled())
             });
-        chart
-            .draw_series(std::iter::once(PathElement::new(
-                vec![(start, y_bottom), (start, y_top)],
-                PREPERIOD_COLOUR.stroke_width(2),
-            )))?
-            .label(format!("preperiod {preperiod}"))
-            .legend(|(x, y)| {
-                PathElement::new(vec![(x, y), (x + 18, y)], PREPERIOD_COLOUR.stroke_width(2))
-            });
-        // Anchored at the top of the band, a few pixels right of the preperiod line.
-        chart.draw_series(std::iter::once(
-            EmptyElement::at((start, y_top))
-                + Text::new(
-                    label.clone(),
-                    (6, 6),
-                    ("sans-serif", 16).into_font().color(&BLACK),
-                ),
+    }
+    Ok(())
+}
+
+/// A table the plot can show whole: a point per value (P-positions as triangles), the line
+/// through them when asked, and rings around the rare positions.
+fn draw_points<DB: DrawingBackend>(
+    chart: &mut Axes<'_, DB>,
+    table: &SgTable,
+    spec: &ChartSpec,
+) -> Result<(), Box<dyn Error>>
+where
+    DB::ErrorType: 'static,
+{
+    let size = if table.len() <= 150 { 4 } else { 2 };
+    if spec.line {
+        chart.draw_series(LineSeries::new(
+            table.iter().enumerate().map(|(n, v)| (n as f64, v as f64)),
+            VALUE_COLOUR.mix(0.35).stroke_width(1),
         ))?;
     }
-
-    let columns = chart.plotting_area().dim_in_pixel().0 as usize;
-    let rare_legend = spec.rare.map(|mask| rare_label(table, mask, coordinate));
-    if table.len() > columns {
-        let bins = bins(table, columns, spec.rare);
-        // Flat bins are stretched a little so that they stay visible.
-        let half = (y_top - y_bottom) * 0.003;
-        chart
-            .draw_series(bins.iter().map(|bin| {
-                Rectangle::new(
-                    [
-                        (bin.first as f64 - 0.5, bin.min as f64 - half),
-                        (bin.end as f64 - 0.5, bin.max as f64 + half),
-                    ],
-                    VALUE_COLOUR.filled(),
-                )
-            }))?
-            .label(format!("G({coordinate}): min to max per pixel column"))
-            .legend(|(x, y)| {
-                Rectangle::new([(x + 7, y - 6), (x + 11, y + 6)], VALUE_COLOUR.filled())
-            });
-        // A rug under the axis: red where a column holds a P-position.
-        chart
-            .draw_series(bins.iter().filter(|bin| bin.has_zero).map(|bin| {
-                Rectangle::new(
-                    [
-                        (bin.first as f64 - 0.5, y_bottom),
-                        (bin.end as f64 - 0.5, y_bottom * 0.4),
-                    ],
-                    P_COLOUR.filled(),
-                )
-            }))?
-            .label("column holds a P-position (G = 0)")
-            .legend(|(x, y)| Rectangle::new([(x + 3, y - 2), (x + 15, y + 2)], P_COLOUR.filled()));
-        if let Some(label) = rare_legend {
-            // One column wider on each side, so that a lone rare position stays visible.
-            let column = table.len() as f64 / bins.len() as f64;
-            chart
-                .draw_series(bins.iter().filter_map(|bin| {
-                    let (low, high) = bin.rare?;
-                    Some(Rectangle::new(
-                        [
-                            (bin.first as f64 - 0.5 - column, low as f64 - 2.0 * half),
-                            (bin.end as f64 - 0.5 + column, high as f64 + 2.0 * half),
-                        ],
-                        RARE_COLOUR.filled(),
-                    ))
-                }))?
-                .label(label)
-                .legend(|(x, y)| {
-                    Rectangle::new([(x + 7, y - 6), (x + 11, y + 6)], RARE_COLOUR.filled())
-                });
-        }
-    } else {
-        let size = if table.len() <= 150 { 4 } else { 2 };
-        if spec.line {
-            chart.draw_series(LineSeries::new(
-                table.iter().enumerate().map(|(n, v)| (n as f64, v as f64)),
-                VALUE_COLOUR.mix(0.35).stroke_width(1),
-            ))?;
-        }
+    chart
+        .draw_series(
+            table
+                .iter()
+                .enumerate()
+                .filter(|&(_, v)| v != 0)
+                .map(|(n, v)| Circle::new((n as f64, v as f64), size, VALUE_COLOUR.filled())),
+        )?
+        .label(format!("G({})", spec.coordinate))
+        .legend(|(x, y)| Circle::new((x + 9, y), 4, VALUE_COLOUR.filled()));
+    chart
+        .draw_series(
+            table
+                .iter()
+                .enumerate()
+                .filter(|&(_, v)| v == 0)
+                .map(|(n, _)| TriangleMarker::new((n as f64, 0.0), size + 1, P_COLOUR.filled())),
+        )?
+        .label("P-position (G = 0)")
+        .legend(|(x, y)| TriangleMarker::new((x + 9, y), 5, P_COLOUR.filled()));
+    if let Some(mask) = spec.rare {
         chart
             .draw_series(
                 table
                     .iter()
                     .enumerate()
-                    .filter(|&(_, v)| v != 0)
-                    .map(|(n, v)| Circle::new((n as f64, v as f64), size, VALUE_COLOUR.filled())),
-            )?
-            .label(format!("G({coordinate})"))
-            .legend(|(x, y)| Circle::new((x + 9, y), 4, VALUE_COLOUR.filled()));
-        chart
-            .draw_series(
-                table
-                    .iter()
-                    .enumerate()
-                    .filter(|&(_, v)| v == 0)
-                    .map(|(n, _)| {
-                        TriangleMarker::new((n as f64, 0.0), size + 1, P_COLOUR.filled())
+                    .filter(|&(n, v)| is_rare(spec.rare, n, v))
+                    .map(|(n, v)| {
+                        Circle::new((n as f64, v as f64), size + 3, RARE_COLOUR.stroke_width(2))
                     }),
             )?
-            .label("P-position (G = 0)")
-            .legend(|(x, y)| TriangleMarker::new((x + 9, y), 5, P_COLOUR.filled()));
-        if let Some(label) = rare_legend {
-            chart
-                .draw_series(
-                    table
-                        .iter()
-                        .enumerate()
-                        .filter(|&(n, v)| is_rare(spec.rare, n, v))
-                        .map(|(n, v)| {
-                            Circle::new((n as f64, v as f64), size + 3, RARE_COLOUR.stroke_width(2))
-                        }),
-                )?
-                .label(label)
-                .legend(|(x, y)| Circle::new((x + 9, y), 6, RARE_COLOUR.stroke_width(2)));
-        }
+            .label(rare_label(table, mask, spec.coordinate))
+            .legend(|(x, y)| Circle::new((x + 9, y), 6, RARE_COLOUR.stroke_width(2)));
     }
-
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(160, 160, 160))
-        .label_font(("sans-serif", 15))
-        .draw()?;
     Ok(())
 }
 
@@ -686,27 +749,19 @@ mod tests {
     }
 
     #[test]
-    fn write_chart_writes_files_and_refuses_unknown_formats() {
-        let dir = tempfile::tempdir().unwrap();
+    fn charts_of_both_formats_and_empty_tables_refused() {
         let table = dawsons_kayles(100);
         let periodicity = Periodicity {
             preperiod: 0,
             period: 1,
             saltus: 1,
         };
-        for name in ["chart.png", "chart.svg"] {
-            let path = dir.path().join(name);
-            write_chart(&path, &table, &spec(Some(periodicity))).unwrap();
-            assert!(std::fs::metadata(&path).unwrap().len() > 1000);
+        for format in [ChartFormat::Png, ChartFormat::Svg] {
+            let bytes = render_chart(&table, &spec(Some(periodicity)), format).unwrap();
+            assert!(bytes.len() > 1000);
         }
-        let svg = std::fs::read_to_string(dir.path().join("chart.svg")).unwrap();
-        assert!(svg.contains("saltus 1"));
-        let bad = dir.path().join("chart.pdf");
-        assert!(matches!(
-            write_chart(&bad, &table, &spec(None)),
-            Err(ExportError::UnknownChartFormat { .. })
-        ));
-        assert!(!bad.exists());
+        let svg = render_chart(&table, &spec(Some(periodicity)), ChartFormat::Svg).unwrap();
+        assert!(String::from_utf8(svg).unwrap().contains("saltus 1"));
         assert!(matches!(
             render_chart(&SgTable::new(), &spec(None), ChartFormat::Png),
             Err(ExportError::EmptyTable)

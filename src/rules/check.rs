@@ -72,20 +72,47 @@ impl<'a> Scope<'a> {
 /// Checks a parsed file with `--set` overrides. All errors found are returned.
 pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, Vec<Diagnostic>> {
     let mut errors = Vec::new();
+    let header = header(file, &mut errors);
+    let params = params(file, &header, overrides, &mut errors);
+    let rules = rules(file, &header, &params, &mut errors);
+    if errors.is_empty() {
+        Ok(Checked {
+            name: header.name,
+            description: header.description,
+            coordinate: header.coordinates[0].clone(),
+            coordinates: header.coordinates,
+            position_game: header.position_game,
+            params,
+            play: header.play,
+            rules,
+        })
+    } else {
+        errors.sort_by_key(|e| e.span.start);
+        Err(errors)
+    }
+}
+
+/// The lines that say what the game is called and what its positions are.
+struct Header {
+    name: Option<String>,
+    description: Option<String>,
+    play: Option<(Play, Span)>,
+    /// The coordinates: `heap m`, `position (x, y)`, or `n` by default.
+    coordinates: Vec<String>,
+    position_game: bool,
+}
+
+/// The `name`, `description`, `play`, `heap` and `position` lines.
+fn header(file: &ast::File, errors: &mut Vec<Diagnostic>) -> Header {
     let mut name = None;
     let mut description = None;
     let mut play: Option<(Play, Span)> = None;
-    // The coordinates: `heap m`, `position (x, y)`, or `n` by default.
     let mut declared: Option<(Vec<String>, bool, &'static str)> = None;
     for item in &file.items {
-        let (names, position_game, keyword, span) = match item {
-            Item::Name { value, span } => {
-                set_once(&mut name, value, *span, "name", &mut errors);
-                continue;
-            }
+        match item {
+            Item::Name { value, span } => set_once(&mut name, value, *span, "name", errors),
             Item::Description { value, span } => {
-                set_once(&mut description, value, *span, "description", &mut errors);
-                continue;
+                set_once(&mut description, value, *span, "description", errors)
             }
             Item::Play { play: p, span } => {
                 if play.is_some() {
@@ -93,86 +120,93 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
                 } else {
                     play = Some((*p, *span));
                 }
-                continue;
             }
-            Item::Heap { name: heap, span } => (std::slice::from_ref(heap), false, "heap", *span),
-            Item::Position { names, span } => (names.as_slice(), true, "position", *span),
-            _ => continue,
-        };
-        if let Some((_, _, first)) = &declared {
-            errors.push(if *first == keyword {
-                duplicate(keyword, span)
-            } else {
-                Diagnostic::new("a file has either a `heap` or a `position` line", span)
-                    .with_label(format!("conflicts with the `{first}` line above"))
-                    .with_help("`heap m` names the heap of a heap game; `position (x, y)` the coordinates of a position game")
-            });
-            continue;
-        }
-        let mut accepted: Vec<String> = Vec::new();
-        for ident in names {
-            let role = if position_game {
-                "a coordinate"
-            } else {
-                "the coordinate"
-            };
-            let taken = Taken {
-                coordinates: &accepted,
-                ..Taken::default()
-            };
-            match check_new_name(&ident.name, ident.span, role, &taken) {
-                Ok(()) => accepted.push(ident.name.clone()),
-                Err(e) => errors.push(e),
+            Item::Heap { name: heap, span } => {
+                let names = std::slice::from_ref(heap);
+                declare(&mut declared, names, false, "heap", *span, errors)
             }
-        }
-        if accepted.len() == names.len() {
-            declared = Some((accepted, position_game, keyword));
+            Item::Position { names, span } => {
+                declare(&mut declared, names, true, "position", *span, errors)
+            }
+            _ => {}
         }
     }
     let (coordinates, position_game) = declared
         .map(|(names, position_game, _)| (names, position_game))
         .unwrap_or_else(|| (vec!["n".to_string()], false));
-    let coordinate = coordinates[0].clone();
+    Header {
+        name,
+        description,
+        play,
+        coordinates,
+        position_game,
+    }
+}
 
-    // Parameters, in order; each default may use earlier ones.
+/// A `heap` or `position` line (`keyword`) naming the coordinates `names`: kept in `declared`
+/// when it is the first such line and every name is new.
+fn declare(
+    declared: &mut Option<(Vec<String>, bool, &'static str)>,
+    names: &[ast::Ident],
+    position_game: bool,
+    keyword: &'static str,
+    span: Span,
+    errors: &mut Vec<Diagnostic>,
+) {
+    if let Some((_, _, first)) = declared {
+        errors.push(if *first == keyword {
+            duplicate(keyword, span)
+        } else {
+            Diagnostic::new("a file has either a `heap` or a `position` line", span)
+                .with_label(format!("conflicts with the `{first}` line above"))
+                .with_help("`heap m` names the heap of a heap game; `position (x, y)` the coordinates of a position game")
+        });
+        return;
+    }
+    let mut accepted: Vec<String> = Vec::new();
+    for ident in names {
+        let role = if position_game {
+            "a coordinate"
+        } else {
+            "the coordinate"
+        };
+        let taken = Taken {
+            coordinates: &accepted,
+            ..Taken::default()
+        };
+        match check_new_name(&ident.name, ident.span, role, &taken) {
+            Ok(()) => accepted.push(ident.name.clone()),
+            Err(e) => errors.push(e),
+        }
+    }
+    if accepted.len() == names.len() {
+        *declared = Some((accepted, position_game, keyword));
+    }
+}
+
+/// The parameters, in order, with the `--set` overrides; each default may use earlier ones.
+fn params(
+    file: &ast::File,
+    header: &Header,
+    overrides: &[(String, i64)],
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<(String, i64)> {
     let mut params: Vec<(String, i64)> = Vec::new();
     for item in &file.items {
         let Item::Param { name, default, .. } = item else {
             continue;
         };
-        if params.iter().any(|(p, _)| *p == name.name) {
-            errors.push(
-                Diagnostic::new(
-                    format!("parameter `{}` is declared twice", name.name),
-                    name.span,
-                )
-                .with_label("second declaration")
-                .with_help("remove one of the declarations or rename one"),
-            );
-            continue;
-        }
-        if let Err(e) = check_new_name(
-            &name.name,
-            name.span,
-            "a parameter",
-            &Taken {
-                coordinates: &coordinates,
-                ..Taken::default()
-            },
-        ) {
+        if let Err(e) = check_param_name(name, &header.coordinates, &params) {
             errors.push(e);
             continue;
         }
-        let scope = Scope::constant(&coordinates, position_game, &params);
-        let value = match int_expr(default, &scope)
+        let scope = Scope::constant(&header.coordinates, header.position_game, &params);
+        let value = int_expr(default, &scope)
             .and_then(|e| e.eval(&[]).map_err(|f| f.diagnostic(None)))
-        {
-            Ok(v) => v,
-            Err(e) => {
+            .unwrap_or_else(|e| {
                 errors.push(e);
                 0
-            }
-        };
+            });
         let value = overrides
             .iter()
             .rev()
@@ -185,13 +219,42 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
             errors.push(unknown_override(key, *value, &params, file));
         }
     }
+    params
+}
 
-    // Family lines and moves.
+/// A parameter's name is new: no second declaration, no coordinate's or reserved name.
+fn check_param_name(
+    name: &ast::Ident,
+    coordinates: &[String],
+    params: &[(String, i64)],
+) -> Result<(), Diagnostic> {
+    if params.iter().any(|(p, _)| *p == name.name) {
+        return Err(Diagnostic::new(
+            format!("parameter `{}` is declared twice", name.name),
+            name.span,
+        )
+        .with_label("second declaration")
+        .with_help("remove one of the declarations or rename one"));
+    }
+    let taken = Taken {
+        coordinates,
+        ..Taken::default()
+    };
+    check_new_name(&name.name, name.span, "a parameter", &taken)
+}
+
+/// The family line or the `move` rules.
+fn rules(
+    file: &ast::File,
+    header: &Header,
+    params: &[(String, i64)],
+    errors: &mut Vec<Diagnostic>,
+) -> Rules {
     let mut family: Option<(CheckedFamily, Span)> = None;
     let mut moves = Vec::new();
     let mut first_move: Option<Span> = None;
     let mut saw_family_line = false;
-    let constant_scope = Scope::constant(&coordinates, position_game, &params);
+    let constant_scope = Scope::constant(&header.coordinates, header.position_game, params);
     for item in &file.items {
         match item {
             Item::Family(line) => {
@@ -221,7 +284,7 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
                     continue;
                 }
                 first_move.get_or_insert(rule.span);
-                match check_move(rule, &coordinates, position_game, &params) {
+                match check_move(rule, &header.coordinates, header.position_game, params) {
                     Ok(m) => moves.push(m),
                     Err(e) => errors.push(e),
                 }
@@ -229,46 +292,33 @@ pub fn check(file: &ast::File, overrides: &[(String, i64)]) -> Result<Checked, V
             _ => {}
         }
     }
-    let end = file
-        .items
-        .last()
-        .map_or(Span::new(0, 0), |item| match item {
-            Item::Name { span, .. }
-            | Item::Description { span, .. }
-            | Item::Param { span, .. }
-            | Item::Heap { span, .. }
-            | Item::Play { span, .. }
-            | Item::Position { span, .. } => *span,
-            Item::Family(f) => f.span,
-            Item::Move(m) => m.span,
-        });
-    let rules = match family {
+    match family {
         Some((family, span)) => Rules::Family { family, span },
         None if first_move.is_none() && !saw_family_line => {
+            let end = end_of(file);
             errors.push(
-                Diagnostic::new("this file describes no moves", Span::new(end.end, end.end))
+                Diagnostic::new("this file describes no moves", Span::new(end, end))
                     .with_label("no `move` rule or family line")
                     .with_help("add `move …` or a family line such as `octal 0.07`"),
             );
             Rules::Moves(Vec::new())
         }
         None => Rules::Moves(moves),
-    };
-    if errors.is_empty() {
-        Ok(Checked {
-            name,
-            description,
-            coordinate,
-            coordinates,
-            position_game,
-            params,
-            play,
-            rules,
-        })
-    } else {
-        errors.sort_by_key(|e| e.span.start);
-        Err(errors)
     }
+}
+
+/// Where the last item of `file` ends (0 for an empty file).
+fn end_of(file: &ast::File) -> usize {
+    file.items.last().map_or(0, |item| match item {
+        Item::Name { span, .. }
+        | Item::Description { span, .. }
+        | Item::Param { span, .. }
+        | Item::Heap { span, .. }
+        | Item::Play { span, .. }
+        | Item::Position { span, .. } => span.end,
+        Item::Family(f) => f.span.end,
+        Item::Move(m) => m.span.end,
+    })
 }
 
 /// `--set key=value` names no parameter: point at the parameter it probably means, or at no
@@ -321,7 +371,8 @@ fn set_once(
     }
 }
 
-fn duplicate(what: &str, span: Span) -> Diagnostic {
+/// The error for a line that may be written once (`name`, `play`, a graph file's `start`).
+pub(super) fn duplicate(what: &str, span: Span) -> Diagnostic {
     Diagnostic::new(format!("a second `{what}` line"), span)
         .with_label("already given above")
         .with_help(format!("keep one `{what}` line"))

@@ -338,10 +338,28 @@ impl Errors {
     }
 
     /// The first [`MAX_ERRORS`] of `errors` (already in source order), the rest counted.
-    pub fn from_sorted(mut errors: Vec<Diagnostic>) -> Self {
-        let more = errors.len().saturating_sub(MAX_ERRORS);
-        errors.truncate(MAX_ERRORS);
-        Errors { kept: errors, more }
+    pub fn from_sorted(errors: Vec<Diagnostic>) -> Self {
+        let mut errors = Errors {
+            kept: errors,
+            more: 0,
+        };
+        errors.cap();
+        errors
+    }
+
+    /// Adds `late` errors, found once the whole text was read (a name used but never
+    /// defined), then puts the kept ones in source order (errors about the whole text first):
+    /// the first [`MAX_ERRORS`] stay, the others are counted.
+    pub fn merge_late(&mut self, late: Vec<Diagnostic>) {
+        self.kept.extend(late);
+        self.kept.sort_by_key(|d| (d.located, d.span.start));
+        self.cap();
+    }
+
+    /// Keeps the first [`MAX_ERRORS`] and counts the others.
+    fn cap(&mut self) {
+        self.more += self.kept.len().saturating_sub(MAX_ERRORS);
+        self.kept.truncate(MAX_ERRORS);
     }
 
     /// Adds the next error (in source order).

@@ -19,7 +19,8 @@
 use std::collections::HashMap;
 
 use super::ast::{Item, Play};
-use super::diagnostic::MAX_ERRORS;
+use super::check::duplicate;
+use super::diagnostic::Errors;
 use super::names::{suggest, STATEMENT_KEYWORDS};
 use super::{parser, Diagnostic, Game, GameKind, RulesError, SourceFile, Span};
 use crate::graph::Graph;
@@ -322,199 +323,288 @@ impl<'a> Nodes<'a> {
 /// Reads the graph file `source` (see the module docs); `overrides` must be empty, a graph
 /// file having no parameters.
 pub fn load(source: SourceFile, overrides: &[(String, i64)]) -> Result<Game, RulesError> {
-    let text = source.text.as_str();
-    let mut errors: Vec<Diagnostic> = Vec::new();
-    let mut more = 0usize;
-    let mut error = |d: Diagnostic| {
-        if errors.len() < MAX_ERRORS {
-            errors.push(d);
-        } else {
-            more += 1;
-        }
-    };
-    // Errors that depend on the whole file, found after the loop.
-    let mut late: Vec<Diagnostic> = Vec::new();
-    let mut name: Option<String> = None;
-    let mut description: Option<String> = None;
-    let mut play: Option<(Play, Span)> = None;
-    let mut start: Option<(Key, Span, Span)> = None;
-    let mut ground: Option<(Key, Span, Span)> = None;
-    let mut hackenbush: Option<Span> = None;
-    let mut nodes = Nodes {
-        all_integers: true,
-        ..Nodes::default()
-    };
-    let mut edges: Vec<(u32, u32)> = Vec::new();
-    let mut last_line = Span::new(0, 0);
-
+    let mut lines = Lines::default();
     let mut offset = 0;
-    for line in text.split('\n') {
-        let line_start = offset;
+    for line in source.text.split('\n') {
+        lines.line(line, offset);
         offset += line.len() + 1;
+    }
+    match lines.finish(overrides) {
+        Ok(read) => Ok(Game {
+            name: read
+                .name
+                .unwrap_or_else(|| super::lower::default_general_name(&source)),
+            description: read.description,
+            coordinate: "node".to_string(),
+            params: Vec::new(),
+            kind: GameKind::Graph { graph: read.graph },
+            source,
+            lowering_proof: None,
+            not_lowered: None,
+            play: read.play,
+        }),
+        Err(errors) => {
+            let (diagnostics, more) = errors.into_parts();
+            Err(RulesError {
+                source,
+                diagnostics,
+                more,
+            })
+        }
+    }
+}
+
+/// A node line (`start U`, `ground G`): the node, its span and the line's span.
+type NodeLine<'a> = Option<(Key<'a>, Span, Span)>;
+
+/// What a graph file's lines say, read one line at a time.
+struct Lines<'a> {
+    /// The errors of single lines; those of the whole file are found by [`Lines::finish`].
+    errors: Errors,
+    name: Option<String>,
+    description: Option<String>,
+    play: Option<(Play, Span)>,
+    start: NodeLine<'a>,
+    ground: NodeLine<'a>,
+    hackenbush: Option<Span>,
+    nodes: Nodes<'a>,
+    /// The edges, between nodes numbered as they were met.
+    edges: Vec<(u32, u32)>,
+    /// The last line with a word, where "no edge" is reported.
+    last_line: Span,
+}
+
+impl Default for Lines<'_> {
+    fn default() -> Self {
+        Lines {
+            errors: Errors::new(),
+            name: None,
+            description: None,
+            play: None,
+            start: None,
+            ground: None,
+            hackenbush: None,
+            nodes: Nodes {
+                all_integers: true,
+                ..Nodes::default()
+            },
+            edges: Vec::new(),
+            last_line: Span::new(0, 0),
+        }
+    }
+}
+
+/// A graph file read without error: the graph and its `name`, `description` and `play` lines.
+struct Read {
+    graph: GraphGame,
+    name: Option<String>,
+    description: Option<String>,
+    play: Option<(Play, Span)>,
+}
+
+impl<'a> Lines<'a> {
+    /// Reads `line`, which starts at byte `line_start` of the text.
+    fn line(&mut self, line: &'a str, line_start: usize) {
         let mut words = words(line, line_start);
         let Some((keyword, keyword_span)) = words.next() else {
-            continue;
+            return;
         };
         let line_end = line_start + line.find('#').unwrap_or(line.len());
         let line_span = Span::new(
             keyword_span.start,
             line_start + line[..line_end - line_start].trim_end().len(),
         );
-        last_line = line_span;
+        self.last_line = line_span;
         match keyword {
-            "edge" => {
-                let (Some((u, u_span)), Some((v, v_span))) = (words.next(), words.next()) else {
-                    error(
-                        Diagnostic::new("`edge` needs two nodes", line_span)
-                            .with_label("expected `edge U V`")
-                            .with_help("write the move's two nodes, e.g. `edge a b` (a move from a to b)"),
-                    );
-                    continue;
-                };
-                if let Some((third, span)) = words.next() {
-                    error(
-                        Diagnostic::new(format!("an edge joins two nodes, found a third: `{third}`"), span)
-                            .with_label("one node too many")
-                            .with_help("write one edge per line: `edge U V`"),
-                    );
-                    continue;
-                }
-                match (node_key(u, u_span), node_key(v, v_span)) {
-                    (Ok(u), Ok(v)) => {
-                        nodes.all_integers &= matches!((u, v), (Key::Int(_), Key::Int(_)));
-                        let (u, v) = (nodes.id(u), nodes.id(v));
-                        edges.push((u, v));
-                    }
-                    (Err(e), _) | (_, Err(e)) => error(e),
-                }
-            }
-            "start" | "ground" => {
-                let slot = if keyword == "start" { &mut start } else { &mut ground };
-                let node = match (words.next(), words.next()) {
-                    (Some((node, span)), None) => node_key(node, span).map(|key| (key, span)),
-                    (_, Some((_, span))) => Err(Diagnostic::new(
-                        format!("`{keyword}` names one node"),
-                        span,
-                    )
-                    .with_label("one node too many")
-                    .with_help(format!("write `{keyword} U`"))),
-                    (None, None) => Err(Diagnostic::new(
-                        format!("`{keyword}` needs a node"),
-                        line_span,
-                    )
-                    .with_label(format!("expected `{keyword} U`"))
-                    .with_help(format!("name the node, e.g. `{keyword} a`"))),
-                };
-                match node {
-                    Ok(_) if slot.is_some() => error(duplicate(keyword, line_span)),
-                    Ok((key, span)) => *slot = Some((key, span, line_span)),
-                    Err(e) => error(e),
-                }
-            }
-            "hackenbush" => {
-                if let Some((_, span)) = words.next() {
-                    error(
-                        Diagnostic::new("`hackenbush` stands alone on its line", span)
-                            .with_label("unexpected")
-                            .with_help("write `hackenbush` alone, and the ground node on its own line: `ground G`"),
-                    );
-                } else if hackenbush.is_some() {
-                    error(duplicate("hackenbush", line_span));
-                } else {
-                    hackenbush = Some(line_span);
-                }
-            }
+            "edge" => self.edge(words, line_span),
+            "start" | "ground" => self.node_line(keyword, words, line_span),
+            "hackenbush" => self.hackenbush(words, line_span),
             "name" | "description" | "play" => {
-                // The ordinary parser, on this line alone; its spans are moved to the file's.
-                let shift = |mut d: Diagnostic| {
-                    d.span = Span::new(d.span.start + line_start, d.span.end + line_start);
-                    d
-                };
-                match parser::parse(line) {
-                    Err(es) => es.into_iter().for_each(|e| error(shift(e))),
-                    Ok(file) => match file.items.into_iter().next() {
-                        Some(Item::Name { value, .. }) if name.is_none() => name = Some(value),
-                        Some(Item::Description { value, .. }) if description.is_none() => {
-                            description = Some(value)
-                        }
-                        Some(Item::Play { play: Play::Misere, .. }) => error(
-                            Diagnostic::new("misère play of a graph file is not supported yet", line_span)
-                                .with_label("graph files are valued in normal play")
-                                .with_help("remove the `play misere` line"),
-                        ),
-                        Some(Item::Play { play: p, .. }) if play.is_none() => {
-                            play = Some((p, line_span))
-                        }
-                        _ => error(duplicate(keyword, line_span)),
-                    },
-                }
+                self.parsed_line(keyword, line, line_start, line_span)
             }
-            "param" => error(
-                Diagnostic::new("a graph file has no parameters", keyword_span)
-                    .with_label("`param` in a graph file")
-                    .with_help("remove the line: a graph file lists its edges, there is nothing to set"),
-            ),
-            "heap" | "position" | "move" | "subtraction" | "octal" | "hex" | "takebreak" => error(
-                Diagnostic::new(format!("a graph file cannot have a `{keyword}` line"), keyword_span)
-                    .with_label("not a graph line")
-                    .with_help("a graph file is only `edge`/`start`/`ground`/`hackenbush` lines plus `name`/`description`; write move rules and family lines in a file of their own"),
-            ),
-            _ => {
-                let help = match suggest(keyword, STATEMENT_KEYWORDS) {
-                    Some(s) => format!("did you mean `{s}`?"),
-                    None => "a graph file's lines start with `edge`, `start`, `ground`, `hackenbush`, `name` or `description`".to_string(),
-                };
-                error(
-                    Diagnostic::new(format!("unknown statement `{keyword}`"), keyword_span)
-                        .with_label("expected `edge` or another graph line")
-                        .with_help(help),
-                );
-            }
+            _ => self.errors.push(not_a_graph_line(keyword, keyword_span)),
         }
     }
-    if !overrides.is_empty() {
-        let (key, value) = &overrides[0];
-        late.push(
-            Diagnostic::unlocated(format!("no parameter `{key}` (from --set {key}={value})"))
-                .with_help(format!(
-                    "a graph file has no parameters: remove `--set {key}={value}`"
-                )),
-        );
-    }
-    if edges.is_empty() && errors.is_empty() {
-        let end = last_line.end;
-        late.push(
-            Diagnostic::new("this graph file has no edge", Span::new(end, end))
-                .with_label("no `edge` line")
-                .with_help("add the moves as `edge U V` lines (a move from U to V)"),
-        );
-    }
-    // The nodes, numbered; `renumber[i]` is the index of the i-th node met.
-    let count = nodes.keys.len();
-    let renumber: Vec<u32> = if nodes.all_integers {
-        let mut order: Vec<u32> = (0..count as u32).collect();
-        order.sort_unstable_by_key(|&i| match nodes.keys[i as usize] {
-            Key::Int(value) => value,
-            Key::Ident(_) => u64::MAX,
-        });
-        let mut renumber = vec![0u32; count];
-        for (new, &old) in order.iter().enumerate() {
-            renumber[old as usize] = new as u32;
-        }
-        renumber
-    } else {
-        (0..count as u32).collect()
-    };
-    let mut names = vec![String::new(); count];
-    for (old, key) in nodes.keys.iter().enumerate() {
-        names[renumber[old] as usize] = match key {
-            Key::Int(value) => value.to_string(),
-            Key::Ident(name) => name.to_string(),
+
+    /// `edge U V`.
+    fn edge(&mut self, mut words: impl Iterator<Item = (&'a str, Span)>, line_span: Span) {
+        let (Some((u, u_span)), Some((v, v_span))) = (words.next(), words.next()) else {
+            self.errors.push(
+                Diagnostic::new("`edge` needs two nodes", line_span)
+                    .with_label("expected `edge U V`")
+                    .with_help("write the move's two nodes, e.g. `edge a b` (a move from a to b)"),
+            );
+            return;
         };
+        if let Some((third, span)) = words.next() {
+            self.errors.push(
+                Diagnostic::new(
+                    format!("an edge joins two nodes, found a third: `{third}`"),
+                    span,
+                )
+                .with_label("one node too many")
+                .with_help("write one edge per line: `edge U V`"),
+            );
+            return;
+        }
+        match (node_key(u, u_span), node_key(v, v_span)) {
+            (Ok(u), Ok(v)) => {
+                self.nodes.all_integers &= matches!((u, v), (Key::Int(_), Key::Int(_)));
+                let (u, v) = (self.nodes.id(u), self.nodes.id(v));
+                self.edges.push((u, v));
+            }
+            (Err(e), _) | (_, Err(e)) => self.errors.push(e),
+        }
     }
-    let lookup = |what: &str, at: &Option<(Key, Span, Span)>, late: &mut Vec<Diagnostic>| {
+
+    /// `start U` or `ground G`: one node, on one such line.
+    fn node_line(
+        &mut self,
+        keyword: &str,
+        mut words: impl Iterator<Item = (&'a str, Span)>,
+        line_span: Span,
+    ) {
+        let node = match (words.next(), words.next()) {
+            (Some((node, span)), None) => node_key(node, span).map(|key| (key, span)),
+            (_, Some((_, span))) => {
+                Err(Diagnostic::new(format!("`{keyword}` names one node"), span)
+                    .with_label("one node too many")
+                    .with_help(format!("write `{keyword} U`")))
+            }
+            (None, None) => Err(
+                Diagnostic::new(format!("`{keyword}` needs a node"), line_span)
+                    .with_label(format!("expected `{keyword} U`"))
+                    .with_help(format!("name the node, e.g. `{keyword} a`")),
+            ),
+        };
+        let slot = if keyword == "start" {
+            &mut self.start
+        } else {
+            &mut self.ground
+        };
+        match node {
+            Ok(_) if slot.is_some() => self.errors.push(duplicate(keyword, line_span)),
+            Ok((key, span)) => *slot = Some((key, span, line_span)),
+            Err(e) => self.errors.push(e),
+        }
+    }
+
+    /// `hackenbush`, alone on its line.
+    fn hackenbush(&mut self, mut words: impl Iterator<Item = (&'a str, Span)>, line_span: Span) {
+        if let Some((_, span)) = words.next() {
+            self.errors.push(
+                Diagnostic::new("`hackenbush` stands alone on its line", span)
+                    .with_label("unexpected")
+                    .with_help(
+                        "write `hackenbush` alone, and the ground node on its own line: `ground G`",
+                    ),
+            );
+        } else if self.hackenbush.is_some() {
+            self.errors.push(duplicate("hackenbush", line_span));
+        } else {
+            self.hackenbush = Some(line_span);
+        }
+    }
+
+    /// `name`, `description` or `play`: read by the ordinary parser, on this line alone, its
+    /// spans then moved to the file's.
+    fn parsed_line(&mut self, keyword: &str, line: &str, line_start: usize, line_span: Span) {
+        let shift = |mut d: Diagnostic| {
+            d.span = Span::new(d.span.start + line_start, d.span.end + line_start);
+            d
+        };
+        let file = match parser::parse(line) {
+            Ok(file) => file,
+            Err(es) => return es.into_iter().for_each(|e| self.errors.push(shift(e))),
+        };
+        match file.items.into_iter().next() {
+            Some(Item::Name { value, .. }) if self.name.is_none() => self.name = Some(value),
+            Some(Item::Description { value, .. }) if self.description.is_none() => {
+                self.description = Some(value)
+            }
+            Some(Item::Play {
+                play: Play::Misere, ..
+            }) => self.errors.push(
+                Diagnostic::new(
+                    "misère play of a graph file is not supported yet",
+                    line_span,
+                )
+                .with_label("graph files are valued in normal play")
+                .with_help("remove the `play misere` line"),
+            ),
+            Some(Item::Play { play, .. }) if self.play.is_none() => {
+                self.play = Some((play, line_span))
+            }
+            _ => self.errors.push(duplicate(keyword, line_span)),
+        }
+    }
+
+    /// The graph, or every error of the file: those of its lines and those of the whole file
+    /// (a `--set`, no edge, a start or ground on no edge, `hackenbush` without `ground`).
+    fn finish(mut self, overrides: &[(String, i64)]) -> Result<Read, Errors> {
+        let mut late: Vec<Diagnostic> = Vec::new();
+        if let Some((key, value)) = overrides.first() {
+            late.push(
+                Diagnostic::unlocated(format!("no parameter `{key}` (from --set {key}={value})"))
+                    .with_help(format!(
+                        "a graph file has no parameters: remove `--set {key}={value}`"
+                    )),
+            );
+        }
+        if self.edges.is_empty() && self.errors.is_empty() {
+            let end = self.last_line.end;
+            late.push(
+                Diagnostic::new("this graph file has no edge", Span::new(end, end))
+                    .with_label("no `edge` line")
+                    .with_help("add the moves as `edge U V` lines (a move from U to V)"),
+            );
+        }
+        let (renumber, names) = self.nodes.numbered();
+        let start = self.end_node("start", &self.start, &renumber, &mut late);
+        let ground = self.end_node("ground", &self.ground, &renumber, &mut late);
+        late.extend(self.hackenbush_errors());
+        if !self.errors.is_empty() || !late.is_empty() {
+            self.errors.merge_late(late);
+            return Err(self.errors);
+        }
+        for (u, v) in &mut self.edges {
+            *u = renumber[*u as usize];
+            *v = renumber[*v as usize];
+        }
+        let (graph, undirected) = match self.hackenbush {
+            None => (Graph::from_edges(names.len(), &self.edges), Vec::new()),
+            Some(_) => (
+                Graph::from_edges(names.len(), &both_ways(&self.edges)),
+                self.edges,
+            ),
+        };
+        Ok(Read {
+            graph: GraphGame {
+                names,
+                graph,
+                undirected,
+                start: start.map(|(v, _)| v),
+                hackenbush: ground.map(|(v, _)| v),
+                start_span: start.map(|(_, s)| s),
+                ground_span: ground.map(|(_, s)| s),
+            },
+            name: self.name,
+            description: self.description,
+            play: self.play,
+        })
+    }
+
+    /// The `start` or `ground` node (`what`), numbered, and its span; an error in `late` when
+    /// it is on no edge.
+    fn end_node(
+        &self,
+        what: &str,
+        at: &NodeLine<'a>,
+        renumber: &[u32],
+        late: &mut Vec<Diagnostic>,
+    ) -> Option<(u32, Span)> {
         let (key, span, _) = at.as_ref()?;
-        match nodes.get(key) {
+        match self.nodes.get(key) {
             Some(old) => Some((renumber[old as usize], *span)),
             None => {
                 late.push(
@@ -528,78 +618,96 @@ pub fn load(source: SourceFile, overrides: &[(String, i64)]) -> Result<Game, Rul
                 None
             }
         }
-    };
-    let start_node = lookup("start", &start, &mut late);
-    let ground_node = lookup("ground", &ground, &mut late);
-    match (hackenbush, &ground) {
-        (Some(_), Some(_)) | (None, None) => {}
-        (None, Some((_, _, line))) => late.push(
-            Diagnostic::new("`ground` without `hackenbush`", *line)
-                .with_label("only a hackenbush graph has a ground")
-                .with_help("add a `hackenbush` line to make the file a green Hackenbush position, or remove the `ground` line"),
-        ),
-        (Some(line), None) => late.push(
-            Diagnostic::new("a graph with no ground for hackenbush", line)
-                .with_label("`hackenbush` needs a `ground` line")
-                .with_help("name the ground node on a line of its own: `ground G`"),
-        ),
     }
-    if let (Some(_), Some((_, _, line))) = (hackenbush, &start) {
-        late.push(
-            Diagnostic::new("a hackenbush file has no `start` line", *line)
-                .with_label("`start` in a hackenbush file")
-                .with_help("a hackenbush position is the whole graph: remove the `start` line"),
-        );
-    }
-    if !errors.is_empty() || !late.is_empty() {
-        errors.extend(late);
-        errors.sort_by_key(|d| (d.located, d.span.start));
-        more += errors.len().saturating_sub(MAX_ERRORS);
-        errors.truncate(MAX_ERRORS);
-        return Err(RulesError {
-            source,
-            diagnostics: errors,
-            more,
-        });
-    }
-    for (u, v) in &mut edges {
-        *u = renumber[*u as usize];
-        *v = renumber[*v as usize];
-    }
-    let (graph, undirected) = match hackenbush {
-        None => (Graph::from_edges(count, &edges), Vec::new()),
-        Some(_) => {
-            let both: Vec<(u32, u32)> = edges
-                .iter()
-                .flat_map(|&(u, v)| {
-                    [(u, v), (v, u)]
-                        .into_iter()
-                        .take(if u == v { 1 } else { 2 })
-                })
-                .collect();
-            (Graph::from_edges(count, &both), edges)
+
+    /// A `hackenbush` line goes with a `ground` line, and without a `start` line.
+    fn hackenbush_errors(&self) -> Vec<Diagnostic> {
+        let mut errors = Vec::new();
+        match (self.hackenbush, &self.ground) {
+            (Some(_), Some(_)) | (None, None) => {}
+            (None, Some((_, _, line))) => errors.push(
+                Diagnostic::new("`ground` without `hackenbush`", *line)
+                    .with_label("only a hackenbush graph has a ground")
+                    .with_help("add a `hackenbush` line to make the file a green Hackenbush position, or remove the `ground` line"),
+            ),
+            (Some(line), None) => errors.push(
+                Diagnostic::new("a graph with no ground for hackenbush", line)
+                    .with_label("`hackenbush` needs a `ground` line")
+                    .with_help("name the ground node on a line of its own: `ground G`"),
+            ),
         }
-    };
-    let game = GraphGame {
-        names,
-        graph,
-        undirected,
-        start: start_node.map(|(v, _)| v),
-        hackenbush: ground_node.map(|(v, _)| v),
-        start_span: start_node.map(|(_, s)| s),
-        ground_span: ground_node.map(|(_, s)| s),
-    };
-    Ok(Game {
-        name: name.unwrap_or_else(|| super::lower::default_general_name(&source)),
-        description,
-        coordinate: "node".to_string(),
-        params: Vec::new(),
-        kind: GameKind::Graph { graph: game },
-        source,
-        lowering_proof: None,
-        not_lowered: None,
-        play,
-    })
+        if let (Some(_), Some((_, _, line))) = (self.hackenbush, &self.start) {
+            errors.push(
+                Diagnostic::new("a hackenbush file has no `start` line", *line)
+                    .with_label("`start` in a hackenbush file")
+                    .with_help("a hackenbush position is the whole graph: remove the `start` line"),
+            );
+        }
+        errors
+    }
+}
+
+impl Nodes<'_> {
+    /// `renumber[i]`, the number of the i-th node met (in increasing numeric order when every
+    /// name is an integer, else in order of appearance), and the names by number.
+    fn numbered(&self) -> (Vec<u32>, Vec<String>) {
+        let count = self.keys.len();
+        let renumber: Vec<u32> = if self.all_integers {
+            let mut order: Vec<u32> = (0..count as u32).collect();
+            order.sort_unstable_by_key(|&i| match self.keys[i as usize] {
+                Key::Int(value) => value,
+                Key::Ident(_) => u64::MAX,
+            });
+            let mut renumber = vec![0u32; count];
+            for (new, &old) in order.iter().enumerate() {
+                renumber[old as usize] = new as u32;
+            }
+            renumber
+        } else {
+            (0..count as u32).collect()
+        };
+        let mut names = vec![String::new(); count];
+        for (old, key) in self.keys.iter().enumerate() {
+            names[renumber[old] as usize] = show(key);
+        }
+        (renumber, names)
+    }
+}
+
+/// A hackenbush file's edges as moves both ways (a loop once): its edges are undirected.
+fn both_ways(edges: &[(u32, u32)]) -> Vec<(u32, u32)> {
+    edges
+        .iter()
+        .flat_map(|&(u, v)| {
+            [(u, v), (v, u)]
+                .into_iter()
+                .take(if u == v { 1 } else { 2 })
+        })
+        .collect()
+}
+
+/// The error for a line that is no graph line: `param`, a family or move line, or a word
+/// that is no statement.
+fn not_a_graph_line(keyword: &str, keyword_span: Span) -> Diagnostic {
+    match keyword {
+        "param" => Diagnostic::new("a graph file has no parameters", keyword_span)
+            .with_label("`param` in a graph file")
+            .with_help("remove the line: a graph file lists its edges, there is nothing to set"),
+        "heap" | "position" | "move" | "subtraction" | "octal" | "hex" | "takebreak" => {
+            Diagnostic::new(format!("a graph file cannot have a `{keyword}` line"), keyword_span)
+                .with_label("not a graph line")
+                .with_help("a graph file is only `edge`/`start`/`ground`/`hackenbush` lines plus `name`/`description`; write move rules and family lines in a file of their own")
+        }
+        _ => {
+            let help = match suggest(keyword, STATEMENT_KEYWORDS) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => "a graph file's lines start with `edge`, `start`, `ground`, `hackenbush`, `name` or `description`".to_string(),
+            };
+            Diagnostic::new(format!("unknown statement `{keyword}`"), keyword_span)
+                .with_label("expected `edge` or another graph line")
+                .with_help(help)
+        }
+    }
 }
 
 fn show(key: &Key) -> String {
@@ -609,15 +717,10 @@ fn show(key: &Key) -> String {
     }
 }
 
-fn duplicate(what: &str, span: Span) -> Diagnostic {
-    Diagnostic::new(format!("a second `{what}` line"), span)
-        .with_label("already given above")
-        .with_help(format!("keep one `{what}` line"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::MAX_ERRORS;
 
     fn loaded(text: &str) -> Result<Game, RulesError> {
         super::super::load(SourceFile::new("t.sg", text), &[])

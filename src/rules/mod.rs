@@ -22,6 +22,7 @@ pub mod linear;
 pub mod lower;
 pub mod names;
 pub mod parser;
+pub mod path;
 pub mod program;
 pub mod sieve;
 pub mod thresholds;
@@ -34,6 +35,7 @@ pub use ast::Play;
 pub use code::TakeBreakCode;
 pub use diagnostic::{Diagnostic, SourceFile, Span, MAX_ERRORS};
 pub use graph::{GraphGame, MAX_GRAPH_SOURCE_BYTES};
+pub use path::{load_path, load_path_with_warnings, read_path, PathError};
 pub use program::Program;
 
 /// A game read from a rules file, ready for the engine.
