@@ -562,10 +562,12 @@ impl Values {
                     source: Box::new(e),
                 }
             })?;
-            let table = engine::compute(&game, to as u64, &EngineOptions { progress: false })
-                .map_err(|source| CompareError::Engine {
-                    code: code.to_string(),
-                    source,
+            let table =
+                engine::compute(&game, to as u64, &EngineOptions::default()).map_err(|source| {
+                    CompareError::Engine {
+                        code: code.to_string(),
+                        source,
+                    }
                 })?;
             let values = (0..table.len()).map(|n| table.get(n)).collect();
             self.tables.insert(code.to_string(), values);

@@ -103,8 +103,10 @@ pub fn run_compare(
                 config.max,
                 config.sparse_max
             ));
-            let progress =
-                std::sync::Mutex::new((Progress::items("codes", codes.len() as u64, true), 0u64));
+            let progress = std::sync::Mutex::new((
+                Progress::items("codes", codes.len() as u64, super::progress::sink()),
+                0u64,
+            ));
             let rows = compare::run_codes_with(&config, &codes, &|| {
                 let mut guard = progress.lock().unwrap_or_else(|e| e.into_inner());
                 guard.1 += 1;

@@ -92,7 +92,11 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let snippet = if misere {
         misere_code(&game, &args, context)?
     } else if game.position_program().is_some() {
-        let table = multi::compute_box(&game, &box_extents(&game, &args)?)?;
+        let table = multi::compute_box_with(
+            &game,
+            &box_extents(&game, &args)?,
+            &super::progress::options(),
+        )?;
         position_code(&game, table, &args, context)?
     } else {
         let max = args.max.unwrap_or_else(|| analysis::default_max(&game));
@@ -199,7 +203,9 @@ fn sequence_code(
     context: &mut Context<'_>,
 ) -> Result<String, CliError> {
     let (lang, extrapolate, allow_large) = (args.lang, args.extrapolate, args.allow_large);
-    let options = EngineOptions { progress: true };
+    let options = EngineOptions {
+        progress: super::progress::sink(),
+    };
     let (mut table, report) = analysis::find_period(game, max, &options)?;
     let found = report.periodicity();
     if let Some(observed) = found.filter(|_| !report.proved && !extrapolate) {
@@ -284,7 +290,7 @@ fn sequence_code(
 fn misere_code(game: &Game, args: &Args, context: &mut Context<'_>) -> Result<String, CliError> {
     let name = format!("{} (misère play: G⁻)", game.name);
     if game.position_program().is_some() {
-        let table = misere::table(game, &box_extents(game, args)?, true)?;
+        let table = misere::table(game, &box_extents(game, args)?, super::progress::sink())?;
         let spec = CodeSpec {
             game: &name,
             ..CodeSpec::default()
@@ -293,7 +299,7 @@ fn misere_code(game: &Game, args: &Args, context: &mut Context<'_>) -> Result<St
         return table_snippet(context, snippet, "G⁻ over the box", args.allow_large);
     }
     let max = args.max.unwrap_or(super::period::DEFAULT_MISERE_MAX);
-    let (mut table, _) = misere::table_until(game, &[max], true, true)?;
+    let (mut table, _) = misere::table_until(game, &[max], super::progress::sink(), true)?;
     let observed = analysis::misere::summarize(&table).misere_period;
     let last = table.cells.len() - 1;
     // No theorem proves a misère period: it is extended only when asked (--extrapolate).
@@ -321,7 +327,7 @@ fn misere_code(game: &Game, args: &Args, context: &mut Context<'_>) -> Result<St
                 game.name
             ));
         }
-        table = misere::table(game, &[to], true)?;
+        table = misere::table(game, &[to], super::progress::sink())?;
     }
     let spec = CodeSpec {
         game: &name,

@@ -72,7 +72,8 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
             export::misere_check::write_header(out, &title, heaps, args.to, sums)
         })?;
     }
-    let report = misere_check::check(&game, heaps, args.to, true).map_err(cli_error)?;
+    let report =
+        misere_check::check(&game, heaps, args.to, super::progress::sink()).map_err(cli_error)?;
     context.console.write_to("-", |out| {
         if args.json {
             export::misere_check::write_json(out, &title, &report)

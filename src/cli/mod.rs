@@ -16,6 +16,7 @@ mod patterns;
 mod period;
 mod play;
 mod plot;
+mod progress;
 mod quotient;
 mod solve;
 mod table;
@@ -374,9 +375,8 @@ where
     // clap's help and usage errors in colour on a terminal, as clap prints them itself.
     let color = stdout.is_terminal() && std::io::stderr().is_terminal();
     let mut out = stdout.lock();
-    crate::engine::progress::on_closed_stderr(end_quietly);
     let code = run_on(args, &mut out, &mut std::io::stderr(), color);
-    if code == INTERRUPTED && crate::engine::progress::stderr_closed() {
+    if code == INTERRUPTED && progress::stderr_closed() {
         // Stopped by `end_quietly`, its checkpoint saved.
         return 0;
     }

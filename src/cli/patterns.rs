@@ -45,8 +45,12 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
 /// are the misère P-positions).
 fn values(game: &Game, extents: &[u64], play: Play) -> Result<Table, CliError> {
     Ok(match (play, game.position_program()) {
-        (Play::Misere, _) => misere::table(game, extents, true)?.misere_table(),
-        (Play::Normal, Some(_)) => Table::Box(multi::compute_box(game, extents)?),
+        (Play::Misere, _) => misere::table(game, extents, super::progress::sink())?.misere_table(),
+        (Play::Normal, Some(_)) => Table::Box(multi::compute_box_with(
+            game,
+            extents,
+            &super::progress::options(),
+        )?),
         (Play::Normal, None) => Table::sequence(
             &game.coordinate,
             engine::compute(game, extents[0], &engine::EngineOptions::default())?,

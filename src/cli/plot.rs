@@ -73,16 +73,28 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
         } else {
             vec![args.to.heap_to(&game)?]
         };
-        let table = misere::table(&game, &extents, true)?;
+        let table = misere::table(&game, &extents, super::progress::sink())?;
         spec.periodicity = analysis::misere::summarize(&table).misere_period;
         table.misere_table()
     } else if heat_map {
-        Table::Box(multi::compute_box(&game, &args.to.extents(&coordinates)?)?)
+        Table::Box(multi::compute_box_with(
+            &game,
+            &args.to.extents(&coordinates)?,
+            &super::progress::options(),
+        )?)
     } else {
         let to = args.to.heap_to(&game)?;
         let values = match game.position_program() {
-            Some(_) => SgTable::from_values(multi::compute_box(&game, &[to])?.values()),
-            None => engine::compute(&game, to, &engine::EngineOptions { progress: true })?,
+            Some(_) => SgTable::from_values(
+                multi::compute_box_with(&game, &[to], &super::progress::options())?.values(),
+            ),
+            None => engine::compute(
+                &game,
+                to,
+                &engine::EngineOptions {
+                    progress: super::progress::sink(),
+                },
+            )?,
         };
         let report = analysis::report_for_table(&game.name, game.code(), &values);
         spec.periodicity = report.periodicity();
@@ -142,7 +154,7 @@ fn plot_graph(
             )?;
         }
         None => {
-            let table = LoopyTable::of_graph(graph)?;
+            let table = LoopyTable::of_graph_with(graph, &super::progress::options())?;
             let labels: Vec<String> = table.values.iter().map(|v| v.pretty()).collect();
             export::graph_plot::write_graph_plot(
                 output,

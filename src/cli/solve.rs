@@ -46,10 +46,11 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let components = solve::parse_sum(&args.position.join(" "), arity)
         .map_err(|e| CliError::Solve(Box::new(e.into())))?;
     let solved = match play {
-        Play::Normal => match solve::solve(&game, &components) {
+        Play::Normal => match solve::solve_with(&game, &components, &super::progress::options()) {
             Err(SolveError::Engine(EngineError::Cycle { .. })) => {
                 // A game whose moves can cycle: the positions reachable from the sum's.
-                let table = LoopyTable::reachable(&game, &components)?;
+                let table =
+                    LoopyTable::reachable_with(&game, &components, &super::progress::options())?;
                 let nodes: Vec<u32> = components
                     .iter()
                     .map(|c| table.node_of(c).expect("every start is a node"))
@@ -65,7 +66,7 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
                 &game,
                 &components,
                 MisereOptions {
-                    progress: true,
+                    progress: super::progress::sink(),
                     note: Some(&mut note),
                     ..Default::default()
                 },
@@ -143,7 +144,7 @@ fn run_graph(
             ))
         })?
     };
-    let table = LoopyTable::of_graph(graph)?;
+    let table = LoopyTable::of_graph_with(graph, &super::progress::options())?;
     write_loopy(args, game, &table, &nodes, context)
 }
 

@@ -57,7 +57,7 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
             })?;
             return Ok(());
         }
-        let table = LoopyTable::of_graph(graph)?;
+        let table = LoopyTable::of_graph_with(graph, &super::progress::options())?;
         context.console.write_to(output, |out| {
             export::loopy::write_table(out, &table, args.format, &game.name)
         })?;
@@ -69,7 +69,7 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     if game.position_program().is_some() {
         args.checkpointing.refuse_for_positions()?;
         let extents = args.to.extents(&game.coordinates())?;
-        let table = match multi::compute_box(&game, &extents) {
+        let table = match multi::compute_box_with(&game, &extents, &super::progress::options()) {
             Ok(table) => Table::Box(table),
             Err(EngineError::Cycle { positions, .. }) => {
                 let cycle: Vec<String> = positions.iter().map(|p| show_position(p)).collect();
@@ -81,7 +81,7 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
                     args.format,
                     "a loopy game's table is one row per position (outcome, remoteness, value)",
                 )?;
-                let table = LoopyTable::of_box(&game, &extents)?;
+                let table = LoopyTable::of_box_with(&game, &extents, &super::progress::options())?;
                 context.console.write_to(output, |out| {
                     export::loopy::write_table(out, &table, args.format, &game.name)
                 })?;
@@ -105,7 +105,9 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
         .checkpointing
         .run(&game, &context.args, |mut table, hook| {
             note_if_long(console, &game, table.len(), to, Bound::To, hook.is_some());
-            let options = EngineOptions { progress: true };
+            let options = EngineOptions {
+                progress: super::progress::sink(),
+            };
             match hook {
                 Some(hook) => engine::extend_in_chunks(&game, &mut table, to, &options, hook)?,
                 None => engine::extend(&game, &mut table, to, &options)?,
@@ -145,7 +147,7 @@ fn run_misere(args: &Args, game: &Game, context: &mut Context<'_>) -> Result<(),
     } else {
         vec![args.to.heap_to(game)?]
     };
-    let table = misere::table(game, &extents, true)?;
+    let table = misere::table(game, &extents, super::progress::sink())?;
     let summary = analysis::misere::summarize(&table);
     let output = args.output.as_deref().unwrap_or("-");
     context.console.write_to(output, |out| {

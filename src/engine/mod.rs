@@ -46,15 +46,24 @@ use crate::rules::{Diagnostic, Game, GameKind, SourceFile};
 pub use boxtable::{BoxTable, Table};
 pub use budget::RULE_STEPS_LIMIT;
 pub use mex::MexSet;
-pub use progress::Progress;
+pub use progress::{Progress, ProgressSink};
 pub use table::SgTable;
 use takebreak::KernelState;
 
 /// How to run a kernel.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct EngineOptions {
-    /// Show a progress bar on stderr (only drawn on a terminal, and only for runs over a second).
-    pub progress: bool,
+    /// Where the run reports its progress (see [`progress`] for why a sink per request);
+    /// `None` reports nothing.
+    pub progress: Option<std::sync::Arc<dyn ProgressSink>>,
+}
+
+impl std::fmt::Debug for EngineOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EngineOptions")
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
 }
 
 /// What a request covers: a heap game's table `G(0..=to)`, or a box of positions
@@ -451,7 +460,7 @@ pub fn extend(
     // Room for every value (address space only until written), which also tells the table
     // whether it is large enough to store values from 256 to 511 in 9 bits.
     table.reserve(len - table.len());
-    let mut progress = Progress::new(table.len() as u64, len as u64, options.progress);
+    let mut progress = Progress::new(table.len() as u64, len as u64, options.progress.clone());
     let result = extend_kernel(game, table, len, &mut progress, &mut KernelState::default());
     progress.finish();
     result
@@ -531,7 +540,7 @@ pub fn extend_in_chunks(
     };
     // As in `extend`: the table knows its final size from the first chunk on.
     table.reserve(len - table.len());
-    let mut progress = Progress::new(table.len() as u64, len as u64, options.progress);
+    let mut progress = Progress::new(table.len() as u64, len as u64, options.progress.clone());
     let mut chunk = FIRST_CHUNK;
     let mut state = KernelState::default();
     let result = loop {

@@ -429,7 +429,7 @@ mod tests {
 
     fn render(text: &str, to: u64, format: Format) -> String {
         let game = game(text);
-        let table = misere::table(&game, &[to], false).unwrap();
+        let table = misere::table(&game, &[to], None).unwrap();
         let mut out = Vec::new();
         write_table(&mut out, &table, &summarize(&table), format, "g").unwrap();
         String::from_utf8(out).unwrap()

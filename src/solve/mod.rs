@@ -393,13 +393,24 @@ const GROWN_OUTSIDE_POSITIONS: usize = 1 << 16;
 
 /// The value of the sum of `components` of `game`, who wins, and every winning move. A
 /// position game's position whose box would take too long or not fit in memory is decided by a
-/// P-position criterion instead, when one holds on a smaller box ([`beyond`]).
+/// P-position criterion instead, when one holds on a smaller box ([`beyond`]). Reports no
+/// progress ([`solve_with`] does).
 pub fn solve(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveError> {
+    solve_with(game, components, &EngineOptions::default())
+}
+
+/// [`solve`], a long search over the positions reachable reporting its progress to
+/// `options.progress`.
+pub fn solve_with(
+    game: &Game,
+    components: &[Vec<u64>],
+    options: &EngineOptions,
+) -> Result<SolveReport, SolveError> {
     check_components(game, components)?;
     let coordinates = game.coordinates();
     let (extents, values, moves, move_values) = match game.position_program() {
         Some(program) => {
-            if let Some(report) = solve_reachable(game, program, components)? {
+            if let Some(report) = solve_reachable(game, program, components, options)? {
                 return Ok(report);
             }
             let mut tried_beyond = false;
@@ -507,6 +518,7 @@ fn solve_reachable(
     game: &Game,
     program: &crate::rules::Program,
     components: &[Vec<u64>],
+    options: &EngineOptions,
 ) -> Result<Option<SolveReport>, SolveError> {
     let arity = components[0].len();
     let estimate = reachable::downward_estimate(components);
@@ -524,7 +536,7 @@ fn solve_reachable(
     }
     let mut search = Reachable::new(game, limit)?.with_progress(
         u64::try_from(estimate).unwrap_or(u64::MAX),
-        estimate > 1 << 20,
+        options.progress.clone().filter(|_| estimate > 1 << 20),
     );
     let valued = (|| -> Result<_, SolveError> {
         let mut values = Vec::new();

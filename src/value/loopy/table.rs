@@ -10,12 +10,13 @@
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 
-use super::{gamma, retrograde, LoopyValue};
+use super::gsg::gamma_within;
+use super::{retrograde, LoopyValue};
 use crate::engine::budget;
 use crate::engine::generator::MoveGenerator;
 use crate::engine::moves;
 use crate::engine::multi::show_position;
-use crate::engine::EngineError;
+use crate::engine::{EngineError, EngineOptions};
 use crate::graph::Graph;
 use crate::rules::program::Scratch;
 use crate::rules::{Diagnostic, Game, GraphGame};
@@ -51,6 +52,14 @@ impl LoopyTable {
     /// The nodes of a graph file, valued; refused before any work when the memory it needs
     /// ([`budget::LOOPY_GRAPH_COST`]) is more than is available.
     pub fn of_graph(graph: &GraphGame) -> Result<LoopyTable, EngineError> {
+        LoopyTable::of_graph_with(graph, &EngineOptions::default())
+    }
+
+    /// [`LoopyTable::of_graph`], reporting progress to `options.progress`.
+    pub fn of_graph_with(
+        graph: &GraphGame,
+        options: &EngineOptions,
+    ) -> Result<LoopyTable, EngineError> {
         let rows = graph.node_count();
         budget::check_graph(rows, graph.edge_count(), budget::LOOPY_GRAPH_COST)?;
         let names = (0..rows as u32)
@@ -62,12 +71,22 @@ impl LoopyTable {
             Vec::new(),
             rows,
             graph.graph.clone(),
+            options,
         )
     }
 
     /// Every position of the box `0..=extents[i]` of a rules file, valued; a move that leaves
     /// the box is an error that names it (ask for a larger box).
     pub fn of_box(game: &Game, extents: &[u64]) -> Result<LoopyTable, EngineError> {
+        LoopyTable::of_box_with(game, extents, &EngineOptions::default())
+    }
+
+    /// [`LoopyTable::of_box`], reporting progress to `options.progress`.
+    pub fn of_box_with(
+        game: &Game,
+        extents: &[u64],
+        options: &EngineOptions,
+    ) -> Result<LoopyTable, EngineError> {
         let generator = evaluate::check_request(game, extents)?;
         let mut explorer = Explorer::new(game, generator, None);
         let size: u64 = extents.iter().map(|&e| e + 1).product();
@@ -82,13 +101,22 @@ impl LoopyTable {
         }
         explorer.bounded = Some(extents.to_vec());
         explorer.explore_all()?;
-        explorer.finish()
+        explorer.finish(options)
     }
 
     /// The positions reachable from `starts` (each a position of `game`), valued; refused
     /// past [`MAX_REACHABLE`] positions.
     pub fn reachable(game: &Game, starts: &[Vec<u64>]) -> Result<LoopyTable, EngineError> {
-        LoopyTable::reachable_within(game, starts, MAX_REACHABLE)
+        LoopyTable::reachable_with(game, starts, &EngineOptions::default())
+    }
+
+    /// [`LoopyTable::reachable`], reporting progress to `options.progress`.
+    pub fn reachable_with(
+        game: &Game,
+        starts: &[Vec<u64>],
+        options: &EngineOptions,
+    ) -> Result<LoopyTable, EngineError> {
+        LoopyTable::explored(game, starts, MAX_REACHABLE, options)
     }
 
     /// [`LoopyTable::reachable`], refused past `limit` positions (at most [`MAX_REACHABLE`]).
@@ -97,6 +125,15 @@ impl LoopyTable {
         starts: &[Vec<u64>],
         limit: usize,
     ) -> Result<LoopyTable, EngineError> {
+        LoopyTable::explored(game, starts, limit, &EngineOptions::default())
+    }
+
+    fn explored(
+        game: &Game,
+        starts: &[Vec<u64>],
+        limit: usize,
+        options: &EngineOptions,
+    ) -> Result<LoopyTable, EngineError> {
         let generator = MoveGenerator::of(game);
         let mut explorer = Explorer::new(game, generator, None);
         explorer.limit = limit.min(MAX_REACHABLE);
@@ -104,7 +141,7 @@ impl LoopyTable {
             explorer.node(start);
         }
         explorer.explore_all()?;
-        explorer.finish()
+        explorer.finish(options)
     }
 
     /// The positions reachable from `starts`, listed but not valued (their number): every rule
@@ -151,9 +188,11 @@ impl LoopyTable {
         positions: Vec<Vec<u64>>,
         rows: usize,
         graph: Graph,
+        options: &EngineOptions,
     ) -> Result<LoopyTable, EngineError> {
         let analysis = retrograde(&graph);
-        let values = gamma(&graph)?.values(&graph);
+        let values =
+            gamma_within(&graph, budget::steps_limit(), options.progress.clone())?.values(&graph);
         Ok(LoopyTable {
             coordinates,
             names,
@@ -328,7 +367,7 @@ impl<'g> Explorer<'g> {
         }
     }
 
-    fn finish(mut self) -> Result<LoopyTable, EngineError> {
+    fn finish(mut self, options: &EngineOptions) -> Result<LoopyTable, EngineError> {
         let rows = self.positions.len();
         let mut node_count = rows;
         if !self.to_nothing.is_empty() {
@@ -343,7 +382,14 @@ impl<'g> Explorer<'g> {
         if node_count > rows {
             names.push("nothing".into());
         }
-        LoopyTable::valued(self.game.coordinates(), names, self.positions, rows, graph)
+        LoopyTable::valued(
+            self.game.coordinates(),
+            names,
+            self.positions,
+            rows,
+            graph,
+            options,
+        )
     }
 }
 

@@ -21,7 +21,9 @@ pub use sums::{Sum, Sums, Valued};
 
 use super::evaluate::{self, ValueTable};
 use super::{DynRule, Outcome};
-use crate::engine::progress::Progress;
+use std::sync::Arc;
+
+use crate::engine::progress::{Progress, ProgressSink};
 use crate::engine::{BoxTable, EngineError, SgTable, Table};
 use crate::rules::Game;
 
@@ -35,7 +37,7 @@ impl DynRule for Misere {
     }
 
     fn evaluate(&self, game: &Game, extents: &[u64]) -> Result<ValueTable, EngineError> {
-        let table = table(game, extents, false)?;
+        let table = table(game, extents, None)?;
         Ok(ValueTable::new(
             "misere",
             table.coordinates.clone(),
@@ -137,8 +139,12 @@ impl MisereTable {
 /// when they are all tame, and by the search over sums of [`Sums`] only when one is not (so a
 /// game whose moves never split a component never searches sums). Refused before any work,
 /// like [`evaluate::evaluate`], when the box does not fit or its rules would take hours;
-/// `progress` draws a bar on a terminal.
-pub fn table(game: &Game, extents: &[u64], progress: bool) -> Result<MisereTable, EngineError> {
+/// `progress` hears how far it got.
+pub fn table(
+    game: &Game,
+    extents: &[u64],
+    progress: Option<Arc<dyn ProgressSink>>,
+) -> Result<MisereTable, EngineError> {
     let (table, stopped) = table_until(game, extents, progress, false)?;
     match stopped {
         Some(error) => Err(error),
@@ -253,7 +259,7 @@ pub fn sums_estimate(game: &Game, largest: u64, tokens: u64, cap: u128) -> Optio
 pub fn table_until(
     game: &Game,
     extents: &[u64],
-    progress: bool,
+    progress: Option<Arc<dyn ProgressSink>>,
     keep_partial: bool,
 ) -> Result<(MisereTable, Option<EngineError>), EngineError> {
     let generator = evaluate::check_request(game, extents)?;
