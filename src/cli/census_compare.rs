@@ -67,7 +67,8 @@ fn read(path: &str) -> Result<String, CliError> {
 fn failed(error: compare::CompareError) -> CliError {
     let text = error.to_string();
     let text = text.strip_prefix("error: ").unwrap_or(&text);
-    CliError::Failed(text.trim_end().to_string())
+    let help = error.hint().map(super::hint_help);
+    CliError::Failed(super::with_help(text.trim_end().to_string(), help))
 }
 
 /// Runs `census compare` with `args` parsed (the whole work: [`run`] is this with clap's

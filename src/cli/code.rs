@@ -186,11 +186,14 @@ fn table_snippet(
     if snippet.len() <= export::PASTE_LIMIT || allow_large {
         return Ok(snippet);
     }
-    Err(CliError::Usage(format!(
-        "the snippet is {} of source, more than the {} a contest judge accepts (Codeforces takes 64 KB)\n  help: a smaller box or table (--to), or --allow-large to write it anyway",
-        export::human_size(snippet.len()),
-        export::human_size(export::PASTE_LIMIT)
-    )))
+    Err(super::usage_with_help(
+        format!(
+            "the snippet is {} of source, more than the {} a contest judge accepts (Codeforces takes 64 KB)",
+            export::human_size(snippet.len()),
+            export::human_size(export::PASTE_LIMIT)
+        ),
+        "a smaller box or table (--to), or --allow-large to write it anyway".to_string(),
+    ))
 }
 
 /// The snippet of a heap game: its period when one is proved up to `max` (or observed, with

@@ -112,10 +112,10 @@ fn run_graph(
     super::table::refuse_misere_loopy(play)?;
     if let Some(ground) = graph.hackenbush {
         if !args.position.is_empty() {
-            return Err(CliError::Usage(format!(
-                "a hackenbush file is one position, the whole graph: `solve` takes no position for it\n  help: drop `{}`",
-                args.position.join(" ")
-            )));
+            return Err(super::usage_with_help(
+                "a hackenbush file is one position, the whole graph: `solve` takes no position for it".to_string(),
+                format!("drop `{}`", args.position.join(" ")),
+            ));
         }
         let position = super::table::hackenbush_of(graph, ground)?;
         context.console.write_to("-", |out| {
@@ -137,11 +137,10 @@ fn run_graph(
         }
     } else {
         graph.nodes_of_sum(&text).map_err(|name| {
-            CliError::Usage(format!(
-                "`{name}` is not a node of {}\n  help: the nodes are named in its `edge` lines ({} nodes; `sgscope table FILE` lists them)",
-                game.name,
-                graph.node_count()
-            ))
+            super::usage_with_help(
+                format!("`{name}` is not a node of {}", game.name),
+                format!("the nodes are named in its `edge` lines ({} nodes; `sgscope table FILE` lists them)", graph.node_count()),
+            )
         })?
     };
     let table = LoopyTable::of_graph_with(graph, &super::progress::options())?;

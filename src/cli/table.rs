@@ -159,8 +159,9 @@ fn run_misere(args: &Args, game: &Game, context: &mut Context<'_>) -> Result<(),
 /// Misère play of a game that can cycle is not valued (only normal play's loopy theory is).
 pub(super) fn refuse_misere_loopy(play: Play) -> Result<(), CliError> {
     if play == Play::Misere {
-        return Err(CliError::Usage(
-            "misère play of a graph or of a game whose moves can cycle is not supported: the loopy values (outcome, remoteness, generalized Sprague–Grundy value) are those of normal play\n  help: drop --misere".into(),
+        return Err(super::usage_with_help(
+            "misère play of a graph or of a game whose moves can cycle is not supported: the loopy values (outcome, remoteness, generalized Sprague–Grundy value) are those of normal play".into(),
+            "drop --misere".into(),
         ));
     }
     Ok(())

@@ -157,6 +157,58 @@ pub enum Hint {
     SmallerSums,
     /// Give a graph file fewer nodes and edges: it is valued whole.
     SmallerGraph,
+    /// Use a value rule that values sums of components (normal play does).
+    RuleOfSums,
+    /// Make every move decrease something (a coordinate, their sum), so that the game ends.
+    DecreasingMoves,
+    /// A graph with a cycle is valued as a loopy game: the normal-play engine values acyclic
+    /// graphs only.
+    AcyclicGraphsOnly,
+    /// Pass a checkpoint file that sgscope wrote.
+    CheckpointFile,
+    /// Delete the checkpoint to start over.
+    StartOver,
+    /// Pass the same game and parameters as the run that wrote the checkpoint, or another
+    /// checkpoint file.
+    SameGameAsCheckpoint,
+    /// Resume the checkpoint on a machine with more memory, or delete it to start over.
+    MoreMemoryOrStartOver,
+    /// Give census rows written as JSON lines by a census run.
+    CensusRows,
+    /// Compute the table further, up to this position.
+    TableTo(u64),
+    /// Plot a one-coordinate game as a chart, or fix all but two coordinates.
+    TwoCoordinates,
+    /// Name the chart file with the extension of its format (`.png`, `.svg`).
+    ChartExtension,
+    /// Print the values as a table instead of drawing them.
+    ValuesAsTable,
+    /// Compute at least `G(0)`.
+    AtLeastOneValue,
+    /// Ask about heaps of at most this many tokens (the largest whose moves are listed).
+    HeapsAtMost(u64),
+    /// A sum of this many components needs their values, beyond the box only a single
+    /// position can be decided by a pattern: ask about one position, or smaller ones.
+    OnePosition {
+        /// The components of the sum.
+        components: usize,
+    },
+    /// Ask about smaller positions: `solve` computes every position up to the largest
+    /// coordinates asked about.
+    SmallerSolvedPositions,
+    /// Ask about a position with smaller coordinates: `solve` values every position reachable
+    /// from the one asked.
+    SmallerReachablePositions,
+    /// Ask about smaller positions: more are reachable than a loopy table holds.
+    FewerReachablePositions,
+    /// A game that can cycle is valued as one token on a graph of positions (C. A. B. Smith):
+    /// moves must lead to one position, or every move decrease something.
+    OneToken,
+    /// The moves can cycle, so every position a move reaches must be in the table: a larger
+    /// box, or bounded moves.
+    LoopyBoxLeft,
+    /// A one-coordinate table is analysed as a sequence (its period).
+    PeriodOfSequence,
 }
 
 /// Why a table or a box could not be computed. The messages name no command-line option:
@@ -265,8 +317,16 @@ pub enum EngineError {
     /// The request does not fit the game (e.g. a box of the wrong number of coordinates).
     #[error("{0}")]
     Request(String),
+    /// The request does not fit the game, and what to do about it.
+    #[error("{message}")]
+    Refused {
+        /// What does not fit.
+        message: String,
+        /// What to do about it.
+        hint: Hint,
+    },
     /// A value rule that cannot value a sum of components met a move leaving several.
-    #[error("the value rule `{rule}` cannot value a sum of components, and a move of this game leaves several\n  help: use a value rule that values sums (normal play does)")]
+    #[error("the value rule `{rule}` cannot value a sum of components, and a move of this game leaves several")]
     NotValued {
         /// The value rule's name.
         rule: &'static str,
@@ -282,7 +342,7 @@ pub enum EngineError {
     },
     /// The moves of a position game can repeat a position, so the game need not end.
     #[error(
-        "the moves can cycle, so the game need not end:\n{}  help: make every move decrease something, e.g. a coordinate or their sum",
+        "the moves can cycle, so the game need not end:\n{}",
         cycle_text(.positions, .rules)
     )]
     Cycle {
@@ -294,7 +354,7 @@ pub enum EngineError {
     /// A directed graph file with a cycle: its positions need not lead to an end, which the
     /// normal-play engine (a recursion on options) cannot value.
     #[error(
-        "the moves can cycle, so the game need not end:\n{}  help: a graph with a cycle has positions whose play need not end (loopy values); the normal-play engine values acyclic graphs only",
+        "the moves can cycle, so the game need not end:\n{}",
         graph_cycle_text(.nodes)
     )]
     GraphCycle {
@@ -387,10 +447,13 @@ impl EngineError {
             EngineError::TooSlow { feasible_to, .. } => Some(Hint::TableBelow(*feasible_to)),
             EngineError::TooLong { .. } => Some(Hint::SmallerTable),
             EngineError::RulesTooSlow { .. } => Some(Hint::BoundRanges),
-            EngineError::OverBudget { hint, .. } => Some(*hint),
+            EngineError::OverBudget { hint, .. } | EngineError::Refused { hint, .. } => Some(*hint),
             EngineError::TooManyOutside { .. } => Some(Hint::LargerBox),
             EngineError::TooManySums { .. } => Some(Hint::SmallerSums),
             EngineError::GraphRoundsOverBudget { .. } => Some(Hint::SmallerGraph),
+            EngineError::NotValued { .. } => Some(Hint::RuleOfSums),
+            EngineError::Cycle { .. } => Some(Hint::DecreasingMoves),
+            EngineError::GraphCycle { .. } => Some(Hint::AcyclicGraphsOnly),
             _ => None,
         }
     }

@@ -976,8 +976,9 @@ mod tests {
         assert_eq!(positions, &vec![vec![0, 1], vec![1, 0], vec![0, 1]]);
         assert_eq!(
             err.to_string(),
-            "the moves can cycle, so the game need not end:\n  (0, 1)\n  → (1, 0)   by `swap`\n  → (0, 1)   by `swap`\n  help: make every move decrease something, e.g. a coordinate or their sum"
+            "the moves can cycle, so the game need not end:\n  (0, 1)\n  → (1, 0)   by `swap`\n  → (0, 1)   by `swap`\n"
         );
+        assert_eq!(err.hint(), Some(Hint::DecreasingMoves));
         let err = compute_box(&game("position (m)\nmove => m\n"), &[3]).unwrap_err();
         assert!(
             err.to_string()

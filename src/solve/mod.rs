@@ -252,7 +252,7 @@ pub enum SolveError {
     Position(#[from] PositionError),
     /// A take-and-break code's heap too large to list every partition of.
     #[error(
-        "listing every move of a heap of {heap} of {game} would take too long (the moves of this code are listed for heaps up to {largest})\n  help: ask about heaps of at most {largest} tokens"
+        "listing every move of a heap of {heap} of {game} would take too long (the moves of this code are listed for heaps up to {largest})"
     )]
     CodeMovesTooMany {
         /// The heap.
@@ -271,11 +271,7 @@ pub enum SolveError {
         cause: Box<SolveError>,
     },
     /// A sum whose exact values are out of reach (a criterion decides single positions only).
-    #[error(
-        "{refusal}\n  help: beyond that a single position can still be decided by a P-position \
-         pattern, but a sum of {components} needs their SG values: ask about one position, or \
-         smaller ones"
-    )]
+    #[error("{refusal}")]
     SumBeyondBox {
         /// Why the exact values are out of reach.
         refusal: ExactRefusal,
@@ -298,8 +294,7 @@ pub enum SolveError {
     /// No criterion holds on the smaller box.
     #[error(
         "{refusal}, and no P-position pattern holds on every position of {box_text} to decide \
-         it without them\n  help: ask about smaller positions (solve computes every position up \
-         to the largest coordinates asked about)"
+         it without them"
     )]
     NoCriterion {
         /// Why the exact values are out of reach.
@@ -310,7 +305,7 @@ pub enum SolveError {
     /// A position of so many coordinates that even the smallest box to look for a pattern on
     /// (`0..=1` in each) is out of reach, and the positions it reaches too many to search.
     #[error(
-        "{refusal}; with {arity} coordinates the positions reachable from it are too many to search (about {}), and no box is small enough to look for a P-position pattern on\n  help: ask about a position with smaller coordinates (solve values every position reachable from the one asked)",
+        "{refusal}; with {arity} coordinates the positions reachable from it are too many to search (about {}), and no box is small enough to look for a P-position pattern on",
         crate::engine::estimate::count(*.reachable as f64)
     )]
     TooManyCoordinates {
@@ -359,6 +354,12 @@ impl SolveError {
             SolveError::CriteriaBoxFailed { error, .. } => error.hint(),
             SolveError::AfterHeader { error, .. } => error.hint(),
             SolveError::Unproved { cause, .. } => cause.hint(),
+            SolveError::CodeMovesTooMany { largest, .. } => Some(Hint::HeapsAtMost(*largest)),
+            SolveError::SumBeyondBox { components, .. } => Some(Hint::OnePosition {
+                components: *components,
+            }),
+            SolveError::NoCriterion { .. } => Some(Hint::SmallerSolvedPositions),
+            SolveError::TooManyCoordinates { .. } => Some(Hint::SmallerReachablePositions),
             _ => None,
         }
     }

@@ -16,7 +16,7 @@ use crate::engine::budget;
 use crate::engine::generator::MoveGenerator;
 use crate::engine::moves;
 use crate::engine::multi::show_position;
-use crate::engine::{EngineError, EngineOptions};
+use crate::engine::{EngineError, EngineOptions, Hint};
 use crate::graph::Graph;
 use crate::rules::program::Scratch;
 use crate::rules::{Diagnostic, Game, GraphGame};
@@ -305,10 +305,13 @@ impl<'g> Explorer<'g> {
                             }
                             (None, None) => {
                                 if self.positions.len() >= self.limit {
-                                    return Err(EngineError::Request(format!(
-                                        "more than {} positions are reachable\n  help: ask about smaller positions",
-                                        self.limit
-                                    )));
+                                    return Err(EngineError::Refused {
+                                        message: format!(
+                                            "more than {} positions are reachable",
+                                            self.limit
+                                        ),
+                                        hint: Hint::FewerReachablePositions,
+                                    });
                                 }
                                 self.node(&option)
                             }
@@ -316,10 +319,13 @@ impl<'g> Explorer<'g> {
                         self.edges.push((v, w));
                     }
                     _ => {
-                        return Err(EngineError::Request(format!(
-                            "a move from {} leaves a sum of several positions, and the moves of this game can cycle\n  help: a game that can cycle is valued as one token on a graph of positions (C. A. B. Smith): write moves that lead to one position, or make every move decrease something so that the game ends",
-                            show(&position)
-                        )));
+                        return Err(EngineError::Refused {
+                            message: format!(
+                                "a move from {} leaves a sum of several positions, and the moves of this game can cycle",
+                                show(&position)
+                            ),
+                            hint: Hint::OneToken,
+                        });
                     }
                 }
             }
@@ -363,7 +369,10 @@ impl<'g> Explorer<'g> {
                 ),
                 file: Box::new(self.game.source.clone()),
             },
-            None => EngineError::Request(format!("{message}\n  help: {help}")),
+            None => EngineError::Refused {
+                message,
+                hint: Hint::LoopyBoxLeft,
+            },
         }
     }
 
