@@ -101,7 +101,7 @@ impl Gamma {
 /// successors' in reverse topological order (`O(V + E)`), and that order is a counter function
 /// (no node is ∞, so condition B asks only that a successor of value `m` come first). On a graph
 /// with cycles every round's edge visits are metered against [`budget::steps_limit`]: past it
-/// the run stops with [`EngineError::GraphRoundsOverBudget`]; [`gamma_within`] reports each
+/// the run stops with [`EngineError::GraphRoundsOverBudget`]; `gamma_within` reports each
 /// round to a progress sink as it ends.
 pub fn gamma(graph: &Graph) -> Result<Gamma, EngineError> {
     gamma_within(graph, budget::steps_limit(), None)
