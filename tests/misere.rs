@@ -40,7 +40,7 @@ fn misere_nim_sums_of_up_to_four_heaps_follow_bouton() {
 #[test]
 fn nim_heaps_are_tame_with_the_genera_of_nim() {
     // ONAG ch. 12: *0 = 0^{120}, *1 = 1^{031}, *n = n^{n(n⊕2)} for n ≥ 2.
-    let table = misere::table(&game(NIM), &[9], false).unwrap();
+    let table = misere::table(&game(NIM), &[9], None).unwrap();
     assert_eq!(table.cells[0].genus.to_string(), "0^{120}");
     assert_eq!(table.cells[1].genus.to_string(), "1^{031}");
     for n in 2..=9u32 {
@@ -55,7 +55,7 @@ fn nim_heaps_are_tame_with_the_genera_of_nim() {
 fn kayles_turns_wild_at_five() {
     // Kayles (octal 0.77): the heap of 5 has genus 4^{146} (Winning Ways ch. 13, the example
     // of a wild genus in the issue), and every smaller heap is tame.
-    let table = misere::table(&game("octal 0.77"), &[12], false).unwrap();
+    let table = misere::table(&game("octal 0.77"), &[12], None).unwrap();
     assert_eq!(table.cells[5].genus.to_string(), "4^{146}");
     assert_eq!(table.first_wild(), Some(5));
     // The genus of every heap agrees with the brute force on heap + k·*2.
@@ -102,7 +102,7 @@ fn genera_agree_with_cgsuite_and_plambeck() {
         let expected: Vec<_> = rows.iter().filter(|row| row.1 == source).collect();
         assert!(!expected.is_empty(), "{source}");
         let top = expected.iter().map(|row| row.2).max().unwrap() + shift;
-        let table = misere::table(&game(&format!("octal {code}")), &[top as u64], false).unwrap();
+        let table = misere::table(&game(&format!("octal {code}")), &[top as u64], None).unwrap();
         for (_, _, heap, gammas) in &expected {
             let genus = &table.cells[heap + shift].genus;
             let ours: Vec<u32> = (0..gammas.len()).map(|k| genus.gamma(k)).collect();
@@ -117,7 +117,7 @@ fn genera_agree_with_cgsuite_and_plambeck() {
 #[test]
 fn a_position_with_no_move_is_p_in_normal_play_and_n_in_misere() {
     // subtraction {2, 3}: heaps 0 and 1 have no move.
-    let table = misere::table(&game("subtraction {2, 3}"), &[30], false).unwrap();
+    let table = misere::table(&game("subtraction {2, 3}"), &[30], None).unwrap();
     let g = game("subtraction {2, 3}");
     let normal = engine::compute(&g, 30, &EngineOptions::default())
         .unwrap()
@@ -141,7 +141,7 @@ fn position_games_are_valued_by_the_same_search() {
         &[],
     )
     .unwrap();
-    let table = misere::table(&g, &[4, 4], false).unwrap();
+    let table = misere::table(&g, &[4, 4], None).unwrap();
     for (index, cell) in table.cells.iter().enumerate() {
         let position = table.position_of(index);
         assert_eq!(
@@ -163,7 +163,7 @@ proptest! {
         sum in proptest::collection::vec(1u64..=7, 2..=3),
     ) {
         let g = game(&rules);
-        let table = misere::table(&g, &[9], false).unwrap();
+        let table = misere::table(&g, &[9], None).unwrap();
         let normal = engine::compute(&g, 9, &EngineOptions::default()).unwrap().to_vec();
         for n in 0..=9u64 {
             let cell = &table.cells[n as usize];
@@ -195,7 +195,7 @@ fn table_misere_csv_has_the_documented_columns() {
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines[0], "n,sg,misere_sg,genus");
     assert_eq!(lines.len(), 22);
-    let table = misere::table(&game("octal 0.77"), &[20], false).unwrap();
+    let table = misere::table(&game("octal 0.77"), &[20], None).unwrap();
     for (n, line) in lines[1..].iter().enumerate() {
         let cell = &table.cells[n];
         assert_eq!(
@@ -308,7 +308,7 @@ proptest! {
     fn species_follow_from_tameness_by_the_definition(code in octal_code(3)) {
         let g = game(&code);
         let to = 9;
-        let table = misere::table(&g, &[to], false).unwrap();
+        let table = misere::table(&g, &[to], None).unwrap();
         let normal: Vec<u32> = table.cells.iter().map(|c| c.normal()).collect();
         let mut memo = std::collections::HashMap::new();
         let generator = engine::generator::MoveGenerator::of(&g);
@@ -342,10 +342,10 @@ proptest! {
 fn kayles_five_is_restless_and_daisies_five_restive() {
     // Kayles (0.77): heaps 0..=4 are tame, so heap 5 (genus 4^{146}: normal value 4, misère
     // value 1) has tame options only. Daisies (4.7, Plambeck 1992): heap 5 has genus 1^{431}.
-    let kayles = misere::table(&game("octal 0.77"), &[6], false).unwrap();
+    let kayles = misere::table(&game("octal 0.77"), &[6], None).unwrap();
     assert_eq!(kayles.cells[5].species, misere::Species::Restless);
     assert_eq!(kayles.cells[6].species, misere::Species::Wild);
-    let daisies = misere::table(&game("octal 4.7"), &[5], false).unwrap();
+    let daisies = misere::table(&game("octal 4.7"), &[5], None).unwrap();
     assert_eq!(daisies.cells[5].genus.to_string(), "1^{431}");
     assert_eq!(daisies.cells[5].species, misere::Species::Restive);
     let out = ok(&["table", "octal 0.77", "--to", "6", "--misere"]);

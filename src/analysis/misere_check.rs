@@ -29,7 +29,7 @@
 
 use thiserror::Error;
 
-use crate::engine::progress::Progress;
+use crate::engine::progress::{Progress, ProgressSink};
 use crate::engine::Nimber;
 use crate::engine::{human_bytes, EngineError};
 use crate::rules::Game;
@@ -267,13 +267,13 @@ pub fn count_sums(heaps: usize, to: u64) -> u128 {
 
 /// Checks every [`Rule`] on every sum of 1 to `heaps` heaps of sizes `1..=to` of `game`.
 /// Refused before any work when the game is a position game, when there are too many sums
-/// ([`MAX_CHECKED`]) or when the heaps' rules would take too long; `progress` draws a bar on
-/// a terminal (a line every 30 s otherwise).
+/// ([`MAX_CHECKED`]) or when the heaps' rules would take too long; `progress` hears how far
+/// it got.
 pub fn check(
     game: &Game,
     heaps: usize,
     to: u64,
-    progress: bool,
+    progress: Option<std::sync::Arc<dyn ProgressSink>>,
 ) -> Result<MisereCheckReport, MisereCheckError> {
     let sums_to_check = refuse(game, heaps, to)?;
     evaluate::check_request(game, &[to])?;
@@ -536,7 +536,7 @@ mod tests {
     #[test]
     fn nim_holds_for_the_anti_sg_rule_and_not_for_the_misere_xor() {
         let nim = game("move take: x in 1..=n => n - x");
-        let report = check(&nim, 3, 6, false).unwrap();
+        let report = check(&nim, 3, 6, None).unwrap();
         assert_eq!(report.sums_checked as u128, count_sums(3, 6));
         assert_eq!(report.first_wild(), None);
         assert!(report.findings[0].holds());
@@ -568,7 +568,7 @@ mod tests {
             ("0.12", None),
         ] {
             let game = game(&format!("octal {code}"));
-            let report = check(&game, 3, 10, false).unwrap();
+            let report = check(&game, 3, 10, None).unwrap();
             assert_eq!(report.first_wild(), None, "{code}");
             let firm = |h: u64| {
                 let v = &report.heap_values[h as usize];
@@ -605,28 +605,28 @@ mod tests {
     fn refusals_come_before_any_work() {
         let nim = game("move take: x in 1..=n => n - x");
         assert!(matches!(
-            check(&nim, 20, 1000, false),
+            check(&nim, 20, 1000, None),
             Err(MisereCheckError::TooManySums { .. })
         ));
-        let message = check(&nim, 64, 1 << 40, false).unwrap_err().to_string();
+        let message = check(&nim, 64, 1 << 40, None).unwrap_err().to_string();
         assert!(
             message.contains("e") && message.contains(&MAX_CHECKED.to_string()),
             "{message}"
         );
         assert!(matches!(
-            check(&nim, 0, 5, false),
+            check(&nim, 0, 5, None),
             Err(MisereCheckError::Empty)
         ));
         assert!(matches!(
-            check(&nim, 2, 0, false),
+            check(&nim, 2, 0, None),
             Err(MisereCheckError::Empty)
         ));
         assert!(matches!(
-            check(&nim, 65, 1, false),
+            check(&nim, 65, 1, None),
             Err(MisereCheckError::TooManyComponents { heaps: 65 })
         ));
         let wythoff = game("position (x, y)\nmove left: k in 1..=x => (x - k, y)\nmove down: k in 1..=y => (x, y - k)");
-        let message = check(&wythoff, 2, 3, false).unwrap_err().to_string();
+        let message = check(&wythoff, 2, 3, None).unwrap_err().to_string();
         assert!(message.contains("position game"), "{message}");
     }
 }

@@ -50,7 +50,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use super::Row;
-use crate::engine::{self, EngineError, EngineOptions};
+use crate::engine::{self, EngineError, EngineOptions, Hint};
 use crate::rules::{self, Diagnostic, RulesError, SourceFile, Span};
 
 /// The largest offset tried when two codes are compared without a census class in common.
@@ -146,7 +146,7 @@ pub enum CompareError {
     #[error(transparent)]
     Table(#[from] TableError),
     /// A census row of a JSON-lines file does not read.
-    #[error("{path}:{line}: not a census row: {message}\n  help: give the output of `sgscope census … --format jsonl`")]
+    #[error("{path}:{line}: not a census row: {message}")]
     Row {
         /// The file.
         path: String,
@@ -171,6 +171,16 @@ pub enum CompareError {
         /// Why.
         source: EngineError,
     },
+}
+
+impl CompareError {
+    /// What to do about it (the command line words it).
+    pub fn hint(&self) -> Option<Hint> {
+        match self {
+            CompareError::Row { .. } => Some(Hint::CensusRows),
+            _ => None,
+        }
+    }
 }
 
 /// Normalises an octal code: `.45` → `0.45`, `0.070` → `0.07`, `4.` → `4.0`. `None` when the
@@ -562,10 +572,12 @@ impl Values {
                     source: Box::new(e),
                 }
             })?;
-            let table = engine::compute(&game, to as u64, &EngineOptions { progress: false })
-                .map_err(|source| CompareError::Engine {
-                    code: code.to_string(),
-                    source,
+            let table =
+                engine::compute(&game, to as u64, &EngineOptions::default()).map_err(|source| {
+                    CompareError::Engine {
+                        code: code.to_string(),
+                        source,
+                    }
                 })?;
             let values = (0..table.len()).map(|n| table.get(n)).collect();
             self.tables.insert(code.to_string(), values);

@@ -304,7 +304,7 @@ pub enum CensusError {
 pub fn run_code(config: &Config, code: &str) -> Result<Record, CensusError> {
     let text = config.family.game_text(code);
     let game = rules::load(SourceFile::new(text.clone(), text), &[]).map_err(Box::new)?;
-    let options = EngineOptions { progress: false };
+    let options = EngineOptions::default();
     let engine = |source| CensusError::Engine {
         code: code.to_string(),
         source,

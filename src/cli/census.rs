@@ -279,7 +279,7 @@ fn run_family(family: Family, args: RunArgs, context: &mut Context<'_>) -> Resul
     let state = Mutex::new(Run {
         journal,
         records: Vec::with_capacity(todo.len()),
-        progress: Progress::items("codes", todo.len() as u64, true),
+        progress: Progress::items("codes", todo.len() as u64, super::progress::sink()),
         done: 0,
     });
     let result = census::run(&config, &todo, &|record: Record| {

@@ -67,7 +67,8 @@ fn read(path: &str) -> Result<String, CliError> {
 fn failed(error: compare::CompareError) -> CliError {
     let text = error.to_string();
     let text = text.strip_prefix("error: ").unwrap_or(&text);
-    CliError::Failed(text.trim_end().to_string())
+    let help = error.hint().map(super::hint_help);
+    CliError::Failed(super::with_help(text.trim_end().to_string(), help))
 }
 
 /// Runs `census compare` with `args` parsed (the whole work: [`run`] is this with clap's
@@ -103,8 +104,10 @@ pub fn run_compare(
                 config.max,
                 config.sparse_max
             ));
-            let progress =
-                std::sync::Mutex::new((Progress::items("codes", codes.len() as u64, true), 0u64));
+            let progress = std::sync::Mutex::new((
+                Progress::items("codes", codes.len() as u64, super::progress::sink()),
+                0u64,
+            ));
             let rows = compare::run_codes_with(&config, &codes, &|| {
                 let mut guard = progress.lock().unwrap_or_else(|e| e.into_inner());
                 guard.1 += 1;

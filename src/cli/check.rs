@@ -151,7 +151,7 @@ fn evaluate_small(game: &Game) -> Result<Small, CliError> {
     }
     let result = match game.position_program() {
         Some(program) => return evaluate_positions(game, program.coordinates().len()),
-        None => engine::compute(game, CHECK_TO, &EngineOptions { progress: false }).map(|_| ()),
+        None => engine::compute(game, CHECK_TO, &EngineOptions::default()).map(|_| ()),
     };
     match result {
         Err(e @ (EngineError::Rule { .. } | EngineError::Cycle { .. })) => Err(e.into()),
@@ -174,7 +174,7 @@ fn evaluate_positions(game: &Game, arity: usize) -> Result<Small, CliError> {
     let starts = small_positions(arity, CHECK_BOX, CHECK_BOX_POSITIONS, CHECK_STARTS);
     let whole_box = budget::box_positions(&extents) <= CHECK_BOX_POSITIONS as u128;
     let result = if whole_box {
-        multi::compute_box(game, &extents).map(|_| ())
+        multi::compute_box_with(game, &extents, &super::progress::options()).map(|_| ())
     } else {
         starts.iter().try_for_each(|start| {
             let searched = Reachable::new(game, CHECK_REACHABLE)

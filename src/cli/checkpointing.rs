@@ -201,11 +201,13 @@ impl Checkpointing {
     pub fn check_paths(&self, output: Option<&str>) -> Result<(), CliError> {
         if let (Some(out), Some(checkpoint)) = (output.filter(|o| *o != "-"), &self.checkpoint) {
             if same_file(Path::new(out), checkpoint) {
-                return Err(CliError::Usage(format!(
-                    "-o {out} and --checkpoint {} are one file: the table would overwrite its checkpoint\n  help: give the checkpoint its own file, e.g. --checkpoint {}.ckpt",
-                    checkpoint.display(),
-                    out
-                )));
+                return Err(super::usage_with_help(
+                    format!(
+                        "-o {out} and --checkpoint {} are one file: the table would overwrite its checkpoint",
+                        checkpoint.display()
+                    ),
+                    format!("give the checkpoint its own file, e.g. --checkpoint {out}.ckpt"),
+                ));
             }
         }
         check_output(output)?;
@@ -270,10 +272,9 @@ pub(super) fn check_path(flag: &str, path: &Path) -> Result<(), CliError> {
             }
             _ => format!("give {flag} a file in a folder you can write to"),
         };
-        CliError::Usage(format!(
-            "cannot write {flag} {}: {}\n  help: {help}",
-            path.display(),
-            error.source
-        ))
+        super::usage_with_help(
+            format!("cannot write {flag} {}: {}", path.display(), error.source),
+            help,
+        )
     })
 }

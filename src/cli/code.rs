@@ -184,11 +184,14 @@ fn table_snippet(
     if snippet.len() <= export::PASTE_LIMIT || allow_large {
         return Ok(snippet);
     }
-    Err(CliError::Usage(format!(
-        "the snippet is {} of source, more than the {} a contest judge accepts (Codeforces takes 64 KB)\n  help: a smaller box or table (--to), or --allow-large to write it anyway",
-        export::human_size(snippet.len()),
-        export::human_size(export::PASTE_LIMIT)
-    )))
+    Err(super::usage_with_help(
+        format!(
+            "the snippet is {} of source, more than the {} a contest judge accepts (Codeforces takes 64 KB)",
+            export::human_size(snippet.len()),
+            export::human_size(export::PASTE_LIMIT)
+        ),
+        "a smaller box or table (--to), or --allow-large to write it anyway".to_string(),
+    ))
 }
 
 /// The snippet of a heap game: its period when one is proved up to `max` (or observed, with
@@ -201,7 +204,9 @@ fn sequence_code(
     context: &mut Context<'_>,
 ) -> Result<String, CliError> {
     let (lang, extrapolate, allow_large) = (args.lang, args.extrapolate, args.allow_large);
-    let options = EngineOptions { progress: true };
+    let options = EngineOptions {
+        progress: super::progress::sink(),
+    };
     let (mut table, report) = analysis::find_period(game, max, &options)?;
     let found = report.periodicity();
     if let Some(observed) = found.filter(|_| !report.proved && !extrapolate) {
@@ -295,7 +300,7 @@ fn misere_code(game: &Game, args: &Args, context: &mut Context<'_>) -> Result<St
         return table_snippet(context, snippet, "G⁻ over the box", args.allow_large);
     }
     let max = args.max.unwrap_or(super::period::DEFAULT_MISERE_MAX);
-    let (mut table, _) = misere::table_until(game, &[max], true, true)?;
+    let (mut table, _) = misere::table_until(game, &[max], super::progress::sink(), true)?;
     let observed = analysis::misere::summarize(&table).misere_period;
     let last = table.cells.len() - 1;
     // No theorem proves a misère period: it is extended only when asked (--extrapolate).
@@ -323,7 +328,7 @@ fn misere_code(game: &Game, args: &Args, context: &mut Context<'_>) -> Result<St
                 game.name
             ));
         }
-        table = misere::table(game, &[to], true)?;
+        table = misere::table(game, &[to], super::progress::sink())?;
     }
     let spec = CodeSpec {
         game: &name,

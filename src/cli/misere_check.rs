@@ -72,7 +72,8 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
             export::misere_check::write_header(out, &title, heaps, args.to, sums)
         })?;
     }
-    let report = misere_check::check(&game, heaps, args.to, true).map_err(cli_error)?;
+    let report =
+        misere_check::check(&game, heaps, args.to, super::progress::sink()).map_err(cli_error)?;
     context.console.write_to("-", |out| {
         if args.json {
             export::misere_check::write_json(out, &title, &report)
@@ -98,11 +99,12 @@ fn cli_error(error: MisereCheckError) -> CliError {
     };
     match (error, help) {
         // Stopped while it ran, past the budget (exit 1, not a usage error).
-        (error @ MisereCheckError::Stopped { .. }, _) => CliError::Failed(format!(
-            "{error}\n  help: ask for fewer --heaps or a smaller --to"
+        (error @ MisereCheckError::Stopped { .. }, _) => CliError::Failed(super::with_help(
+            error.to_string(),
+            Some("ask for fewer --heaps or a smaller --to".to_string()),
         )),
         (MisereCheckError::Engine(e), _) => e.into(),
-        (error, Some(help)) => CliError::Usage(format!("{error}\n  help: {help}")),
+        (error, Some(help)) => super::usage_with_help(error.to_string(), help.to_string()),
         (error, None) => CliError::Usage(error.to_string()),
     }
 }

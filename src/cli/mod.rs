@@ -16,6 +16,7 @@ mod patterns;
 mod period;
 mod play;
 mod plot;
+mod progress;
 mod quotient;
 mod solve;
 mod table;
@@ -180,11 +181,14 @@ fn refuse_graph(game: &crate::rules::Game, command: &str) -> Result<(), CliError
             ),
         ),
     };
-    Err(CliError::Usage(format!(
-        "`sgscope {command}` does not apply to graph files: {} is {what} of {} nodes, not a heap or position game\n  help: {help}",
-        game.name,
-        graph.node_count()
-    )))
+    Err(usage_with_help(
+        format!(
+            "`sgscope {command}` does not apply to graph files: {} is {what} of {} nodes, not a heap or position game",
+            game.name,
+            graph.node_count()
+        ),
+        help,
+    ))
 }
 
 fn with_error_prefix(message: String) -> String {
@@ -203,7 +207,8 @@ fn engine_message(error: &EngineError) -> String {
     )
 }
 
-/// What to do about a refused request, with the options that ask for less.
+/// What to do, in this command line's words and options: every typed [`Hint`] of the
+/// library is worded here, and only here.
 fn hint_help(hint: Hint) -> String {
     match hint {
         Hint::SmallerTable => "ask for a smaller --to/--max".to_string(),
@@ -220,6 +225,33 @@ fn hint_help(hint: Hint) -> String {
         Hint::SmallerGraph => {
             "a graph file is valued whole: give it fewer nodes and edges (split it into parts, whose values add as a sum)".to_string()
         }
+        Hint::RuleOfSums => "use a value rule that values sums (normal play does)".to_string(),
+        Hint::DecreasingMoves => {
+            "make every move decrease something, e.g. a coordinate or their sum".to_string()
+        }
+        Hint::AcyclicGraphsOnly => "a graph with a cycle has positions whose play need not end (loopy values); the normal-play engine values acyclic graphs only".to_string(),
+        Hint::CheckpointFile => "pass a file written by --checkpoint".to_string(),
+        Hint::StartOver => "delete it to start over".to_string(),
+        Hint::SameGameAsCheckpoint => "pass the same game and --set values as the run that wrote it, or another checkpoint file".to_string(),
+        Hint::MoreMemoryOrStartOver => {
+            "resume it on a machine with more memory, or delete it to start over".to_string()
+        }
+        Hint::CensusRows => "give the output of `sgscope census … --format jsonl`".to_string(),
+        Hint::TableTo(to) => format!("compute the table further (--to {to})"),
+        Hint::TwoCoordinates => {
+            "plot a one-coordinate game as a chart, or fix all but two coordinates".to_string()
+        }
+        Hint::ChartExtension => "use a file name ending in .png or .svg".to_string(),
+        Hint::ValuesAsTable => "print the values with `table` instead".to_string(),
+        Hint::AtLeastOneValue => "compute at least G(0)".to_string(),
+        Hint::HeapsAtMost(largest) => format!("ask about heaps of at most {largest} tokens"),
+        Hint::OnePosition { components } => format!("beyond that a single position can still be decided by a P-position pattern, but a sum of {components} needs their SG values: ask about one position, or smaller ones"),
+        Hint::SmallerSolvedPositions => "ask about smaller positions (solve computes every position up to the largest coordinates asked about)".to_string(),
+        Hint::SmallerReachablePositions => "ask about a position with smaller coordinates (solve values every position reachable from the one asked)".to_string(),
+        Hint::FewerReachablePositions => "ask about smaller positions".to_string(),
+        Hint::OneToken => "a game that can cycle is valued as one token on a graph of positions (C. A. B. Smith): write moves that lead to one position, or make every move decrease something so that the game ends".to_string(),
+        Hint::LoopyBoxLeft => "the moves can cycle, so every position a move reaches must be in the table: ask for a larger --to (or bound the moves in the rules)".to_string(),
+        Hint::PeriodOfSequence => "a one-coordinate table is analysed by `period` as a sequence".to_string(),
     }
 }
 
@@ -254,7 +286,13 @@ fn solve_message(error: &SolveError) -> String {
     with_help(with_error_prefix(error.to_string()), help)
 }
 
-/// `message`, then `  help: …` on a line of its own.
+/// A usage error (exit 2) with the command line's own help.
+pub(crate) fn usage_with_help(message: String, help: String) -> CliError {
+    CliError::Usage(with_help(message, Some(help)))
+}
+
+/// `message`, then `  help: …` on a line of its own: the one place a help line is written,
+/// for the library's typed hints ([`hint_help`]) and the command line's own help alike.
 fn with_help(mut message: String, help: Option<String>) -> String {
     if let Some(help) = help {
         if !message.ends_with('\n') {
@@ -288,7 +326,7 @@ pub enum CliError {
         message: String,
     },
     /// Writing output failed.
-    #[error("error: {0}")]
+    #[error("{}", with_help(format!("error: {}", .0), .0.hint().map(hint_help)))]
     Export(#[from] ExportError),
     /// Writing standard output or a file failed.
     #[error("error: {0}")]
@@ -300,7 +338,7 @@ pub enum CliError {
     #[error("error: {0}")]
     Usage(String),
     /// A checkpoint could not be read, belongs to another game, or could not be saved.
-    #[error("error: {0}")]
+    #[error("{}", with_help(format!("error: {}", .0), .0.hint().map(hint_help)))]
     Checkpoint(#[from] CheckpointError),
     /// Ctrl-C stopped a run with `--checkpoint`, after saving it (exit code 130).
     #[error("interrupted at n = {at}; checkpoint saved to {}; resume with: {resume}", .file.display())]
@@ -374,9 +412,8 @@ where
     // clap's help and usage errors in colour on a terminal, as clap prints them itself.
     let color = stdout.is_terminal() && std::io::stderr().is_terminal();
     let mut out = stdout.lock();
-    crate::engine::progress::on_closed_stderr(end_quietly);
     let code = run_on(args, &mut out, &mut std::io::stderr(), color);
-    if code == INTERRUPTED && crate::engine::progress::stderr_closed() {
+    if code == INTERRUPTED && progress::stderr_closed() {
         // Stopped by `end_quietly`, its checkpoint saved.
         return 0;
     }
@@ -529,7 +566,10 @@ pub(crate) fn grundy_values(
     progress: bool,
 ) -> Result<crate::engine::Table, CliError> {
     let request = crate::value::Request {
-        options: crate::engine::EngineOptions { progress },
+        options: match progress {
+            true => progress::options(),
+            false => crate::engine::EngineOptions::default(),
+        },
         loopy_fallback: false,
         ..crate::value::Request::new(extents)
     };

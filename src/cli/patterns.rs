@@ -84,8 +84,12 @@ fn report(game: &Game, to: &BoxArg, json: bool, play: Play) -> Result<String, Cl
         }
     } else if coordinates.len() == 2 {
         let table = boxed(table);
-        let mut report =
-            patterns::analyse_box(&table).map_err(|e| CliError::Usage(e.to_string()))?;
+        let mut report = patterns::analyse_box(&table).map_err(|e| {
+            CliError::Usage(super::with_help(
+                e.to_string(),
+                e.hint().map(super::hint_help),
+            ))
+        })?;
         report.formula.function = function(play);
         if json {
             to_json(&report)?

@@ -59,7 +59,9 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
         );
     }
     let max = args.max.unwrap_or_else(|| analysis::default_max(&game));
-    let options = EngineOptions { progress: true };
+    let options = EngineOptions {
+        progress: super::progress::sink(),
+    };
     // Timed from the table the search starts with (after loading a checkpoint).
     let mut started = (Instant::now(), 0);
     let console = &mut context.console;
@@ -97,7 +99,7 @@ fn run_misere(
     json: bool,
     context: &mut Context<'_>,
 ) -> Result<(), CliError> {
-    let (table, stopped) = misere::table_until(game, &[max], true, true)?;
+    let (table, stopped) = misere::table_until(game, &[max], super::progress::sink(), true)?;
     let summary = analysis::misere::summarize(&table);
     let stopped = stopped.map(|error| (table.cells.len() as u64, error.to_string()));
     let text = if json {

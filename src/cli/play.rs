@@ -207,9 +207,9 @@ pub fn run_judge(args: JudgeArgs, context: &mut Context<'_>) -> Result<(), CliEr
             // header gave never answers: name the line it got.
             let header = report.transcript.iter().find(|(from_judge, _)| *from_judge);
             if let (ProtocolArg::Cards, Some((_, header))) = (args.protocol, header) {
-                message.push_str(&format!(
-                    "\n  help: the first line sent was `{header}`; if the program reads more there, set the line with --header (parameters as {{NAME}})"
-                ));
+                message = super::with_help(message, Some(format!(
+                    "the first line sent was `{header}`; if the program reads more there, set the line with --header (parameters as {{NAME}})"
+                )));
             }
             Err(CliError::Failed(message))
         }
@@ -220,10 +220,10 @@ pub fn run_judge(args: JudgeArgs, context: &mut Context<'_>) -> Result<(), CliEr
 fn start_of(game: &Game, position: &[String], command: &str) -> Result<Vec<Vec<u64>>, CliError> {
     if let Some(start) = crate::play::hackenbush_start(game).map_err(play_error)? {
         if !position.is_empty() {
-            return Err(CliError::Usage(format!(
-                "a hackenbush file is one position, the whole graph: `{command}` takes no position for it\n  help: drop `{}`",
-                position.join(" ")
-            )));
+            return Err(super::usage_with_help(
+                format!("a hackenbush file is one position, the whole graph: `{command}` takes no position for it"),
+                format!("drop `{}`", position.join(" ")),
+            ));
         }
         return Ok(start);
     }

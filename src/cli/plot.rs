@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::analysis;
 use crate::api;
-use crate::engine::{EngineOptions, Table};
+use crate::engine::Table;
 use crate::export::graph_plot::GraphDrawing;
 use crate::export::{self, ChartSpec};
 use crate::rules::Play;
@@ -73,7 +73,7 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
         vec![args.to.heap_to(&game)?]
     };
     let request = Request {
-        options: EngineOptions { progress: true },
+        options: super::progress::options(),
         loopy_fallback: false,
         ..Request::new(&extents)
     };
@@ -156,7 +156,7 @@ fn plot_graph(
             )?
         }
         None => {
-            let table = LoopyTable::of_graph(graph)?;
+            let table = LoopyTable::of_graph_with(graph, &super::progress::options())?;
             let labels: Vec<String> = table.values.iter().map(|v| v.pretty()).collect();
             export::graph_plot::render_graph(
                 &GraphDrawing {

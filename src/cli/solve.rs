@@ -46,10 +46,11 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let components = solve::parse_sum(&args.position.join(" "), arity)
         .map_err(|e| CliError::Solve(Box::new(e.into())))?;
     let solved = match play {
-        Play::Normal => match solve::solve(&game, &components) {
+        Play::Normal => match solve::solve_with(&game, &components, &super::progress::options()) {
             Err(SolveError::Engine(EngineError::Cycle { .. })) => {
                 // A game whose moves can cycle: the positions reachable from the sum's.
-                let table = LoopyTable::reachable(&game, &components)?;
+                let table =
+                    LoopyTable::reachable_with(&game, &components, &super::progress::options())?;
                 let nodes: Vec<u32> = components
                     .iter()
                     .map(|c| table.node_of(c).expect("every start is a node"))
@@ -65,7 +66,7 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
                 &game,
                 &components,
                 MisereOptions {
-                    progress: true,
+                    progress: super::progress::sink(),
                     note: Some(&mut note),
                     ..Default::default()
                 },
@@ -111,10 +112,10 @@ fn run_graph(
     super::table::refuse_misere_loopy(play.word())?;
     if let Some(ground) = graph.hackenbush {
         if !args.position.is_empty() {
-            return Err(CliError::Usage(format!(
-                "a hackenbush file is one position, the whole graph: `solve` takes no position for it\n  help: drop `{}`",
-                args.position.join(" ")
-            )));
+            return Err(super::usage_with_help(
+                "a hackenbush file is one position, the whole graph: `solve` takes no position for it".to_string(),
+                format!("drop `{}`", args.position.join(" ")),
+            ));
         }
         let position = crate::value::hackenbush_of(graph, ground)?;
         context.console.write_to("-", |out| {
@@ -136,14 +137,13 @@ fn run_graph(
         }
     } else {
         graph.nodes_of_sum(&text).map_err(|name| {
-            CliError::Usage(format!(
-                "`{name}` is not a node of {}\n  help: the nodes are named in its `edge` lines ({} nodes; `sgscope table FILE` lists them)",
-                game.name,
-                graph.node_count()
-            ))
+            super::usage_with_help(
+                format!("`{name}` is not a node of {}", game.name),
+                format!("the nodes are named in its `edge` lines ({} nodes; `sgscope table FILE` lists them)", graph.node_count()),
+            )
         })?
     };
-    let table = LoopyTable::of_graph(graph)?;
+    let table = LoopyTable::of_graph_with(graph, &super::progress::options())?;
     write_loopy(args, game, &table, &nodes, context)
 }
 

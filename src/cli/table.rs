@@ -2,7 +2,7 @@
 
 use crate::analysis;
 use crate::api;
-use crate::engine::{self, EngineError, EngineOptions, Table};
+use crate::engine::{self, EngineError, Table};
 use crate::export::{Format, TableView};
 use crate::rules::Game;
 use crate::value::{DynRule, Notice, Registry, Request, TableKind, Valued};
@@ -82,7 +82,7 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
         let loopy_fallback = args.format.check(TableKind::Loopy).is_ok();
         let request = Request {
             extents,
-            options: EngineOptions { progress: true },
+            options: super::progress::options(),
             notices: Some(&notices),
             loopy_fallback,
         };
@@ -120,7 +120,7 @@ fn sequence(args: &Args, game: &Game, context: &mut Context<'_>) -> Result<Table
         .checkpointing
         .run(game, &context.args, |mut table, hook| {
             note_if_long(console, game, table.len(), to, Bound::To, hook.is_some());
-            let options = EngineOptions { progress: true };
+            let options = super::progress::options();
             match hook {
                 Some(hook) => engine::extend_in_chunks(game, &mut table, to, &options, hook)?,
                 None => engine::extend(game, &mut table, to, &options)?,
@@ -177,8 +177,9 @@ fn refuse_format(format: Format, kind: TableKind) -> Result<(), CliError> {
 /// Misère play of a game that can cycle is not valued (only normal play's loopy theory is).
 pub(super) fn refuse_misere_loopy(rule: &str) -> Result<(), CliError> {
     if rule == "misere" {
-        return Err(CliError::Usage(
-            "misère play of a graph or of a game whose moves can cycle is not supported: the loopy values (outcome, remoteness, generalized Sprague–Grundy value) are those of normal play\n  help: drop --misere".into(),
+        return Err(super::usage_with_help(
+            "misère play of a graph or of a game whose moves can cycle is not supported: the loopy values (outcome, remoteness, generalized Sprague–Grundy value) are those of normal play".into(),
+            "drop --misere".into(),
         ));
     }
     Ok(())

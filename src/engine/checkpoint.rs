@@ -41,7 +41,7 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use super::table::{Storage, Values};
-use super::SgTable;
+use super::{Hint, SgTable};
 use crate::fs::{self, FsError};
 use crate::rules::Game;
 
@@ -149,7 +149,7 @@ pub enum CheckpointError {
     },
     /// The file does not start with [`MAGIC`].
     #[error(
-        "{} is not an sgscope checkpoint (no checkpoint header)\n  help: pass a file written by --checkpoint",
+        "{} is not an sgscope checkpoint (no checkpoint header)",
         .path.display()
     )]
     NotACheckpoint {
@@ -158,7 +158,7 @@ pub enum CheckpointError {
     },
     /// The file was written by another version of the format.
     #[error(
-        "checkpoint {} has format version {found}, but this sgscope reads version {FORMAT_VERSION}\n  help: delete it to start over",
+        "checkpoint {} has format version {found}, but this sgscope reads version {FORMAT_VERSION}",
         .path.display()
     )]
     Version {
@@ -169,7 +169,7 @@ pub enum CheckpointError {
     },
     /// The checksum or the structure does not match: the file is damaged or incomplete.
     #[error(
-        "checkpoint {} is damaged ({what})\n  help: delete it to start over",
+        "checkpoint {} is damaged ({what})",
         .path.display()
     )]
     Damaged {
@@ -180,7 +180,7 @@ pub enum CheckpointError {
     },
     /// The file holds the table of another game.
     #[error(
-        "checkpoint {} was made for game `{made_for}`, not `{asked}`\n  help: pass the same game and --set values as the run that wrote it, or another checkpoint file",
+        "checkpoint {} was made for game `{made_for}`, not `{asked}`",
         .path.display()
     )]
     WrongGame {
@@ -193,7 +193,7 @@ pub enum CheckpointError {
     },
     /// The file claims more values than the memory available holds.
     #[error(
-        "checkpoint {} holds {values} values ({}), more than the {} of memory available\n  help: resume it on a machine with more memory, or delete it to start over",
+        "checkpoint {} holds {values} values ({}), more than the {} of memory available",
         .path.display(),
         super::human_bytes(*.bytes),
         super::human_bytes(*.available)
@@ -211,6 +211,21 @@ pub enum CheckpointError {
     /// Writing the file failed.
     #[error("cannot save checkpoint: {0}")]
     Write(#[from] FsError),
+}
+
+impl CheckpointError {
+    /// What to do about it (the command line words it).
+    pub fn hint(&self) -> Option<Hint> {
+        match self {
+            CheckpointError::NotACheckpoint { .. } => Some(Hint::CheckpointFile),
+            CheckpointError::Version { .. } | CheckpointError::Damaged { .. } => {
+                Some(Hint::StartOver)
+            }
+            CheckpointError::WrongGame { .. } => Some(Hint::SameGameAsCheckpoint),
+            CheckpointError::TooLarge { .. } => Some(Hint::MoreMemoryOrStartOver),
+            CheckpointError::Read { .. } | CheckpointError::Write(_) => None,
+        }
+    }
 }
 
 /// A writer that hashes everything written through it.
@@ -734,7 +749,7 @@ mod tests {
             err.to_string().contains("damaged (checksum mismatch)"),
             "{err}"
         );
-        assert!(err.to_string().contains("delete it to start over"), "{err}");
+        assert_eq!(err.hint(), Some(Hint::StartOver), "{err}");
 
         let err = check(&good[..good.len() - 3]);
         assert!(matches!(err, CheckpointError::Damaged { .. }), "{err}");
@@ -769,7 +784,7 @@ mod tests {
         let forged = SgTable::from_values(&[0, 0, u32::MAX]);
         let err = decode(&encode(&code, &forged), &code, &path()).unwrap_err();
         assert!(
-            err.to_string().contains("G(2) = 4294967295") && err.to_string().contains("delete it"),
+            err.to_string().contains("G(2) = 4294967295") && err.hint() == Some(Hint::StartOver),
             "{err}"
         );
     }

@@ -49,16 +49,25 @@ pub use boxtable::{BoxTable, Table};
 pub use budget::RULE_STEPS_LIMIT;
 pub use mex::MexSet;
 pub use nimber::Nimber;
-pub use progress::Progress;
+pub use progress::{Progress, ProgressSink};
 pub use shape::BoxShape;
 pub use table::SgTable;
 use takebreak::KernelState;
 
 /// How to run a kernel.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct EngineOptions {
-    /// Show a progress bar on stderr (only drawn on a terminal, and only for runs over a second).
-    pub progress: bool,
+    /// Where the run reports its progress (see [`progress`] for why a sink per request);
+    /// `None` reports nothing.
+    pub progress: Option<std::sync::Arc<dyn ProgressSink>>,
+}
+
+impl std::fmt::Debug for EngineOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EngineOptions")
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
 }
 
 /// What a request covers: a heap game's table `G(0..=to)`, or a box of positions
@@ -152,6 +161,58 @@ pub enum Hint {
     SmallerSums,
     /// Give a graph file fewer nodes and edges: it is valued whole.
     SmallerGraph,
+    /// Use a value rule that values sums of components (normal play does).
+    RuleOfSums,
+    /// Make every move decrease something (a coordinate, their sum), so that the game ends.
+    DecreasingMoves,
+    /// A graph with a cycle is valued as a loopy game: the normal-play engine values acyclic
+    /// graphs only.
+    AcyclicGraphsOnly,
+    /// Pass a checkpoint file that sgscope wrote.
+    CheckpointFile,
+    /// Delete the checkpoint to start over.
+    StartOver,
+    /// Pass the same game and parameters as the run that wrote the checkpoint, or another
+    /// checkpoint file.
+    SameGameAsCheckpoint,
+    /// Resume the checkpoint on a machine with more memory, or delete it to start over.
+    MoreMemoryOrStartOver,
+    /// Give census rows written as JSON lines by a census run.
+    CensusRows,
+    /// Compute the table further, up to this position.
+    TableTo(u64),
+    /// Plot a one-coordinate game as a chart, or fix all but two coordinates.
+    TwoCoordinates,
+    /// Name the chart file with the extension of its format (`.png`, `.svg`).
+    ChartExtension,
+    /// Print the values as a table instead of drawing them.
+    ValuesAsTable,
+    /// Compute at least `G(0)`.
+    AtLeastOneValue,
+    /// Ask about heaps of at most this many tokens (the largest whose moves are listed).
+    HeapsAtMost(u64),
+    /// A sum of this many components needs their values, beyond the box only a single
+    /// position can be decided by a pattern: ask about one position, or smaller ones.
+    OnePosition {
+        /// The components of the sum.
+        components: usize,
+    },
+    /// Ask about smaller positions: `solve` computes every position up to the largest
+    /// coordinates asked about.
+    SmallerSolvedPositions,
+    /// Ask about a position with smaller coordinates: `solve` values every position reachable
+    /// from the one asked.
+    SmallerReachablePositions,
+    /// Ask about smaller positions: more are reachable than a loopy table holds.
+    FewerReachablePositions,
+    /// A game that can cycle is valued as one token on a graph of positions (C. A. B. Smith):
+    /// moves must lead to one position, or every move decrease something.
+    OneToken,
+    /// The moves can cycle, so every position a move reaches must be in the table: a larger
+    /// box, or bounded moves.
+    LoopyBoxLeft,
+    /// A one-coordinate table is analysed as a sequence (its period).
+    PeriodOfSequence,
 }
 
 /// Why a table or a box could not be computed. The messages name no command-line option:
@@ -260,8 +321,16 @@ pub enum EngineError {
     /// The request does not fit the game (e.g. a box of the wrong number of coordinates).
     #[error("{0}")]
     Request(String),
+    /// The request does not fit the game, and what to do about it.
+    #[error("{message}")]
+    Refused {
+        /// What does not fit.
+        message: String,
+        /// What to do about it.
+        hint: Hint,
+    },
     /// A value rule that cannot value a sum of components met a move leaving several.
-    #[error("the value rule `{rule}` cannot value a sum of components, and a move of this game leaves several\n  help: use a value rule that values sums (normal play does)")]
+    #[error("the value rule `{rule}` cannot value a sum of components, and a move of this game leaves several")]
     NotValued {
         /// The value rule's name.
         rule: &'static str,
@@ -277,7 +346,7 @@ pub enum EngineError {
     },
     /// The moves of a position game can repeat a position, so the game need not end.
     #[error(
-        "the moves can cycle, so the game need not end:\n{}  help: make every move decrease something, e.g. a coordinate or their sum",
+        "the moves can cycle, so the game need not end:\n{}",
         cycle_text(.positions, .rules)
     )]
     Cycle {
@@ -289,7 +358,7 @@ pub enum EngineError {
     /// A directed graph file with a cycle: its positions need not lead to an end, which the
     /// normal-play engine (a recursion on options) cannot value.
     #[error(
-        "the moves can cycle, so the game need not end:\n{}  help: a graph with a cycle has positions whose play need not end (loopy values); the normal-play engine values acyclic graphs only",
+        "the moves can cycle, so the game need not end:\n{}",
         graph_cycle_text(.nodes)
     )]
     GraphCycle {
@@ -382,10 +451,13 @@ impl EngineError {
             EngineError::TooSlow { feasible_to, .. } => Some(Hint::TableBelow(*feasible_to)),
             EngineError::TooLong { .. } => Some(Hint::SmallerTable),
             EngineError::RulesTooSlow { .. } => Some(Hint::BoundRanges),
-            EngineError::OverBudget { hint, .. } => Some(*hint),
+            EngineError::OverBudget { hint, .. } | EngineError::Refused { hint, .. } => Some(*hint),
             EngineError::TooManyOutside { .. } => Some(Hint::LargerBox),
             EngineError::TooManySums { .. } => Some(Hint::SmallerSums),
             EngineError::GraphRoundsOverBudget { .. } => Some(Hint::SmallerGraph),
+            EngineError::NotValued { .. } => Some(Hint::RuleOfSums),
+            EngineError::Cycle { .. } => Some(Hint::DecreasingMoves),
+            EngineError::GraphCycle { .. } => Some(Hint::AcyclicGraphsOnly),
             _ => None,
         }
     }
@@ -455,7 +527,7 @@ pub fn extend(
     // Room for every value (address space only until written), which also tells the table
     // whether it is large enough to store values from 256 to 511 in 9 bits.
     table.reserve(len - table.len());
-    let mut progress = Progress::new(table.len() as u64, len as u64, options.progress);
+    let mut progress = Progress::new(table.len() as u64, len as u64, options.progress.clone());
     let result = extend_kernel(game, table, len, &mut progress, &mut KernelState::default());
     progress.finish();
     result
@@ -535,7 +607,7 @@ pub fn extend_in_chunks(
     };
     // As in `extend`: the table knows its final size from the first chunk on.
     table.reserve(len - table.len());
-    let mut progress = Progress::new(table.len() as u64, len as u64, options.progress);
+    let mut progress = Progress::new(table.len() as u64, len as u64, options.progress.clone());
     let mut chunk = FIRST_CHUNK;
     let mut state = KernelState::default();
     let result = loop {

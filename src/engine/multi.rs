@@ -22,13 +22,17 @@
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use super::boxtable::BoxTable;
 use super::budget::{Meter, OverBudget, SharedMeter};
 use super::moves::{self, line_point};
-use super::{budget, BoxShape, EngineError, Hint, MexSet, Nimber, Progress, TableShape};
+use super::{
+    budget, BoxShape, EngineError, EngineOptions, Hint, MexSet, Nimber, Progress, ProgressSink,
+    TableShape,
+};
 use crate::rules::program::{Move, Scratch, Stop};
 use crate::rules::{Game, Program};
 
@@ -67,14 +71,23 @@ pub enum Order {
     Search,
 }
 
-/// The SG values of every position of the box `0..=extents[i]` of a position game, with a
-/// progress bar on stderr when it is a terminal and the box takes more than a second.
+/// The SG values of every position of the box `0..=extents[i]` of a position game, reporting
+/// no progress ([`compute_box_with`] reports it).
 ///
 /// Refused before any work when the box would not fit in memory, or when its rule steps,
 /// estimated from a sample of its positions, pass [`budget::RULE_STEPS_LIMIT`] (e.g. Wythoff's
 /// game on `x ≤ 10^7`, where every position has millions of moves).
 pub fn compute_box(game: &Game, extents: &[u64]) -> Result<BoxTable, EngineError> {
-    compute_box_in_order(game, extents, Order::Auto)
+    compute_box_with(game, extents, &EngineOptions::default())
+}
+
+/// [`compute_box`], reporting progress to `options.progress`.
+pub fn compute_box_with(
+    game: &Game,
+    extents: &[u64],
+    options: &EngineOptions,
+) -> Result<BoxTable, EngineError> {
+    compute_box_reporting(game, extents, Order::Auto, options.progress.clone())
 }
 
 /// [`compute_box`] with a chosen evaluation order.
@@ -83,6 +96,15 @@ pub fn compute_box_in_order(
     extents: &[u64],
     order: Order,
 ) -> Result<BoxTable, EngineError> {
+    compute_box_reporting(game, extents, order, None)
+}
+
+fn compute_box_reporting(
+    game: &Game,
+    extents: &[u64],
+    order: Order,
+    progress: Option<Arc<dyn ProgressSink>>,
+) -> Result<BoxTable, EngineError> {
     let program = box_program(game, extents)?;
     let shape = TableShape::Box {
         extents: extents.to_vec(),
@@ -90,7 +112,7 @@ pub fn compute_box_in_order(
     budget::check_memory(&shape, None)?;
     let estimate = budget::check_rule_steps(game, program, &shape)?;
     let mut solver = Solver::new(game, extents)?
-        .with_progress(true)
+        .with_progress(progress)
         .with_outside_steps(estimate as u64);
     solver.fill_box(order)?;
     Ok(solver.into_table())
@@ -145,7 +167,7 @@ pub struct Solver<'g> {
     scratch: Scratch,
     mex: MexSet,
     point: Vec<u64>,
-    show_progress: bool,
+    progress: Option<Arc<dyn ProgressSink>>,
     /// The request's rule steps (module docs of [`budget`]).
     meter: Meter,
     /// Rule steps spent on positions outside the box, and what they may cost.
@@ -182,7 +204,7 @@ impl<'g> Solver<'g> {
             scratch: Scratch::default(),
             mex: MexSet::with_capacity(256),
             point: Vec::new(),
-            show_progress: false,
+            progress: None,
             meter: Meter::default(),
             outside_steps: (0, budget::OUTSIDE_STEPS),
             search_bytes,
@@ -210,16 +232,15 @@ impl<'g> Solver<'g> {
         self
     }
 
-    /// Shows a progress bar on stderr while [`Solver::fill_box`] runs (only on a terminal, and
-    /// only once it has taken a second).
-    pub fn with_progress(mut self, show: bool) -> Self {
-        self.show_progress = show;
+    /// Reports to `progress` while [`Solver::fill_box`] runs.
+    pub fn with_progress(mut self, progress: Option<Arc<dyn ProgressSink>>) -> Self {
+        self.progress = progress;
         self
     }
 
     /// Computes every position of the box.
     pub fn fill_box(&mut self, order: Order) -> Result<(), EngineError> {
-        let mut progress = Progress::new(0, self.layout.len() as u64, self.show_progress);
+        let mut progress = Progress::new(0, self.layout.len() as u64, self.progress.clone());
         let filled = self.fill_box_reporting(order, &mut progress);
         progress.finish();
         filled
@@ -915,8 +936,9 @@ mod tests {
         assert_eq!(positions, &vec![vec![0, 1], vec![1, 0], vec![0, 1]]);
         assert_eq!(
             err.to_string(),
-            "the moves can cycle, so the game need not end:\n  (0, 1)\n  → (1, 0)   by `swap`\n  → (0, 1)   by `swap`\n  help: make every move decrease something, e.g. a coordinate or their sum"
+            "the moves can cycle, so the game need not end:\n  (0, 1)\n  → (1, 0)   by `swap`\n  → (0, 1)   by `swap`\n"
         );
+        assert_eq!(err.hint(), Some(Hint::DecreasingMoves));
         let err = compute_box(&game("position (m)\nmove => m\n"), &[3]).unwrap_err();
         assert!(
             err.to_string()

@@ -1,113 +1,193 @@
-//! Progress of long runs on stderr: on a terminal a bar, drawn once a run has taken more than a
-//! second; otherwise (stderr piped or redirected to a file) a line [`FIRST_LINE_AFTER`] (10 s)
-//! into the run and then one every [`LINE_EVERY`] (30 s), with the position reached, the rate
-//! and the time left, so that long work is never silent and short runs print nothing.
+//! Progress of long runs, measured by the library and reported to a sink the caller passes.
+//!
+//! A kernel holds a [`Progress`] tracker and tells it how far it got ([`Progress::set`],
+//! [`Progress::tick`]); the tracker reads the clock about ten times a second, measures the
+//! rate and the time left, notices a position that has been running for seconds, and hands
+//! each measurement to the caller's [`ProgressSink`] as a typed [`Update`]. The library never
+//! writes to the terminal: how updates are shown (a bar, a line every so often, a Python
+//! callback) is the sink's business — the command line's is `cli/progress.rs`.
+//!
+//! A sink is passed per request, as `Option<Arc<dyn ProgressSink>>` (in
+//! [`crate::engine::EngineOptions::progress`] and the like): per request rather than a
+//! process global, so that two requests of one process (a Python session) report to their own
+//! callbacks; an [`Arc`] rather than a borrow, because trackers live inside long-lived
+//! searches (a misère sum search, a reachable search, a census's shared counter across
+//! threads) and a binding's callback object must be owned; `None` costs one branch per call.
 
-use std::io::IsTerminal;
-use std::sync::OnceLock;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressStyle};
+/// Where progress goes: the caller's side of a [`Progress`] tracker.
+pub trait ProgressSink: Send + Sync {
+    /// Takes one update: when a tracker starts, about ten times a second while it runs, and
+    /// when it ends. Returns whether the update was shown to someone as a report (a line
+    /// printed, a callback that logged it): the next updates' rate is then measured from this
+    /// one. A sink that draws every update (a bar) may return `false` throughout: the rate is
+    /// then measured from the start.
+    fn update(&self, update: &Update) -> bool;
+}
 
-const SHOW_AFTER: Duration = Duration::from_secs(1);
+/// What a tracker counts, and how its end bounds the count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counted {
+    /// Positions of a table, `start..end`: `reached` means the positions below it are done.
+    Positions,
+    /// Things (`sums`, `positions`, `rounds`) of which `end` is an upper bound, not the count.
+    AtMost(&'static str),
+    /// Things (`codes`) of which `end` is the exact count.
+    Exactly(&'static str),
+}
 
-/// How often a progress line is printed when stderr is not a terminal (the first one this long
-/// after the process started tracking progress).
-pub const LINE_EVERY: Duration = Duration::from_secs(30);
+/// Where a tracker is in its run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// The tracker was just made: nothing is done yet.
+    Started,
+    /// The run reached [`Update::reached`].
+    Reached,
+    /// The run ended (or stopped): the tracker reports nothing more.
+    Finished,
+}
 
-/// When the first progress line is printed when stderr is not a terminal (after the process
-/// started tracking progress).
-pub const FIRST_LINE_AFTER: Duration = Duration::from_secs(10);
+/// The rate and time left of an [`Update`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Estimate {
+    /// Not yet measured long enough: a tracker that has just started (the next stage of a
+    /// period search) gives no rate from a handful of values; one is ready at `until`.
+    Measuring {
+        /// When the estimate will be ready.
+        until: Instant,
+    },
+    /// Measured since the last update the sink showed (or since the start).
+    Ready {
+        /// Things (or positions) done per second: over the last interval, or since the start
+        /// for [`Counted::Exactly`] (things of very different costs, like the codes of a
+        /// census, where the rate since the start predicts better).
+        per_second: f64,
+        /// Seconds to reach the end, `None` when nothing moved. For positions of a table
+        /// whose cost per value grows with `n`, extrapolated along that growth.
+        seconds_left: Option<f64>,
+    },
+}
 
-/// When the first tracker of this process was created: progress lines are due at multiples of
-/// [`FIRST_LINE_AFTER`] plus multiples of [`LINE_EVERY`] after it, so a computation done in stages (a period search grows its table
-/// step by step, each step with its own tracker) prints at the same pace as one in one piece.
-static FIRST_TRACKER: OnceLock<Instant> = OnceLock::new();
+/// A position that has been running for long: the rate of the others says nothing about it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stalled {
+    /// The position being computed (`reached`: the ones below it are done).
+    pub position: u64,
+    /// For how long, in seconds (at least [`STALLED_AFTER`]).
+    pub seconds: f64,
+}
 
-/// Progress of a table computation from `start` to `end` positions.
+/// One measurement of a run, handed to a [`ProgressSink`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Update {
+    /// Started, running or finished.
+    pub event: Event,
+    /// What is counted.
+    pub counted: Counted,
+    /// The first position of the run (0 for counts).
+    pub start: u64,
+    /// How far the run got: positions below it done, or the count reached.
+    pub reached: u64,
+    /// The end: positions `start..end`, or the bound or exact number of things.
+    pub end: u64,
+    /// When the tracker started.
+    pub started: Instant,
+    /// When this update was measured.
+    pub at: Instant,
+    /// The rate and the time left.
+    pub estimate: Estimate,
+    /// The position running for [`STALLED_AFTER`] or more, if any.
+    pub stalled: Option<Stalled>,
+}
+
+/// The shortest time a tracker measures its rate over before its first estimate.
+pub const MEASURE_AT_LEAST: Duration = Duration::from_secs(5);
+
+/// How long one position runs before an update names it ([`Update::stalled`]).
+pub const STALLED_AFTER: Duration = Duration::from_secs(5);
+
+/// How often [`Progress::tick`] aims to look at the clock.
+const TICK_EVERY: Duration = Duration::from_millis(100);
+
+/// Progress of a run from `start` to `end` positions (or of a count up to `end`), reported to
+/// a sink.
 pub struct Progress {
+    sink: Option<Arc<dyn ProgressSink>>,
     started: Instant,
     start: u64,
     end: u64,
-    mode: Mode,
+    counted: Counted,
     /// Calls of [`Progress::tick`] left before it next looks at the clock.
     countdown: u32,
     /// How many calls apart [`Progress::tick`] looks at the clock, and when it last did.
     stride: u32,
     checked: Instant,
-    /// For [`Progress::counting`] and [`Progress::items`]: what is counted (`sums`, `codes`).
-    counting: Option<&'static str>,
-    /// For [`Progress::items`]: `end` is the exact count, not an upper bound.
-    exact: bool,
+    rate: Rate,
 }
 
-/// The shortest time a tracker measures its rate over before its first line.
-const MEASURE_AT_LEAST: Duration = Duration::from_secs(5);
-
-/// How often [`Progress::tick`] aims to look at the clock.
-const TICK_EVERY: Duration = Duration::from_millis(100);
-
-enum Mode {
-    Hidden,
-    /// On a terminal: the bar, once drawn.
-    Bar(Option<ProgressBar>),
-    /// Not on a terminal: lines on stderr.
-    Lines(Lines),
-}
-
-/// The state of the progress lines.
-struct Lines {
-    /// When the next line is due.
-    due: Instant,
-    /// The position and time of the last line (or of the start), for the current rate.
+/// The measurement of the rate between the updates the sink showed.
+struct Rate {
+    /// The position and time of the last shown update (or of the start).
     last: (u64, Instant),
-    /// The rate (values per second) at the middle of the interval before the last line, with
-    /// that middle position: with the current rate, how fast the rate falls as `n` grows.
-    previous_rate: Option<(f64, f64)>,
+    /// The rate (values per second) at the middle of the interval before the last shown
+    /// update, with that middle position: with the current rate, how fast the rate falls as
+    /// `n` grows.
+    previous: Option<(f64, f64)>,
     /// The position being computed and since when.
     moved: (u64, Instant),
 }
 
 impl Progress {
-    /// A progress tracker for computing positions `start..end`; `enabled` false makes it a no-op.
-    pub fn new(start: u64, end: u64, enabled: bool) -> Self {
-        let now = Instant::now();
-        let mode = if !enabled {
-            Mode::Hidden
-        } else if std::io::stderr().is_terminal() {
-            Mode::Bar(None)
-        } else {
-            let first = *FIRST_TRACKER.get_or_init(|| now);
-            Mode::Lines(Lines::new(first, start, now))
-        };
-        Progress {
-            started: now,
-            start,
-            end,
-            mode,
-            countdown: 1,
-            stride: 1,
-            checked: now,
-            counting: None,
-            exact: false,
-        }
+    /// A tracker of positions `start..end` of a table, reporting to `sink` (none: a no-op).
+    pub fn new(start: u64, end: u64, sink: Option<Arc<dyn ProgressSink>>) -> Self {
+        Progress::of(Counted::Positions, start, end, sink, Instant::now())
     }
 
     /// A tracker of a count of things (`what`, e.g. `sums`) that reaches at most `at_most`
-    /// (an upper bound, so the time left is one too): lines read `progress: 227326 sums of at
-    /// most 5685413 (3%), 22536 sums/s, at most about 4 min left`.
-    pub fn counting(what: &'static str, at_most: u64, enabled: bool) -> Self {
-        let mut progress = Progress::new(0, at_most, enabled);
-        progress.counting = Some(what);
-        progress
+    /// (an upper bound, so the time left is one too).
+    pub fn counting(what: &'static str, at_most: u64, sink: Option<Arc<dyn ProgressSink>>) -> Self {
+        Progress::of(Counted::AtMost(what), 0, at_most, sink, Instant::now())
     }
 
-    /// A tracker of `total` things (`what`, e.g. `codes`) done one by one: a bar with the
-    /// count and the time left, or lines `progress: 312 of 1024 codes (30%), 2.1 codes/s, about
-    /// 5 min left`.
-    pub fn items(what: &'static str, total: u64, enabled: bool) -> Self {
-        let mut progress = Progress::counting(what, total, enabled);
-        progress.exact = true;
+    /// A tracker of `total` things (`what`, e.g. `codes`) done one by one.
+    pub fn items(what: &'static str, total: u64, sink: Option<Arc<dyn ProgressSink>>) -> Self {
+        Progress::of(Counted::Exactly(what), 0, total, sink, Instant::now())
+    }
+
+    /// A tracker that reports nothing (for tests and library callers).
+    pub fn hidden() -> Self {
+        Progress::new(0, 0, None)
+    }
+
+    /// A tracker of `counted` from `start` to `end` started at `now`: for callers that keep
+    /// their own clock (tests, replays) with [`Progress::set_at`].
+    pub fn of(
+        counted: Counted,
+        start: u64,
+        end: u64,
+        sink: Option<Arc<dyn ProgressSink>>,
+        now: Instant,
+    ) -> Self {
+        let progress = Progress {
+            sink,
+            started: now,
+            start,
+            end,
+            counted,
+            countdown: 1,
+            stride: 1,
+            checked: now,
+            rate: Rate {
+                last: (start, now),
+                previous: None,
+                moved: (start, now),
+            },
+        };
+        if let Some(sink) = &progress.sink {
+            sink.update(&progress.update(Event::Started, start, now));
+        }
         progress
     }
 
@@ -118,7 +198,7 @@ impl Progress {
     /// seconds).
     #[inline]
     pub fn tick(&mut self, position: u64) {
-        if matches!(self.mode, Mode::Hidden) {
+        if self.sink.is_none() {
             return;
         }
         self.countdown -= 1;
@@ -141,137 +221,86 @@ impl Progress {
         self.set(position);
     }
 
-    /// A tracker that never draws (for tests and library callers).
-    pub fn hidden() -> Self {
-        Progress::new(0, 0, false)
-    }
-
-    /// Reports that positions below `position` are done. Cheap enough to call every few
-    /// thousand positions.
+    /// Reports that positions below `position` are done (or that the count reached
+    /// `position`). Cheap enough to call every few thousand positions.
     pub fn set(&mut self, position: u64) {
-        match &mut self.mode {
-            Mode::Hidden => {}
-            Mode::Bar(bar) => {
-                if bar.is_none() {
-                    if self.started.elapsed() < SHOW_AFTER {
-                        return;
-                    }
-                    let new = ProgressBar::new(self.end.saturating_sub(self.start));
-                    let template = if self.exact {
-                        "{spinner} {msg} [{bar:40}] {percent}% eta {eta}"
-                    } else if self.counting.is_some() {
-                        "{spinner} {msg} [{bar:40}] {percent}% of the most possible"
-                    } else {
-                        "{spinner} n = {msg} [{bar:40}] {percent}% eta {eta}"
-                    };
-                    new.set_style(
-                        ProgressStyle::with_template(template)
-                            .expect("static template")
-                            .progress_chars("=> "),
-                    );
-                    *bar = Some(new);
-                }
-                if let Some(bar) = bar {
-                    bar.set_position(position.saturating_sub(self.start));
-                    match self.counting {
-                        Some(what) if self.exact => {
-                            bar.set_message(format!("{position} of {} {what}", self.end))
-                        }
-                        Some(what) => bar.set_message(format!("{position} {what}")),
-                        None => bar.set_message(position.to_string()),
-                    }
-                }
-            }
-            Mode::Lines(lines) => {
-                let now = Instant::now();
-                let line = match self.counting {
-                    Some(what) => lines.due(now, position, self.end).map(|(rate, left)| {
-                        // Things of very different costs (the codes of a census): the rate
-                        // since the start predicts better than the last interval's.
-                        let (rate, left) = if self.exact {
-                            let seconds = self.started.elapsed().as_secs_f64().max(1e-9);
-                            let rate = position as f64 / seconds;
-                            let left = (rate > 0.0)
-                                .then(|| self.end.saturating_sub(position) as f64 / rate);
-                            (rate, left)
-                        } else {
-                            (rate, left)
-                        };
-                        counting_line(what, position, self.end, rate, left, self.exact)
-                    }),
-                    None => lines.due_line(now, position, self.start, self.end),
-                };
-                if let Some(line) = line {
-                    emit(&line);
-                }
-            }
+        if self.sink.is_some() {
+            self.set_at(position, Instant::now());
         }
     }
 
-    /// Removes the bar.
+    /// [`Progress::set`] measured at `now` (a time not before the last one given).
+    pub fn set_at(&mut self, position: u64, now: Instant) {
+        let Some(sink) = self.sink.clone() else {
+            return;
+        };
+        if position != self.rate.moved.0 {
+            self.rate.moved = (position, now);
+        }
+        let update = self.update(Event::Reached, position, now);
+        if sink.update(&update) {
+            // The sink showed it: the next rate is measured from here.
+            let (last_position, last_time) = self.rate.last;
+            let seconds = now.duration_since(last_time).as_secs_f64().max(1e-9);
+            let rate = position.saturating_sub(last_position) as f64 / seconds;
+            self.rate.previous = Some((rate, (position + last_position) as f64 / 2.0));
+            self.rate.last = (position, now);
+        }
+    }
+
+    /// Ends the run: the sink hears [`Event::Finished`] (a bar is removed).
     pub fn finish(&mut self) {
-        if let Mode::Bar(bar) = &mut self.mode {
-            if let Some(bar) = bar.take() {
-                bar.finish_and_clear();
-            }
-        }
-    }
-}
-
-impl Lines {
-    /// The line to print at `now` with positions below `position` done, if one is due.
-    fn due_line(&mut self, now: Instant, position: u64, start: u64, end: u64) -> Option<String> {
-        if position != self.moved.0 {
-            self.moved = (position, now);
-        }
-        let stalled = now.duration_since(self.moved.1);
-        let (rate, left) = self.due(now, position, end)?;
-        if stalled >= MEASURE_AT_LEAST {
-            // One position is taking long (a rule of several binders at a large heap): the
-            // rate of the others says nothing about it.
-            return Some(stalled_line(position, start, end, stalled.as_secs_f64()));
-        }
-        Some(progress_line(position, start, end, rate, left))
-    }
-
-    fn new(first_tracker: Instant, start: u64, now: Instant) -> Self {
-        // The next due time after the first tracker (10 s, 40 s, 70 s, …) that is still ahead.
-        let mut due = first_tracker + FIRST_LINE_AFTER;
-        while due <= now {
-            due += LINE_EVERY;
-        }
-        Lines {
-            due,
-            last: (start, now),
-            previous_rate: None,
-            moved: (start, now),
+        if let Some(sink) = self.sink.take() {
+            let now = Instant::now();
+            let position = self.rate.moved.0;
+            sink.update(&self.update(Event::Finished, position, now));
         }
     }
 
-    /// The rate and the time left to print at `now` with positions below `position` done, if
-    /// a line is due.
-    fn due(&mut self, now: Instant, position: u64, end: u64) -> Option<(f64, Option<f64>)> {
-        // Nothing to say once the work is done (the caller prints the result).
-        if now < self.due || position >= end {
-            return None;
+    /// The update of `event` at `now` with `position` reached.
+    fn update(&self, event: Event, position: u64, now: Instant) -> Update {
+        let stalled = now.duration_since(self.rate.moved.1);
+        Update {
+            event,
+            counted: self.counted,
+            start: self.start,
+            reached: position,
+            end: self.end,
+            started: self.started,
+            at: now,
+            estimate: self.estimate(position, now),
+            stalled: (event == Event::Reached && stalled >= STALLED_AFTER).then_some(Stalled {
+                position,
+                seconds: stalled.as_secs_f64(),
+            }),
         }
-        // A tracker that has just started (the next stage of a period search) has no rate of
-        // its own yet: wait a few seconds rather than print one from a handful of values.
-        let (last_position, last_time) = self.last;
-        if now.duration_since(last_time) < MEASURE_AT_LEAST && self.previous_rate.is_none() {
-            self.due = last_time + MEASURE_AT_LEAST;
-            return None;
+    }
+
+    /// The rate and the time left at `now` with `position` reached.
+    fn estimate(&self, position: u64, now: Instant) -> Estimate {
+        let (last_position, last_time) = self.rate.last;
+        if now.duration_since(last_time) < MEASURE_AT_LEAST && self.rate.previous.is_none() {
+            return Estimate::Measuring {
+                until: last_time + MEASURE_AT_LEAST,
+            };
         }
-        while self.due <= now {
-            self.due += LINE_EVERY;
+        if let Counted::Exactly(_) = self.counted {
+            let seconds = now.duration_since(self.started).as_secs_f64().max(1e-9);
+            let per_second = position as f64 / seconds;
+            let seconds_left =
+                (per_second > 0.0).then(|| self.end.saturating_sub(position) as f64 / per_second);
+            return Estimate::Ready {
+                per_second,
+                seconds_left,
+            };
         }
         let seconds = now.duration_since(last_time).as_secs_f64().max(1e-9);
-        let rate = position.saturating_sub(last_position) as f64 / seconds;
+        let per_second = position.saturating_sub(last_position) as f64 / seconds;
         let middle = (position + last_position) as f64 / 2.0;
-        let left = seconds_left(position, end, rate, middle, self.previous_rate);
-        self.previous_rate = Some((rate, middle));
-        self.last = (position, now);
-        Some((rate, left))
+        Estimate::Ready {
+            per_second,
+            seconds_left: seconds_left(position, self.end, per_second, middle, self.rate.previous),
+        }
     }
 }
 
@@ -305,69 +334,6 @@ fn seconds_left(
     Some((to.powf(e1) - from.powf(e1)) / (e1 * rate * middle.powf(growth)))
 }
 
-/// `progress: 227326 sums of at most 5685413 (3%), 22536 sums/s, at most about 4 min left`.
-fn counting_line(
-    what: &str,
-    count: u64,
-    at_most: u64,
-    rate: f64,
-    left: Option<f64>,
-    exact: bool,
-) -> String {
-    let percent = 100 * count.min(at_most) / at_most.max(1);
-    let (of, about) = if exact {
-        ("of", "about")
-    } else {
-        ("of at most", "at most about")
-    };
-    let left_text = match left {
-        Some(seconds) => format!("{about} {} left", human_duration(seconds)),
-        None => "no progress since the last line".to_string(),
-    };
-    let rate_text = if rate >= 10.0 {
-        format!("{rate:.0}")
-    } else {
-        format!("{rate:.1}")
-    };
-    format!(
-        "progress: {count} {what} {of} {at_most} ({percent}%), {rate_text} {what}/s, {left_text}"
-    )
-}
-
-/// `progress: n = 299 of 300 (99%), n = 300 has been running for 14 s` when position
-/// `position` has been computed for `seconds`.
-fn stalled_line(position: u64, start: u64, end: u64, seconds: f64) -> String {
-    let span = end.saturating_sub(start).max(1);
-    let percent = 100 * position.saturating_sub(start).min(span) / span;
-    format!(
-        "progress: n = {} of {} ({percent}%), n = {position} has been running for {}",
-        position.saturating_sub(1),
-        end.saturating_sub(1),
-        human_duration(seconds)
-    )
-}
-
-/// `progress: n = 1234567 of 4194304 (29%), 41000 values/s, about 72 s left` when positions
-/// below `position` of `start..end` are done: the last one done, of the last one asked for.
-fn progress_line(position: u64, start: u64, end: u64, rate: f64, left: Option<f64>) -> String {
-    let span = end.saturating_sub(start).max(1);
-    let percent = 100 * position.saturating_sub(start).min(span) / span;
-    let rate_text = if rate >= 10.0 {
-        format!("{rate:.0}")
-    } else {
-        format!("{rate:.1}")
-    };
-    let left_text = match left {
-        Some(seconds) => format!("about {} left", human_duration(seconds)),
-        None => "no progress since the last line".to_string(),
-    };
-    format!(
-        "progress: n = {} of {} ({percent}%), {rate_text} values/s, {left_text}",
-        position.saturating_sub(1),
-        end.saturating_sub(1)
-    )
-}
-
 /// `72 s`, `14 min`, `3 h 20 min`: rounded to what a person plans with.
 pub fn human_duration(seconds: f64) -> String {
     let seconds = seconds.max(0.0);
@@ -384,99 +350,115 @@ pub fn human_duration(seconds: f64) -> String {
     }
 }
 
-/// Set once by the command line: what to do when standard error is closed while a progress
-/// line is written (`2> >(head -c 1)`). Without it the lines just stop and the run goes on.
-static ON_CLOSED_STDERR: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
-
-/// Standard error was found closed: no more lines are tried.
-static STDERR_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Registers `handler`, called (once) when a progress line finds standard error closed; the
-/// command line ends the run there, quietly, as it does when standard output is closed.
-pub fn on_closed_stderr(handler: fn()) {
-    let _ = ON_CLOSED_STDERR.set(handler);
-}
-
-/// Whether a progress line found standard error closed.
-pub fn stderr_closed() -> bool {
-    STDERR_CLOSED.load(std::sync::atomic::Ordering::Relaxed)
-}
-
-/// Writes a progress line to standard error; never panics on a closed stream.
-fn emit(line: &str) {
-    use std::io::Write;
-    use std::sync::atomic::Ordering;
-    if STDERR_CLOSED.load(Ordering::Relaxed) {
-        return;
-    }
-    if let Err(error) = writeln!(std::io::stderr(), "{line}") {
-        STDERR_CLOSED.store(true, Ordering::Relaxed);
-        if crate::fs::is_broken_pipe(&error) {
-            if let Some(handler) = ON_CLOSED_STDERR.get() {
-                handler();
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Mutex;
 
-    #[test]
-    fn a_position_that_takes_long_is_named() {
-        let start = Instant::now();
-        let mut lines = Lines::new(start, 0, start);
-        // 299 values in the first 2 s, then heap 300 runs on.
-        assert_eq!(
-            lines.due_line(start + Duration::from_secs(2), 300, 0, 301),
-            None
-        );
-        assert_eq!(
-            lines.due_line(start + Duration::from_secs(10), 300, 0, 301),
-            Some("progress: n = 299 of 300 (99%), n = 300 has been running for 8 s".into())
-        );
-        // Values going by again: the rate and the time left.
-        let line = lines.due_line(start + Duration::from_secs(40), 301, 0, 401);
-        assert!(line.unwrap().contains("values/s"));
+    /// Keeps every update; shows one when `show` says so.
+    struct Kept {
+        updates: Mutex<Vec<Update>>,
+        show: fn(&Update) -> bool,
+    }
+
+    fn kept(show: fn(&Update) -> bool) -> Arc<Kept> {
+        Arc::new(Kept {
+            updates: Mutex::new(Vec::new()),
+            show,
+        })
+    }
+
+    impl ProgressSink for Kept {
+        fn update(&self, update: &Update) -> bool {
+            self.updates.lock().unwrap().push(update.clone());
+            (self.show)(update)
+        }
+    }
+
+    impl Kept {
+        fn last(&self) -> Update {
+            self.updates.lock().unwrap().last().unwrap().clone()
+        }
     }
 
     #[test]
-    fn counting_lines_say_at_most() {
+    fn a_run_is_started_reached_and_finished() {
+        let sink = kept(|_| false);
+        let t0 = Instant::now();
+        let mut progress = Progress::of(Counted::Positions, 10, 20, Some(sink.clone()), t0);
+        assert_eq!(sink.last().event, Event::Started);
+        progress.set_at(15, t0 + Duration::from_secs(1));
+        let update = sink.last();
         assert_eq!(
-            counting_line("sums", 227_326, 5_685_413, 22_536.4, Some(240.0), false),
-            "progress: 227326 sums of at most 5685413 (3%), 22536 sums/s, at most about 4 min left"
+            (update.event, update.reached, update.start, update.end),
+            (Event::Reached, 15, 10, 20)
+        );
+        assert_eq!(
+            update.estimate,
+            Estimate::Measuring {
+                until: t0 + MEASURE_AT_LEAST
+            }
+        );
+        progress.finish();
+        assert_eq!(sink.last().event, Event::Finished);
+        // Finished once: nothing more reaches the sink.
+        progress.set(17);
+        assert_eq!(sink.updates.lock().unwrap().len(), 3);
+    }
+
+    #[test]
+    fn the_rate_is_measured_from_the_last_update_shown() {
+        let sink = kept(|u| u.reached == 10_000);
+        let t0 = Instant::now();
+        let at = |s: u64| t0 + Duration::from_secs(s);
+        let mut progress = Progress::of(Counted::Positions, 0, 100_001, Some(sink.clone()), t0);
+        progress.set_at(10_000, at(10));
+        assert_eq!(
+            sink.last().estimate,
+            Estimate::Ready {
+                per_second: 1000.0,
+                seconds_left: Some(90.001)
+            }
+        );
+        // Shown: 2000 more in 1 s is 2000/s, not 12000 in 11 s.
+        progress.set_at(12_000, at(11));
+        let Estimate::Ready { per_second, .. } = sink.last().estimate else {
+            panic!("{:?}", sink.last());
+        };
+        assert_eq!(per_second, 2000.0);
+    }
+
+    #[test]
+    fn a_position_running_long_is_named() {
+        let sink = kept(|_| false);
+        let t0 = Instant::now();
+        let mut progress = Progress::of(Counted::Positions, 0, 301, Some(sink.clone()), t0);
+        progress.set_at(300, t0 + Duration::from_secs(2));
+        assert_eq!(sink.last().stalled, None);
+        progress.set_at(300, t0 + Duration::from_secs(10));
+        assert_eq!(
+            sink.last().stalled,
+            Some(Stalled {
+                position: 300,
+                seconds: 8.0
+            })
         );
     }
 
     #[test]
-    fn item_lines_say_of() {
+    fn exact_counts_are_rated_since_the_start() {
+        let sink = kept(|_| true);
+        let t0 = Instant::now();
+        let mut progress = Progress::of(Counted::Exactly("codes"), 0, 100, Some(sink.clone()), t0);
+        progress.set_at(10, t0 + Duration::from_secs(10));
+        progress.set_at(11, t0 + Duration::from_secs(20));
         assert_eq!(
-            counting_line("codes", 312, 1024, 2.13, Some(300.0), true),
-            "progress: 312 codes of 1024 (30%), 2.1 codes/s, about 5 min left"
+            sink.last().estimate,
+            Estimate::Ready {
+                per_second: 0.55,
+                seconds_left: Some(89.0 / 0.55)
+            }
         );
-    }
-
-    #[test]
-    fn progress_line_shows_position_rate_and_time_left() {
-        assert_eq!(
-            progress_line(1_234_568, 0, 4_194_305, 41_000.0, Some(72.2)),
-            "progress: n = 1234567 of 4194304 (29%), 41000 values/s, about 72 s left"
-        );
-        assert_eq!(
-            progress_line(31, 10, 111, 2.5, Some(4000.0)),
-            "progress: n = 30 of 110 (20%), 2.5 values/s, about 67 min left"
-        );
-        assert_eq!(
-            progress_line(31, 0, 100, 0.0, None),
-            "progress: n = 30 of 99 (31%), 0.0 values/s, no progress since the last line"
-        );
-        assert_eq!(
-            stalled_line(301, 0, 301, 14.2),
-            "progress: n = 300 of 300 (100%), n = 301 has been running for 14 s"
-        );
-        assert_eq!(human_duration(7300.0), "2 h 2 min");
-        assert_eq!(human_duration(7200.0), "2 h");
     }
 
     #[test]
@@ -496,9 +478,7 @@ mod tests {
 
     #[test]
     fn ticks_look_at_the_clock_less_often_when_positions_are_fast() {
-        let now = Instant::now();
-        let mut progress = Progress::new(0, 1 << 20, false);
-        progress.mode = Mode::Lines(Lines::new(now, 0, now));
+        let mut progress = Progress::new(0, 1 << 20, Some(kept(|_| false)));
         for n in 0..100_000 {
             progress.tick(n);
         }
@@ -507,47 +487,10 @@ mod tests {
     }
 
     #[test]
-    fn no_line_before_ten_seconds_then_one_per_thirty() {
-        let t0 = Instant::now();
-        let mut lines = Lines::new(t0, 0, t0);
-        let at = |s: u64| t0 + Duration::from_secs(s);
-        // A run shorter than 10 s prints nothing, however often it reports.
-        for s in 0..10 {
-            assert_eq!(lines.due_line(at(s), s * 1000, 0, 100_000), None);
-        }
-        let line = lines
-            .due_line(at(10), 10_000, 0, 100_001)
-            .expect("a line at 10 s");
-        assert_eq!(
-            line,
-            "progress: n = 9999 of 100000 (9%), 1000 values/s, about 2 min left"
-        );
-        // Then one every 30 s.
-        assert_eq!(lines.due_line(at(25), 25_000, 0, 100_001), None);
-        assert!(lines.due_line(at(41), 41_000, 0, 100_001).is_some());
-        assert_eq!(lines.due_line(at(60), 60_000, 0, 100_001), None);
-        assert!(lines.due_line(at(70), 70_000, 0, 100_001).is_some());
-        // Nor once the work is done.
-        assert_eq!(lines.due_line(at(100), 100_001, 0, 100_001), None);
-        // A tracker created later in the same process (the next stage of a period search)
-        // keeps the pace of the first one.
-        let later = Lines::new(t0, 61_000, at(75));
-        assert_eq!(later.due, at(100));
-    }
-
-    #[test]
-    fn a_tracker_started_just_before_a_line_is_due_measures_a_few_seconds_first() {
-        let t0 = Instant::now();
-        let at = |s: u64| t0 + Duration::from_secs(s);
-        // The next stage of a period search starts at 39 s; its first heaps are slow.
-        let mut stage = Lines::new(t0, 65_536, at(39));
-        assert_eq!(stage.due_line(at(40), 65_537, 65_536, 131_072), None);
-        assert_eq!(stage.due, at(44));
-        let line = stage
-            .due_line(at(44), 65_536 + 5_000, 65_536, 131_072)
-            .expect("a line once the rate is measured");
-        assert!(line.contains(", 1000 values/s,"), "{line}");
-        // The lines that follow keep the thirty-second pace.
-        assert!(stage.due > at(44));
+    fn durations_are_rounded_for_people() {
+        assert_eq!(human_duration(72.2), "72 s");
+        assert_eq!(human_duration(4000.0), "67 min");
+        assert_eq!(human_duration(7300.0), "2 h 2 min");
+        assert_eq!(human_duration(7200.0), "2 h");
     }
 }

@@ -16,9 +16,10 @@
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 use super::budget::Meter;
-use super::{moves, EngineError, Hint, MexSet, Progress};
+use super::{moves, EngineError, Hint, MexSet, Progress, ProgressSink};
 use crate::hash::Fast;
 use crate::rules::program::{Scratch, Stop};
 use crate::rules::{Diagnostic, Game, Program, Span};
@@ -105,10 +106,9 @@ impl<'g> Reachable<'g> {
         self
     }
 
-    /// Shows progress (on stderr, a bar on a terminal, else lines at 10 s and every 30 s)
-    /// counting positions valued, of at most `expected`.
-    pub fn with_progress(mut self, expected: u64, show: bool) -> Self {
-        self.progress = Progress::counting("positions", expected.max(1), show);
+    /// Reports progress to `progress`, counting positions valued, of at most `expected`.
+    pub fn with_progress(mut self, expected: u64, progress: Option<Arc<dyn ProgressSink>>) -> Self {
+        self.progress = Progress::counting("positions", expected.max(1), progress);
         self
     }
 

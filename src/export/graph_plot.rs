@@ -918,7 +918,7 @@ mod tests {
         ));
         let message = error.to_string();
         assert!(
-            message.contains("2001") && message.contains("`table`"),
+            message.contains("2001") && error.hint() == Some(crate::engine::Hint::ValuesAsTable),
             "{message}"
         );
     }

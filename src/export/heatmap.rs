@@ -65,12 +65,8 @@ pub fn render_heatmap(
     format: ChartFormat,
 ) -> Result<Vec<u8>, ExportError> {
     if table.dimension() != 2 {
-        return Err(ExportError::Chart {
-            message: format!(
-                "a heat map needs exactly two coordinates, but the table has {}\n  help: \
-                 plot a one-coordinate game as a chart, or fix all but two coordinates",
-                table.dimension()
-            ),
+        return Err(ExportError::NotTwoCoordinates {
+            dimension: table.dimension(),
         });
     }
     let size = (spec.width.max(300), spec.height.max(200));

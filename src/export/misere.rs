@@ -257,7 +257,7 @@ mod tests {
     /// A misère table of `text` to `to`, written by the one exporter of `format`.
     fn render(text: &str, to: u64, format: Format) -> String {
         let game = game(text);
-        let table = misere::table(&game, &[to], false).unwrap();
+        let table = misere::table(&game, &[to], None).unwrap();
         let summary = summarize(&table);
         let view = TableView {
             misere: Some(&summary),
@@ -271,7 +271,7 @@ mod tests {
     #[test]
     fn a_matrix_of_a_misere_table_is_a_typed_refusal() {
         let game = game("octal 0.77");
-        let table = Valued::Misere(misere::table(&game, &[3], false).unwrap());
+        let table = Valued::Misere(misere::table(&game, &[3], None).unwrap());
         let mut out = Vec::new();
         let error = write_valued(&mut out, &table, Format::Matrix, &TableView::new("g"));
         assert!(

@@ -56,7 +56,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use crate::analysis::misere::MisereSummary;
-use crate::engine::Table;
+use crate::engine::{Hint, Table};
 use crate::value::{TableKind, Valued};
 
 pub use code::{
@@ -89,7 +89,7 @@ pub enum ExportError {
     File(#[from] crate::fs::FsError),
     /// A chart path whose extension is neither `.png` nor `.svg`.
     #[error(
-        "cannot tell the chart format of {}\n  help: use a file name ending in .png or .svg",
+        "cannot tell the chart format of {}",
         .path.display()
     )]
     UnknownChartFormat {
@@ -103,9 +103,7 @@ pub enum ExportError {
         message: String,
     },
     /// A graph with more nodes than a drawing of it can show legibly.
-    #[error(
-        "the graph has {nodes} nodes, more than the {limit} a drawing shows\n  help: print the values with `table` instead"
-    )]
+    #[error("the graph has {nodes} nodes, more than the {limit} a drawing shows")]
     GraphTooLarge {
         /// The number of nodes of the graph.
         nodes: usize,
@@ -124,8 +122,30 @@ pub enum ExportError {
     #[error(transparent)]
     Io(std::io::Error),
     /// The table holds no values, so there is nothing to draw or look up.
-    #[error("the table is empty: there is nothing to export\n  help: compute at least G(0)")]
+    #[error("the table is empty: there is nothing to export")]
     EmptyTable,
+    /// A heat map of a table that has not two coordinates.
+    #[error(
+        "drawing the chart failed: a heat map needs exactly two coordinates, but the table has {dimension}"
+    )]
+    NotTwoCoordinates {
+        /// The table's coordinates.
+        dimension: usize,
+    },
+    /// Lookup code of a periodic table that holds less than its preperiod and one period.
+    #[error(
+        "the lookup code needs G(0..{head}) (preperiod {preperiod} + period {period}) but the table holds only {len} values"
+    )]
+    TableTooShort {
+        /// Preperiod plus period.
+        head: usize,
+        /// The preperiod.
+        preperiod: usize,
+        /// The period.
+        period: usize,
+        /// The values the table holds.
+        len: usize,
+    },
     /// A periodicity that needs more values than the table holds, or that cannot describe
     /// Sprague–Grundy values.
     #[error("{message}")]
@@ -133,6 +153,20 @@ pub enum ExportError {
         /// What is wrong and what to do.
         message: String,
     },
+}
+
+impl ExportError {
+    /// What to do about it (the command line words it).
+    pub fn hint(&self) -> Option<Hint> {
+        match self {
+            ExportError::UnknownChartFormat { .. } => Some(Hint::ChartExtension),
+            ExportError::GraphTooLarge { .. } => Some(Hint::ValuesAsTable),
+            ExportError::EmptyTable => Some(Hint::AtLeastOneValue),
+            ExportError::NotTwoCoordinates { .. } => Some(Hint::TwoCoordinates),
+            ExportError::TableTooShort { head, .. } => Some(Hint::TableTo(*head as u64 - 1)),
+            _ => None,
+        }
+    }
 }
 
 /// A table format (`table --format text|csv|json`).

@@ -556,11 +556,11 @@ mod tests {
             ChartFormat::from_path(Path::new("b.svg")).unwrap(),
             ChartFormat::Svg
         );
-        let message = ChartFormat::from_path(Path::new("chart.jpg"))
-            .unwrap_err()
-            .to_string();
+        let error = ChartFormat::from_path(Path::new("chart.jpg")).unwrap_err();
+        let message = error.to_string();
         assert!(
-            message.contains("chart.jpg") && message.contains(".png or .svg"),
+            message.contains("chart.jpg")
+                && error.hint() == Some(crate::engine::Hint::ChartExtension),
             "{message}"
         );
     }

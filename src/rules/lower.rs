@@ -1148,7 +1148,7 @@ mod tests {
             }
             let game = load(SourceFile::new("t.sg", &text), &[]).unwrap();
             if game.code().is_some() {
-                let options = crate::engine::EngineOptions { progress: false };
+                let options = crate::engine::EngineOptions::default();
                 let fast = crate::engine::compute(&game, 60, &options).unwrap().to_vec();
                 let mut general = game.clone();
                 if let GameKind::General { lowered, .. } = &mut general.kind {

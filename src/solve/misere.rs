@@ -30,7 +30,7 @@
 
 use serde::Serialize;
 
-use crate::engine::progress::Progress;
+use crate::engine::progress::{Progress, ProgressSink};
 use crate::engine::{EngineError, Nimber};
 use crate::rules::code::Digit;
 use crate::rules::{Game, GameKind, TakeBreakCode};
@@ -49,8 +49,8 @@ pub struct MisereOptions<'a> {
     pub force_search: bool,
     /// Stop past this many stored sums instead of [`SOLVE_SUMS`] (for tests of the limit).
     pub max_sums: Option<usize>,
-    /// Draw progress on stderr (the number of sums stored) for searches that take seconds.
-    pub progress: bool,
+    /// Where the search reports its progress (the number of sums stored).
+    pub progress: Option<std::sync::Arc<dyn ProgressSink>>,
     /// Try the misère quotient when the search may need more than this many sums instead of
     /// [`QUOTIENT_FROM`] (0: whenever a component is wild; for tests of the quotient path).
     pub quotient_from: Option<u128>,
@@ -96,7 +96,7 @@ pub fn solve_misere(
     let limit = options.max_sums.unwrap_or(SOLVE_SUMS);
     sums = sums.with_max_sums(limit);
     let end = bound.map_or(limit as u64, |b| b.min(limit as u128) as u64);
-    sums = sums.with_progress(Progress::counting("sums", end, options.progress));
+    sums = sums.with_progress(Progress::counting("sums", end, options.progress.clone()));
 
     // A wild sum of heaps may be decided by its misère quotient, without the search. With that
     // to fall back on, the components alone are first valued within the quick limit: a wild
@@ -141,7 +141,8 @@ pub fn solve_misere(
                 }
                 // The search's rate and time left from here, not from before the attempt.
                 sums.finish_progress();
-                sums = sums.with_progress(Progress::counting("sums", end, options.progress));
+                sums =
+                    sums.with_progress(Progress::counting("sums", end, options.progress.clone()));
             }
         }
     }

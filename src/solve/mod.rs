@@ -232,7 +232,7 @@ pub enum SolveError {
     Position(#[from] PositionError),
     /// A take-and-break code's heap too large to list every partition of.
     #[error(
-        "listing every move of a heap of {heap} of {game} would take too long (the moves of this code are listed for heaps up to {largest})\n  help: ask about heaps of at most {largest} tokens"
+        "listing every move of a heap of {heap} of {game} would take too long (the moves of this code are listed for heaps up to {largest})"
     )]
     CodeMovesTooMany {
         /// The heap.
@@ -251,11 +251,7 @@ pub enum SolveError {
         cause: Box<SolveError>,
     },
     /// A sum whose exact values are out of reach (a criterion decides single positions only).
-    #[error(
-        "{refusal}\n  help: beyond that a single position can still be decided by a P-position \
-         pattern, but a sum of {components} needs their SG values: ask about one position, or \
-         smaller ones"
-    )]
+    #[error("{refusal}")]
     SumBeyondBox {
         /// Why the exact values are out of reach.
         refusal: ExactRefusal,
@@ -278,8 +274,7 @@ pub enum SolveError {
     /// No criterion holds on the smaller box.
     #[error(
         "{refusal}, and no P-position pattern holds on every position of {box_text} to decide \
-         it without them\n  help: ask about smaller positions (solve computes every position up \
-         to the largest coordinates asked about)"
+         it without them"
     )]
     NoCriterion {
         /// Why the exact values are out of reach.
@@ -290,7 +285,7 @@ pub enum SolveError {
     /// A position of so many coordinates that even the smallest box to look for a pattern on
     /// (`0..=1` in each) is out of reach, and the positions it reaches too many to search.
     #[error(
-        "{refusal}; with {arity} coordinates the positions reachable from it are too many to search (about {}), and no box is small enough to look for a P-position pattern on\n  help: ask about a position with smaller coordinates (solve values every position reachable from the one asked)",
+        "{refusal}; with {arity} coordinates the positions reachable from it are too many to search (about {}), and no box is small enough to look for a P-position pattern on",
         crate::engine::estimate::count(*.reachable as f64)
     )]
     TooManyCoordinates {
@@ -339,6 +334,12 @@ impl SolveError {
             SolveError::CriteriaBoxFailed { error, .. } => error.hint(),
             SolveError::AfterHeader { error, .. } => error.hint(),
             SolveError::Unproved { cause, .. } => cause.hint(),
+            SolveError::CodeMovesTooMany { largest, .. } => Some(Hint::HeapsAtMost(*largest)),
+            SolveError::SumBeyondBox { components, .. } => Some(Hint::OnePosition {
+                components: *components,
+            }),
+            SolveError::NoCriterion { .. } => Some(Hint::SmallerSolvedPositions),
+            SolveError::TooManyCoordinates { .. } => Some(Hint::SmallerReachablePositions),
             _ => None,
         }
     }
@@ -373,13 +374,24 @@ const GROWN_OUTSIDE_POSITIONS: usize = 1 << 16;
 
 /// The value of the sum of `components` of `game`, who wins, and every winning move. A
 /// position game's position whose box would take too long or not fit in memory is decided by a
-/// P-position criterion instead, when one holds on a smaller box ([`beyond`]).
+/// P-position criterion instead, when one holds on a smaller box ([`beyond`]). Reports no
+/// progress ([`solve_with`] does).
 pub fn solve(game: &Game, components: &[Vec<u64>]) -> Result<SolveReport, SolveError> {
+    solve_with(game, components, &EngineOptions::default())
+}
+
+/// [`solve`], a long search over the positions reachable reporting its progress to
+/// `options.progress`.
+pub fn solve_with(
+    game: &Game,
+    components: &[Vec<u64>],
+    options: &EngineOptions,
+) -> Result<SolveReport, SolveError> {
     check_components(game, components)?;
     let coordinates = game.coordinates();
     let (extents, values, moves, move_values) = match game.position_program() {
         Some(program) => {
-            if let Some(report) = solve_reachable(game, program, components)? {
+            if let Some(report) = solve_reachable(game, program, components, options)? {
                 return Ok(report);
             }
             let mut tried_beyond = false;
@@ -487,6 +499,7 @@ fn solve_reachable(
     game: &Game,
     program: &crate::rules::Program,
     components: &[Vec<u64>],
+    options: &EngineOptions,
 ) -> Result<Option<SolveReport>, SolveError> {
     let arity = components[0].len();
     let estimate = reachable::downward_estimate(components);
@@ -504,7 +517,7 @@ fn solve_reachable(
     }
     let mut search = Reachable::new(game, limit)?.with_progress(
         u64::try_from(estimate).unwrap_or(u64::MAX),
-        estimate > 1 << 20,
+        options.progress.clone().filter(|_| estimate > 1 << 20),
     );
     let valued = (|| -> Result<_, SolveError> {
         let mut values = Vec::new();

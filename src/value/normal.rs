@@ -66,7 +66,7 @@ impl DynRule for Normal {
                     picture: hackenbush_of(graph, ground)?,
                     names: graph.names.clone(),
                 }),
-                None => Valued::Loopy(LoopyTable::of_graph(graph)?),
+                None => Valued::Loopy(LoopyTable::of_graph_with(graph, &request.options)?),
             });
         }
         if game.position_program().is_none() {
@@ -76,11 +76,15 @@ impl DynRule for Normal {
                 engine::compute(game, to, &request.options)?,
             )));
         }
-        match multi::compute_box(game, &request.extents) {
+        match multi::compute_box_with(game, &request.extents, &request.options) {
             Ok(table) => Ok(Valued::Normal(Table::Box(table))),
             Err(EngineError::Cycle { positions, .. }) if request.loopy_fallback => {
                 request.notify(&Notice::ValuedAsLoopy { cycle: positions });
-                Ok(Valued::Loopy(LoopyTable::of_box(game, &request.extents)?))
+                Ok(Valued::Loopy(LoopyTable::of_box_with(
+                    game,
+                    &request.extents,
+                    &request.options,
+                )?))
             }
             Err(error) => Err(error),
         }

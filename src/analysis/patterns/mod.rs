@@ -40,6 +40,7 @@ use thiserror::Error;
 
 use super::criteria::CriteriaReport;
 use crate::engine::boxtable::BoxTable;
+use crate::engine::Hint;
 pub use beatty::{beatty_fit, golden_pairs, BeattyFit, PPairs};
 pub use formula::{find_box, find_sequence, nim_product, Formula, FormulaReport};
 use lines::Grid;
@@ -57,14 +58,20 @@ pub const PATTERN_DIAGONALS: i64 = 3;
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum PatternError {
     /// Rows, columns and diagonals need exactly two coordinates.
-    #[error(
-        "line patterns need exactly two coordinates, but the table has {dimension}\n  \
-         help: a one-coordinate table is analysed by `period` as a sequence"
-    )]
+    #[error("line patterns need exactly two coordinates, but the table has {dimension}")]
     Dimension {
         /// The table's number of coordinates.
         dimension: usize,
     },
+}
+
+impl PatternError {
+    /// What to do about it (the command line words it).
+    pub fn hint(&self) -> Option<Hint> {
+        match self {
+            PatternError::Dimension { .. } => Some(Hint::PeriodOfSequence),
+        }
+    }
 }
 
 /// What [`analyse_box`] found in a 2-D table.

@@ -45,12 +45,12 @@ pub(super) fn check_periodicity(
     }
     let head = preperiod.saturating_add(period);
     if head > table.len() {
-        return invalid(format!(
-            "the lookup code needs G(0..{head}) (preperiod {preperiod} + period {period}) but \
-             the table holds only {} values\n  help: compute the table further (--to {})",
-            table.len(),
-            head - 1
-        ));
+        return Err(ExportError::TableTooShort {
+            head,
+            preperiod,
+            period,
+            len: table.len(),
+        });
     }
     for n in preperiod..table.len() - period {
         // i128: a saltus near i64::MAX must be refused, not overflow.

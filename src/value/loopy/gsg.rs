@@ -3,7 +3,9 @@
 use super::induction::{propagate, Predecessors, Status};
 use super::LoopyValue;
 use crate::engine::budget;
-use crate::engine::progress::Progress;
+use std::sync::Arc;
+
+use crate::engine::progress::{Progress, ProgressSink};
 use crate::engine::EngineError;
 use crate::graph::Graph;
 
@@ -99,14 +101,18 @@ impl Gamma {
 /// successors' in reverse topological order (`O(V + E)`), and that order is a counter function
 /// (no node is ∞, so condition B asks only that a successor of value `m` come first). On a graph
 /// with cycles every round's edge visits are metered against [`budget::steps_limit`]: past it
-/// the run stops with [`EngineError::GraphRoundsOverBudget`]; a round is reported to the
-/// progress tracker as it ends.
+/// the run stops with [`EngineError::GraphRoundsOverBudget`]; `gamma_within` reports each
+/// round to a progress sink as it ends.
 pub fn gamma(graph: &Graph) -> Result<Gamma, EngineError> {
-    gamma_within(graph, budget::steps_limit())
+    gamma_within(graph, budget::steps_limit(), None)
 }
 
-/// [`gamma`] with a budget of `limit` edge visits.
-pub fn gamma_within(graph: &Graph, limit: u64) -> Result<Gamma, EngineError> {
+/// [`gamma`] with a budget of `limit` edge visits, reporting the rounds to `progress`.
+pub fn gamma_within(
+    graph: &Graph,
+    limit: u64,
+    progress: Option<Arc<dyn ProgressSink>>,
+) -> Result<Gamma, EngineError> {
     let n = graph.node_count();
     if let Some(mut order) = graph.topological_order() {
         // Successors first.
@@ -116,7 +122,7 @@ pub fn gamma_within(graph: &Graph, limit: u64) -> Result<Gamma, EngineError> {
     let preds = Predecessors::of(graph);
     // At most √(2E) + 2 rounds (see above).
     let most_rounds = ((2.0 * graph.edge_count() as f64).sqrt() as u64).saturating_add(2);
-    let mut progress = Progress::counting("rounds", most_rounds, true);
+    let mut progress = Progress::counting("rounds", most_rounds, progress);
     let mut spent = 0u64;
     let mut labels = vec![UNLABELLED; n];
     let mut counter = vec![0u32; n];

@@ -1,6 +1,6 @@
 //! A game whose moves can cycle, valued position by position: its positions become the nodes
 //! of an explicit [`Graph`] (a move to one position is an edge; a move that leaves nothing is
-//! an edge to a terminal node), which [`retrograde`] and [`gamma`] then value.
+//! an edge to a terminal node), which [`retrograde`] and [`gamma`](super::gamma) then value.
 //!
 //! The positions are a graph file's nodes, every position of a box (whose moves must stay in
 //! it), or the positions reachable from given ones (for `solve`). A move to a sum of several
@@ -10,12 +10,13 @@
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 
-use super::{gamma, retrograde, LoopyValue};
+use super::gsg::gamma_within;
+use super::{retrograde, LoopyValue};
 use crate::engine::budget;
 use crate::engine::generator::MoveGenerator;
 use crate::engine::moves;
 use crate::engine::multi::show_position;
-use crate::engine::{BoxShape, EngineError};
+use crate::engine::{BoxShape, EngineError, EngineOptions, Hint};
 use crate::graph::Graph;
 use crate::rules::program::Scratch;
 use crate::rules::{Diagnostic, Game, GraphGame};
@@ -51,6 +52,14 @@ impl LoopyTable {
     /// The nodes of a graph file, valued; refused before any work when the memory it needs
     /// ([`budget::LOOPY_GRAPH_COST`]) is more than is available.
     pub fn of_graph(graph: &GraphGame) -> Result<LoopyTable, EngineError> {
+        LoopyTable::of_graph_with(graph, &EngineOptions::default())
+    }
+
+    /// [`LoopyTable::of_graph`], reporting progress to `options.progress`.
+    pub fn of_graph_with(
+        graph: &GraphGame,
+        options: &EngineOptions,
+    ) -> Result<LoopyTable, EngineError> {
         let rows = graph.node_count();
         budget::check_graph(rows, graph.edge_count(), budget::LOOPY_GRAPH_COST)?;
         let names = (0..rows as u32)
@@ -62,12 +71,22 @@ impl LoopyTable {
             Vec::new(),
             rows,
             graph.graph.clone(),
+            options,
         )
     }
 
     /// Every position of the box `0..=extents[i]` of a rules file, valued; a move that leaves
     /// the box is an error that names it (ask for a larger box).
     pub fn of_box(game: &Game, extents: &[u64]) -> Result<LoopyTable, EngineError> {
+        LoopyTable::of_box_with(game, extents, &EngineOptions::default())
+    }
+
+    /// [`LoopyTable::of_box`], reporting progress to `options.progress`.
+    pub fn of_box_with(
+        game: &Game,
+        extents: &[u64],
+        options: &EngineOptions,
+    ) -> Result<LoopyTable, EngineError> {
         let generator = evaluate::check_request(game, extents)?;
         let mut explorer = Explorer::new(game, generator, None);
         for position in BoxShape::new(extents).positions() {
@@ -75,13 +94,22 @@ impl LoopyTable {
         }
         explorer.bounded = Some(extents.to_vec());
         explorer.explore_all()?;
-        explorer.finish()
+        explorer.finish(options)
     }
 
     /// The positions reachable from `starts` (each a position of `game`), valued; refused
     /// past [`MAX_REACHABLE`] positions.
     pub fn reachable(game: &Game, starts: &[Vec<u64>]) -> Result<LoopyTable, EngineError> {
-        LoopyTable::reachable_within(game, starts, MAX_REACHABLE)
+        LoopyTable::reachable_with(game, starts, &EngineOptions::default())
+    }
+
+    /// [`LoopyTable::reachable`], reporting progress to `options.progress`.
+    pub fn reachable_with(
+        game: &Game,
+        starts: &[Vec<u64>],
+        options: &EngineOptions,
+    ) -> Result<LoopyTable, EngineError> {
+        LoopyTable::explored(game, starts, MAX_REACHABLE, options)
     }
 
     /// [`LoopyTable::reachable`], refused past `limit` positions (at most [`MAX_REACHABLE`]).
@@ -90,6 +118,15 @@ impl LoopyTable {
         starts: &[Vec<u64>],
         limit: usize,
     ) -> Result<LoopyTable, EngineError> {
+        LoopyTable::explored(game, starts, limit, &EngineOptions::default())
+    }
+
+    fn explored(
+        game: &Game,
+        starts: &[Vec<u64>],
+        limit: usize,
+        options: &EngineOptions,
+    ) -> Result<LoopyTable, EngineError> {
         let generator = MoveGenerator::of(game);
         let mut explorer = Explorer::new(game, generator, None);
         explorer.limit = limit.min(MAX_REACHABLE);
@@ -97,7 +134,7 @@ impl LoopyTable {
             explorer.node(start);
         }
         explorer.explore_all()?;
-        explorer.finish()
+        explorer.finish(options)
     }
 
     /// The positions reachable from `starts`, listed but not valued (their number): every rule
@@ -144,9 +181,11 @@ impl LoopyTable {
         positions: Vec<Vec<u64>>,
         rows: usize,
         graph: Graph,
+        options: &EngineOptions,
     ) -> Result<LoopyTable, EngineError> {
         let analysis = retrograde(&graph);
-        let values = gamma(&graph)?.values(&graph);
+        let values =
+            gamma_within(&graph, budget::steps_limit(), options.progress.clone())?.values(&graph);
         Ok(LoopyTable {
             coordinates,
             names,
@@ -188,8 +227,8 @@ impl crate::value::DynRule for Loopy {
         request: &crate::value::Request<'_>,
     ) -> Result<crate::value::Valued, EngineError> {
         Ok(crate::value::Valued::Loopy(match game.graph() {
-            Some(graph) => LoopyTable::of_graph(graph)?,
-            None => LoopyTable::of_box(game, &request.extents)?,
+            Some(graph) => LoopyTable::of_graph_with(graph, &request.options)?,
+            None => LoopyTable::of_box_with(game, &request.extents, &request.options)?,
         }))
     }
 }
@@ -256,10 +295,13 @@ impl<'g> Explorer<'g> {
                             }
                             (None, None) => {
                                 if self.positions.len() >= self.limit {
-                                    return Err(EngineError::Request(format!(
-                                        "more than {} positions are reachable\n  help: ask about smaller positions",
-                                        self.limit
-                                    )));
+                                    return Err(EngineError::Refused {
+                                        message: format!(
+                                            "more than {} positions are reachable",
+                                            self.limit
+                                        ),
+                                        hint: Hint::FewerReachablePositions,
+                                    });
                                 }
                                 self.node(&option)
                             }
@@ -267,10 +309,13 @@ impl<'g> Explorer<'g> {
                         self.edges.push((v, w));
                     }
                     _ => {
-                        return Err(EngineError::Request(format!(
-                            "a move from {} leaves a sum of several positions, and the moves of this game can cycle\n  help: a game that can cycle is valued as one token on a graph of positions (C. A. B. Smith): write moves that lead to one position, or make every move decrease something so that the game ends",
-                            show(&position)
-                        )));
+                        return Err(EngineError::Refused {
+                            message: format!(
+                                "a move from {} leaves a sum of several positions, and the moves of this game can cycle",
+                                show(&position)
+                            ),
+                            hint: Hint::OneToken,
+                        });
                     }
                 }
             }
@@ -314,11 +359,14 @@ impl<'g> Explorer<'g> {
                 ),
                 file: Box::new(self.game.source.clone()),
             },
-            None => EngineError::Request(format!("{message}\n  help: {help}")),
+            None => EngineError::Refused {
+                message,
+                hint: Hint::LoopyBoxLeft,
+            },
         }
     }
 
-    fn finish(mut self) -> Result<LoopyTable, EngineError> {
+    fn finish(mut self, options: &EngineOptions) -> Result<LoopyTable, EngineError> {
         let rows = self.positions.len();
         let mut node_count = rows;
         if !self.to_nothing.is_empty() {
@@ -333,7 +381,14 @@ impl<'g> Explorer<'g> {
         if node_count > rows {
             names.push("nothing".into());
         }
-        LoopyTable::valued(self.game.coordinates(), names, self.positions, rows, graph)
+        LoopyTable::valued(
+            self.game.coordinates(),
+            names,
+            self.positions,
+            rows,
+            graph,
+            options,
+        )
     }
 }
 

@@ -19,9 +19,11 @@ pub use genus::{Genus, Species};
 pub use plain::{Recursion, Unvalued};
 pub use sums::{Sum, Sums, Valued};
 
+use std::sync::Arc;
+
 use super::evaluate;
 use super::{DynRule, Outcome, Request};
-use crate::engine::progress::Progress;
+use crate::engine::progress::{Progress, ProgressSink};
 use crate::engine::{BoxShape, BoxTable, EngineError, SgTable, Table};
 use crate::rules::Game;
 
@@ -46,7 +48,7 @@ impl DynRule for Misere {
         Ok(super::Valued::Misere(table(
             game,
             &request.extents,
-            request.options.progress,
+            request.options.progress.clone(),
         )?))
     }
 }
@@ -133,8 +135,12 @@ impl MisereTable {
 /// when they are all tame, and by the search over sums of [`Sums`] only when one is not (so a
 /// game whose moves never split a component never searches sums). Refused before any work,
 /// like [`evaluate::evaluate`], when the box does not fit or its rules would take hours;
-/// `progress` draws a bar on a terminal.
-pub fn table(game: &Game, extents: &[u64], progress: bool) -> Result<MisereTable, EngineError> {
+/// `progress` hears how far it got.
+pub fn table(
+    game: &Game,
+    extents: &[u64],
+    progress: Option<Arc<dyn ProgressSink>>,
+) -> Result<MisereTable, EngineError> {
     let (table, stopped) = table_until(game, extents, progress, false)?;
     match stopped {
         Some(error) => Err(error),
@@ -249,7 +255,7 @@ pub fn sums_estimate(game: &Game, largest: u64, tokens: u64, cap: u128) -> Optio
 pub fn table_until(
     game: &Game,
     extents: &[u64],
-    progress: bool,
+    progress: Option<Arc<dyn ProgressSink>>,
     keep_partial: bool,
 ) -> Result<(MisereTable, Option<EngineError>), EngineError> {
     let generator = evaluate::check_request(game, extents)?;
