@@ -16,8 +16,8 @@
 //! assert_eq!(outcomes.cells("outcomes").get(&[0]).unwrap().1.to_string(), "P");
 //! ```
 //!
-//! * A game comes from rules text ([`load_text`]; a path is read by the command line's loader
-//!   with its size limits).
+//! * A game comes from rules text ([`load_text`]) or a file ([`load_path`], read within the
+//!   size limits: rules texts to 1 MiB, graph files to 256 MiB, bounded reads).
 //! * A play rule is picked by name from a [`Registry`]: `normal`, `misere`, `loopy`,
 //!   `outcomes`, and any rule registered ([`Registry::register`]).
 //! * [`value`] returns one typed [`Valued`] table: a heap game's sequence, a position game's
@@ -52,6 +52,15 @@ pub enum ApiError {
 /// `params` (`k = 5`).
 pub fn load_text(name: &str, text: &str, params: &[(String, i64)]) -> Result<Game, RulesError> {
     rules::load(SourceFile::new(name, text), params)
+}
+
+/// The game in the rules file at `path`, read within the size limits ([`rules::load_path`]),
+/// with parameters set by `params`.
+pub fn load_path(
+    path: &std::path::Path,
+    params: &[(String, i64)],
+) -> Result<Game, rules::PathError> {
+    rules::load_path(path, params)
 }
 
 /// The rule called `name` in `registry`.
