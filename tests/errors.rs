@@ -94,23 +94,6 @@ error: expected `,`, `if` or `=>`, found `n`
 }
 
 #[test]
-fn unknown_set_parameter() {
-    assert_cases(&[(
-        &["check", "rules/bash.sg", "--set", "kk=4"],
-        1,
-        r"
-error: no parameter `kk` (from --set kk=4)
- --> rules/bash.sg:5:7
-  |
-5 | param k = 3
-  |       ^ the parameter `k` is declared here
-  |
-  = help: did you mean `k`? (--set k=4; the parameters are `k`)
-",
-    )]);
-}
-
-#[test]
 fn a_move_to_a_bigger_heap_is_a_located_runtime_error() {
     let dir = tempfile::tempdir().unwrap();
     let path = write_file(&dir, "grow.sg", b"move x in 1..=2 => n + x\n");
