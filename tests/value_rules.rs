@@ -309,3 +309,27 @@ fn a_rule_the_command_cannot_use_or_show_is_refused_whole() {
         "error: --format matrix is a grid of normal values of a position game's box; a value rule's table is one row per position: ask for text, csv or json\n"
     );
 }
+
+#[test]
+fn a_rule_table_past_the_memory_is_refused_before_any_work() {
+    // 10^12 positions of texts (64 bytes each) fit on no machine this runs on.
+    let err = fails(
+        &[
+            "table",
+            "subtraction {1, 3, 4}",
+            "--to",
+            "1000000000000",
+            "--rule",
+            "outcomes",
+        ],
+        2,
+    );
+    assert!(
+        err.starts_with("error: a table up to n = 1000000000000 needs about 58.2 TiB but only "),
+        "{err}"
+    );
+    assert!(
+        err.ends_with(" is available\n  help: ask for a smaller --to/--max\n"),
+        "{err}"
+    );
+}

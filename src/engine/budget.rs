@@ -377,6 +377,32 @@ pub fn check_graph(nodes: usize, edges: usize, cost: GraphCost) -> Result<(), En
     Ok(())
 }
 
+/// A value rule's table of texts ([`crate::value::evaluate::ValueTable`]): per position its
+/// text and outcome (32 bytes, the text empty for outcomes only), the values it is read from and
+/// the exporter's buffers; 10^7 positions of `table --rule outcomes` measured 640 MB in all.
+pub const VALUE_TABLE_BYTES_PER_POSITION: u64 = 64;
+
+/// Refuses a value rule's table of the box `0..=extents[i]` when it needs more memory than is
+/// available ([`EngineError::TooLarge`]), before anything is allocated.
+pub fn check_value_table(extents: &[u64]) -> Result<(), EngineError> {
+    let positions = box_positions(extents);
+    let needed_bytes = u64::try_from(positions)
+        .unwrap_or(u64::MAX)
+        .saturating_mul(VALUE_TABLE_BYTES_PER_POSITION);
+    let available_bytes = super::available_memory();
+    if needed_bytes > available_bytes {
+        return Err(EngineError::TooLarge {
+            size: match extents {
+                [to] => super::TableSize::Sequence { to: *to },
+                _ => super::TableSize::Box { positions },
+            },
+            needed_bytes,
+            available_bytes,
+        });
+    }
+    Ok(())
+}
+
 /// The longest a heap table of a take-and-break code may be estimated to take
 /// ([`estimate::estimate`]): six hours, far past the note that long requests get (ten
 /// minutes), so that within the estimate's factor of two or three only requests of a day or

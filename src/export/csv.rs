@@ -117,7 +117,9 @@ impl super::TableFormat for Csv {
 fn rule_csv(out: &mut dyn Write, table: &ValueTable) -> io::Result<()> {
     let mut writer = csv::Writer::from_writer(out);
     let mut header: Vec<&str> = table.coordinates().iter().map(String::as_str).collect();
-    if table.has_values() {
+    // Asked once: it looks at every cell.
+    let values = table.has_values();
+    if values {
         header.push("value");
     }
     header.push("outcome");
@@ -131,7 +133,7 @@ fn rule_csv(out: &mut dyn Write, table: &ValueTable) -> io::Result<()> {
                 .map(u64::to_string)
                 .collect(),
         };
-        if table.has_values() {
+        if values {
             record.push(value.clone());
         }
         record.push(outcome.to_string());

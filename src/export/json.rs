@@ -157,6 +157,8 @@ fn rule_json(out: &mut dyn Write, table: &ValueTable, game: &str) -> io::Result<
     write!(out, ",\"extents\":")?;
     serde_json::to_writer(&mut out, table.extents())?;
     write!(out, ",\"positions\":[")?;
+    // Asked once: it looks at every cell.
+    let values = table.has_values();
     for (index, (value, outcome)) in table.cells().iter().enumerate() {
         counts[*outcome as usize] += 1;
         let mut item = Map::new();
@@ -171,7 +173,7 @@ fn rule_json(out: &mut dyn Write, table: &ValueTable, game: &str) -> io::Result<
             }
         }
         item.insert("outcome".into(), json!(outcome.to_string()));
-        if table.has_values() {
+        if values {
             item.insert("value".into(), json!(value));
         }
         if index > 0 {

@@ -210,7 +210,7 @@ impl ValueTable {
         self
     }
 
-    /// Whether the rule gives values, not only outcomes.
+    /// Whether the rule gives values, not only outcomes (a look at every cell).
     pub fn has_values(&self) -> bool {
         self.cells.iter().any(|(text, _)| !text.is_empty())
     }

@@ -159,6 +159,7 @@ impl<R: ValueRule> DynRule for Recursion<R> {
     }
 
     fn value(&self, game: &Game, request: &Request<'_>) -> Result<Valued, EngineError> {
+        crate::engine::budget::check_value_table(&request.extents)?;
         let values = evaluate::evaluate(&self.0, game, &request.extents)?;
         Ok(Valued::Rule(ValueTable::new(
             self.0.name(),

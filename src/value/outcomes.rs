@@ -24,6 +24,9 @@ impl DynRule for Outcomes {
     }
 
     fn value(&self, game: &Game, request: &Request<'_>) -> Result<Valued, EngineError> {
+        if game.graph().is_none() {
+            crate::engine::budget::check_value_table(&request.extents)?;
+        }
         // Normal play's notices are about its values, which this rule does not show.
         let quiet = Request {
             notices: None,
