@@ -10,7 +10,7 @@ use sgscope::engine::{EngineError, Hint};
 use sgscope::export::solve::{write_json, write_text};
 use sgscope::rules::{self, Game, SourceFile};
 use sgscope::solve::{self, solve_misere, Method, MisereOptions, SolveError, SolveReport};
-use sgscope::value::Outcome;
+use sgscope::value::{Notice, Outcome};
 
 use crate::support::{assert_has, fails, ok, sgscope};
 
@@ -288,18 +288,18 @@ fn too_many_sums_stops_with_the_hint() {
     // the bound on the sums needed is past the limit.
     let bound = solve::misere::sums_bound(&kayles, &heaps(&[9, 9, 9])).unwrap();
     let noted = [100, 200, 400, 800, 1600, 3200].into_iter().find(|&limit| {
-        let mut notes = Vec::new();
-        let mut note = |text: String| notes.push(text);
+        let notes = std::cell::RefCell::new(Vec::new());
+        let note = |notice: &Notice| notes.borrow_mut().push(notice.clone());
         let options = MisereOptions {
             max_sums: Some(limit),
-            note: Some(&mut note),
+            notices: Some(&note),
             ..Default::default()
         };
         let _ = solve_misere(&kayles, &heaps(&[9, 9, 9]), options);
+        let notes = notes.into_inner();
         assert!(notes.len() <= 1, "{notes:?}");
         notes.first().is_some_and(|n| {
-            assert!(n.contains(&format!("it stops past {limit}")), "{n}");
-            assert!(n.contains(&format!("up to {bound} sums")), "{n}");
+            assert_eq!(n, &Notice::ManySums { bound, limit });
             true
         })
     });

@@ -1,6 +1,7 @@
 //! Integration tests, one binary with modules by theme. They run the `sgscope` binary the way a
 //! user would, and check the library against published values.
 
+mod api;
 mod architecture;
 mod budget;
 mod census;

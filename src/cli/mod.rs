@@ -542,44 +542,41 @@ pub(crate) fn notice_text(notice: &crate::value::Notice) -> String {
                 cycle.join(" → ")
             )
         }
+        crate::value::Notice::NoQuickQuotient { largest, reason } => format!(
+            "note: no misère quotient of the heaps ≤ {largest} within a quick attempt ({reason}); searching the sums"
+        ),
+        crate::value::Notice::ManySums { bound, limit } => format!(
+            "note: the misère search over this sum may need up to {} sums of components; it stops past {limit}",
+            match *bound {
+                u128::MAX => "more than 10^38".to_string(),
+                bound => bound.to_string(),
+            }
+        ),
     }
 }
 
 impl From<crate::api::ApiError> for CliError {
     fn from(error: crate::api::ApiError) -> Self {
+        use crate::api::ApiError;
         match error {
-            crate::api::ApiError::Engine(error) => error.into(),
-            unknown @ crate::api::ApiError::UnknownRule { .. } => {
-                CliError::Usage(unknown.to_string())
+            ApiError::Engine(error) => error.into(),
+            ApiError::Pattern(error) => {
+                CliError::Usage(with_help(error.to_string(), error.hint().map(hint_help)))
             }
+            refusal @ (ApiError::UnknownRule { .. }
+            | ApiError::NoValues { .. }
+            | ApiError::NotAHeapGame { .. }) => CliError::Usage(refusal.to_string()),
         }
     }
 }
 
-/// The Sprague–Grundy values (`play` normal) or misère values `G⁻` of `game` over the box
-/// `0..=extents[i]`, through the facade, for the commands that analyse values: a game whose
-/// moves cycle is an error here ([`crate::engine::EngineError::Cycle`]), not a loopy table.
-pub(crate) fn grundy_values(
-    game: &crate::rules::Game,
-    play: crate::rules::Play,
-    extents: &[u64],
-    progress: bool,
-) -> Result<crate::engine::Table, CliError> {
-    let request = crate::value::Request {
+/// A request for the box `0..=extents[i]`, with the progress of standard error or none.
+pub(crate) fn values_request(extents: &[u64], progress: bool) -> crate::value::Request<'static> {
+    crate::value::Request {
         options: match progress {
             true => progress::options(),
             false => crate::engine::EngineOptions::default(),
         },
-        loopy_fallback: false,
         ..crate::value::Request::new(extents)
-    };
-    let valued = crate::api::value(
-        &crate::value::Registry::standard(),
-        game,
-        play.word(),
-        &request,
-    )?;
-    Ok(valued
-        .grundy_values()
-        .expect("normal and misère play of a game that ends have values"))
+    }
 }

@@ -3,10 +3,10 @@
 use std::time::Instant;
 
 use crate::analysis::{self, SearchTiming};
-use crate::engine::EngineOptions;
+use crate::api::{self, ApiError, PeriodRequest, Periodic};
+use crate::engine::SgTable;
 use crate::export;
-use crate::rules::{Game, Play};
-use crate::value::misere;
+use crate::rules::Play;
 
 use super::args::{parse_max, Checkpointing, GameArgs, PlayArgs};
 use super::long_run::{note_if_long, Bound};
@@ -31,9 +31,6 @@ pub struct Args {
     game: GameArgs,
 }
 
-/// The default --max in misère play.
-pub(super) const DEFAULT_MISERE_MAX: u64 = 2048;
-
 /// Runs `period`.
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let game = args.game.load(&mut context.console)?;
@@ -45,34 +42,66 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
             game.name
         )));
     }
-    if args.play.resolve(&game, &mut context.console) == Play::Misere {
+    let play = args.play.resolve(&game, &mut context.console);
+    let options = super::progress::options();
+    if play == Play::Misere {
         if args.checkpointing.checkpoint.is_some() || args.checkpointing.resume.is_some() {
             return Err(CliError::Usage(
                 "--checkpoint is for normal-play searches; drop it with --misere".into(),
             ));
         }
-        return run_misere(
-            &game,
-            args.max.unwrap_or(DEFAULT_MISERE_MAX),
-            args.json,
-            context,
-        );
+        let request = PeriodRequest {
+            max: args.max,
+            options,
+            ..PeriodRequest::new(play)
+        };
+        let Periodic::Misere {
+            table,
+            summary,
+            stopped,
+        } = api::period(&game, request)?
+        else {
+            unreachable!("misère play's search is a misère table")
+        };
+        let stopped = stopped.map(|error| (table.cells.len() as u64, error.to_string()));
+        let text = if args.json {
+            export::misere::period_json(&game.name, &summary, &stopped)
+        } else {
+            export::misere::period_text(&game_title(&game), &game.coordinate, &summary, &stopped)
+        };
+        context.console.print(&text)?;
+        return Ok(());
     }
     let max = args.max.unwrap_or_else(|| analysis::default_max(&game));
-    let options = EngineOptions {
-        progress: super::progress::sink(),
-    };
     // Timed from the table the search starts with (after loading a checkpoint).
     let mut started = (Instant::now(), 0);
     let console = &mut context.console;
     let (table, report) = args
         .checkpointing
-        .run(&game, &context.args, |table, hook| {
-            note_if_long(console, &game, table.len(), max, Bound::Max, hook.is_some());
-            started = (Instant::now(), table.len());
-            match hook {
-                Some(hook) => analysis::find_period_with_hook(&game, max, &options, table, hook),
-                None => analysis::find_period_from(&game, max, &options, table),
+        .run(&game, &context.args, |start, hook| {
+            note_if_long(console, &game, start.len(), max, Bound::Max, hook.is_some());
+            started = (Instant::now(), start.len());
+            let checkpointed = hook.is_some();
+            let mut hook = hook;
+            let mut between_chunks = |table: &SgTable| match hook.as_mut() {
+                Some(hook) => hook(table),
+                None => std::ops::ControlFlow::Continue(()),
+            };
+            let request = PeriodRequest {
+                max: Some(max),
+                options,
+                start,
+                between_chunks: match checkpointed {
+                    true => Some(&mut between_chunks),
+                    false => None,
+                },
+                play,
+            };
+            match api::period(&game, request) {
+                Ok(Periodic::Normal { table, report }) => Ok((table, report)),
+                Ok(Periodic::Misere { .. }) => unreachable!("normal play's search"),
+                Err(ApiError::Engine(error)) => Err(error),
+                Err(refusal) => unreachable!("a heap game, checked above: {refusal}"),
             }
         })?;
     let (start, resumed) = started;
@@ -88,26 +117,6 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
             out.write_all(text.as_bytes())
         }
     })?;
-    Ok(())
-}
-
-/// `period --misere`: the misère table up to `max` (or as far as the search over sums goes),
-/// and the periods of its values and genera.
-fn run_misere(
-    game: &Game,
-    max: u64,
-    json: bool,
-    context: &mut Context<'_>,
-) -> Result<(), CliError> {
-    let (table, stopped) = misere::table_until(game, &[max], super::progress::sink(), true)?;
-    let summary = analysis::misere::summarize(&table);
-    let stopped = stopped.map(|error| (table.cells.len() as u64, error.to_string()));
-    let text = if json {
-        export::misere::period_json(&game.name, &summary, &stopped)
-    } else {
-        export::misere::period_text(&game_title(game), &game.coordinate, &summary, &stopped)
-    };
-    context.console.print(&text)?;
     Ok(())
 }
 

@@ -9,7 +9,6 @@ use crate::engine::Table;
 use crate::export::graph_plot::GraphDrawing;
 use crate::export::{self, ChartSpec};
 use crate::rules::Play;
-use crate::value::loopy::LoopyTable;
 use crate::value::{Outcome, Registry, Request, Valued};
 
 use super::args::{BoxArg, GameArgs, PlayArgs};
@@ -128,10 +127,10 @@ fn plot_graph(
         .map(|v| graph.name(v).to_string())
         .collect();
     let title = format!("{}: P, N and D positions", game.name);
-    let bytes = match graph.hackenbush {
-        Some(ground) => {
-            let position = crate::value::hackenbush_of(graph, ground)?;
-            let values = position.node_values();
+    let request = super::values_request(&[], true);
+    let bytes = match api::value(&Registry::standard(), game, "normal", &request)? {
+        Valued::Hackenbush(table) => {
+            let values = table.picture.node_values();
             let outcome: Vec<Outcome> = values
                 .iter()
                 .map(|v| Outcome::of_value(v.unwrap_or(0)))
@@ -150,13 +149,12 @@ fn plot_graph(
                     outcome: &outcome,
                     labels: &labels,
                     undirected: true,
-                    ground: Some(ground),
+                    ground: Some(table.picture.ground()),
                 },
                 format,
             )?
         }
-        None => {
-            let table = LoopyTable::of_graph_with(graph, &super::progress::options())?;
+        Valued::Loopy(table) => {
             let labels: Vec<String> = table.values.iter().map(|v| v.pretty()).collect();
             export::graph_plot::render_graph(
                 &GraphDrawing {
@@ -171,6 +169,10 @@ fn plot_graph(
                 format,
             )?
         }
+        other => unreachable!(
+            "a graph file's table is loopy or Hackenbush, not {}",
+            other.kind()
+        ),
     };
     context
         .console

@@ -3,11 +3,11 @@
 //! report with [`crate::export::solve::write_text`] or, with `--json`,
 //! [`crate::export::solve::write_json`].
 
-use crate::engine::EngineError;
+use crate::api::{self, SolveRequest, Solved};
 use crate::export;
-use crate::rules::{Game, GraphGame, Play};
-use crate::solve::{self, MisereOptions, SolveError};
-use crate::value::loopy::LoopyTable;
+use crate::rules::Game;
+use crate::solve::SolveError;
+use crate::value::Notice;
 
 use super::{CliError, Context, GameArgs, PlayArgs};
 
@@ -33,56 +33,29 @@ pub struct Args {
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let game = args.game.load(&mut context.console)?;
     let play = args.play.resolve(&game, &mut context.console);
-    if let Some(graph) = game.graph() {
-        return run_graph(&args, &game, graph, play, context);
-    }
-    if args.position.is_empty() {
-        return Err(CliError::Usage(
-            "`solve` needs a position: heaps (`3 5 7`) or tuples joined by `+` (`(3, 4) + (5, 2)`)"
-                .into(),
-        ));
-    }
-    let arity = game.coordinates().len();
-    let components = solve::parse_sum(&args.position.join(" "), arity)
-        .map_err(|e| CliError::Solve(Box::new(e.into())))?;
-    let solved = match play {
-        Play::Normal => match solve::solve_with(&game, &components, &super::progress::options()) {
-            Err(SolveError::Engine(EngineError::Cycle { .. })) => {
-                // A game whose moves can cycle: the positions reachable from the sum's.
-                let table =
-                    LoopyTable::reachable_with(&game, &components, &super::progress::options())?;
-                let nodes: Vec<u32> = components
-                    .iter()
-                    .map(|c| table.node_of(c).expect("every start is a node"))
-                    .collect();
-                return write_loopy(&args, &game, &table, &nodes, context);
-            }
-            other => other,
-        },
-        Play::Misere => {
-            let console = &mut context.console;
-            let mut note = |text: String| console.note(&text);
-            solve::solve_misere(
-                &game,
-                &components,
-                MisereOptions {
-                    progress: super::progress::sink(),
-                    note: Some(&mut note),
-                    ..Default::default()
-                },
-            )
-        }
+    let console = std::cell::RefCell::new(&mut context.console);
+    let notices = |notice: &Notice| console.borrow_mut().note(&super::notice_text(notice));
+    let request = SolveRequest {
+        play,
+        options: super::progress::options(),
+        notices: Some(&notices),
     };
-    match solved {
-        Ok(report) => {
-            context.console.write_to("-", |out| {
-                if args.json {
-                    export::solve::write_json(out, &report)
-                } else {
-                    export::solve::write_text(out, &report)
-                }
+    let solved = api::solve(&game, &args.position.join(" "), &request);
+    let console = console.into_inner();
+    let report = match solved {
+        Ok(Solved::Sum(report)) => report,
+        Ok(Solved::Loopy(report)) => {
+            console.write_to("-", |out| match args.json {
+                true => export::loopy::write_solve_json(out, &report),
+                false => export::loopy::write_solve_text(out, &report),
             })?;
-            Ok(())
+            return Ok(());
+        }
+        Ok(Solved::Hackenbush(report)) => {
+            console.write_to("-", |out| {
+                export::hackenbush::write_solve(out, &report, args.json)
+            })?;
+            return Ok(());
         }
         Err(error) => {
             if let (
@@ -92,76 +65,46 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
                 false,
             ) = (&error, args.json)
             {
-                context.console.write_to("-", |out| {
+                console.write_to("-", |out| {
                     export::solve::write_header(out, position, method)
                 })?;
             }
-            Err(CliError::Solve(Box::new(error)))
+            return Err(refusal(error, &game, &args.position));
         }
-    }
-}
-
-/// `solve` on a graph file: a sum of tokens on its nodes (by name), or a Hackenbush position.
-fn run_graph(
-    args: &Args,
-    game: &Game,
-    graph: &GraphGame,
-    play: Play,
-    context: &mut Context<'_>,
-) -> Result<(), CliError> {
-    super::table::refuse_misere_loopy(play.word())?;
-    if let Some(ground) = graph.hackenbush {
-        if !args.position.is_empty() {
-            return Err(super::usage_with_help(
-                "a hackenbush file is one position, the whole graph: `solve` takes no position for it".to_string(),
-                format!("drop `{}`", args.position.join(" ")),
-            ));
-        }
-        let position = crate::value::hackenbush_of(graph, ground)?;
-        context.console.write_to("-", |out| {
-            export::hackenbush::write_solve(out, graph, &position, args.json)
-        })?;
-        return Ok(());
-    }
-    let text = args.position.join(" ");
-    let nodes: Vec<u32> = if text.split(['+', ' ']).all(|n| n.trim().is_empty()) {
-        match graph.start {
-            Some(start) => vec![start],
-            None => {
-                return Err(CliError::Usage(format!(
-                    "`solve` needs a position: one or more nodes of {} joined by `+` (e.g. `{}`), or a `start` line in the file",
-                    game.name,
-                    graph.name(0)
-                )))
-            }
-        }
-    } else {
-        graph.nodes_of_sum(&text).map_err(|name| {
-            super::usage_with_help(
-                format!("`{name}` is not a node of {}", game.name),
-                format!("the nodes are named in its `edge` lines ({} nodes; `sgscope table FILE` lists them)", graph.node_count()),
-            )
-        })?
     };
-    let table = LoopyTable::of_graph_with(graph, &super::progress::options())?;
-    write_loopy(args, game, &table, &nodes, context)
-}
-
-fn write_loopy(
-    args: &Args,
-    game: &Game,
-    table: &LoopyTable,
-    nodes: &[u32],
-    context: &mut Context<'_>,
-) -> Result<(), CliError> {
-    let report =
-        solve::loopy::solve_loopy(game, table, nodes).map_err(|e| CliError::Solve(Box::new(e)))?;
-    context.console.write_to("-", |out| {
+    console.write_to("-", |out| {
         if args.json {
-            export::loopy::write_solve_json(out, &report)
+            export::solve::write_json(out, &report)
         } else {
-            export::loopy::write_solve_text(out, &report)
+            export::solve::write_text(out, &report)
         }
     })?;
     Ok(())
+}
+
+/// A refusal of the position asked about, worded for the command line (exit 2); any other error
+/// as it is.
+fn refusal(error: SolveError, game: &Game, position: &[String]) -> CliError {
+    match (&error, game.graph()) {
+        (SolveError::NoPosition, None) => CliError::Usage(
+            "`solve` needs a position: heaps (`3 5 7`) or tuples joined by `+` (`(3, 4) + (5, 2)`)"
+                .into(),
+        ),
+        (SolveError::NoPosition, Some(graph)) => CliError::Usage(format!(
+            "`solve` needs a position: one or more nodes of {} joined by `+` (e.g. `{}`), or a `start` line in the file",
+            game.name,
+            graph.name(0)
+        )),
+        (SolveError::HackenbushPosition { .. }, _) => super::usage_with_help(
+            "a hackenbush file is one position, the whole graph: `solve` takes no position for it"
+                .to_string(),
+            format!("drop `{}`", position.join(" ")),
+        ),
+        (SolveError::UnknownNode { name, game, nodes }, _) => super::usage_with_help(
+            format!("`{name}` is not a node of {game}"),
+            format!("the nodes are named in its `edge` lines ({nodes} nodes; `sgscope table FILE` lists them)"),
+        ),
+        (SolveError::MisereLoopy, _) => super::table::misere_loopy_refusal(),
+        _ => CliError::Solve(Box::new(error)),
+    }
 }

@@ -2,7 +2,10 @@
 
 use crate::analysis;
 use crate::api;
-use crate::engine::{self, EngineError, Table};
+use std::cell::RefCell;
+use std::ops::ControlFlow;
+
+use crate::engine::{EngineError, SgTable, Table};
 use crate::export::{Format, TableView};
 use crate::rules::Game;
 use crate::value::{DynRule, Notice, Registry, Request, TableKind, Valued};
@@ -69,22 +72,22 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     }
     refuse_format(args.format, kind)?;
     let valued = if kind == TableKind::Sequence {
-        Valued::Normal(sequence(&args, &game, context)?)
+        sequence(&args, &game, rule, context)?
     } else {
         let extents = match (game.graph(), game.position_program()) {
             (Some(_), _) => Vec::new(),
             (None, Some(_)) => args.to.extents(&game.coordinates())?,
             (None, None) => vec![args.to.heap_to(&game)?],
         };
-        let console = std::cell::RefCell::new(&mut context.console);
+        let console = RefCell::new(&mut context.console);
         let notices = |notice: &Notice| console.borrow_mut().note(&super::notice_text(notice));
         // A format that cannot show a loopy table stops at the cycle, before valuing it.
         let loopy_fallback = args.format.check(TableKind::Loopy).is_ok();
         let request = Request {
-            extents,
             options: super::progress::options(),
             notices: Some(&notices),
             loopy_fallback,
+            ..Request::new(&extents)
         };
         let valued = match rule.value(&game, &request) {
             Err(EngineError::Cycle { positions, .. }) if !loopy_fallback => {
@@ -112,24 +115,43 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     Ok(())
 }
 
-/// A heap game's normal values `G(0..=to)`, resumable: saved and resumed with `--checkpoint`.
-fn sequence(args: &Args, game: &Game, context: &mut Context<'_>) -> Result<Table, CliError> {
+/// A heap game's normal values `G(0..=to)` through the facade, resumable: saved and resumed
+/// with `--checkpoint`.
+fn sequence(
+    args: &Args,
+    game: &Game,
+    rule: &dyn DynRule,
+    context: &mut Context<'_>,
+) -> Result<Valued, CliError> {
     let to = args.to.heap_to(game)?;
     let console = &mut context.console;
-    let (mut table, ()) = args
-        .checkpointing
-        .run(game, &context.args, |mut table, hook| {
-            note_if_long(console, game, table.len(), to, Bound::To, hook.is_some());
-            let options = super::progress::options();
-            match hook {
-                Some(hook) => engine::extend_in_chunks(game, &mut table, to, &options, hook)?,
-                None => engine::extend(game, &mut table, to, &options)?,
-            }
-            Ok((table, ()))
-        })?;
-    // A resumed table may hold more values than asked for.
-    table.truncate(to as usize + 1);
-    Ok(Table::sequence(&game.coordinate, table))
+    let (values, ()) = args.checkpointing.run(game, &context.args, |start, hook| {
+        note_if_long(console, game, start.len(), to, Bound::To, hook.is_some());
+        let checkpointed = hook.is_some();
+        let start = RefCell::new(start);
+        let hook = RefCell::new(hook);
+        let between_chunks = |table: &SgTable| match hook.borrow_mut().as_mut() {
+            Some(hook) => hook(table),
+            None => ControlFlow::Continue(()),
+        };
+        let request = Request {
+            options: super::progress::options(),
+            start: Some(&start),
+            between_chunks: match checkpointed {
+                true => Some(&between_chunks),
+                false => None,
+            },
+            ..Request::new(&[to])
+        };
+        match rule.value(game, &request)? {
+            Valued::Normal(Table::Sequence { values, .. }) => Ok((values, ())),
+            other => unreachable!(
+                "normal play of a heap game is a sequence, not {}",
+                other.kind()
+            ),
+        }
+    })?;
+    Ok(Valued::Normal(Table::sequence(&game.coordinate, values)))
 }
 
 /// The rule called `name`, or an error listing the rules there are.
@@ -176,11 +198,16 @@ fn refuse_format(format: Format, kind: TableKind) -> Result<(), CliError> {
 
 /// Misère play of a game that can cycle is not valued (only normal play's loopy theory is).
 pub(super) fn refuse_misere_loopy(rule: &str) -> Result<(), CliError> {
-    if rule == "misere" {
-        return Err(super::usage_with_help(
-            "misère play of a graph or of a game whose moves can cycle is not supported: the loopy values (outcome, remoteness, generalized Sprague–Grundy value) are those of normal play".into(),
-            "drop --misere".into(),
-        ));
+    match rule {
+        "misere" => Err(misere_loopy_refusal()),
+        _ => Ok(()),
     }
-    Ok(())
+}
+
+/// The refusal of misère play of a graph or of a game whose moves can cycle.
+pub(super) fn misere_loopy_refusal() -> CliError {
+    super::usage_with_help(
+        crate::solve::SolveError::MisereLoopy.to_string(),
+        "drop --misere".into(),
+    )
 }

@@ -1,4 +1,5 @@
-//! `solve`'s report on a green Hackenbush position ([`Hackenbush`]): its value and winning cuts.
+//! `solve`'s report on a green Hackenbush position ([`HackenbushReport`]): its value and
+//! winning cuts.
 //! The table of every node's value is written by the format modules, like every kind of table.
 //!
 //! * `solve --json`: `{"play": "normal", "outcome", "value", "winning_moves": [{"cut": [U, V],
@@ -11,8 +12,7 @@ use std::io::{self, Write};
 
 use serde_json::{json, Value};
 
-use crate::engine::hackenbush::{Cuts, Hackenbush};
-use crate::rules::GraphGame;
+use crate::solve::hackenbush::HackenbushReport;
 
 /// How `solve` decided a Hackenbush position, in words.
 pub const METHOD: &str = "green Hackenbush by the colon and fusion principles (Winning Ways ch. 7): cycles fused to loops, then SG(v) = XOR over the branches c of (SG(c) + 1)";
@@ -20,20 +20,17 @@ pub const METHOD: &str = "green Hackenbush by the colon and fusion principles (W
 /// Writes `solve`'s answer for the position alone: its value, who wins, every winning cut.
 pub fn write_solve(
     out: &mut dyn Write,
-    graph: &GraphGame,
-    position: &Hackenbush,
+    report: &HackenbushReport,
     json_output: bool,
 ) -> io::Result<()> {
-    let value = position.value();
-    let Cuts {
-        winning: cuts,
-        unsearched,
-    } = position.winning_cuts_within(0, crate::engine::budget::steps_limit());
-    let complete = unsearched.is_empty();
-    let edges = position.edges();
+    let value = report.value;
+    let cuts = &report.winning;
+    let unsearched = &report.unsearched;
+    let complete = report.complete();
+    let edges = &report.edges;
     let cut_of = |e: usize| {
         let (u, v) = edges[e];
-        (graph.name(u), graph.name(v))
+        (report.name(u), report.name(v))
     };
     if json_output {
         let moves: Vec<Value> = cuts
@@ -61,9 +58,9 @@ pub fn write_solve(
     writeln!(
         out,
         "position: a hackenbush graph of {} nodes and {} edges, ground {}",
-        graph.node_count(),
+        report.names.len(),
         edges.len(),
-        graph.name(position.ground())
+        report.name(report.ground)
     )?;
     writeln!(out, "{METHOD}")?;
     if value == 0 {
@@ -90,7 +87,7 @@ pub fn write_solve(
             if unsearched.len() > 10 { ", …" } else { "" }
         )?;
     }
-    for &e in &cuts {
+    for &e in cuts {
         let (u, v) = cut_of(e);
         writeln!(out, "  cut {u} – {v}   (edge {} of the file)", e + 1)?;
     }

@@ -37,6 +37,7 @@ use crate::rules::{Game, GameKind, TakeBreakCode};
 use crate::value::evaluate;
 use crate::value::misere::quotient::{self, Quotient};
 use crate::value::misere::{Genus, Recursion, Sums, Unvalued, Valued};
+use crate::value::Notice;
 
 use super::moves::{self, Limit};
 use super::{check_components, sum_box, Method, Outcome, SolveError, SolveReport};
@@ -54,9 +55,10 @@ pub struct MisereOptions<'a> {
     /// Try the misère quotient when the search may need more than this many sums instead of
     /// [`QUOTIENT_FROM`] (0: whenever a component is wild; for tests of the quotient path).
     pub quotient_from: Option<u128>,
-    /// Told, before a search, when the search may need more sums than it may keep (with the
-    /// bound), so that the command line can say so up front.
-    pub note: Option<&'a mut dyn FnMut(String)>,
+    /// Told, before a search, when the search may need more sums than it may keep
+    /// ([`Notice::ManySums`]), or when no quick misère quotient was found
+    /// ([`Notice::NoQuickQuotient`]), so that the caller can say so up front.
+    pub notices: Option<&'a dyn Fn(&Notice)>,
 }
 
 /// `solve` in misère play (see the module documentation): the report's `value` is `G⁻` of the
@@ -64,7 +66,7 @@ pub struct MisereOptions<'a> {
 pub fn solve_misere(
     game: &Game,
     components: &[Vec<u64>],
-    mut options: MisereOptions<'_>,
+    options: MisereOptions<'_>,
 ) -> Result<SolveReport, SolveError> {
     check_components(game, components)?;
     let coordinates = game.coordinates();
@@ -134,10 +136,8 @@ pub fn solve_misere(
                 return Ok(report);
             }
             Err(reason) => {
-                if let Some(note) = options.note.as_mut() {
-                    note(format!(
-                        "note: no misère quotient of the heaps ≤ {largest} within a quick attempt ({reason}); searching the sums"
-                    ));
+                if let Some(notices) = options.notices {
+                    notices(&Notice::NoQuickQuotient { largest, reason });
                 }
                 // The search's rate and time left from here, not from before the attempt.
                 sums.finish_progress();
@@ -156,12 +156,9 @@ pub fn solve_misere(
             .skip(1)
             .fold(genera[0].clone(), |sum, g| sum.tame_sum(g))
     } else {
-        if let (Some(note), Some(bound)) = (options.note.as_mut(), bound) {
+        if let (Some(notices), Some(bound)) = (options.notices, bound) {
             if bound > limit as u128 {
-                note(format!(
-                    "note: the misère search over this sum may need up to {} sums of components; it stops past {limit}",
-                    show_bound(bound)
-                ));
+                notices(&Notice::ManySums { bound, limit });
             }
         }
         sums.value(&total)?.genus.clone()
@@ -710,15 +707,6 @@ pub fn sums_bound(game: &Game, components: &[Vec<u64>]) -> Option<u128> {
 
 /// The most work (table entries) [`sums_bound`] spends.
 pub const BOUND_WORK: u128 = 20_000_000;
-
-/// A bound in words: digits, or "more than 10^38" when it saturated.
-fn show_bound(bound: u128) -> String {
-    if bound == u128::MAX {
-        "more than 10^38".to_string()
-    } else {
-        bound.to_string()
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -15,6 +15,7 @@
 //!   proved by the periodicity theorem — and its winning moves found from it ([`sums`]).
 
 pub mod beyond;
+pub mod hackenbush;
 pub mod loopy;
 pub mod misere;
 pub mod moves;
@@ -311,6 +312,32 @@ pub enum SolveError {
         /// The rule reaching it.
         rule: String,
     },
+    /// No position was asked about, and the game has none to start from (a graph file's
+    /// `start` line).
+    #[error("no position to solve")]
+    NoPosition,
+    /// A position asked about in a Hackenbush file, which is one position: the whole picture.
+    #[error("a hackenbush file is one position, the whole graph: it takes no position")]
+    HackenbushPosition {
+        /// The position given.
+        position: String,
+    },
+    /// A name that is not a node of the graph file.
+    #[error("`{name}` is not a node of {game}")]
+    UnknownNode {
+        /// The name given.
+        name: String,
+        /// The game's name.
+        game: String,
+        /// How many nodes the graph has.
+        nodes: usize,
+    },
+    /// Misère play of a graph file or of a game whose moves can cycle: only normal play has a
+    /// loopy theory (outcome, remoteness, generalized Sprague–Grundy values).
+    #[error(
+        "misère play of a graph or of a game whose moves can cycle is not supported: the loopy values (outcome, remoteness, generalized Sprague–Grundy value) are those of normal play"
+    )]
+    MisereLoopy,
     /// An error found after the position was decided to go by a criterion: the command line
     /// prints the position and the criterion ([`crate::export::solve::write_header`]) before
     /// the error.

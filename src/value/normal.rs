@@ -6,7 +6,7 @@ use super::{
     hackenbush_of, DynRule, HackenbushTable, Notice, Outcome, Request, TableKind, ValueRule, Valued,
 };
 use crate::engine::mex::mex_of;
-use crate::engine::{self, multi, EngineError, Nimber, Table};
+use crate::engine::{self, multi, EngineError, Nimber, SgTable, Table};
 use crate::rules::Game;
 
 /// Normal play valued by Sprague–Grundy values: `G(p) = mex{G(q) : p → q}`, a sum is worth the
@@ -71,10 +71,21 @@ impl DynRule for Normal {
         }
         if game.position_program().is_none() {
             let to = request.extents[0];
-            return Ok(Valued::Normal(Table::sequence(
-                &game.coordinate,
-                engine::compute(game, to, &request.options)?,
-            )));
+            let mut values = request
+                .start
+                .map(|start| start.replace(SgTable::new()))
+                .unwrap_or_default();
+            match request.between_chunks {
+                Some(hook) => {
+                    engine::extend_in_chunks(game, &mut values, to, &request.options, &mut |t| {
+                        hook(t)
+                    })?
+                }
+                None => engine::extend(game, &mut values, to, &request.options)?,
+            }
+            // A table resumed from a checkpoint may hold more values than asked for.
+            values.truncate(to as usize + 1);
+            return Ok(Valued::Normal(Table::sequence(&game.coordinate, values)));
         }
         match multi::compute_box_with(game, &request.extents, &request.options) {
             Ok(table) => Ok(Valued::Normal(Table::Box(table))),

@@ -6,8 +6,13 @@ use super::loopy::LoopyTable;
 use super::misere::MisereTable;
 use super::Outcome;
 use crate::engine::hackenbush::Hackenbush;
-use crate::engine::{EngineOptions, Table};
+use crate::engine::{EngineOptions, SgTable, Table};
 use crate::rules::{Game, GraphGame};
+use std::cell::RefCell;
+use std::ops::ControlFlow;
+
+/// Called between chunks of a heap game's sequence with the values so far.
+pub type BetweenChunks<'a> = dyn Fn(&SgTable) -> ControlFlow<()> + 'a;
 
 /// What to value: the box `0..=extents[i]` of a game's coordinates (a heap game's sequence
 /// `0..=extents[0]`); a graph file is valued whole, whatever the extents.
@@ -24,6 +29,13 @@ pub struct Request<'a> {
     /// ([`Notice::ValuedAsLoopy`]); when false (a caller that needs Sprague–Grundy values, such
     /// as a chart) the cycle is an error, [`crate::engine::EngineError::Cycle`].
     pub loopy_fallback: bool,
+    /// A heap game's sequence: the values already computed, `G(0..len)`, to start from (a
+    /// checkpoint). The valuation takes them, leaving the cell empty.
+    pub start: Option<&'a RefCell<SgTable>>,
+    /// A heap game's sequence: called between chunks of the computation with the values so
+    /// far (to save checkpoints); [`ControlFlow::Break`] stops it with
+    /// [`crate::engine::EngineError::Interrupted`].
+    pub between_chunks: Option<&'a BetweenChunks<'a>>,
 }
 
 impl<'a> Request<'a> {
@@ -34,6 +46,8 @@ impl<'a> Request<'a> {
             options: EngineOptions::default(),
             notices: None,
             loopy_fallback: true,
+            start: None,
+            between_chunks: None,
         }
     }
 
@@ -53,6 +67,22 @@ pub enum Notice {
     ValuedAsLoopy {
         /// The positions of a cycle of moves.
         cycle: Vec<Vec<u64>>,
+    },
+    /// No misère quotient of the heaps up to `largest` was found within a quick attempt, so the
+    /// sums of components are searched instead.
+    NoQuickQuotient {
+        /// The largest heap of the sum.
+        largest: u64,
+        /// Why the attempt failed.
+        reason: String,
+    },
+    /// The misère search over a sum may need up to `bound` sums of components (`u128::MAX`:
+    /// past 10^38), more than the `limit` it may keep.
+    ManySums {
+        /// The bound on the sums needed ([`crate::solve::misere::sums_bound`]).
+        bound: u128,
+        /// The most sums the search keeps.
+        limit: usize,
     },
 }
 

@@ -29,6 +29,7 @@
 //! of coordinates is reported with.
 
 pub mod beatty;
+pub mod findings;
 pub mod formula;
 pub mod lines;
 pub mod oned;
@@ -42,6 +43,7 @@ use super::criteria::CriteriaReport;
 use crate::engine::boxtable::BoxTable;
 use crate::engine::Hint;
 pub use beatty::{beatty_fit, golden_pairs, BeattyFit, PPairs};
+pub use findings::Findings;
 pub use formula::{find_box, find_sequence, nim_product, Formula, FormulaReport};
 use lines::Grid;
 pub use lines::{LineFamily, LineKind, LinePeriodicity, MIN_LINE_LENGTH};
