@@ -277,52 +277,78 @@ pub enum Solved {
     Hackenbush(HackenbushReport),
 }
 
-/// Solves the sum written `position` of `game`: heaps (`3 5 7`), tuples joined by `+`
-/// (`(3, 4) + (5, 2)`), or a graph file's nodes (`a + b`; the file's `start` node when
-/// `position` is empty). A position game whose moves cycle is solved as a loopy game over the
-/// positions reachable from the sum's ([`Solved::Loopy`]).
+/// A position as written for a game, read ([`read_position`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Position {
+    /// A sum of heaps or of tuples of coordinates.
+    Components(Vec<Vec<u64>>),
+    /// Tokens on a graph file's nodes.
+    Nodes(Vec<u32>),
+    /// A Hackenbush file's one position: the whole picture.
+    Picture,
+}
+
+/// Reads `text` as a position of `game`: heaps (`3 5 7`), tuples joined by `+`
+/// (`(3, 4) + (5, 2)`), or a graph file's nodes (`a + b`; the file's `start` node when `text`
+/// is empty). The one reading of positions for `solve`, `play` and `judge`.
+pub fn read_position(game: &Game, text: &str) -> Result<Position, SolveError> {
+    let empty = text.split(['+', ' ']).all(|part| part.trim().is_empty());
+    let Some(graph) = game.graph() else {
+        if text.trim().is_empty() {
+            return Err(SolveError::NoPosition);
+        }
+        let components = crate::solve::parse_sum(text, game.coordinates().len())?;
+        return Ok(Position::Components(components));
+    };
+    if graph.hackenbush.is_some() {
+        return match empty {
+            true => Ok(Position::Picture),
+            false => Err(SolveError::HackenbushPosition {
+                position: text.to_string(),
+            }),
+        };
+    }
+    match (empty, graph.start) {
+        (true, Some(start)) => Ok(Position::Nodes(vec![start])),
+        (true, None) => Err(SolveError::NoPosition),
+        (false, _) => graph
+            .nodes_of_sum(text)
+            .map(Position::Nodes)
+            .map_err(|name| SolveError::UnknownNode {
+                name: name.to_string(),
+                game: game.name.clone(),
+                nodes: graph.node_count(),
+            }),
+    }
+}
+
+/// Solves the sum written `position` of `game` (read by [`read_position`]). A position game
+/// whose moves cycle is solved as a loopy game over the positions reachable from the sum's
+/// ([`Solved::Loopy`]).
 pub fn solve(
     game: &Game,
     position: &str,
     request: &SolveRequest<'_>,
 ) -> Result<Solved, SolveError> {
-    let empty = position
-        .split(['+', ' '])
-        .all(|part| part.trim().is_empty());
-    if let Some(graph) = game.graph() {
-        if request.play == Play::Misere {
-            return Err(SolveError::MisereLoopy);
-        }
-        if let Some(ground) = graph.hackenbush {
-            if !empty {
-                return Err(SolveError::HackenbushPosition {
-                    position: position.to_string(),
-                });
-            }
+    if game.graph().is_some() && request.play == Play::Misere {
+        return Err(SolveError::MisereLoopy);
+    }
+    let components = match (read_position(game, position)?, game.graph()) {
+        (Position::Picture, Some(graph)) => {
+            let ground = graph.hackenbush.expect("a picture is a hackenbush file's");
             return Ok(Solved::Hackenbush(
                 crate::solve::hackenbush::solve_hackenbush(graph, ground)?,
             ));
         }
-        let nodes = match (empty, graph.start) {
-            (true, Some(start)) => vec![start],
-            (true, None) => return Err(SolveError::NoPosition),
-            (false, _) => graph
-                .nodes_of_sum(position)
-                .map_err(|name| SolveError::UnknownNode {
-                    name: name.to_string(),
-                    game: game.name.clone(),
-                    nodes: graph.node_count(),
-                })?,
-        };
-        let table = LoopyTable::of_graph_with(graph, &request.options)?;
-        return Ok(Solved::Loopy(crate::solve::loopy::solve_loopy(
-            game, &table, &nodes,
-        )?));
-    }
-    if position.trim().is_empty() {
-        return Err(SolveError::NoPosition);
-    }
-    let components = crate::solve::parse_sum(position, game.coordinates().len())?;
+        (Position::Nodes(nodes), Some(graph)) => {
+            let table = LoopyTable::of_graph_with(graph, &request.options)?;
+            return Ok(Solved::Loopy(crate::solve::loopy::solve_loopy(
+                game, &table, &nodes,
+            )?));
+        }
+        (Position::Components(components), _) => components,
+        (position, _) => unreachable!("{position:?} of a game that is no graph file"),
+    };
     let report = match request.play {
         Play::Normal => match crate::solve::solve_with(game, &components, &request.options) {
             Err(SolveError::Engine(EngineError::Cycle { .. })) => {
