@@ -300,9 +300,13 @@ pub enum EngineError {
         work: String,
     },
     /// A request stopped while running, past the budget its estimate allowed (rule steps,
-    /// the work outside a box, the memory of a box's search): located at the rule, with how
-    /// far it got ([`budget::over_budget`]).
-    #[error("{}", .diagnostic.render(.file))]
+    /// the work outside a box, the memory of a box's search, the misère search over sums):
+    /// located at the rule when one was running, with how far it got
+    /// ([`budget::over_budget`]). A stop no rule is to blame for (the diagnostic is
+    /// [`Diagnostic::unlocated`]: the misère search over sums, a budget passed between rules)
+    /// is shown as its message alone, like the refusals up front: the request's size is the
+    /// cause, and there is no place in the text to point at.
+    #[error("{}", over_budget_text(.diagnostic, .file))]
     OverBudget {
         /// What happened and where.
         diagnostic: Box<Diagnostic>,
@@ -460,6 +464,16 @@ impl EngineError {
             EngineError::GraphCycle { .. } => Some(Hint::AcyclicGraphsOnly),
             _ => None,
         }
+    }
+}
+
+/// How [`EngineError::OverBudget`] reads: its diagnostic rendered at the rule, or its message
+/// alone when it is unlocated.
+fn over_budget_text(diagnostic: &Diagnostic, file: &SourceFile) -> String {
+    if diagnostic.located {
+        diagnostic.render(file)
+    } else {
+        diagnostic.message.clone()
     }
 }
 
