@@ -623,15 +623,16 @@ pub fn over_budget(
             positions,
             steps,
             allowed,
-        } => (
-            format!(
-                "at {place}, the moves keep leaving the box: {positions} positions outside it took {} rule steps, more than the {} allowed (as many as the box is estimated to take, at least {}, and {OUTSIDE_POSITION_STEPS} a position); {progress}",
-                estimate::count(steps as f64),
-                estimate::count(allowed as f64),
-                estimate::count(OUTSIDE_STEPS as f64)
-            ),
-            "this move leads outside the box".to_string(),
-        ),
+        } => {
+            let (steps, allowed) = estimate::counts_apart(steps, allowed);
+            (
+                format!(
+                    "at {place}, the moves keep leaving the box: {positions} positions outside it took {steps} rule steps, more than the {allowed} allowed (as many as the box is estimated to take, at least {}, and {OUTSIDE_POSITION_STEPS} a position); {progress}",
+                    estimate::count(OUTSIDE_STEPS as f64)
+                ),
+                "this move leads outside the box".to_string(),
+            )
+        }
         OverBudget::SearchMemory { bytes, depth } => (
             format!(
                 "at {place}, the search holds the moves of {depth} positions, more than the {} it may use: {progress}",

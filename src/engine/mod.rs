@@ -248,7 +248,7 @@ pub enum EngineError {
     /// General rules whose ranges are so large that the heap table would take hours.
     #[error(
         "G(0..={to}) would take more than {limit:e} rule steps (about {}: binder values and moves, estimated from {samples} of its positions and the rules' ranges; {costliest}): hours of work",
-        estimate::count(*.estimate)
+        estimate::count_above(*.estimate, *.limit as f64)
     )]
     RulesTooSlow {
         /// The largest position asked for.
@@ -266,7 +266,7 @@ pub enum EngineError {
     #[error(
         "the box {} would take more than {limit:e} rule steps (about {}: binder values and moves, estimated from {samples} of its positions and the rules' ranges; {costliest}): hours of work",
         box_text(.coordinates, .extents),
-        estimate::count(*.estimate)
+        estimate::count_above(*.estimate, *.limit as f64)
     )]
     BoxTooSlow {
         /// The coordinates' names.
