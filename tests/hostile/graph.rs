@@ -203,9 +203,10 @@ fn play_and_judge_of_a_million_edges_answer() {
 /// valuation of the whole component per edge, as it once was, needs 10^12 steps).
 #[test]
 fn the_cuts_of_a_million_edges_are_checked_in_linear_work() {
+    type Edges = Vec<(u32, u32)>;
     use sgscope::engine::hackenbush::Hackenbush;
     let n: u32 = 1_000_000;
-    let pictures: [(&str, Vec<(u32, u32)>, Vec<usize>); 3] = [
+    let pictures: [(&str, Edges, Vec<usize>); 3] = [
         ("parallel", (0..n).map(|_| (0, 1)).collect(), vec![]),
         (
             "even cycle",
