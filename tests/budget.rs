@@ -15,7 +15,8 @@ fn game(text: &str) -> Game {
 }
 
 /// A move that leaves the box and keeps going (each position outside it has more moves than
-/// the last) grew to 2.5 GB and aborted: it stops at once, pointing at the move.
+/// the last) grew to 2.5 GB and aborted: it stops at once, pointing at the move. The steps
+/// taken and allowed are shown whole: rounded, they read "1.8e7, more than the 1.8e7".
 #[test]
 fn moves_leaving_the_box_for_good_stop_at_the_move() {
     let dir = tempfile::tempdir().unwrap();
@@ -26,7 +27,7 @@ fn moves_leaving_the_box_for_good_stop_at_the_move() {
     assert_render(
         &err,
         r"
-error: at x = 4225, the moves keep leaving the box: 4223 positions outside it took 1.8e7 rule steps, more than the 1.8e7 allowed (as many as the box is estimated to take, at least 1.7e7, and 256 a position); 0 of the box's 4 positions were valued
+error: at x = 4225, the moves keep leaving the box: 4223 positions outside it took 17863282 rule steps, more than the 17858304 allowed (as many as the box is estimated to take, at least 1.7e7, and 256 a position); 0 of the box's 4 positions were valued
  --> DIR/g.sg:2:1
   |
 2 | move t in 1..=x => x + 1

@@ -2,7 +2,9 @@
 
 use serde_json::Value;
 
-use crate::support::{assert_has, assert_render, csv_values, fails, ok, root, sgscope};
+use crate::support::{
+    assert_has, assert_render, csv_values, fails, ok, render_mismatch, root, sgscope,
+};
 
 #[test]
 fn dawsons_kayles_period_json_is_proved() {
@@ -166,15 +168,26 @@ fn plots_png_and_svg() {
     }
 }
 
+/// An image format `plot` does not write is a usage error of `-o` (exit 2; it was 1), refused
+/// before the game is read: for a heap game, a graph file, and a rules file that is not there.
 #[test]
 fn plot_rejects_unknown_extensions() {
-    assert_render(
-        &fails(&["plot", "rules/kayles.sg", "-o", "out/kayles.bmp"], 1),
-        r"
+    for game in [
+        "rules/kayles.sg",
+        "rules/graph-cycle.sg",
+        "rules/no-such-file.sg",
+    ] {
+        let render = fails(&["plot", game, "-o", "out/kayles.bmp"], 2);
+        if let Some(report) = render_mismatch(
+            &render,
+            r"
 error: cannot tell the chart format of out/kayles.bmp
   help: use a file name ending in .png or .svg
 ",
-    );
+        ) {
+            panic!("{game}: {report}");
+        }
+    }
 }
 
 #[test]

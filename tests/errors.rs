@@ -716,3 +716,23 @@ fn matrix_of_a_table_that_is_no_grid_is_refused_whole() {
         ),
     ]);
 }
+
+/// A misère table past the budget of its search over sums is refused like the refusals up
+/// front: the message and its help line, no place in the rules text (it pointed at
+/// `<command line>:1:1`, the first character of `octal 0.77`, which no rule is to blame for).
+/// The run takes some seconds, so a progress line may come first: it is dropped.
+#[test]
+fn a_misere_table_past_its_search_over_sums_points_at_no_rule() {
+    let err = fails(&["table", "octal 0.77", "--misere", "--to", "100000"], 1);
+    let err: String = err
+        .split_inclusive('\n')
+        .filter(|line| !line.starts_with("progress: "))
+        .collect();
+    assert_render(
+        &err,
+        r"
+error: at n = 54, the misère search over sums (run from the positions asked) passed the budget of 400000 sums of components (about 45.8 MiB): G⁻ and the genus of the heaps 0..54 were computed, of 100001 values; this table is not printed partially
+  help: ask for --to/--max below 54
+",
+    );
+}

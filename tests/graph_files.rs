@@ -169,9 +169,10 @@ error: a graph file cannot have a `position` line
 "#,
         ),
         (
+            // "an `octal` line": the article follows the keyword (it read "a `octal` line").
             "edge a b\noctal 0.07\n",
             r#"
-error: a graph file cannot have a `octal` line
+error: a graph file cannot have an `octal` line
  --> bad.sg:2:1
   |
 2 | octal 0.07
@@ -246,6 +247,18 @@ error: unknown statement `edg`
   | ^^^ expected `edge` or another graph line
   |
   = help: did you mean `edge`?
+"#,
+        ),
+        (
+            "edge a b\nhex 0.07\n",
+            r#"
+error: a graph file cannot have a `hex` line
+ --> bad.sg:2:1
+  |
+2 | hex 0.07
+  | ^^^ not a graph line
+  |
+  = help: a graph file is only `edge`/`start`/`ground`/`hackenbush` lines plus `name`/`description`; write move rules and family lines in a file of their own
 "#,
         ),
         (

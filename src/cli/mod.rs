@@ -368,6 +368,9 @@ impl CliError {
     fn exit_code(&self) -> i32 {
         match self {
             CliError::Usage(_) => 2,
+            // A chart file whose extension names no format (`-o x.bmp`, `--plot x.bmp`): a
+            // flag's value, refused before any work.
+            CliError::Export(ExportError::UnknownChartFormat { .. }) => 2,
             // A request the budget refuses before any work, like a bad argument: 2 for heap
             // games and position games alike; a run stopped past the budget while running is 1.
             CliError::Engine(e) if e.is_refused_up_front() => 2,

@@ -47,7 +47,8 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     let game = args.game.load(&mut context.console)?;
     let play = args.play.resolve(&game, &mut context.console);
     let start = start_of(&game, &args.position, "play")?;
-    let referee = Referee::new(&game, play, &start).map_err(play_error)?;
+    let referee = Referee::with_options(&game, play, &start, super::progress::options())
+        .map_err(play_error)?;
     let first = args.first.map(|f| match f {
         FirstArg::Me => First::Me,
         FirstArg::Computer => First::Computer,
@@ -138,7 +139,8 @@ pub fn run_judge(args: JudgeArgs, context: &mut Context<'_>) -> Result<(), CliEr
             "--time-limit must be more than 0 and at most 86400 seconds".into(),
         ));
     }
-    let referee = Referee::new(&game, play, &start).map_err(play_error)?;
+    let referee = Referee::with_options(&game, play, &start, super::progress::options())
+        .map_err(play_error)?;
     let options = JudgeOptions {
         side: args.side.map(|s| match s {
             SideArg::First => Side::First,

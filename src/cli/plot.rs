@@ -34,15 +34,15 @@ pub struct Args {
 
 /// Runs `plot`.
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
+    // The chart format is the flag's own: refused (exit 2) before the game is even read.
+    let output = Path::new(&args.output);
+    let format = export::ChartFormat::from_path(output)?;
     let game = args.game.load(&mut context.console)?;
     super::checkpointing::check_output(Some(&args.output))?;
-    let output = Path::new(&args.output);
     if let Some(graph) = game.graph() {
-        return plot_graph(&args, &game, graph, output, context);
+        return plot_graph(&args, &game, graph, format, context);
     }
-    // Refuse a bad extension, a meaningless --rare or a box that cannot be drawn before
-    // computing anything.
-    export::ChartFormat::from_path(output)?;
+    // Refuse a meaningless --rare or a box that cannot be drawn before computing anything.
     let coordinates = game.coordinates();
     // A one-coordinate position game gets the chart of a heap game.
     let heat_map = game.position_program().is_some() && coordinates.len() != 1 && !args.rare;
@@ -99,7 +99,7 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
             other.kind()
         ),
     };
-    let bytes = export::render_plot(&table, &spec, export::ChartFormat::from_path(output)?)?;
+    let bytes = export::render_plot(&table, &spec, format)?;
     context
         .console
         .write_to(&args.output, |w| w.write_all(&bytes))?;
@@ -113,10 +113,9 @@ fn plot_graph(
     args: &Args,
     game: &crate::rules::Game,
     graph: &crate::rules::GraphGame,
-    output: &Path,
+    format: export::ChartFormat,
     context: &mut Context<'_>,
 ) -> Result<(), CliError> {
-    let format = export::ChartFormat::from_path(output)?;
     if args.rare {
         return Err(CliError::Usage(
             "--rare marks rare values of a heap game; a graph has none (drop --rare)".into(),

@@ -229,10 +229,7 @@ fn counting_line(
     } else {
         ("of at most", "at most about")
     };
-    let left_text = match left {
-        Some(seconds) => format!("{about} {} left", human_duration(seconds)),
-        None => "no progress since the last line".to_string(),
-    };
+    let left_text = left_text(left, about, exact);
     let rate_text = if rate >= 10.0 {
         format!("{rate:.0}")
     } else {
@@ -241,6 +238,30 @@ fn counting_line(
     format!(
         "progress: {count} {what} {of} {at_most} ({percent}%), {rate_text} {what}/s, {left_text}"
     )
+}
+
+/// The longest time left a progress line states: an estimate past it (a rate measured over a
+/// few values at the start of a run whose cost grows fast, extrapolated to the end) is no
+/// figure to plan with (it printed "160200935 h"), so the line says only that it is longer.
+pub const TIME_LEFT_SHOWN: f64 = 100.0 * 24.0 * 3600.0;
+
+/// The time left of a progress line: `about 72 s left` (`about` is "about", or "at most about"
+/// for an upper bound, `exact` false); past [`TIME_LEFT_SHOWN`] `more than 100 days left` (an
+/// upper bound past it tells nothing: `time left unknown`); `time left unknown` for an
+/// estimate that is no number; and when nothing moved since the last line, that.
+fn left_text(left: Option<f64>, about: &str, exact: bool) -> String {
+    match left {
+        None => "no progress since the last line".to_string(),
+        Some(seconds) if !seconds.is_finite() || seconds < 0.0 => "time left unknown".to_string(),
+        Some(seconds) if seconds > TIME_LEFT_SHOWN => {
+            if exact {
+                "more than 100 days left".to_string()
+            } else {
+                "time left unknown (its upper bound is past 100 days)".to_string()
+            }
+        }
+        Some(seconds) => format!("{about} {} left", human_duration(seconds)),
+    }
 }
 
 /// `progress: n = 299 of 300 (99%), n = 300 has been running for 14 s` when position
@@ -266,10 +287,7 @@ fn progress_line(position: u64, start: u64, end: u64, rate: f64, left: Option<f6
     } else {
         format!("{rate:.1}")
     };
-    let left_text = match left {
-        Some(seconds) => format!("about {} left", human_duration(seconds)),
-        None => "no progress since the last line".to_string(),
-    };
+    let left_text = left_text(left, "about", true);
     format!(
         "progress: n = {} of {} ({percent}%), {rate_text} values/s, {left_text}",
         position.saturating_sub(1),
@@ -366,6 +384,37 @@ mod tests {
         assert_eq!(
             stalled_line(301, 0, 301, 14.2),
             "progress: n = 300 of 300 (100%), n = 301 has been running for 14 s"
+        );
+    }
+
+    /// An estimate past 100 days, or no number, is not printed as a figure: it read
+    /// "about 160200935 h left".
+    #[test]
+    fn time_left_past_a_hundred_days_or_unknown_is_said_so() {
+        assert_eq!(
+            progress_line(47, 0, 100_001, 4.5, Some(5.7672e11)),
+            "progress: n = 46 of 100000 (0%), 4.5 values/s, more than 100 days left"
+        );
+        assert_eq!(
+            progress_line(47, 0, 100_001, 4.5, Some(f64::INFINITY)),
+            "progress: n = 46 of 100000 (0%), 4.5 values/s, time left unknown"
+        );
+        assert_eq!(
+            progress_line(47, 0, 100_001, 4.5, Some(f64::NAN)),
+            "progress: n = 46 of 100000 (0%), 4.5 values/s, time left unknown"
+        );
+        // 100 days exactly is still a figure: 2400 h.
+        assert_eq!(
+            progress_line(47, 0, 100_001, 4.5, Some(TIME_LEFT_SHOWN)),
+            "progress: n = 46 of 100000 (0%), 4.5 values/s, about 2400 h left"
+        );
+        assert_eq!(
+            counting_line("codes", 312, 1024, 2.13, Some(1e10), true),
+            "progress: 312 codes of 1024 (30%), 2.1 codes/s, more than 100 days left"
+        );
+        assert_eq!(
+            counting_line("sums", 227_326, 5_685_413, 0.01, Some(1e10), false),
+            "progress: 227326 sums of at most 5685413 (3%), 0.0 sums/s, time left unknown (its upper bound is past 100 days)"
         );
     }
 

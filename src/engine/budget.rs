@@ -587,7 +587,8 @@ pub enum OverBudget {
 }
 
 /// The error of a request stopped while running, located at `rule` (the rule running, or
-/// whose move left the box), with how far it got: `done` of `total` positions valued.
+/// whose move left the box; unlocated without one), with how far it got: `done` of `total`
+/// positions valued.
 #[allow(clippy::too_many_arguments)]
 pub fn over_budget(
     game: &Game,
@@ -622,15 +623,16 @@ pub fn over_budget(
             positions,
             steps,
             allowed,
-        } => (
-            format!(
-                "at {place}, the moves keep leaving the box: {positions} positions outside it took {} rule steps, more than the {} allowed (as many as the box is estimated to take, at least {}, and {OUTSIDE_POSITION_STEPS} a position); {progress}",
-                estimate::count(steps as f64),
-                estimate::count(allowed as f64),
-                estimate::count(OUTSIDE_STEPS as f64)
-            ),
-            "this move leads outside the box".to_string(),
-        ),
+        } => {
+            let (steps, allowed) = estimate::counts_apart(steps, allowed);
+            (
+                format!(
+                    "at {place}, the moves keep leaving the box: {positions} positions outside it took {steps} rule steps, more than the {allowed} allowed (as many as the box is estimated to take, at least {}, and {OUTSIDE_POSITION_STEPS} a position); {progress}",
+                    estimate::count(OUTSIDE_STEPS as f64)
+                ),
+                "this move leads outside the box".to_string(),
+            )
+        }
         OverBudget::SearchMemory { bytes, depth } => (
             format!(
                 "at {place}, the search holds the moves of {depth} positions, more than the {} it may use: {progress}",
@@ -647,12 +649,12 @@ pub fn over_budget(
             "this rule's moves led to the sums".to_string(),
         ),
     };
-    let rule = rule.zip(program);
-    let span = rule.map_or(crate::rules::Span::new(0, 0), |(r, p)| p.rule_span(r));
-    let mut diagnostic = crate::rules::Diagnostic::new(message, span);
-    if rule.is_some() {
-        diagnostic = diagnostic.with_label(label);
-    }
+    // No rule to point at (the search over sums, a stop between rules): the message alone,
+    // never a made-up place such as the text's first character.
+    let diagnostic = match rule.zip(program) {
+        Some((r, p)) => crate::rules::Diagnostic::new(message, p.rule_span(r)).with_label(label),
+        None => crate::rules::Diagnostic::unlocated(message),
+    };
     EngineError::OverBudget {
         diagnostic: Box::new(diagnostic),
         file: Box::new(game.source.clone()),
@@ -774,5 +776,32 @@ mod tests {
         };
         let err = check_memory(&huge, None).unwrap_err();
         assert!(err.to_string().starts_with("a box of "), "{err}");
+    }
+
+    /// A stop no rule is to blame for (the misère search over sums) reads as its message
+    /// alone, like the refusals up front: it was located at `<command line>:1:1`, the text's
+    /// first character.
+    #[test]
+    fn a_stop_without_a_rule_is_not_located() {
+        let misere = game("octal 0.77");
+        let why = OverBudget::MisereSums {
+            limit: 400_000,
+            bytes: 48 << 20,
+        };
+        let error = over_budget(
+            &misere,
+            None,
+            None,
+            &[54],
+            why,
+            54,
+            100_001,
+            Hint::TableBelow(54),
+        );
+        assert_eq!(
+            error.to_string(),
+            "at n = 54, the misère search over sums (run from the positions asked) passed the budget of 400000 sums of components (about 48.0 MiB): G⁻ and the genus of the heaps 0..54 were computed, of 100001 values; this table is not printed partially"
+        );
+        assert_eq!(error.hint(), Some(Hint::TableBelow(54)));
     }
 }

@@ -102,6 +102,37 @@ pub fn count(n: f64) -> String {
     }
 }
 
+/// Two counts compared in one message ("took A steps, more than the B allowed"): each as
+/// [`count`] writes it, or both as whole numbers when their rounded forms would read the same
+/// but the counts differ ("1.8e7, more than the 1.8e7" read as a contradiction).
+pub fn counts_apart(a: u64, b: u64) -> (String, String) {
+    let (shown_a, shown_b) = (count(a as f64), count(b as f64));
+    if shown_a == shown_b && a != b {
+        (a.to_string(), b.to_string())
+    } else {
+        (shown_a, shown_b)
+    }
+}
+
+/// `n`, an estimate past `bound`, as [`count`] writes it, with more significant digits while
+/// it would read as no more than `bound` ("more than 2e10 (about 2.0e10)"), and as a whole
+/// number at worst.
+pub fn count_above(n: f64, bound: f64) -> String {
+    let shown = count(n);
+    if n <= bound || reads_above(&shown, bound) {
+        return shown;
+    }
+    (2..=15)
+        .map(|digits| format!("{n:.digits$e}"))
+        .find(|shown| reads_above(shown, bound))
+        .unwrap_or_else(|| format!("{}", n.ceil() as u64))
+}
+
+/// Whether the number `shown` is more than `bound`.
+fn reads_above(shown: &str, bound: f64) -> bool {
+    shown.parse::<f64>().is_ok_and(|read| read > bound)
+}
+
 /// The expected cost of extending a table of `G(0..from)` of `game` to `G(0..=to)`; `None` for
 /// position games, and for requests the engine refuses before any work (too large for memory,
 /// or too slow: past [`budget::TIME_LIMIT_SECONDS`](super::budget::TIME_LIMIT_SECONDS) or the
@@ -383,6 +414,33 @@ pub fn level_bytes(code: &TakeBreakCode, to: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::rules::{load, SourceFile};
+
+    #[test]
+    fn compared_counts_read_apart_when_they_differ() {
+        // The moves leaving a box: 1.8e7 steps, "more than the 1.8e7 allowed".
+        assert_eq!(
+            counts_apart(17_825_793, 17_825_792),
+            ("17825793".to_string(), "17825792".to_string())
+        );
+        assert_eq!(
+            counts_apart(25_000_000, 17_825_792),
+            ("2.5e7".to_string(), "1.8e7".to_string())
+        );
+        assert_eq!(
+            counts_apart(4_000, 3_999),
+            ("4000".to_string(), "3999".to_string())
+        );
+        assert_eq!(
+            counts_apart(17_825_792, 17_825_792),
+            ("1.8e7".to_string(), "1.8e7".to_string())
+        );
+        // An estimate past a limit reads past it.
+        assert_eq!(count_above(2.04e10, 2e10), "2.04e10");
+        assert_eq!(count_above(2.0001e10, 2e10), "2.0001e10");
+        assert_eq!(count_above(3.1e10, 2e10), "3.1e10");
+        assert_eq!(count_above(20_000_000_001.0, 2e10), "2.0000000001e10");
+        assert_eq!(count_above(1.5e9, 2e10), "1.5e9");
+    }
 
     fn game(text: &str) -> Game {
         load(SourceFile::new("<test>", text), &[]).unwrap()

@@ -248,7 +248,7 @@ pub enum EngineError {
     /// General rules whose ranges are so large that the heap table would take hours.
     #[error(
         "G(0..={to}) would take more than {limit:e} rule steps (about {}: binder values and moves, estimated from {samples} of its positions and the rules' ranges; {costliest}): hours of work",
-        estimate::count(*.estimate)
+        estimate::count_above(*.estimate, *.limit as f64)
     )]
     RulesTooSlow {
         /// The largest position asked for.
@@ -266,7 +266,7 @@ pub enum EngineError {
     #[error(
         "the box {} would take more than {limit:e} rule steps (about {}: binder values and moves, estimated from {samples} of its positions and the rules' ranges; {costliest}): hours of work",
         box_text(.coordinates, .extents),
-        estimate::count(*.estimate)
+        estimate::count_above(*.estimate, *.limit as f64)
     )]
     BoxTooSlow {
         /// The coordinates' names.
@@ -300,9 +300,13 @@ pub enum EngineError {
         work: String,
     },
     /// A request stopped while running, past the budget its estimate allowed (rule steps,
-    /// the work outside a box, the memory of a box's search): located at the rule, with how
-    /// far it got ([`budget::over_budget`]).
-    #[error("{}", .diagnostic.render(.file))]
+    /// the work outside a box, the memory of a box's search, the misère search over sums):
+    /// located at the rule when one was running, with how far it got
+    /// ([`budget::over_budget`]). A stop no rule is to blame for (the diagnostic is
+    /// [`Diagnostic::unlocated`]: the misère search over sums, a budget passed between rules)
+    /// is shown as its message alone, like the refusals up front: the request's size is the
+    /// cause, and there is no place in the text to point at.
+    #[error("{}", over_budget_text(.diagnostic, .file))]
     OverBudget {
         /// What happened and where.
         diagnostic: Box<Diagnostic>,
@@ -460,6 +464,16 @@ impl EngineError {
             EngineError::GraphCycle { .. } => Some(Hint::AcyclicGraphsOnly),
             _ => None,
         }
+    }
+}
+
+/// How [`EngineError::OverBudget`] reads: its diagnostic rendered at the rule, or its message
+/// alone when it is unlocated.
+fn over_budget_text(diagnostic: &Diagnostic, file: &SourceFile) -> String {
+    if diagnostic.located {
+        diagnostic.render(file)
+    } else {
+        diagnostic.message.clone()
     }
 }
 

@@ -22,7 +22,7 @@ use super::budget::Meter;
 use super::{moves, EngineError, Hint, MexSet, Progress, ProgressSink};
 use crate::hash::Fast;
 use crate::rules::program::{Scratch, Stop};
-use crate::rules::{Diagnostic, Game, Program, Span};
+use crate::rules::{Diagnostic, Game, Program};
 
 /// The most positions a search may value (about 200 bytes each for 20 coordinates).
 pub const MAX_POSITIONS: usize = 1 << 24;
@@ -184,18 +184,20 @@ impl<'g> Reachable<'g> {
         Ok(id)
     }
 
-    /// An over-budget error at `at`, located at `rule` when known.
+    /// An over-budget error at `at`, located at `rule` when known (else unlocated: no made-up
+    /// place).
     fn over_budget(&self, message: String, rule: Option<usize>, at: &[u64]) -> EngineError {
         let coordinates = self.game.coordinates();
         let place = crate::rules::checked::Place {
             names: &coordinates,
             values: at,
         };
-        let span = rule.map_or(Span::new(0, 0), |r| self.program.rule_span(r));
-        let mut diagnostic = Diagnostic::new(format!("at {place}, {message}"), span);
-        if rule.is_some() {
-            diagnostic = diagnostic.with_label("this rule was running");
-        }
+        let message = format!("at {place}, {message}");
+        let diagnostic = match rule {
+            Some(r) => Diagnostic::new(message, self.program.rule_span(r))
+                .with_label("this rule was running"),
+            None => Diagnostic::unlocated(message),
+        };
         EngineError::OverBudget {
             diagnostic: Box::new(diagnostic),
             file: Box::new(self.game.source.clone()),

@@ -217,12 +217,27 @@ fn joined_to_ground(
 pub struct Referee<'g> {
     game: &'g Game,
     rule: Rule,
+    /// Where its preparation and the searches of its turns report progress.
+    options: EngineOptions,
 }
 
 impl<'g> Referee<'g> {
     /// A referee for `game` under `play`, for games starting from `start` (a game whose moves
-    /// can cycle is valued on the positions reachable from it).
+    /// can cycle is valued on the positions reachable from it). Reports no progress
+    /// ([`Referee::with_options`] does).
     pub fn new(game: &'g Game, play: Play, start: &[Vec<u64>]) -> Result<Self, PlayError> {
+        Referee::with_options(game, play, start, EngineOptions::default())
+    }
+
+    /// [`Referee::new`], its preparation (the table of the start's heaps, the search over the
+    /// positions reachable, a graph's or a cycling game's loopy table) and the misère search
+    /// of each turn reporting progress to `options.progress`.
+    pub fn with_options(
+        game: &'g Game,
+        play: Play,
+        start: &[Vec<u64>],
+        options: EngineOptions,
+    ) -> Result<Self, PlayError> {
         if let Some(graph) = game.graph() {
             if let Some(ground) = graph.hackenbush {
                 if play == Play::Misere {
@@ -238,25 +253,32 @@ impl<'g> Referee<'g> {
                 return Ok(Referee {
                     game,
                     rule: Rule::Hackenbush(ground),
+                    options,
                 });
             }
             refuse_misere_loopy(play)?;
+            let rule = Rule::Loopy(LoopyTable::of_graph_with(graph, &options)?);
             return Ok(Referee {
                 game,
-                rule: Rule::Loopy(LoopyTable::of_graph(graph)?),
+                rule,
+                options,
             });
         }
         let rule = match play {
             Play::Misere => Rule::Misere,
-            Play::Normal => match solve::solve(game, start) {
+            Play::Normal => match solve::solve_with(game, start, &options) {
                 Err(SolveError::Engine(EngineError::Cycle { .. })) => {
-                    Rule::Loopy(LoopyTable::reachable(game, start)?)
+                    Rule::Loopy(LoopyTable::reachable_with(game, start, &options)?)
                 }
                 Err(error) => return Err(error.into()),
-                Ok(_) => Rule::Normal(heap_values(game, start)),
+                Ok(_) => Rule::Normal(heap_values(game, start, &options)),
             },
         };
-        Ok(Referee { game, rule })
+        Ok(Referee {
+            game,
+            rule,
+            options,
+        })
     }
 
     /// The game.
@@ -362,7 +384,14 @@ impl<'g> Referee<'g> {
                     _ => listed,
                 };
                 let report = match rule {
-                    Rule::Misere => solve::solve_misere(self.game, sum, MisereOptions::default())?,
+                    Rule::Misere => solve::solve_misere(
+                        self.game,
+                        sum,
+                        MisereOptions {
+                            progress: self.options.progress.clone(),
+                            ..MisereOptions::default()
+                        },
+                    )?,
                     // Every winning move, named as `listed` names it.
                     _ => solve::solve_listing_every_move(self.game, sum)?,
                 };
@@ -654,12 +683,12 @@ pub const SHOWN_EDGES: usize = 40;
 
 /// The table of a heap game (one coordinate, no graph) up to the largest heap of `start`, when
 /// the engine computes it; `None` otherwise (each turn then goes through `solve`).
-fn heap_values(game: &Game, start: &[Vec<u64>]) -> Option<SgTable> {
+fn heap_values(game: &Game, start: &[Vec<u64>], options: &EngineOptions) -> Option<SgTable> {
     if game.graph().is_some() || game.position_program().is_some() {
         return None;
     }
     let largest = start.iter().filter_map(|c| c.first().copied()).max()?;
-    engine::compute(game, largest, &EngineOptions::default()).ok()
+    engine::compute(game, largest, options).ok()
 }
 
 /// The analysis of `sum` in normal play from `values` (Sprague–Grundy: the player to move wins
@@ -908,6 +937,54 @@ mod tests {
 
     use super::*;
     use crate::rules::SourceFile;
+
+    /// Keeps the events a referee's preparation reports.
+    #[derive(Default)]
+    struct Heard(std::sync::Mutex<Vec<crate::engine::progress::Event>>);
+
+    impl crate::engine::ProgressSink for Heard {
+        fn update(&self, update: &crate::engine::progress::Update) -> bool {
+            self.0.lock().unwrap().push(update.event);
+            false
+        }
+    }
+
+    /// A referee's preparation reports its progress to the sink passed with
+    /// [`Referee::with_options`] (`play` and `judge` were silent however long it took): the
+    /// table of a heap game's start, the loopy table of a graph file that cycles; and
+    /// [`Referee::new`] reports nothing.
+    #[test]
+    fn a_referee_reports_its_preparation_to_the_sink_it_is_given() {
+        use crate::engine::progress::Event;
+        let kayles = &games()[1];
+        let cycle = crate::rules::load(
+            SourceFile::new("c.sg", "edge a b\nedge b a\nedge b c\n"),
+            &[],
+        )
+        .unwrap();
+        for (game, start) in [(kayles, vec![vec![300]]), (&cycle, vec![vec![0]])] {
+            let heard = std::sync::Arc::new(Heard::default());
+            let options = EngineOptions {
+                progress: Some(heard.clone()),
+            };
+            Referee::with_options(game, Play::Normal, &start, options).unwrap();
+            let events = heard.0.lock().unwrap().clone();
+            assert!(
+                events.contains(&Event::Started) && events.contains(&Event::Finished),
+                "{}: {events:?}",
+                game.name
+            );
+        }
+        // A misère turn's search over sums too (Kayles' heaps 8 + 9: a wild sum).
+        let heard = std::sync::Arc::new(Heard::default());
+        let options = EngineOptions {
+            progress: Some(heard.clone()),
+        };
+        let start = vec![vec![8], vec![9]];
+        let referee = Referee::with_options(kayles, Play::Misere, &start, options).unwrap();
+        referee.analyse(&start).unwrap();
+        assert!(!heard.0.lock().unwrap().is_empty());
+    }
 
     /// ABC278 G's rules as its statement says them (a block of L..=R cards), and Kayles.
     fn games() -> Vec<Game> {

@@ -319,6 +319,19 @@ fn shorten_quoted(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// The indefinite article of `word` in a message: "an" before a vowel ("an `octal` line"),
+/// "a" otherwise ("a `hex` line"). Backquotes and other punctuation before the word are
+/// skipped. Judged by the first letter, which is right for the keywords and names messages
+/// quote (no word of theirs starts with a silent "h" or a "u" read "you").
+pub fn article(word: &str) -> &'static str {
+    match word.chars().find(|c| c.is_alphanumeric()) {
+        Some(c) if "aeiouAEIOU".contains(c) => "an",
+        // A number starting with 8 is read "eight…": "an 8", "an 80".
+        Some('8') => "an",
+        Some(_) | None => "a",
+    }
+}
+
 /// The most errors kept for one rules text; later ones are only counted, and reported as
 /// "… and N more errors", so that refusing a file full of errors stays fast and short.
 pub const MAX_ERRORS: usize = 20;
@@ -398,6 +411,25 @@ impl std::ops::Deref for Errors {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn article_before_a_vowel_is_an() {
+        let cases = [
+            ("octal", "an"),
+            ("`octal`", "an"),
+            ("edge", "an"),
+            ("Interval", "an"),
+            ("hex", "a"),
+            ("subtraction", "a"),
+            ("takebreak", "a"),
+            ("8", "an"),
+            ("7", "a"),
+            ("", "a"),
+        ];
+        for (word, want) in cases {
+            assert_eq!(article(word), want, "{word:?}");
+        }
+    }
 
     #[test]
     fn renders_location_line_and_caret() {

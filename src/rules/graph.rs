@@ -20,7 +20,7 @@ use std::collections::HashMap;
 
 use super::ast::{Item, Play};
 use super::check::duplicate;
-use super::diagnostic::Errors;
+use super::diagnostic::{article, Errors};
 use super::names::{suggest, STATEMENT_KEYWORDS};
 use super::{parser, Diagnostic, Game, GameKind, RulesError, SourceFile, Span};
 use crate::graph::Graph;
@@ -694,7 +694,13 @@ fn not_a_graph_line(keyword: &str, keyword_span: Span) -> Diagnostic {
             .with_label("`param` in a graph file")
             .with_help("remove the line: a graph file lists its edges, there is nothing to set"),
         "heap" | "position" | "move" | "subtraction" | "octal" | "hex" | "takebreak" => {
-            Diagnostic::new(format!("a graph file cannot have a `{keyword}` line"), keyword_span)
+            Diagnostic::new(
+                format!(
+                    "a graph file cannot have {} `{keyword}` line",
+                    article(keyword)
+                ),
+                keyword_span,
+            )
                 .with_label("not a graph line")
                 .with_help("a graph file is only `edge`/`start`/`ground`/`hackenbush` lines plus `name`/`description`; write move rules and family lines in a file of their own")
         }
