@@ -5,6 +5,7 @@
 use std::process::Command;
 use std::time::Duration;
 
+use crate::api::{self, Position};
 use crate::play::judge::{self, JudgeOptions, Protocol, Result_, Side};
 use crate::play::session::{self, Ending, First};
 use crate::play::{PlayError, Referee};
@@ -218,48 +219,17 @@ pub fn run_judge(args: JudgeArgs, context: &mut Context<'_>) -> Result<(), CliEr
     }
 }
 
-/// The position given, or a graph file's `start` node.
+/// The position given, or a graph file's `start` node, read as `solve` reads it
+/// ([`api::read_position`]); a Hackenbush file's position is its standing edges.
 fn start_of(game: &Game, position: &[String], command: &str) -> Result<Vec<Vec<u64>>, CliError> {
-    if let Some(start) = crate::play::hackenbush_start(game).map_err(play_error)? {
-        if !position.is_empty() {
-            return Err(super::usage_with_help(
-                format!("a hackenbush file is one position, the whole graph: `{command}` takes no position for it"),
-                format!("drop `{}`", position.join(" ")),
-            ));
-        }
-        return Ok(start);
+    match api::read_position(game, &position.join(" ")) {
+        Ok(Position::Components(components)) => Ok(components),
+        Ok(Position::Nodes(nodes)) => Ok(nodes.into_iter().map(|v| vec![u64::from(v)]).collect()),
+        Ok(Position::Picture) => Ok(crate::play::hackenbush_start(game)
+            .map_err(play_error)?
+            .expect("a picture is a hackenbush file's")),
+        Err(error) => Err(super::solve::refusal(error, game, position, command)),
     }
-    if let Some(graph) = game.graph() {
-        let names: Vec<&str> = if position.is_empty() {
-            match graph.start {
-                Some(start) => vec![graph.names[start as usize].as_str()],
-                None => {
-                    return Err(CliError::Usage(format!(
-                        "`{command}` needs a position: nodes of {} joined by `+`, or a `start` line in the file",
-                        game.name
-                    )))
-                }
-            }
-        } else {
-            position.iter().map(String::as_str).collect()
-        };
-        let text = names.join(" ");
-        return match graph.nodes_of_sum(&text) {
-            Ok(nodes) => Ok(nodes.into_iter().map(|v| vec![u64::from(v)]).collect()),
-            Err(name) => Err(CliError::Usage(format!(
-                "`{name}` is not a node of {}",
-                game.name
-            ))),
-        };
-    }
-    if position.is_empty() {
-        return Err(CliError::Usage(format!(
-            "`{command}` needs a position: heaps (`3 5 7`) or tuples joined by `+` (`(3, 4) + (5, 2)`)"
-        )));
-    }
-    let arity = game.coordinates().len();
-    crate::solve::parse_sum(&position.join(" "), arity)
-        .map_err(|e| CliError::Solve(Box::new(e.into())))
 }
 
 fn play_error(error: PlayError) -> CliError {

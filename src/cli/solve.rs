@@ -69,7 +69,7 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
                     export::solve::write_header(out, position, method)
                 })?;
             }
-            return Err(refusal(error, &game, &args.position));
+            return Err(refusal(error, &game, &args.position, "solve"));
         }
     };
     console.write_to("-", |out| {
@@ -82,22 +82,27 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
     Ok(())
 }
 
-/// A refusal of the position asked about, worded for the command line (exit 2); any other error
-/// as it is.
-fn refusal(error: SolveError, game: &Game, position: &[String]) -> CliError {
+/// A refusal of the position asked about by `command` (`solve`, `play`, `judge`), worded for
+/// the command line (exit 2); any other error as it is.
+pub(super) fn refusal(
+    error: SolveError,
+    game: &Game,
+    position: &[String],
+    command: &str,
+) -> CliError {
     match (&error, game.graph()) {
-        (SolveError::NoPosition, None) => CliError::Usage(
-            "`solve` needs a position: heaps (`3 5 7`) or tuples joined by `+` (`(3, 4) + (5, 2)`)"
-                .into(),
-        ),
+        (SolveError::NoPosition, None) => CliError::Usage(format!(
+            "`{command}` needs a position: heaps (`3 5 7`) or tuples joined by `+` (`(3, 4) + (5, 2)`)"
+        )),
         (SolveError::NoPosition, Some(graph)) => CliError::Usage(format!(
-            "`solve` needs a position: one or more nodes of {} joined by `+` (e.g. `{}`), or a `start` line in the file",
+            "`{command}` needs a position: one or more nodes of {} joined by `+` (e.g. `{}`), or a `start` line in the file",
             game.name,
             graph.name(0)
         )),
         (SolveError::HackenbushPosition { .. }, _) => super::usage_with_help(
-            "a hackenbush file is one position, the whole graph: `solve` takes no position for it"
-                .to_string(),
+            format!(
+                "a hackenbush file is one position, the whole graph: `{command}` takes no position for it"
+            ),
             format!("drop `{}`", position.join(" ")),
         ),
         (SolveError::UnknownNode { name, game, nodes }, _) => super::usage_with_help(

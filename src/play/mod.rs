@@ -393,7 +393,7 @@ impl<'g> Referee<'g> {
                         },
                     )?,
                     // Every winning move, named as `listed` names it.
-                    _ => solve::solve_listing_every_move(self.game, sum)?,
+                    _ => solve::solve_listing_every_move(self.game, sum, &self.options)?,
                 };
                 let outcome = report.outcome;
                 let moves = listed

@@ -592,13 +592,15 @@ fn solve_reachable(
 
 /// [`solve`], every move listed and named by the rules, every winning one kept: a heap game's
 /// sum never goes by a proof ([`sums`], whose moves are named by the code and capped per
-/// component). For callers that match the winning moves against their own listing (`play`).
+/// component). For callers that match the winning moves against their own listing (`play`);
+/// a position game's search reports its progress to `options.progress`.
 pub fn solve_listing_every_move(
     game: &Game,
     components: &[Vec<u64>],
+    options: &EngineOptions,
 ) -> Result<SolveReport, SolveError> {
     match game.position_program() {
-        Some(_) => solve(game, components),
+        Some(_) => solve_with(game, components, options),
         None => {
             check_components(game, components)?;
             solve_heaps(game, components, false)
@@ -909,7 +911,7 @@ mod tests {
         assert!(!expected.is_empty());
         let by_proof = solve(&nim, &heaps).unwrap();
         assert!(matches!(by_proof.method, Method::Proved { .. }));
-        let listed = solve_listing_every_move(&nim, &heaps).unwrap();
+        let listed = solve_listing_every_move(&nim, &heaps, &EngineOptions::default()).unwrap();
         assert_eq!(
             listed.method,
             Method::ExactTable {
