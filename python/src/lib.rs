@@ -1,0 +1,642 @@
+//! `sgscope._sgscope`, the native half of the Python package `sgscope`: a thin layer over the
+//! library's facade [`sgscope::api`] (a game loaded from text or a file, valued under a rule by
+//! name, one typed [`Valued`]) and over the reports the command line prints with `--json`
+//! (periods, solved sums), which cross the boundary as the same JSON text. The Python half
+//! (`python/sgscope/__init__.py`) turns them into numpy arrays and report objects.
+//!
+//! Every long call runs on a worker thread with the GIL released ([`run`]): the calling thread
+//! waits for it, wakes ten times a second to let Python handle signals (Ctrl-C) and to hand the
+//! latest progress update to the caller's callback, and on an exception (`KeyboardInterrupt`,
+//! or one raised by the callback) stops the worker at its next progress update
+//! ([`Sink::update`]) before raising it: nothing keeps running behind Python's back.
+//!
+//! The library calls the binding makes besides the facade are each in ONE function below
+//! ([`period_json`], [`solve_json`]) so that they move to the facade's functions in one place.
+
+use std::panic::{self, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, Once};
+use std::time::{Duration, Instant};
+
+use pyo3::exceptions::{PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyRuntimeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+
+use sgscope::analysis::{self, SearchTiming};
+use sgscope::api::{self, ApiError, Notice, Registry, Request, Valued};
+use sgscope::engine::progress::{Counted, Estimate, Event, Update};
+use sgscope::engine::{EngineError, EngineOptions, ProgressSink, SgTable};
+use sgscope::export::{self, Format, TableView};
+use sgscope::rules::{Game, PathError, RulesError};
+use sgscope::solve::{self, MisereOptions, SolveError};
+use sgscope::value::loopy::LoopyTable;
+use sgscope::value::misere;
+
+/// A loaded game (Python's `sgscope.Game` holds one).
+#[pyclass(frozen, module = "sgscope._sgscope")]
+struct NativeGame {
+    game: Game,
+}
+
+#[pymethods]
+impl NativeGame {
+    /// The game's name (its `name` line, or the family form such as `octal 0.07`).
+    #[getter]
+    fn name(&self) -> String {
+        self.game.name.clone()
+    }
+
+    /// The names of a position's coordinates (`["n"]` for a heap game).
+    #[getter]
+    fn coordinates(&self) -> Vec<String> {
+        self.game.coordinates()
+    }
+
+    /// `heap`, `position`, `graph` or `hackenbush`.
+    #[getter]
+    fn kind(&self) -> &'static str {
+        match (self.game.graph(), self.game.position_program()) {
+            (Some(graph), _) if graph.hackenbush.is_some() => "hackenbush",
+            (Some(_), _) => "graph",
+            (None, Some(_)) => "position",
+            (None, None) => "heap",
+        }
+    }
+
+    /// The play convention of the file's `play` line (`normal` or `misere`), if it has one.
+    #[getter]
+    fn play(&self) -> Option<&'static str> {
+        self.game.play.map(|(play, _)| play.word())
+    }
+
+    /// The take-and-break code the game is (or was lowered to), as `0.07`-style text.
+    #[getter]
+    fn code(&self) -> Option<String> {
+        self.game.code().map(|code| code.to_string())
+    }
+
+    /// The parameter values, after the ones set when loading.
+    #[getter]
+    fn params(&self) -> Vec<(String, i64)> {
+        self.game.params.clone()
+    }
+
+    /// The name the rules text goes by in messages (its path, or `<string>`).
+    #[getter]
+    fn source_name(&self) -> String {
+        self.game.source.name.clone()
+    }
+
+    /// The rules text the game was read from.
+    #[getter]
+    fn source_text(&self) -> String {
+        self.game.source.text.to_string()
+    }
+
+    /// The kind of table the rule called `rule` returns, before any work.
+    fn table_kind(&self, rule: &str) -> PyResult<String> {
+        let registry = Registry::standard();
+        let rule = api::rule(&registry, rule).map_err(api_error)?;
+        Ok(format!("{:?}", rule.kind(&self.game)).to_lowercase())
+    }
+
+    /// The values under the rule called `rule` over the box `0..=extents[i]`. Normal values
+    /// come as `("normal", shape, bytes)`, the bytes little-endian `u32`s in row-major order;
+    /// every other table as `(kind, csv)`, the CSV the command line's `table --format csv`
+    /// writes. Notices (a game valued as a loopy game) go to `notices`, a list.
+    #[pyo3(signature = (rule, extents, progress=None, notices=None))]
+    fn value<'py>(
+        &self,
+        py: Python<'py>,
+        rule: &str,
+        extents: Vec<u64>,
+        progress: Option<Bound<'py, PyAny>>,
+        notices: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let registry = Registry::standard();
+        api::rule(&registry, rule).map_err(api_error)?;
+        let game = &self.game;
+        let (valued, told) = run(py, progress.as_ref(), |options| {
+            let told = Mutex::new(Vec::new());
+            let listener = |notice: &Notice| told.lock().unwrap().push(notice_text(game, notice));
+            let request = Request {
+                extents,
+                options,
+                notices: Some(&listener),
+                loopy_fallback: true,
+            };
+            let valued = api::value(&registry, game, rule, &request);
+            (valued, told.into_inner().unwrap())
+        })?;
+        if let Some(notices) = notices {
+            for text in told {
+                notices.call_method1("append", (text,))?;
+            }
+        }
+        let valued = valued.map_err(|e| api_error(e))?;
+        match &valued {
+            Valued::Normal(table) => {
+                let shape: Vec<u64> = table.extents().iter().map(|e| e + 1).collect();
+                let mut bytes = Vec::with_capacity(table.size() * 4);
+                for value in table.iter() {
+                    bytes.extend_from_slice(&value.to_le_bytes());
+                }
+                ("normal", shape, PyBytes::new(py, &bytes))
+                    .into_pyobject(py)
+                    .map(|t| t.into_any())
+            }
+            other => {
+                let mut csv = Vec::new();
+                Format::Csv
+                    .exporter()
+                    .write(&mut csv, other, &TableView::new(&game.name))
+                    .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+                let kind = format!("{:?}", other.kind()).to_lowercase();
+                (kind, String::from_utf8_lossy(&csv).into_owned())
+                    .into_pyobject(py)
+                    .map(|t| t.into_any())
+            }
+        }
+    }
+
+    /// The period report of `period --json` (normal play) or `period --misere --json`.
+    #[pyo3(signature = (max=None, misere=false, progress=None))]
+    fn period(
+        &self,
+        py: Python<'_>,
+        max: Option<u64>,
+        misere: bool,
+        progress: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<String> {
+        if self.game.graph().is_some() || self.game.position_program().is_some() {
+            return Err(sgscope_error(
+                py,
+                "UnsupportedError",
+                format!(
+                    "`period` analyses heap games; {} is a {} game: try `patterns()` or `table()`",
+                    self.game.name,
+                    self.kind()
+                ),
+                None,
+            ));
+        }
+        let game = &self.game;
+        run(py, progress.as_ref(), |options| {
+            period_json(game, max, misere, options)
+        })?
+        .map_err(|e| engine_error(py, &e))
+    }
+
+    /// The report of `solve --json` for a sum of `components` (each a position), or for the
+    /// sum written as `text` (`3 5 7`, `(3, 4) + (5, 2)`, a graph file's `a + b`).
+    #[pyo3(signature = (text, components=None, misere=false, progress=None))]
+    fn solve(
+        &self,
+        py: Python<'_>,
+        text: String,
+        components: Option<Vec<Vec<u64>>>,
+        misere: bool,
+        progress: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<String> {
+        let game = &self.game;
+        run(py, progress.as_ref(), |options| {
+            solve_json(game, &text, components, misere, options)
+        })?
+        .map_err(|e| solve_error(py, e))
+    }
+}
+
+/// Why a request was not answered, before it is raised as one of the package's exceptions.
+enum Failure {
+    Engine(EngineError),
+    Solve(SolveError),
+    Usage(String),
+}
+
+impl From<EngineError> for Failure {
+    fn from(e: EngineError) -> Self {
+        Failure::Engine(e)
+    }
+}
+
+impl From<SolveError> for Failure {
+    fn from(e: SolveError) -> Self {
+        Failure::Solve(e)
+    }
+}
+
+/// The limit of a misère period search when none is asked for: `period --misere`'s default.
+const MISERE_MAX: u64 = 2048;
+
+/// `period --json` (or `period --misere --json`): the one place the binding calls the period
+/// search, to move to the facade's `api::period` when it lands.
+fn period_json(
+    game: &Game,
+    max: Option<u64>,
+    misere: bool,
+    options: EngineOptions,
+) -> Result<String, EngineError> {
+    if misere {
+        let max = max.unwrap_or(MISERE_MAX);
+        let (table, stopped) = misere::table_until(game, &[max], options.progress, true)?;
+        let summary = analysis::misere::summarize(&table);
+        let stopped = stopped.map(|error| (table.cells.len() as u64, error.to_string()));
+        return Ok(export::misere::period_json(&game.name, &summary, &stopped));
+    }
+    let max = max.unwrap_or_else(|| analysis::default_max(game));
+    let started = Instant::now();
+    let (_, report) = analysis::find_period_from(game, max, &options, SgTable::new())?;
+    let timing = SearchTiming::new(report.values_computed, started.elapsed());
+    let mut out = Vec::new();
+    export::write_report_json(&mut out, &report, Some(&timing))
+        .expect("writing to memory cannot fail");
+    Ok(String::from_utf8(out).expect("JSON is UTF-8"))
+}
+
+/// `solve --json`: the one place the binding calls the solvers, to move to the facade's
+/// `api::solve` when it lands.
+fn solve_json(
+    game: &Game,
+    text: &str,
+    components: Option<Vec<Vec<u64>>>,
+    misere: bool,
+    options: EngineOptions,
+) -> Result<String, Failure> {
+    let mut out = Vec::new();
+    let written = |out: &mut Vec<u8>| String::from_utf8(std::mem::take(out)).expect("UTF-8");
+    if let Some(graph) = game.graph() {
+        if misere {
+            return Err(Failure::Usage("misère play of a graph file is not supported: its loopy values (outcome, remoteness, generalized Sprague–Grundy value) are those of normal play".into()));
+        }
+        if let Some(ground) = graph.hackenbush {
+            if !text.trim().is_empty() {
+                return Err(Failure::Usage(
+                    "a hackenbush file is one position, the whole graph: solve it without a position".into(),
+                ));
+            }
+            let position = sgscope::value::hackenbush_of(graph, ground)?;
+            export::hackenbush::write_solve(&mut out, graph, &position, true).expect("memory");
+            return Ok(written(&mut out));
+        }
+        let nodes: Vec<u32> = if text.split(['+', ' ']).all(|n| n.trim().is_empty()) {
+            match graph.start {
+                Some(start) => vec![start],
+                None => {
+                    return Err(Failure::Usage(format!(
+                        "solve needs a position: one or more nodes of {} joined by `+` (e.g. `{}`), or a `start` line in the file",
+                        game.name,
+                        graph.name(0)
+                    )))
+                }
+            }
+        } else {
+            graph.nodes_of_sum(text).map_err(|name| {
+                Failure::Usage(format!("`{name}` is not a node of {}", game.name))
+            })?
+        };
+        let table = LoopyTable::of_graph_with(graph, &options)?;
+        let report = solve::loopy::solve_loopy(game, &table, &nodes)?;
+        export::loopy::write_solve_json(&mut out, &report).expect("memory");
+        return Ok(written(&mut out));
+    }
+    let components = match components {
+        Some(components) => components,
+        None => solve::parse_sum(text, game.coordinates().len()).map_err(SolveError::from)?,
+    };
+    let report = if misere {
+        solve::solve_misere(
+            game,
+            &components,
+            MisereOptions {
+                progress: options.progress.clone(),
+                ..Default::default()
+            },
+        )?
+    } else {
+        match solve::solve_with(game, &components, &options) {
+            Err(SolveError::Engine(EngineError::Cycle { .. })) => {
+                let table = LoopyTable::reachable_with(game, &components, &options)?;
+                let nodes: Vec<u32> = components
+                    .iter()
+                    .map(|c| table.node_of(c).expect("every start is a node"))
+                    .collect();
+                let report = solve::loopy::solve_loopy(game, &table, &nodes)?;
+                export::loopy::write_solve_json(&mut out, &report).expect("memory");
+                return Ok(written(&mut out));
+            }
+            other => other?,
+        }
+    };
+    export::solve::write_json(&mut out, &report).expect("memory");
+    Ok(written(&mut out))
+}
+
+/// The words of a notice.
+fn notice_text(game: &Game, notice: &Notice) -> String {
+    match notice {
+        Notice::ValuedAsLoopy { cycle } => {
+            let shown: Vec<String> = cycle
+                .iter()
+                .take(6)
+                .map(|p| {
+                    format!(
+                        "({})",
+                        p.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
+                    )
+                })
+                .collect();
+            format!(
+                "the moves of {} can cycle ({}{}): its positions are valued as a loopy game (outcome, remoteness, value)",
+                game.name,
+                shown.join(" → "),
+                if cycle.len() > 6 { " → …" } else { "" }
+            )
+        }
+    }
+}
+
+/// The game described by rules `text` (called `name` in messages), with `params` set.
+#[pyfunction]
+#[pyo3(signature = (name, text, params=Vec::new()))]
+fn load_text(
+    py: Python<'_>,
+    name: &str,
+    text: &str,
+    params: Vec<(String, i64)>,
+) -> PyResult<NativeGame> {
+    api::load_text(name, text, &params)
+        .map(|game| NativeGame { game })
+        .map_err(|e| rules_error(py, &e))
+}
+
+/// The game of the rules file at `path`, with `params` set.
+#[pyfunction]
+#[pyo3(signature = (path, params=Vec::new()))]
+fn load_path(py: Python<'_>, path: PathBuf, params: Vec<(String, i64)>) -> PyResult<NativeGame> {
+    let shown = path.display().to_string();
+    match api::load_path(&path, &params) {
+        Ok(game) => Ok(NativeGame { game }),
+        Err(PathError::Rules(e)) => Err(rules_error(py, &e)),
+        Err(PathError::NotFound(e)) => Err(PyFileNotFoundError::new_err((
+            e.raw_os_error().unwrap_or(2),
+            format!("no such rules file ({e})"),
+            shown,
+        ))),
+        Err(PathError::Directory) => Err(PyIsADirectoryError::new_err((
+            21,
+            "it is a directory, not a rules file",
+            shown,
+        ))),
+        Err(other) => Err(PyOSError::new_err(format!(
+            "cannot read `{shown}`: {other}"
+        ))),
+    }
+}
+
+/// The names of the value rules, in registration order.
+#[pyfunction]
+fn rules() -> Vec<&'static str> {
+    Registry::standard().names()
+}
+
+/// The native module.
+#[pymodule]
+fn _sgscope(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_class::<NativeGame>()?;
+    module.add_function(wrap_pyfunction!(load_text, module)?)?;
+    module.add_function(wrap_pyfunction!(load_path, module)?)?;
+    module.add_function(wrap_pyfunction!(rules, module)?)?;
+    Ok(())
+}
+
+// ---- errors ------------------------------------------------------------------------------
+
+/// An instance of the exception class `class` of `sgscope._errors` with `message` as its text,
+/// `line`/`column` from `at` (1-based; `None` when not located).
+fn sgscope_error(
+    py: Python<'_>,
+    class: &str,
+    message: String,
+    at: Option<(usize, usize)>,
+) -> PyErr {
+    let build = || -> PyResult<PyErr> {
+        let class = py.import("sgscope._errors")?.getattr(class)?;
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("line", at.map(|(line, _)| line))?;
+        kwargs.set_item("column", at.map(|(_, column)| column))?;
+        let error = class.call((message.trim_end_matches('\n'),), Some(&kwargs))?;
+        Ok(PyErr::from_value(error))
+    };
+    build().unwrap_or_else(|e| e)
+}
+
+/// A rules text's errors: `RulesError`, located at its first diagnostic, its text the one the
+/// command line prints (the library's renderer: path:line:column, the line, a caret).
+fn rules_error(py: Python<'_>, error: &RulesError) -> PyErr {
+    let at = error
+        .diagnostics
+        .iter()
+        .find(|d| d.located)
+        .map(|d| error.source.line_col(d.span.start));
+    sgscope_error(py, "RulesError", error.to_string(), at)
+}
+
+/// An engine's refusal or failure: `BudgetError`, `CycleError` or `EngineError`.
+fn engine_error(py: Python<'_>, error: &EngineError) -> PyErr {
+    let class = match error {
+        EngineError::TooLarge { .. }
+        | EngineError::TooSlow { .. }
+        | EngineError::RulesTooSlow { .. }
+        | EngineError::BoxTooSlow { .. }
+        | EngineError::TooLong { .. }
+        | EngineError::OverBudget { .. }
+        | EngineError::TooManySums { .. }
+        | EngineError::GraphRoundsOverBudget { .. }
+        | EngineError::TooManyOutside { .. } => "BudgetError",
+        EngineError::Cycle { .. } | EngineError::GraphCycle { .. } => "CycleError",
+        _ => "EngineError",
+    };
+    let at = match error {
+        EngineError::OverBudget {
+            diagnostic, file, ..
+        }
+        | EngineError::Rule {
+            diagnostic, file, ..
+        } if diagnostic.located => Some(file.line_col(diagnostic.span.start)),
+        _ => None,
+    };
+    sgscope_error(py, class, error.to_string(), at)
+}
+
+fn api_error(error: ApiError) -> PyErr {
+    Python::attach(|py| match &error {
+        ApiError::UnknownRule { name, known } => sgscope_error(
+            py,
+            "UnknownRuleError",
+            format!(
+                "unknown value rule `{name}`; the rules are: {}",
+                known.join(", ")
+            ),
+            None,
+        ),
+        ApiError::Engine(e) => engine_error(py, e),
+    })
+}
+
+fn solve_error(py: Python<'_>, failure: Failure) -> PyErr {
+    match failure {
+        Failure::Engine(e) | Failure::Solve(SolveError::Engine(e)) => engine_error(py, &e),
+        Failure::Solve(SolveError::Position(e)) => {
+            sgscope_error(py, "PositionError", e.to_string(), None)
+        }
+        Failure::Solve(e) => sgscope_error(py, "SolveError", e.to_string(), None),
+        Failure::Usage(message) => sgscope_error(py, "UnsupportedError", message, None),
+    }
+}
+
+// ---- long calls: the GIL released, Ctrl-C, progress ----------------------------------------
+
+/// The panic payload that unwinds a stopped worker: raised by [`Sink::update`] once the caller
+/// asked to stop, caught by [`run`].
+struct Stop;
+
+/// The worker's progress sink: keeps the latest update for the caller and stops the worker
+/// when asked.
+#[derive(Default)]
+struct Sink {
+    latest: Mutex<Option<Update>>,
+    stop: AtomicBool,
+}
+
+impl ProgressSink for Sink {
+    fn update(&self, update: &Update) -> bool {
+        // Never unwind from a tracker's last update (it may come from a drop while unwinding).
+        if self.stop.load(Ordering::Relaxed)
+            && update.event != Event::Finished
+            && !std::thread::panicking()
+        {
+            panic::panic_any(Stop);
+        }
+        *self.latest.lock().unwrap_or_else(|e| e.into_inner()) = Some(update.clone());
+        false
+    }
+}
+
+/// How often the waiting thread looks at signals and progress.
+const POLL: Duration = Duration::from_millis(100);
+
+/// Runs `work` on a worker thread with the GIL released, handing it the options of a request
+/// (its progress sink). Every [`POLL`] the calling thread checks for signals and calls
+/// `progress` with the latest update; when either raises, the worker is stopped (at its next
+/// progress update) and joined before the exception is raised.
+fn run<R: Send>(
+    py: Python<'_>,
+    progress: Option<&Bound<'_, PyAny>>,
+    work: impl FnOnce(EngineOptions) -> R + Send,
+) -> PyResult<R> {
+    quiet_stops();
+    let sink = Arc::new(Sink::default());
+    let options = EngineOptions {
+        progress: Some(sink.clone()),
+    };
+    std::thread::scope(|scope| {
+        let caller = std::thread::current();
+        let worker = scope.spawn(move || {
+            let result = panic::catch_unwind(AssertUnwindSafe(|| work(options)));
+            caller.unpark();
+            result
+        });
+        loop {
+            py.detach(|| std::thread::park_timeout(POLL));
+            if worker.is_finished() {
+                break;
+            }
+            let checked = py
+                .check_signals()
+                .and_then(|()| report_progress(py, progress, &sink));
+            if let Err(error) = checked {
+                sink.stop.store(true, Ordering::Relaxed);
+                // The worker stops at its next update (within a tenth of a second or so).
+                let _ = py.detach(|| worker.join());
+                return Err(error);
+            }
+        }
+        let result = worker.join().unwrap_or_else(Err);
+        report_progress(py, progress, &sink)?;
+        result.map_err(|payload| {
+            let message = payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "a panic".into());
+            PyRuntimeError::new_err(format!(
+                "sgscope failed (an internal error, please report it): {message}"
+            ))
+        })
+    })
+}
+
+/// Calls `progress` with the latest update, if there is a new one.
+fn report_progress(
+    py: Python<'_>,
+    progress: Option<&Bound<'_, PyAny>>,
+    sink: &Sink,
+) -> PyResult<()> {
+    let Some(callback) = progress else {
+        return Ok(());
+    };
+    let update = sink.latest.lock().unwrap_or_else(|e| e.into_inner()).take();
+    let Some(update) = update else {
+        return Ok(());
+    };
+    let dict = PyDict::new(py);
+    dict.set_item(
+        "event",
+        match update.event {
+            Event::Started => "started",
+            Event::Reached => "reached",
+            Event::Finished => "finished",
+        },
+    )?;
+    let (counted, exact) = match update.counted {
+        Counted::Positions => ("positions", true),
+        Counted::AtMost(what) => (what, false),
+        Counted::Exactly(what) => (what, true),
+    };
+    dict.set_item("counted", counted)?;
+    dict.set_item("exact", exact)?;
+    dict.set_item("start", update.start)?;
+    dict.set_item("reached", update.reached)?;
+    dict.set_item("end", update.end)?;
+    dict.set_item(
+        "elapsed",
+        update.at.duration_since(update.started).as_secs_f64(),
+    )?;
+    let (rate, left) = match update.estimate {
+        Estimate::Measuring { .. } => (None, None),
+        Estimate::Ready {
+            per_second,
+            seconds_left,
+        } => (Some(per_second), seconds_left),
+    };
+    dict.set_item("per_second", rate)?;
+    dict.set_item("seconds_left", left)?;
+    dict.set_item("stalled_at", update.stalled.map(|s| s.position))?;
+    callback.call1((dict,))?;
+    Ok(())
+}
+
+/// Installs, once, a panic hook that keeps quiet about [`Stop`] (a stopped worker is not an
+/// error) and hands every other panic to the hook there was.
+fn quiet_stops() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            if info.payload().downcast_ref::<Stop>().is_none() {
+                previous(info);
+            }
+        }));
+    });
+}
