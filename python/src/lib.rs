@@ -26,7 +26,7 @@ use pyo3::types::{PyBytes, PyDict};
 use sgscope::analysis::{self, SearchTiming};
 use sgscope::api::{self, ApiError, Notice, Registry, Request, Valued};
 use sgscope::engine::progress::{Counted, Estimate, Event, Update};
-use sgscope::engine::{EngineError, EngineOptions, ProgressSink, SgTable};
+use sgscope::engine::{EngineError, EngineOptions, Hint, ProgressSink, SgTable};
 use sgscope::export::{self, Format, TableView};
 use sgscope::rules::{Game, PathError, RulesError};
 use sgscope::solve::{self, MisereOptions, SolveError};
@@ -442,9 +442,9 @@ fn rules_error(py: Python<'_>, error: &RulesError) -> PyErr {
     sgscope_error(py, "RulesError", error.to_string(), at)
 }
 
-/// An engine's refusal or failure: `BudgetError`, `CycleError` or `EngineError`.
-fn engine_error(py: Python<'_>, error: &EngineError) -> PyErr {
-    let class = match error {
+/// The class of an engine error: `BudgetError`, `CycleError` or `EngineError`.
+fn engine_class(error: &EngineError) -> &'static str {
+    match error {
         EngineError::TooLarge { .. }
         | EngineError::TooSlow { .. }
         | EngineError::RulesTooSlow { .. }
@@ -456,8 +456,12 @@ fn engine_error(py: Python<'_>, error: &EngineError) -> PyErr {
         | EngineError::TooManyOutside { .. } => "BudgetError",
         EngineError::Cycle { .. } | EngineError::GraphCycle { .. } => "CycleError",
         _ => "EngineError",
-    };
-    let at = match error {
+    }
+}
+
+/// Where an engine error is in the rules text (1-based line and column), if it says.
+fn engine_location(error: &EngineError) -> Option<(usize, usize)> {
+    match error {
         EngineError::OverBudget {
             diagnostic, file, ..
         }
@@ -465,8 +469,66 @@ fn engine_error(py: Python<'_>, error: &EngineError) -> PyErr {
             diagnostic, file, ..
         } if diagnostic.located => Some(file.line_col(diagnostic.span.start)),
         _ => None,
+    }
+}
+
+/// An engine's refusal or failure, worded as the command line words it (`error: …`), its
+/// typed hint in this package's terms ([`hint_help`]).
+fn engine_error(py: Python<'_>, error: &EngineError) -> PyErr {
+    let message = with_help(error.to_string(), error.hint().map(hint_help));
+    sgscope_error(py, engine_class(error), message, engine_location(error))
+}
+
+/// `error: message`, then `  help: …` on a line of its own, as the command line writes them.
+fn with_help(message: String, help: Option<String>) -> String {
+    let mut message = match message.starts_with("error: ") {
+        true => message,
+        false => format!("error: {message}"),
     };
-    sgscope_error(py, class, error.to_string(), at)
+    if let Some(help) = help {
+        if !message.ends_with('\n') {
+            message.push('\n');
+        }
+        message.push_str("  help: ");
+        message.push_str(&help);
+    }
+    message
+}
+
+/// What to do, in this package's words (its arguments `to=`, `max=`, `rule=`): the library's
+/// typed hints are worded at each edge, the command line's in `cli::hint_help`.
+fn hint_help(hint: Hint) -> String {
+    match hint {
+        Hint::SmallerTable => "ask for a smaller table (`to=`, or `max=` of `period()`)".into(),
+        Hint::TableBelow(to) => format!("ask for `to=`/`max=` below {to}"),
+        Hint::BoundRanges => "bound the ranges by n (e.g. `x in 1..=n`), or ask for a smaller `to=`/`max=`".into(),
+        Hint::SmallerBox => "ask for a smaller `to=`".into(),
+        Hint::LargerBox => "enlarge the box with `to=`, or bound the moves".into(),
+        Hint::SmallerPositions => "ask about positions with smaller coordinates".into(),
+        Hint::SmallerSums => "ask for a smaller `to=`, or a sum of fewer or smaller components".into(),
+        Hint::SmallerGraph => "a graph file is valued whole: give it fewer nodes and edges (split it into parts, whose values add as a sum)".into(),
+        Hint::RuleOfSums => "use a value rule that values sums (`rule=\"normal\"` does)".into(),
+        Hint::DecreasingMoves => "make every move decrease something, e.g. a coordinate or their sum".into(),
+        Hint::AcyclicGraphsOnly => "a graph with a cycle has positions whose play need not end (loopy values); the normal-play engine values acyclic graphs only".into(),
+        Hint::CheckpointFile => "pass a checkpoint file written by the command line's --checkpoint".into(),
+        Hint::StartOver => "delete it to start over".into(),
+        Hint::SameGameAsCheckpoint => "use the same game and parameters as the run that wrote it, or another checkpoint file".into(),
+        Hint::MoreMemoryOrStartOver => "resume it on a machine with more memory, or delete it to start over".into(),
+        Hint::CensusRows => "give the output of `sgscope census … --format jsonl`".into(),
+        Hint::TableTo(to) => format!("compute the table further (`to={to}`)"),
+        Hint::TwoCoordinates => "fix all but two coordinates".into(),
+        Hint::ChartExtension => "use a file name ending in .png or .svg".into(),
+        Hint::ValuesAsTable => "get the values with `table()` instead".into(),
+        Hint::AtLeastOneValue => "compute at least G(0)".into(),
+        Hint::HeapsAtMost(largest) => format!("ask about heaps of at most {largest} tokens"),
+        Hint::OnePosition { components } => format!("beyond that a single position can still be decided by a P-position pattern, but a sum of {components} needs their SG values: ask about one position, or smaller ones"),
+        Hint::SmallerSolvedPositions => "ask about smaller positions (solve computes every position up to the largest coordinates asked about)".into(),
+        Hint::SmallerReachablePositions => "ask about a position with smaller coordinates (solve values every position reachable from the one asked)".into(),
+        Hint::FewerReachablePositions => "ask about smaller positions".into(),
+        Hint::OneToken => "a game that can cycle is valued as one token on a graph of positions (C. A. B. Smith): write moves that lead to one position, or make every move decrease something so that the game ends".into(),
+        Hint::LoopyBoxLeft => "the moves can cycle, so every position a move reaches must be in the table: ask for a larger `to=` (or bound the moves in the rules)".into(),
+        Hint::PeriodOfSequence => "a one-coordinate table is analysed by `period()` as a sequence".into(),
+    }
 }
 
 fn api_error(error: ApiError) -> PyErr {
@@ -484,15 +546,33 @@ fn api_error(error: ApiError) -> PyErr {
     })
 }
 
+/// A `solve` error: `solve()` has no `to=`, it values what the position asked needs (the
+/// command line's `solve_message`, in this package's terms).
 fn solve_error(py: Python<'_>, failure: Failure) -> PyErr {
-    match failure {
-        Failure::Engine(e) | Failure::Solve(SolveError::Engine(e)) => engine_error(py, &e),
-        Failure::Solve(SolveError::Position(e)) => {
-            sgscope_error(py, "PositionError", e.to_string(), None)
-        }
-        Failure::Solve(e) => sgscope_error(py, "SolveError", e.to_string(), None),
-        Failure::Usage(message) => sgscope_error(py, "UnsupportedError", message, None),
-    }
+    let error = match failure {
+        Failure::Engine(e) => return engine_error(py, &e),
+        Failure::Usage(message) => return sgscope_error(py, "UnsupportedError", message, None),
+        Failure::Solve(e) => e,
+    };
+    let help = match (error.cause(), error.hint()) {
+        (SolveError::Engine(_), Some(Hint::SmallerTable | Hint::TableBelow(_) | Hint::BoundRanges)) => Some(
+            "solve computes every heap up to the largest one asked about: ask about smaller heaps".to_string(),
+        ),
+        (_, Some(Hint::SmallerSums)) => Some("ask about a sum of fewer or smaller components".to_string()),
+        (_, Some(Hint::SmallerBox | Hint::SmallerPositions)) => Some(
+            "solve values every position the one asked needs: ask about positions with smaller coordinates".to_string(),
+        ),
+        (_, Some(Hint::LargerBox)) => Some(
+            "solve fits its box to the position's moves, but the moves keep leaving it: bound the moves, or ask about a smaller position".to_string(),
+        ),
+        (_, hint) => hint.map(hint_help),
+    };
+    let (class, at) = match error.cause() {
+        SolveError::Engine(e) => (engine_class(e), engine_location(e)),
+        SolveError::Position(_) => ("PositionError", None),
+        _ => ("SolveError", None),
+    };
+    sgscope_error(py, class, with_help(error.to_string(), help), at)
 }
 
 // ---- long calls: the GIL released, Ctrl-C, progress ----------------------------------------
