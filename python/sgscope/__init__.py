@@ -90,7 +90,8 @@ def load(source: PathLike, /, **params: int) -> "Game":
 
     Keyword arguments set the rules' parameters, like ``--set k=5``::
 
-        >>> sgscope.load("rules/nim-k.sg", k=3)
+        >>> sgscope.load("rules/nim-k.sg", k=3).params
+        {'k': 3}
 
     Raises :class:`RulesError` (its text the located, caret-marked diagnostic the command line
     prints, with ``line`` and ``column``) for rules with errors, and :class:`OSError`

@@ -73,3 +73,10 @@ class BudgetError(EngineError):
 
 class CycleError(EngineError):
     """The moves of the game can cycle where Sprague–Grundy values were needed."""
+
+
+# Shown (in tracebacks, reprs) and pickled by the names users import them by.
+for _class in (RulesError, UnknownRuleError, PositionError, UnsupportedError, SolveError,
+               EngineError, BudgetError, CycleError):
+    _class.__module__ = "sgscope"
+del _class
