@@ -50,6 +50,7 @@ __all__ = [
     "load",
     "Game",
     "PeriodReport",
+    "PatternsReport",
     "SolveReport",
     "Report",
     "Progress",
@@ -233,6 +234,14 @@ class PeriodReport(Report):
     (``play="misere"``), the fields of ``period --misere --json``."""
 
 
+class PatternsReport(Report):
+    """The report of ``sgscope patterns --json``: where the P-positions lie (criteria for any
+    number of coordinates, periods along lines of a two-coordinate box), a closed ``formula``
+    of the values for one or two coordinates, and in normal play the
+    ``smallest_winning_move``'s closed form, under the same names. What it finds holds on the
+    box analysed, and is not proved beyond it."""
+
+
 class SolveReport(Report):
     """The report of ``sgscope solve --json``: ``outcome`` (``"P"``, ``"N"`` or, for games
     that can cycle, ``"D"``), ``value``, the winning moves and the method, under the same
@@ -392,6 +401,23 @@ class Game:
             progress,
         )
         return PeriodReport(_json.loads(text))
+
+    def patterns(
+        self,
+        to: Union[int, Sequence[int], Mapping[str, int], None] = None,
+        *,
+        play: Optional[str] = None,
+        progress: Optional[ProgressCallback] = None,
+    ) -> PatternsReport:
+        """Patterns in the values over the box ``0..=to``, as ``sgscope patterns --json``.
+
+        ``to`` is as in :meth:`table` (default 100); ``play="misere"`` looks for the patterns
+        of the misère P-positions. The findings hold on the box, not proved beyond it.
+        """
+        misere = _play(play if play is not None else (self.play or "normal")) == "misere"
+        extents = self._extents(to)
+        text = self._run(lambda p: self._native.patterns(extents, misere, p), progress)
+        return PatternsReport(_json.loads(text))
 
     def solve(
         self,

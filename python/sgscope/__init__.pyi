@@ -73,6 +73,8 @@ class PeriodReport(Report):
     values_computed: int
     reason: str
 
+class PatternsReport(Report): ...
+
 class SolveReport(Report):
     outcome: str
     value: Any
@@ -110,6 +112,13 @@ class Game:
         play: Optional[str] = None,
         progress: Optional[ProgressCallback] = None,
     ) -> PeriodReport: ...
+    def patterns(
+        self,
+        to: To = None,
+        *,
+        play: Optional[str] = None,
+        progress: Optional[ProgressCallback] = None,
+    ) -> PatternsReport: ...
     def solve(
         self,
         position: Position = None,

@@ -23,12 +23,14 @@ use pyo3::exceptions::{PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyRu
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
+use sgscope::analysis::criteria::CriteriaReport;
+use sgscope::analysis::patterns::{self, winning};
 use sgscope::analysis::{self, SearchTiming};
 use sgscope::api::{self, ApiError, Notice, Registry, Request, Valued};
 use sgscope::engine::progress::{Counted, Estimate, Event, Update};
-use sgscope::engine::{EngineError, EngineOptions, Hint, ProgressSink, SgTable};
+use sgscope::engine::{BoxTable, EngineError, EngineOptions, Hint, ProgressSink, SgTable, Table};
 use sgscope::export::{self, Format, TableView};
-use sgscope::rules::{Game, PathError, RulesError};
+use sgscope::rules::{Game, PathError, Play, RulesError};
 use sgscope::solve::{self, MisereOptions, SolveError};
 use sgscope::value::loopy::LoopyTable;
 use sgscope::value::misere;
@@ -188,6 +190,30 @@ impl NativeGame {
         .map_err(|e| engine_error(py, &e))
     }
 
+    /// The report of `patterns --json` over the box `0..=extents[i]`.
+    #[pyo3(signature = (extents, misere=false, progress=None))]
+    fn patterns(
+        &self,
+        py: Python<'_>,
+        extents: Vec<u64>,
+        misere: bool,
+        progress: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<String> {
+        if self.game.graph().is_some() {
+            return Err(sgscope_error(
+                py,
+                "UnsupportedError",
+                format!("`patterns` analyses heap and position games; {} is a graph file: try `table()`", self.game.name),
+                None,
+            ));
+        }
+        let game = &self.game;
+        run(py, progress.as_ref(), |options| {
+            patterns_json(game, &extents, misere, options)
+        })?
+        .map_err(|e| solve_error(py, e))
+    }
+
     /// The report of `solve --json` for a sum of `components` (each a position), or for the
     /// sum written as `text` (`3 5 7`, `(3, 4) + (5, 2)`, a graph file's `a + b`).
     #[pyo3(signature = (text, components=None, misere=false, progress=None))]
@@ -209,6 +235,7 @@ impl NativeGame {
 
 /// Why a request was not answered, before it is raised as one of the package's exceptions.
 enum Failure {
+    Api(ApiError),
     Engine(EngineError),
     Solve(SolveError),
     Usage(String),
@@ -217,6 +244,12 @@ enum Failure {
 impl From<EngineError> for Failure {
     fn from(e: EngineError) -> Self {
         Failure::Engine(e)
+    }
+}
+
+impl From<ApiError> for Failure {
+    fn from(e: ApiError) -> Self {
+        Failure::Api(e)
     }
 }
 
@@ -252,6 +285,73 @@ fn period_json(
     export::write_report_json(&mut out, &report, Some(&timing))
         .expect("writing to memory cannot fail");
     Ok(String::from_utf8(out).expect("JSON is UTF-8"))
+}
+
+/// A report as a JSON value.
+fn json(report: &impl serde::Serialize) -> serde_json::Value {
+    serde_json::to_value(report).expect("a report serializes")
+}
+
+/// `patterns --json`: the one place the binding calls the pattern detectors, to move to the
+/// facade's `api::patterns` when it lands (the same steps as the command line's `patterns`).
+fn patterns_json(
+    game: &Game,
+    extents: &[u64],
+    misere: bool,
+    options: EngineOptions,
+) -> Result<String, Failure> {
+    let play = if misere { Play::Misere } else { Play::Normal };
+    let coordinates = game.coordinates();
+    let request = Request {
+        options,
+        loopy_fallback: false,
+        ..Request::new(extents)
+    };
+    let valued = api::value(&Registry::standard(), game, play.word(), &request)?;
+    let table = valued
+        .grundy_values()
+        .expect("normal and misère play of a game that ends have values");
+    let boxed = |table: Table| match table {
+        Table::Box(boxed) => boxed,
+        Table::Sequence { .. } => {
+            BoxTable::new(coordinates.clone(), table.extents(), table.iter().collect())
+        }
+    };
+    // The smallest winning move's pattern: normal play, one or two coordinates.
+    let smallest = (play == Play::Normal && coordinates.len() <= 2).then(|| {
+        winning::find_smallest_move(game, &boxed(table.clone()), winning::SMALLEST_MOVE_STEPS)
+    });
+    let function = if misere { "G⁻" } else { "G" };
+    let mut value = if game.position_program().is_none() || coordinates.len() == 1 {
+        let values: Vec<u32> = table.iter().collect();
+        let report = patterns::p_position_patterns(&values);
+        let mut formula = patterns::find_sequence(&coordinates[0], &values);
+        formula.function = function.to_string();
+        let mut value = json(&report);
+        if let Some(object) = value.as_object_mut() {
+            object.insert("formula".into(), json(&formula));
+        }
+        value
+    } else if coordinates.len() == 2 {
+        let mut report = patterns::analyse_box(&boxed(table))
+            .map_err(|e| Failure::Usage(with_help(e.to_string(), e.hint().map(hint_help))))?;
+        report.formula.function = function.to_string();
+        json(&report)
+    } else {
+        json(&CriteriaReport::of(&boxed(table)))
+    };
+    if let Some(object) = value.as_object_mut() {
+        match &smallest {
+            Some(smallest) => {
+                object.insert("smallest_winning_move".into(), json(smallest));
+            }
+            None if misere => {
+                object.insert("play".into(), "misere".into());
+            }
+            None => {}
+        }
+    }
+    Ok(serde_json::to_string_pretty(&value).expect("JSON") + "\n")
 }
 
 /// `solve --json`: the one place the binding calls the solvers, to move to the facade's
@@ -550,6 +650,7 @@ fn api_error(error: ApiError) -> PyErr {
 /// command line's `solve_message`, in this package's terms).
 fn solve_error(py: Python<'_>, failure: Failure) -> PyErr {
     let error = match failure {
+        Failure::Api(e) => return api_error(e),
         Failure::Engine(e) => return engine_error(py, &e),
         Failure::Usage(message) => return sgscope_error(py, "UnsupportedError", message, None),
         Failure::Solve(e) => e,

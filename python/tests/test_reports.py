@@ -48,8 +48,8 @@ def test_a_smaller_max_and_misere_play_equal_the_cli(cli):
     expected = cli.json("period", "octal 0.07", "--max", "100")
     assert without_timing(report.to_dict()) == without_timing(expected)
     assert report.proved is False
-    misere = sgscope.load("rules/kayles.sg").period(max=60, play="misere")
-    assert misere.to_dict() == cli.json("period", "rules/kayles.sg", "--max", "60", "--misere")
+    misere = sgscope.load("rules/kayles.sg").period(max=40, play="misere")
+    assert misere.to_dict() == cli.json("period", "rules/kayles.sg", "--max", "40", "--misere")
     assert misere.play == "misere"
 
 
@@ -115,3 +115,29 @@ def test_games_pickle_as_their_rules():
     again = pickle.loads(pickle.dumps(game))
     assert again.params == {"k": 3} and again.name == game.name
     assert (again.table(3) == game.table(3)).all()
+
+
+@pytest.mark.parametrize(
+    "spec, to, play",
+    [
+        ("rules/nim.sg", 200, "normal"),
+        ("rules/divisor-game.sg", 300, "normal"),
+        ("rules/kayles.sg", 300, "normal"),
+        ("rules/wythoff.sg", 40, "normal"),
+        ("rules/chocolate.sg", 16, "normal"),
+        ("rules/staircase-nim.sg", 4, "normal"),
+        ("rules/kayles.sg", 30, "misere"),
+        ("rules/wythoff.sg", 8, "misere"),
+    ],
+)
+def test_patterns_report_equals_patterns_json(cli, spec, to, play):
+    report = sgscope.load(spec).patterns(to, play=play)
+    args = ["patterns", spec, "--to", str(to), "--json"] + (["--misere"] if play == "misere" else [])
+    assert report.to_dict() == json.loads(cli.ok(*args))
+
+
+def test_patterns_find_the_known_closed_forms():
+    # Nim: G(n) = n (Bouton 1901); the divisor game: G(n) = v_2(n) (OEIS A007814).
+    assert sgscope.load("rules/nim.sg").patterns(200).formula["formula"]["kind"] == "identity"
+    divisor = sgscope.load("rules/divisor-game.sg").patterns(300).formula["formula"]
+    assert (divisor["kind"], divisor["prime"]) == ("valuation", 2)
