@@ -136,7 +136,7 @@ impl NativeGame {
                 notices.call_method1("append", (text,))?;
             }
         }
-        let valued = valued.map_err(|e| api_error(e))?;
+        let valued = valued.map_err(api_error)?;
         match &valued {
             Valued::Normal(table) => {
                 let shape: Vec<u64> = table.extents().iter().map(|e| e + 1).collect();
