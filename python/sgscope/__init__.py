@@ -48,6 +48,7 @@ from ._errors import (
 
 __all__ = [
     "load",
+    "census",
     "Game",
     "PeriodReport",
     "PatternsReport",
@@ -110,6 +111,50 @@ def load(source: PathLike, /, **params: int) -> "Game":
     if _os.path.exists(source) or _looks_like_path(source):
         return Game._from_native(_sgscope.load_path(source, values))
     return Game._from_native(_sgscope.load_text("<string>", source, values))
+
+
+def census(
+    family: str,
+    *,
+    digits: Optional[int] = None,
+    max_element: Optional[int] = None,
+    max: Optional[int] = None,
+    sparse_max: Optional[int] = None,
+    progress: Optional[ProgressCallback] = None,
+) -> List[Dict[str, Any]]:
+    """A census of a family of games: one row (a dict) per code, as
+    ``sgscope census FAMILY … --format jsonl`` writes them.
+
+    ``family`` is ``"octal"`` (every octal code ``0.d1…dk`` and ``4.d1…dk`` with
+    ``k <= digits``) or ``"subtraction"`` (every finite and all-but subtraction set of elements
+    at most ``max_element``). Each code is searched for a period in ``G(0..=max)`` (default
+    65536), sparse ones on to ``sparse_max``. Rows have the fields of the command line's
+    JSON lines: ``code``, ``preperiod``, ``period``, ``saltus``, ``proved``, ``class``, …
+
+        >>> rows = sgscope.census("octal", digits=1, max=1024)
+        >>> [(r["code"], r["period"]) for r in rows][:3]
+        [('0.0', 1), ('0.1', 1), ('0.2', 2)]
+    """
+    if family == "octal":
+        size, other = digits, max_element
+        needed = "digits="
+    elif family == "subtraction":
+        size, other = max_element, digits
+        needed = "max_element="
+    else:
+        raise UnsupportedError(
+            f"the census families are `octal` and `subtraction`, not `{family}`"
+        )
+    if size is None or other is not None:
+        raise TypeError(f"a census of {family} codes takes {needed} (and not the other family's bound)")
+    text = _native_call(
+        lambda p: _sgscope.census(family, int(size), max, sparse_max, p), progress
+    )
+    return [_json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def _native_call(call: Callable[[Any], Any], progress: Optional[ProgressCallback]) -> Any:
+    return call(_native_progress(progress))
 
 
 def _looks_like_path(text: str) -> bool:

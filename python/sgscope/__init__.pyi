@@ -58,6 +58,16 @@ Position = Union[int, str, Sequence[Union[int, Sequence[int], str]], None]
 def tqdm_progress(**tqdm_args: Any) -> ProgressCallback: ...
 def load(source: Union[str, os.PathLike[str]], /, **params: int) -> Game: ...
 
+def census(
+    family: str,
+    *,
+    digits: Optional[int] = None,
+    max_element: Optional[int] = None,
+    max: Optional[int] = None,
+    sparse_max: Optional[int] = None,
+    progress: Optional[ProgressCallback] = None,
+) -> List[Dict[str, Any]]: ...
+
 class Report:
     def __init__(self, fields: Mapping[str, Any]) -> None: ...
     def __getattr__(self, name: str) -> Any: ...

@@ -27,7 +27,8 @@ use sgscope::analysis::criteria::CriteriaReport;
 use sgscope::analysis::patterns::{self, winning};
 use sgscope::analysis::{self, SearchTiming};
 use sgscope::api::{self, ApiError, Notice, Registry, Request, Valued};
-use sgscope::engine::progress::{Counted, Estimate, Event, Update};
+use sgscope::census as families;
+use sgscope::engine::progress::{Counted, Estimate, Event, Progress, Update};
 use sgscope::engine::{BoxTable, EngineError, EngineOptions, Hint, ProgressSink, SgTable, Table};
 use sgscope::export::{self, Format, TableView};
 use sgscope::rules::{Game, PathError, Play, RulesError};
@@ -494,6 +495,119 @@ fn load_path(py: Python<'_>, path: PathBuf, params: Vec<(String, i64)>) -> PyRes
     }
 }
 
+/// The smallest `max` of a census, as the command line's `census --max`.
+const MIN_CENSUS_MAX: u64 = 64;
+
+/// The rows of `census FAMILY … --format jsonl`: every code of the octal codes of at most
+/// `size` digits (`family = "octal"`) or of the subtraction sets of elements at most `size`
+/// (`"subtraction"`), one JSON object a line.
+#[pyfunction]
+#[pyo3(signature = (family, size, max=None, sparse_max=None, progress=None))]
+fn census(
+    py: Python<'_>,
+    family: &str,
+    size: u32,
+    max: Option<u64>,
+    sparse_max: Option<u64>,
+    progress: Option<Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    let unsupported = |message: String| sgscope_error(py, "UnsupportedError", message, None);
+    let family = match family {
+        "octal" if (1..=families::family::MAX_OCTAL_DIGITS).contains(&size) => {
+            families::Family::Octal { digits: size }
+        }
+        "subtraction" if (1..=families::family::MAX_SUBTRACTION_ELEMENT).contains(&size) => {
+            families::Family::Subtraction { max_element: size }
+        }
+        "octal" => {
+            return Err(unsupported(format!(
+                "an octal census has 1 to {} digits, not {size}",
+                families::family::MAX_OCTAL_DIGITS
+            )))
+        }
+        "subtraction" => {
+            return Err(unsupported(format!(
+                "a subtraction census has elements up to 1 to {}, not {size}",
+                families::family::MAX_SUBTRACTION_ELEMENT
+            )))
+        }
+        other => {
+            return Err(unsupported(format!(
+                "the census families are `octal` and `subtraction`, not `{other}`"
+            )))
+        }
+    };
+    let max = max.unwrap_or(families::DEFAULT_MAX);
+    let sparse_max = sparse_max.unwrap_or(families::DEFAULT_SPARSE_MAX.max(max));
+    if max < MIN_CENSUS_MAX {
+        return Err(unsupported(format!("max={max} is too small for a census: each code is searched for a period in G(0..=max), so give max={MIN_CENSUS_MAX} or more (the default is {})", families::DEFAULT_MAX)));
+    }
+    if sparse_max < max {
+        return Err(unsupported(format!("sparse_max={sparse_max} is below max={max}: sparse codes go on from max, so give sparse_max={max} or more")));
+    }
+    let config = families::Config {
+        family,
+        max,
+        sparse_max,
+    };
+    run(py, progress.as_ref(), |options| {
+        census_jsonl(config, options)
+    })?
+    .map_err(|e| match *e {
+        families::CensusError::Rules(e) => rules_error(py, &e),
+        families::CensusError::Engine { source, .. } => engine_error(py, &source),
+        other => PyRuntimeError::new_err(other.to_string()),
+    })
+}
+
+/// `census … --format jsonl`: the one place the binding runs a census, to move to the
+/// facade when it has one.
+fn census_jsonl(
+    config: families::Config,
+    options: EngineOptions,
+) -> Result<String, Box<families::CensusError>> {
+    // A bound whose tables cannot fit is refused before any code runs.
+    let probe = config.family.game_text(&config.family.codes()[0]);
+    let game = api::load_text(&probe, &probe, &[])
+        .map_err(|e| Box::new(families::CensusError::Rules(Box::new(e))))?;
+    sgscope::engine::check_memory(&game, config.sparse_max.max(config.max)).map_err(|source| {
+        Box::new(families::CensusError::Engine {
+            code: probe.clone(),
+            source,
+        })
+    })?;
+    let codes = families::Shard::WHOLE.codes(&config.family);
+    let tracker = Mutex::new(Progress::items(
+        "codes",
+        codes.len() as u64,
+        options.progress,
+    ));
+    let records = Mutex::new(Vec::with_capacity(codes.len()));
+    // The library's callback, whose error type is the library's.
+    #[allow(clippy::result_large_err)]
+    let done = |record: families::Record| -> Result<(), families::CensusError> {
+        let mut records = records.lock().unwrap_or_else(|e| e.into_inner());
+        records.push(record);
+        let done = records.len() as u64;
+        drop(records);
+        tracker.lock().unwrap_or_else(|e| e.into_inner()).set(done);
+        Ok(())
+    };
+    families::run(&config, &codes, &done).map_err(Box::new)?;
+    tracker
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .finish();
+    let census = families::Census::new(
+        config,
+        records.into_inner().unwrap_or_else(|e| e.into_inner()),
+    )
+    .map_err(Box::new)?;
+    let mut out = Vec::new();
+    export::census::write_jsonl(&mut out, &census.rows()).expect("memory");
+    Ok(String::from_utf8(out).expect("UTF-8"))
+}
+
 /// The names of the value rules, in registration order.
 #[pyfunction]
 fn rules() -> Vec<&'static str> {
@@ -507,6 +621,7 @@ fn _sgscope(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(load_text, module)?)?;
     module.add_function(wrap_pyfunction!(load_path, module)?)?;
     module.add_function(wrap_pyfunction!(rules, module)?)?;
+    module.add_function(wrap_pyfunction!(census, module)?)?;
     Ok(())
 }
 
