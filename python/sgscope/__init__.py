@@ -298,7 +298,7 @@ class Game:
 
     Attributes: ``name``, ``kind`` (``"heap"``, ``"position"``, ``"graph"`` or
     ``"hackenbush"``), ``coordinates`` (the names of a position's coordinates, ``("n",)`` for
-    a heap game), ``code`` (the take-and-break code, e.g. ``"0.07"``, or ``None``), ``play``
+    a heap game), ``takebreak_code`` (the take-and-break code, e.g. ``"0.07"``, or ``None``), ``play``
     (the file's ``play`` line: ``"normal"``, ``"misere"`` or ``None``), ``params``.
     """
 
@@ -333,9 +333,9 @@ class Game:
         return tuple(self._native.coordinates)
 
     @property
-    def code(self) -> Optional[str]:
+    def takebreak_code(self) -> Optional[str]:
         """The take-and-break code the game is or was lowered to (``"0.07"``), else ``None``."""
-        return self._native.code
+        return self._native.takebreak_code
 
     @property
     def play(self) -> Optional[str]:
@@ -348,7 +348,8 @@ class Game:
         return dict(self._native.params)
 
     def __repr__(self) -> str:
-        code = f" (code {self.code})" if self.code and self.code != self.name.split()[-1] else ""
+        code = self.takebreak_code
+        code = f" (code {code})" if code and code != self.name.split()[-1] else ""
         return f"<sgscope.Game {self.name!r}{code}: {self.kind} game>"
 
     def _rule(self, rule: Optional[str], play: Optional[str]) -> str:
@@ -463,6 +464,42 @@ class Game:
         extents = self._extents(to)
         text = self._run(lambda p: self._native.patterns(extents, misere, p), progress)
         return PatternsReport(_json.loads(text))
+
+    def code(
+        self,
+        lang: str = "python",
+        *,
+        max: Optional[int] = None,
+        to: Union[int, Sequence[int], Mapping[str, int], None] = None,
+        extrapolate: bool = False,
+        table: bool = False,
+        allow_large: bool = False,
+        play: Optional[str] = None,
+        progress: Optional[ProgressCallback] = None,
+    ) -> str:
+        """A lookup function ``sg(...)`` in ``lang`` (``"cpp"``, ``"python"``, ``"rust"``,
+        ``"java"``), as ``sgscope code --lang LANG`` writes it.
+
+        A heap game's snippet extends its period (proved, or with ``extrapolate=True`` only
+        observed) to any n, or a closed form observed on the table, else is the table
+        ``G(0..=to)`` (default 1000) with a guard beyond it; a position game's is a closed
+        form or a P-position criterion observed on the box ``0..=to`` (``table=True``: the
+        box's table). What the snippet extrapolates without a proof is said in it and with
+        a :class:`SgscopeWarning`. A table past 256 KiB of source is refused unless
+        ``allow_large=True``; ``max`` bounds the period search as in :meth:`period`.
+        """
+        misere = _play(play if play is not None else (self.play or "normal")) == "misere"
+        extents = None if to is None else self._extents(to)
+        snippet, notes = self._run(
+            lambda p: self._native.snippet(
+                lang, max, extents, extrapolate, table, allow_large, misere, p
+            ),
+            progress,
+        )
+        for note in notes:
+            if note.startswith("warning: "):
+                _warnings.warn(note[len("warning: "):], SgscopeWarning, stacklevel=2)
+        return snippet
 
     def solve(
         self,

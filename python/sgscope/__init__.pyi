@@ -102,7 +102,7 @@ class Game:
     @property
     def coordinates(self) -> Tuple[str, ...]: ...
     @property
-    def code(self) -> Optional[str]: ...
+    def takebreak_code(self) -> Optional[str]: ...
     @property
     def play(self) -> Optional[str]: ...
     @property
@@ -129,6 +129,18 @@ class Game:
         play: Optional[str] = None,
         progress: Optional[ProgressCallback] = None,
     ) -> PatternsReport: ...
+    def code(
+        self,
+        lang: str = "python",
+        *,
+        max: Optional[int] = None,
+        to: To = None,
+        extrapolate: bool = False,
+        table: bool = False,
+        allow_large: bool = False,
+        play: Optional[str] = None,
+        progress: Optional[ProgressCallback] = None,
+    ) -> str: ...
     def solve(
         self,
         position: Position = None,

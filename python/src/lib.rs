@@ -13,6 +13,8 @@
 //! The library calls the binding makes besides the facade are each in ONE function below
 //! ([`period_json`], [`solve_json`]) so that they move to the facade's functions in one place.
 
+mod code;
+
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -75,7 +77,7 @@ impl NativeGame {
 
     /// The take-and-break code the game is (or was lowered to), as `0.07`-style text.
     #[getter]
-    fn code(&self) -> Option<String> {
+    fn takebreak_code(&self) -> Option<String> {
         self.game.code().map(|code| code.to_string())
     }
 
@@ -215,6 +217,51 @@ impl NativeGame {
         .map_err(|e| solve_error(py, e))
     }
 
+    /// The snippet of `sgscope code --lang LANG`, and the notes the command line prints with it.
+    #[pyo3(signature = (lang, max=None, to=None, extrapolate=false, table=false, allow_large=false, misere=false, progress=None))]
+    #[allow(clippy::too_many_arguments)] // the flags of `code`, as keyword arguments
+    fn snippet(
+        &self,
+        py: Python<'_>,
+        lang: &str,
+        max: Option<u64>,
+        to: Option<Vec<u64>>,
+        extrapolate: bool,
+        table: bool,
+        allow_large: bool,
+        misere: bool,
+        progress: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<(String, Vec<String>)> {
+        if self.game.graph().is_some() {
+            return Err(sgscope_error(
+                py,
+                "UnsupportedError",
+                format!(
+                    "`code` writes the values of heap and position games; {} is a graph file",
+                    self.game.name
+                ),
+                None,
+            ));
+        }
+        let lang = lang
+            .parse()
+            .map_err(|e: String| sgscope_error(py, "UnsupportedError", e, None))?;
+        let args = code::Args {
+            lang,
+            max,
+            to,
+            extrapolate,
+            table,
+            allow_large,
+            misere,
+        };
+        let game = &self.game;
+        run(py, progress.as_ref(), |options| {
+            code::snippet(game, &args, options)
+        })?
+        .map_err(|e| solve_error(py, e))
+    }
+
     /// The report of `solve --json` for a sum of `components` (each a position), or for the
     /// sum written as `text` (`3 5 7`, `(3, 4) + (5, 2)`, a graph file's `a + b`).
     #[pyo3(signature = (text, components=None, misere=false, progress=None))]
@@ -237,6 +284,7 @@ impl NativeGame {
 /// Why a request was not answered, before it is raised as one of the package's exceptions.
 enum Failure {
     Api(ApiError),
+    Export(export::ExportError),
     Engine(EngineError),
     Solve(SolveError),
     Usage(String),
@@ -245,6 +293,12 @@ enum Failure {
 impl From<EngineError> for Failure {
     fn from(e: EngineError) -> Self {
         Failure::Engine(e)
+    }
+}
+
+impl From<export::ExportError> for Failure {
+    fn from(e: export::ExportError) -> Self {
+        Failure::Export(e)
     }
 }
 
@@ -766,6 +820,10 @@ fn api_error(error: ApiError) -> PyErr {
 fn solve_error(py: Python<'_>, failure: Failure) -> PyErr {
     let error = match failure {
         Failure::Api(e) => return api_error(e),
+        Failure::Export(e) => {
+            let message = with_help(e.to_string(), e.hint().map(hint_help));
+            return sgscope_error(py, "UnsupportedError", message, None);
+        }
         Failure::Engine(e) => return engine_error(py, &e),
         Failure::Usage(message) => return sgscope_error(py, "UnsupportedError", message, None),
         Failure::Solve(e) => e,
