@@ -13,8 +13,6 @@
 //! The library calls the binding makes besides the facade are each in ONE function below
 //! ([`period_json`], [`solve_json`]) so that they move to the facade's functions in one place.
 
-mod code;
-
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,18 +23,17 @@ use pyo3::exceptions::{PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyRu
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use sgscope::analysis::criteria::CriteriaReport;
-use sgscope::analysis::patterns::{self, winning};
-use sgscope::analysis::{self, SearchTiming};
-use sgscope::api::{self, ApiError, Notice, Registry, Request, Valued};
+use sgscope::analysis::SearchTiming;
+use sgscope::api::{
+    self, ApiError, CodeError, CodeNote, CodeRequest, Notice, PeriodRequest, Periodic, Position,
+    Registry, Request, SolveRequest, Solved, Valued,
+};
 use sgscope::census as families;
 use sgscope::engine::progress::{Counted, Estimate, Event, Progress, Update};
-use sgscope::engine::{BoxTable, EngineError, EngineOptions, Hint, ProgressSink, SgTable, Table};
+use sgscope::engine::{EngineError, EngineOptions, Hint, ProgressSink};
 use sgscope::export::{self, Format, TableView};
 use sgscope::rules::{Game, PathError, Play, RulesError};
-use sgscope::solve::{self, MisereOptions, SolveError};
-use sgscope::value::loopy::LoopyTable;
-use sgscope::value::misere;
+use sgscope::solve::SolveError;
 
 /// A loaded game (Python's `sgscope.Game` holds one).
 #[pyclass(frozen, module = "sgscope._sgscope")]
@@ -126,10 +123,9 @@ impl NativeGame {
             let told = Mutex::new(Vec::new());
             let listener = |notice: &Notice| told.lock().unwrap().push(notice_text(game, notice));
             let request = Request {
-                extents,
                 options,
                 notices: Some(&listener),
-                loopy_fallback: true,
+                ..Request::new(&extents)
             };
             let valued = api::value(&registry, game, rule, &request);
             (valued, told.into_inner().unwrap())
@@ -190,7 +186,7 @@ impl NativeGame {
         run(py, progress.as_ref(), |options| {
             period_json(game, max, misere, options)
         })?
-        .map_err(|e| engine_error(py, &e))
+        .map_err(|e| solve_error(py, e))
     }
 
     /// The report of `patterns --json` over the box `0..=extents[i]`.
@@ -246,20 +242,38 @@ impl NativeGame {
         let lang = lang
             .parse()
             .map_err(|e: String| sgscope_error(py, "UnsupportedError", e, None))?;
-        let args = code::Args {
-            lang,
-            max,
-            to,
-            extrapolate,
-            table,
-            allow_large,
-            misere,
-        };
         let game = &self.game;
         run(py, progress.as_ref(), |options| {
-            code::snippet(game, &args, options)
+            let request = CodeRequest {
+                play: if misere { Play::Misere } else { Play::Normal },
+                max,
+                to,
+                extrapolate,
+                table,
+                allow_large,
+                options,
+                ..CodeRequest::new(lang)
+            };
+            api::code(game, &request)
         })?
-        .map_err(|e| solve_error(py, e))
+        .map(|(snippet, notes)| (snippet, notes.iter().map(code_note_text).collect()))
+        .map_err(|e| match e {
+            CodeError::Api(e) => api_error(e),
+            CodeError::Export(e) => solve_error(py, Failure::Export(e)),
+            CodeError::TooLarge { bytes, limit } => sgscope_error(
+                py,
+                "UnsupportedError",
+                with_help(
+                    format!(
+                        "the snippet is {} of source, more than the {} a contest judge accepts (Codeforces takes 64 KB)",
+                        export::human_size(bytes),
+                        export::human_size(limit)
+                    ),
+                    Some("a smaller box or table (to=), or allow_large=True to write it anyway".into()),
+                ),
+                None,
+            ),
+        })
     }
 
     /// The report of `solve --json` for a sum of `components` (each a position), or for the
@@ -314,41 +328,40 @@ impl From<SolveError> for Failure {
     }
 }
 
-/// The limit of a misère period search when none is asked for: `period --misere`'s default.
-const MISERE_MAX: u64 = 2048;
-
-/// `period --json` (or `period --misere --json`): the one place the binding calls the period
-/// search, to move to the facade's `api::period` when it lands.
+/// `period --json` (or `period --misere --json`), through the facade's `api::period`.
 fn period_json(
     game: &Game,
     max: Option<u64>,
     misere: bool,
     options: EngineOptions,
-) -> Result<String, EngineError> {
-    if misere {
-        let max = max.unwrap_or(MISERE_MAX);
-        let (table, stopped) = misere::table_until(game, &[max], options.progress, true)?;
-        let summary = analysis::misere::summarize(&table);
-        let stopped = stopped.map(|error| (table.cells.len() as u64, error.to_string()));
-        return Ok(export::misere::period_json(&game.name, &summary, &stopped));
-    }
-    let max = max.unwrap_or_else(|| analysis::default_max(game));
+) -> Result<String, Failure> {
+    let play = if misere { Play::Misere } else { Play::Normal };
     let started = Instant::now();
-    let (_, report) = analysis::find_period_from(game, max, &options, SgTable::new())?;
-    let timing = SearchTiming::new(report.values_computed, started.elapsed());
-    let mut out = Vec::new();
-    export::write_report_json(&mut out, &report, Some(&timing))
-        .expect("writing to memory cannot fail");
-    Ok(String::from_utf8(out).expect("JSON is UTF-8"))
+    let request = PeriodRequest {
+        max,
+        options,
+        ..PeriodRequest::new(play)
+    };
+    match api::period(game, request)? {
+        Periodic::Misere {
+            table,
+            summary,
+            stopped,
+        } => {
+            let stopped = stopped.map(|error| (table.cells.len() as u64, error.to_string()));
+            Ok(export::misere::period_json(&game.name, &summary, &stopped))
+        }
+        Periodic::Normal { report, .. } => {
+            let timing = SearchTiming::new(report.values_computed, started.elapsed());
+            let mut out = Vec::new();
+            export::write_report_json(&mut out, &report, Some(&timing))
+                .expect("writing to memory cannot fail");
+            Ok(String::from_utf8(out).expect("JSON is UTF-8"))
+        }
+    }
 }
 
-/// A report as a JSON value.
-fn json(report: &impl serde::Serialize) -> serde_json::Value {
-    serde_json::to_value(report).expect("a report serializes")
-}
-
-/// `patterns --json`: the one place the binding calls the pattern detectors, to move to the
-/// facade's `api::patterns` when it lands (the same steps as the command line's `patterns`).
+/// `patterns --json`, through the facade's `api::patterns`.
 fn patterns_json(
     game: &Game,
     extents: &[u64],
@@ -356,61 +369,24 @@ fn patterns_json(
     options: EngineOptions,
 ) -> Result<String, Failure> {
     let play = if misere { Play::Misere } else { Play::Normal };
-    let coordinates = game.coordinates();
     let request = Request {
         options,
-        loopy_fallback: false,
         ..Request::new(extents)
     };
-    let valued = api::value(&Registry::standard(), game, play.word(), &request)?;
-    let table = valued
-        .grundy_values()
-        .expect("normal and misère play of a game that ends have values");
-    let boxed = |table: Table| match table {
-        Table::Box(boxed) => boxed,
-        Table::Sequence { .. } => {
-            BoxTable::new(coordinates.clone(), table.extents(), table.iter().collect())
+    let findings = match api::patterns(game, play, &request) {
+        Err(ApiError::Pattern(e)) => {
+            return Err(Failure::Usage(with_help(
+                e.to_string(),
+                e.hint().map(hint_help),
+            )))
         }
+        other => other?,
     };
-    // The smallest winning move's pattern: normal play, one or two coordinates.
-    let smallest = (play == Play::Normal && coordinates.len() <= 2).then(|| {
-        winning::find_smallest_move(game, &boxed(table.clone()), winning::SMALLEST_MOVE_STEPS)
-    });
-    let function = if misere { "G⁻" } else { "G" };
-    let mut value = if game.position_program().is_none() || coordinates.len() == 1 {
-        let values: Vec<u32> = table.iter().collect();
-        let report = patterns::p_position_patterns(&values);
-        let mut formula = patterns::find_sequence(&coordinates[0], &values);
-        formula.function = function.to_string();
-        let mut value = json(&report);
-        if let Some(object) = value.as_object_mut() {
-            object.insert("formula".into(), json(&formula));
-        }
-        value
-    } else if coordinates.len() == 2 {
-        let mut report = patterns::analyse_box(&boxed(table))
-            .map_err(|e| Failure::Usage(with_help(e.to_string(), e.hint().map(hint_help))))?;
-        report.formula.function = function.to_string();
-        json(&report)
-    } else {
-        json(&CriteriaReport::of(&boxed(table)))
-    };
-    if let Some(object) = value.as_object_mut() {
-        match &smallest {
-            Some(smallest) => {
-                object.insert("smallest_winning_move".into(), json(smallest));
-            }
-            None if misere => {
-                object.insert("play".into(), "misere".into());
-            }
-            None => {}
-        }
-    }
-    Ok(serde_json::to_string_pretty(&value).expect("JSON") + "\n")
+    Ok(findings.json().expect("a report serializes"))
 }
 
-/// `solve --json`: the one place the binding calls the solvers, to move to the facade's
-/// `api::solve` when it lands.
+/// `solve --json`, through the facade's `api::solve` (or `api::solve_position` for
+/// `components` given as lists).
 fn solve_json(
     game: &Game,
     text: &str,
@@ -418,73 +394,50 @@ fn solve_json(
     misere: bool,
     options: EngineOptions,
 ) -> Result<String, Failure> {
+    let request = SolveRequest {
+        options,
+        ..SolveRequest::new(if misere { Play::Misere } else { Play::Normal })
+    };
+    let solved = match components {
+        Some(components) => api::solve_position(game, Position::Components(components), &request),
+        None => api::solve(game, text, &request),
+    };
+    let solved = solved.map_err(|error| match error {
+        SolveError::NoPosition => Failure::Usage(match game.graph() {
+            Some(graph) => format!(
+                "solve needs a position: one or more nodes of {} joined by `+` (e.g. `{}`), or a `start` line in the file",
+                game.name,
+                graph.name(0)
+            ),
+            None => "solve needs a position: heaps (`3 5 7`) or tuples joined by `+` (`(3, 4) + (5, 2)`)".into(),
+        }),
+        SolveError::HackenbushPosition { .. } => Failure::Usage(
+            "a hackenbush file is one position, the whole graph: solve it without a position".into(),
+        ),
+        SolveError::UnknownNode { name, game, .. } => {
+            Failure::Usage(format!("`{name}` is not a node of {game}"))
+        }
+        SolveError::MisereLoopy => Failure::Usage(
+            "misère play of a graph file is not supported: its loopy values (outcome, remoteness, generalized Sprague–Grundy value) are those of normal play".into(),
+        ),
+        other => Failure::Solve(other),
+    })?;
     let mut out = Vec::new();
-    let written = |out: &mut Vec<u8>| String::from_utf8(std::mem::take(out)).expect("UTF-8");
-    if let Some(graph) = game.graph() {
-        if misere {
-            return Err(Failure::Usage("misère play of a graph file is not supported: its loopy values (outcome, remoteness, generalized Sprague–Grundy value) are those of normal play".into()));
-        }
-        if let Some(ground) = graph.hackenbush {
-            if !text.trim().is_empty() {
-                return Err(Failure::Usage(
-                    "a hackenbush file is one position, the whole graph: solve it without a position".into(),
-                ));
-            }
-            let position = sgscope::value::hackenbush_of(graph, ground)?;
-            export::hackenbush::write_solve(&mut out, graph, &position, true).expect("memory");
-            return Ok(written(&mut out));
-        }
-        let nodes: Vec<u32> = if text.split(['+', ' ']).all(|n| n.trim().is_empty()) {
-            match graph.start {
-                Some(start) => vec![start],
-                None => {
-                    return Err(Failure::Usage(format!(
-                        "solve needs a position: one or more nodes of {} joined by `+` (e.g. `{}`), or a `start` line in the file",
-                        game.name,
-                        graph.name(0)
-                    )))
-                }
-            }
-        } else {
-            graph.nodes_of_sum(text).map_err(|name| {
-                Failure::Usage(format!("`{name}` is not a node of {}", game.name))
-            })?
-        };
-        let table = LoopyTable::of_graph_with(graph, &options)?;
-        let report = solve::loopy::solve_loopy(game, &table, &nodes)?;
-        export::loopy::write_solve_json(&mut out, &report).expect("memory");
-        return Ok(written(&mut out));
+    match &solved {
+        Solved::Sum(report) => export::solve::write_json(&mut out, report),
+        Solved::Loopy(report) => export::loopy::write_solve_json(&mut out, report),
+        Solved::Hackenbush(report) => export::hackenbush::write_solve(&mut out, report, true),
     }
-    let components = match components {
-        Some(components) => components,
-        None => solve::parse_sum(text, game.coordinates().len()).map_err(SolveError::from)?,
-    };
-    let report = if misere {
-        solve::solve_misere(
-            game,
-            &components,
-            MisereOptions {
-                progress: options.progress.clone(),
-                ..Default::default()
-            },
-        )?
-    } else {
-        match solve::solve_with(game, &components, &options) {
-            Err(SolveError::Engine(EngineError::Cycle { .. })) => {
-                let table = LoopyTable::reachable_with(game, &components, &options)?;
-                let nodes: Vec<u32> = components
-                    .iter()
-                    .map(|c| table.node_of(c).expect("every start is a node"))
-                    .collect();
-                let report = solve::loopy::solve_loopy(game, &table, &nodes)?;
-                export::loopy::write_solve_json(&mut out, &report).expect("memory");
-                return Ok(written(&mut out));
-            }
-            other => other?,
-        }
-    };
-    export::solve::write_json(&mut out, &report).expect("memory");
-    Ok(written(&mut out))
+    .expect("writing to memory cannot fail");
+    Ok(String::from_utf8(out).expect("JSON is UTF-8"))
+}
+
+/// A note of `code` in words, with the keyword arguments that change it.
+fn code_note_text(note: &CodeNote) -> String {
+    note.describe(&api::CodeKnobs {
+        extrapolate: "extrapolate=True",
+        table: "table=True",
+    })
 }
 
 /// The words of a notice.
@@ -508,6 +461,16 @@ fn notice_text(game: &Game, notice: &Notice) -> String {
                 if cycle.len() > 6 { " → …" } else { "" }
             )
         }
+        Notice::NoQuickQuotient { largest, reason } => format!(
+            "no misère quotient of the heaps ≤ {largest} within a quick attempt ({reason}); searching the sums"
+        ),
+        Notice::ManySums { bound, limit } => format!(
+            "the misère search over this sum may need up to {} sums of components; it stops past {limit}",
+            match *bound {
+                u128::MAX => "more than 10^38".to_string(),
+                bound => bound.to_string(),
+            }
+        ),
     }
 }
 
@@ -812,6 +775,15 @@ fn api_error(error: ApiError) -> PyErr {
             None,
         ),
         ApiError::Engine(e) => engine_error(py, e),
+        ApiError::Pattern(e) => sgscope_error(
+            py,
+            "UnsupportedError",
+            with_help(e.to_string(), e.hint().map(hint_help)),
+            None,
+        ),
+        ApiError::NoValues { .. } | ApiError::NotAHeapGame { .. } => {
+            sgscope_error(py, "UnsupportedError", error.to_string(), None)
+        }
     })
 }
 

@@ -128,6 +128,61 @@ pub enum CodeNote {
     },
 }
 
+/// How a caller names the knobs a [`CodeNote`] mentions: the command line's `--extrapolate`,
+/// a Python keyword's `extrapolate=True`.
+pub struct CodeKnobs<'a> {
+    /// The knob that extends a table by an observed period.
+    pub extrapolate: &'a str,
+    /// The knob that writes a box's table instead of a criterion.
+    pub table: &'a str,
+}
+
+impl CodeNote {
+    /// The note in words, naming the knobs that change it as the caller spells them.
+    pub fn describe(&self, knobs: &CodeKnobs<'_>) -> String {
+        let CodeKnobs { extrapolate, table } = knobs;
+        match self {
+            CodeNote::ObservedPeriodTabled {
+                game,
+                to,
+                misere: false,
+            } => format!(
+                "warning: the period of {game} is observed, not proved: the snippet is the table G(0..={to}) and fails beyond it ({extrapolate} extends it by the observed period)"
+            ),
+            CodeNote::ObservedPeriodTabled {
+                game,
+                to,
+                misere: true,
+            } => format!(
+                "warning: the misère period of {game} is observed, not proved: the snippet is the table G⁻(0..={to}) and fails beyond it ({extrapolate} extends it by the observed period)"
+            ),
+            CodeNote::ObservedPeriodExtended {
+                game,
+                reason,
+                misere,
+            } => format!(
+                "warning: the {}period of {game} is observed, not proved ({reason}); the snippet extrapolates it",
+                if *misere { "misère " } else { "" }
+            ),
+            CodeNote::ObservedFormula { game, formula, on } => format!(
+                "warning: the formula of {game}, {formula}, is observed on {on}, not proved; the snippet extrapolates it"
+            ),
+            CodeNote::ObservedCriterion {
+                game,
+                bounds,
+                criterion,
+                names,
+            } => format!(
+                "warning: the P-positions of {game} follow a criterion observed on the box {bounds}, not proved beyond it: {criterion}; the snippet is_p({names}) extrapolates it ({table} writes the box's table instead)"
+            ),
+            CodeNote::Table { what, bytes } => format!(
+                "note: the snippet is a table of {what}: {} of source",
+                crate::export::human_size(*bytes)
+            ),
+        }
+    }
+}
+
 /// Why no snippet was written.
 #[derive(Debug, Error)]
 pub enum CodeError {

@@ -61,7 +61,7 @@ use crate::solve::{MisereOptions, SolveError, SolveReport};
 use crate::value::loopy::LoopyTable;
 use crate::value::misere::{self, MisereTable};
 pub use crate::value::{DynRule, Notice, Registry, Request, TableKind, Valued};
-pub use code::{code, CodeError, CodeNote, CodeRequest, DEFAULT_TO};
+pub use code::{code, CodeError, CodeKnobs, CodeNote, CodeRequest, DEFAULT_TO};
 
 /// Why a game was not valued.
 #[derive(Debug, Error)]
@@ -333,7 +333,20 @@ pub fn solve(
     if game.graph().is_some() && request.play == Play::Misere {
         return Err(SolveError::MisereLoopy);
     }
-    let components = match (read_position(game, position)?, game.graph()) {
+    solve_position(game, read_position(game, position)?, request)
+}
+
+/// [`solve`] of a position already read (a caller with the components at hand, such as the
+/// Python package's `solve([(3, 4), (5, 2)])`).
+pub fn solve_position(
+    game: &Game,
+    position: Position,
+    request: &SolveRequest<'_>,
+) -> Result<Solved, SolveError> {
+    if game.graph().is_some() && request.play == Play::Misere {
+        return Err(SolveError::MisereLoopy);
+    }
+    let components = match (position, game.graph()) {
         (Position::Picture, Some(graph)) => {
             let ground = graph.hackenbush.expect("a picture is a hackenbush file's");
             return Ok(Solved::Hackenbush(
@@ -346,8 +359,12 @@ pub fn solve(
                 game, &table, &nodes,
             )?));
         }
-        (Position::Components(components), _) => components,
-        (position, _) => unreachable!("{position:?} of a game that is no graph file"),
+        (Position::Components(components), None) => components,
+        _ => {
+            return Err(SolveError::PositionKind {
+                game: game.name.clone(),
+            })
+        }
     };
     let report = match request.play {
         Play::Normal => match crate::solve::solve_with(game, &components, &request.options) {

@@ -7,7 +7,7 @@
 
 use std::cell::RefCell;
 
-use crate::api::{self, CodeError, CodeNote, CodeRequest};
+use crate::api::{self, CodeError, CodeKnobs, CodeNote, CodeRequest};
 use crate::export::{self, Lang};
 
 use super::args::{parse_lang, parse_max, BoxArg, GameArgs, PlayArgs};
@@ -100,43 +100,8 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
 
 /// A note of `code` in words, with the flags that change it.
 fn note_text(note: &CodeNote) -> String {
-    match note {
-        CodeNote::ObservedPeriodTabled {
-            game,
-            to,
-            misere: false,
-        } => format!(
-            "warning: the period of {game} is observed, not proved: the snippet is the table G(0..={to}) and fails beyond it (--extrapolate extends it by the observed period)"
-        ),
-        CodeNote::ObservedPeriodTabled {
-            game,
-            to,
-            misere: true,
-        } => format!(
-            "warning: the misère period of {game} is observed, not proved: the snippet is the table G⁻(0..={to}) and fails beyond it (--extrapolate extends it by the observed period)"
-        ),
-        CodeNote::ObservedPeriodExtended {
-            game,
-            reason,
-            misere,
-        } => format!(
-            "warning: the {}period of {game} is observed, not proved ({reason}); the snippet extrapolates it",
-            if *misere { "misère " } else { "" }
-        ),
-        CodeNote::ObservedFormula { game, formula, on } => format!(
-            "warning: the formula of {game}, {formula}, is observed on {on}, not proved; the snippet extrapolates it"
-        ),
-        CodeNote::ObservedCriterion {
-            game,
-            bounds,
-            criterion,
-            names,
-        } => format!(
-            "warning: the P-positions of {game} follow a criterion observed on the box {bounds}, not proved beyond it: {criterion}; the snippet is_p({names}) extrapolates it (--table writes the box's table instead)"
-        ),
-        CodeNote::Table { what, bytes } => format!(
-            "note: the snippet is a table of {what}: {} of source",
-            export::human_size(*bytes)
-        ),
-    }
+    note.describe(&CodeKnobs {
+        extrapolate: "--extrapolate",
+        table: "--table",
+    })
 }

@@ -312,6 +312,15 @@ pub enum SolveError {
         /// The rule reaching it.
         rule: String,
     },
+    /// A position of another kind than the game's: nodes for a game that is no graph file,
+    /// components for a graph file.
+    #[error(
+        "that position does not fit {game}: a heap or position game takes components, a graph file its nodes, a hackenbush file no position"
+    )]
+    PositionKind {
+        /// The game's name.
+        game: String,
+    },
     /// No position was asked about, and the game has none to start from (a graph file's
     /// `start` line).
     #[error("no position to solve")]
