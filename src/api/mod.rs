@@ -53,14 +53,14 @@ use thiserror::Error;
 use crate::analysis::misere::MisereSummary;
 use crate::analysis::patterns::{self, Findings, PatternError};
 use crate::analysis::{self, PeriodReport};
-use crate::engine::{ChunkHook, EngineError, EngineOptions, SgTable, Table};
+use crate::engine::{EngineError, EngineOptions, SgTable, Table};
 use crate::rules::{self, Game, Play, RulesError, SourceFile};
 use crate::solve::hackenbush::HackenbushReport;
 use crate::solve::loopy::LoopySolveReport;
 use crate::solve::{MisereOptions, SolveError, SolveReport};
 use crate::value::loopy::LoopyTable;
 use crate::value::misere::{self, MisereTable};
-pub use crate::value::{DynRule, Notice, Registry, Request, TableKind, Valued};
+pub use crate::value::{BetweenChunks, DynRule, Notice, Registry, Request, TableKind, Valued};
 pub use code::{code, CodeError, CodeKnobs, CodeNote, CodeRequest, DEFAULT_TO};
 
 /// Why a game was not valued.
@@ -163,7 +163,7 @@ pub struct PeriodRequest<'a> {
     /// Normal play: called between chunks with the table so far (to save checkpoints);
     /// [`ControlFlow::Break`](std::ops::ControlFlow::Break) stops the search with
     /// [`EngineError::Interrupted`].
-    pub between_chunks: Option<&'a mut ChunkHook<'a>>,
+    pub between_chunks: Option<&'a BetweenChunks<'a>>,
 }
 
 impl PeriodRequest<'_> {
@@ -225,9 +225,13 @@ pub fn period(game: &Game, request: PeriodRequest<'_>) -> Result<Periodic, ApiEr
     }
     let max = request.max.unwrap_or_else(|| analysis::default_max(game));
     let (table, report) = match request.between_chunks {
-        Some(hook) => {
-            analysis::find_period_with_hook(game, max, &request.options, request.start, hook)?
-        }
+        Some(hook) => analysis::find_period_with_hook(
+            game,
+            max,
+            &request.options,
+            request.start,
+            &mut |table| hook(table),
+        )?,
         None => analysis::find_period_from(game, max, &request.options, request.start)?,
     };
     Ok(Periodic::Normal { table, report })

@@ -11,9 +11,10 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::engine::checkpoint::{self, Fingerprint, Saver};
-use crate::engine::{ChunkHook, EngineError, SgTable};
+use crate::engine::{EngineError, SgTable};
 use crate::fs;
 use crate::rules::Game;
+use crate::value::BetweenChunks;
 
 use super::args::Checkpointing;
 use super::CliError;
@@ -75,7 +76,7 @@ impl Checkpointing {
         &self,
         game: &Game,
         args: &[String],
-        work: impl FnOnce(SgTable, Option<&mut ChunkHook<'_>>) -> Result<(SgTable, T), EngineError>,
+        work: impl FnOnce(SgTable, Option<&BetweenChunks<'_>>) -> Result<(SgTable, T), EngineError>,
     ) -> Result<(SgTable, T), CliError> {
         let fingerprint = Fingerprint::of(game);
         let initial = self.initial_table(&fingerprint)?;
@@ -115,9 +116,10 @@ impl Checkpointing {
         }
         let mut warned = false;
         let mut gate = std::env::var_os(TEST_GATE).map(std::path::PathBuf::from);
-        let result = work(
-            initial,
-            Some(&mut |table| {
+        let result = {
+            // The hook is called from one thread, between chunks: a `RefCell` lends it to the
+            // shared `&dyn Fn` a request holds.
+            let hook = std::cell::RefCell::new(|table: &SgTable| {
                 if !table.is_empty() {
                     if let Some(gate) = gate.take() {
                         hold_at(&gate);
@@ -131,8 +133,10 @@ impl Checkpointing {
                     warned = true;
                 }
                 flow
-            }),
-        );
+            });
+            let between_chunks = |table: &SgTable| (hook.borrow_mut())(table);
+            work(initial, Some(&between_chunks))
+        };
         match result {
             // Stopped by Ctrl-C, whose checkpoint could not be saved.
             Err(EngineError::Interrupted { .. }) if saver.error.is_some() => {

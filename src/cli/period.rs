@@ -4,7 +4,6 @@ use std::time::Instant;
 
 use crate::analysis::{self, SearchTiming};
 use crate::api::{self, ApiError, PeriodRequest, Periodic};
-use crate::engine::SgTable;
 use crate::export;
 use crate::rules::Play;
 
@@ -81,20 +80,11 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
         .run(&game, &context.args, |start, hook| {
             note_if_long(console, &game, start.len(), max, Bound::Max, hook.is_some());
             started = (Instant::now(), start.len());
-            let checkpointed = hook.is_some();
-            let mut hook = hook;
-            let mut between_chunks = |table: &SgTable| match hook.as_mut() {
-                Some(hook) => hook(table),
-                None => std::ops::ControlFlow::Continue(()),
-            };
             let request = PeriodRequest {
                 max: Some(max),
                 options,
                 start,
-                between_chunks: match checkpointed {
-                    true => Some(&mut between_chunks),
-                    false => None,
-                },
+                between_chunks: hook,
                 play,
             };
             match api::period(&game, request) {

@@ -3,9 +3,8 @@
 use crate::analysis;
 use crate::api;
 use std::cell::RefCell;
-use std::ops::ControlFlow;
 
-use crate::engine::{EngineError, SgTable, Table};
+use crate::engine::{EngineError, Table};
 use crate::export::{Format, TableView};
 use crate::rules::Game;
 use crate::value::{DynRule, Notice, Registry, Request, TableKind, Valued};
@@ -127,20 +126,11 @@ fn sequence(
     let console = &mut context.console;
     let (values, ()) = args.checkpointing.run(game, &context.args, |start, hook| {
         note_if_long(console, game, start.len(), to, Bound::To, hook.is_some());
-        let checkpointed = hook.is_some();
         let start = RefCell::new(start);
-        let hook = RefCell::new(hook);
-        let between_chunks = |table: &SgTable| match hook.borrow_mut().as_mut() {
-            Some(hook) => hook(table),
-            None => ControlFlow::Continue(()),
-        };
         let request = Request {
             options: super::progress::options(),
             start: Some(&start),
-            between_chunks: match checkpointed {
-                true => Some(&between_chunks),
-                false => None,
-            },
+            between_chunks: hook,
             ..Request::new(&[to])
         };
         match rule.value(game, &request)? {

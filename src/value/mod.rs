@@ -30,7 +30,7 @@ pub use misere::Misere;
 pub use normal::Normal;
 pub use outcomes::Outcomes;
 pub use valued::{
-    default_rule, hackenbush_of, HackenbushTable, Notice, Request, TableKind, Valued,
+    default_rule, hackenbush_of, BetweenChunks, HackenbushTable, Notice, Request, TableKind, Valued,
 };
 
 use crate::engine::EngineError;
