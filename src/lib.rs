@@ -39,5 +39,6 @@ pub mod oracle;
 pub mod play;
 pub mod rules;
 pub mod solve;
+pub mod sweep;
 pub mod theory;
 pub mod value;

@@ -58,6 +58,7 @@ use crate::rules::{self, Game, Play, RulesError, SourceFile};
 use crate::solve::hackenbush::HackenbushReport;
 use crate::solve::loopy::LoopySolveReport;
 use crate::solve::{MisereOptions, SolveError, SolveReport};
+use crate::sweep;
 use crate::value::loopy::LoopyTable;
 use crate::value::misere::{self, MisereTable};
 pub use crate::value::{BetweenChunks, DynRule, Notice, Registry, Request, TableKind, Valued};
@@ -395,4 +396,17 @@ pub fn solve_position(
         )?,
     };
     Ok(Solved::Sum(Box::new(report)))
+}
+
+/// The sweep of `game` over `ranges` of its parameters: every instance's period (proved where
+/// the periodicity theorem applies) and shapes, and the formulas in the parameters that hold
+/// on every instance they cover ([`sweep::run`]). Refused before work when a swept name is not
+/// a parameter of the rules, the game is not a heap game, or the ranges give more than
+/// [`sweep::MAX_INSTANCES`] instances.
+pub fn sweep(
+    game: &Game,
+    ranges: &[sweep::ParamRange],
+    request: &sweep::SweepRequest,
+) -> Result<sweep::SweepReport, sweep::SweepError> {
+    sweep::run(game, ranges, request)
 }

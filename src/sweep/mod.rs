@@ -1,0 +1,392 @@
+//! Sweeps: one game over a range of its parameters, each instance's period and patterns, and
+//! the formulas in the parameters that hold on every instance ("the period is `k + 1`").
+//!
+//! A sweep reads the parameters' [ranges](ranges) (`k=1..=30`, `R=L..=8`), loads the rules
+//! once per instance with those values, and runs the period search of `sgscope period` on each
+//! ([`analysis::find_period`]: proved where the periodicity theorem applies), the instances in
+//! parallel. Of each instance it keeps the report and two [shapes](shapes) read off every
+//! value computed: a closed form of `G` and the set of P-positions. Then [`fit`] looks for
+//! formulas in the parameters — of the period, the preperiod, the saltus, the P-positions and
+//! `G` itself — each checked on every instance it covers, exactly: the fitted constants are
+//! the instance's own, and the instance's shape holds on all its values. A formula is
+//! observed on the instances swept, never proved for the others.
+
+pub mod fit;
+pub mod ranges;
+pub mod shapes;
+
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+use thiserror::Error;
+
+use crate::analysis::{self, PeriodReport, Stop};
+use crate::engine::progress::Progress;
+use crate::engine::{EngineError, EngineOptions, SgTable};
+use crate::rules::{self, Game, RulesError};
+pub use fit::{Affine, Condition, Fit, Piece, Shape};
+pub use ranges::{ParamRange, RangeError, MAX_INSTANCES};
+pub use shapes::Found;
+
+/// Why one instance has no result.
+#[derive(Debug, Error)]
+pub enum InstanceError {
+    /// The rules refuse these parameter values.
+    #[error(transparent)]
+    Rules(Box<RulesError>),
+    /// The engine refused or failed (a budget, a cycle).
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    /// The instance is a position game or a graph: it has no period.
+    #[error("not a heap game")]
+    NotAHeapGame,
+}
+
+/// Why a sweep was refused before any instance ran.
+#[derive(Debug, Error)]
+pub enum SweepError {
+    /// The ranges.
+    #[error(transparent)]
+    Range(#[from] RangeError),
+    /// A swept name is not a parameter of the rules.
+    #[error("`{name}` is not a parameter of {game}")]
+    NotAParameter {
+        /// The name.
+        name: String,
+        /// The game.
+        game: String,
+        /// The parameters the rules declare.
+        declared: Vec<String>,
+    },
+    /// The game is a position game or a graph file.
+    #[error("{game} is not a heap game")]
+    NotAHeapGame {
+        /// The game.
+        game: String,
+    },
+}
+
+/// What one instance gave.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// The period search's report (period, preperiod, saltus, proved, largest value, …).
+    pub report: PeriodReport,
+    /// A closed form of `G` that holds on every value computed.
+    pub g_form: Option<Found>,
+    /// The P-positions as a shape, when they have one.
+    pub p_set: Option<Found>,
+    /// How many P-positions among the values computed.
+    pub p_count: usize,
+    /// The first few of them.
+    pub p_first: Vec<u64>,
+    /// When the period is proved: `G(0..preperiod + period)`, every value there is.
+    pub proved_values: Option<Vec<u32>>,
+}
+
+/// P-positions listed per instance.
+pub const P_LISTED: usize = 8;
+
+/// One instance: its parameters' values and what it gave.
+#[derive(Debug)]
+pub struct Instance {
+    /// One value per swept parameter, in the order of the ranges.
+    pub params: Vec<i64>,
+    /// Its summary, or why there is none.
+    pub result: Result<Summary, InstanceError>,
+}
+
+/// A quantity of an instance that a formula can describe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Quantity {
+    /// The smallest period of `G`.
+    Period,
+    /// Where the period starts.
+    Preperiod,
+    /// The saltus (0: purely periodic).
+    Saltus,
+    /// The set of P-positions.
+    PPositions,
+    /// `G(n)` itself.
+    G,
+}
+
+impl Quantity {
+    /// Every quantity, in report order.
+    pub const ALL: [Quantity; 5] = [
+        Quantity::Period,
+        Quantity::Preperiod,
+        Quantity::Saltus,
+        Quantity::PPositions,
+        Quantity::G,
+    ];
+
+    /// The name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Quantity::Period => "period",
+            Quantity::Preperiod => "preperiod",
+            Quantity::Saltus => "saltus",
+            Quantity::PPositions => "P-positions",
+            Quantity::G => "G(n)",
+        }
+    }
+}
+
+/// A formula of one quantity over the instances.
+#[derive(Clone, Debug)]
+pub struct QuantityFit {
+    /// Which quantity.
+    pub quantity: Quantity,
+    /// The formula found (pieces, each checked on every instance it covers), or `None`.
+    pub fit: Option<Fit>,
+    /// Instances (indices into [`SweepReport::instances`]) the formula says nothing of: no
+    /// period found, no shape, an error, or not covered by a partial fit.
+    pub missing: Vec<usize>,
+    /// Instances the formula covers.
+    pub covered: Vec<usize>,
+    /// Every covered instance's value holds for every `n`, not only those computed (its
+    /// period proved; for a period, preperiod and saltus: proved by the theorem).
+    pub every_n: bool,
+}
+
+/// A finished sweep.
+#[derive(Debug)]
+pub struct SweepReport {
+    /// The game's name (of the first instance).
+    pub game: String,
+    /// The swept parameters' names, in order.
+    pub names: Vec<String>,
+    /// The ranges as given (`k=1..=30`).
+    pub ranges: Vec<String>,
+    /// Each instance, in the order of the ranges (first parameter outermost).
+    pub instances: Vec<Instance>,
+    /// One formula search per [`Quantity`], in [`Quantity::ALL`]'s order.
+    pub formulas: Vec<QuantityFit>,
+    /// The largest `n` computed is at least this for every instance with a summary.
+    pub max: u64,
+}
+
+impl SweepReport {
+    /// The search for one quantity's formula.
+    pub fn formula(&self, quantity: Quantity) -> &QuantityFit {
+        self.formulas
+            .iter()
+            .find(|f| f.quantity == quantity)
+            .expect("every quantity is searched")
+    }
+
+    /// The instances whose period search did not end with a period (none found within
+    /// `max`, or an error): the part of the sweep a formula cannot speak for.
+    pub fn unsolved(&self) -> Vec<usize> {
+        (0..self.instances.len())
+            .filter(|&i| match &self.instances[i].result {
+                Ok(summary) => summary.report.period.is_none(),
+                Err(_) => true,
+            })
+            .collect()
+    }
+}
+
+/// What a sweep asks for.
+#[derive(Clone, Default)]
+pub struct SweepRequest {
+    /// Each instance computes at most `G(0..=max)` ([`analysis::default_max`] of the
+    /// instance when `None`).
+    pub max: Option<u64>,
+    /// Where progress over the instances goes.
+    pub options: EngineOptions,
+}
+
+/// The instances of `ranges` for `game` (whose parameters they set), checked before work:
+/// every swept name a parameter of the rules, the count within [`MAX_INSTANCES`].
+pub fn plan(game: &Game, ranges: &[ParamRange]) -> Result<Vec<Vec<i64>>, SweepError> {
+    if game.graph().is_some() || game.position_program().is_some() {
+        return Err(SweepError::NotAHeapGame {
+            game: game.name.clone(),
+        });
+    }
+    let declared: Vec<String> = game.params.iter().map(|(name, _)| name.clone()).collect();
+    for range in ranges {
+        if !declared.contains(&range.name) {
+            return Err(SweepError::NotAParameter {
+                name: range.name.clone(),
+                game: game.name.clone(),
+                declared,
+            });
+        }
+    }
+    Ok(ranges::instances(ranges)?)
+}
+
+/// Runs the sweep of `game` (its rules reloaded with each instance's values) over `ranges`.
+pub fn run(
+    game: &Game,
+    ranges: &[ParamRange],
+    request: &SweepRequest,
+) -> Result<SweepReport, SweepError> {
+    let planned = plan(game, ranges)?;
+    let names: Vec<String> = ranges.iter().map(|r| r.name.clone()).collect();
+    let progress = Mutex::new((
+        0u64,
+        Progress::items(
+            "instances",
+            planned.len() as u64,
+            request.options.progress.clone(),
+        ),
+    ));
+    let instances: Vec<Instance> = planned
+        .par_iter()
+        .with_max_len(1)
+        .map(|params| {
+            let result = run_instance(game, &names, params, request.max);
+            if let Ok(mut guard) = progress.lock() {
+                let (done, tracker) = &mut *guard;
+                *done += 1;
+                tracker.set(*done);
+            }
+            Instance {
+                params: params.clone(),
+                result,
+            }
+        })
+        .collect();
+    if let Ok(mut guard) = progress.lock() {
+        guard.1.finish();
+    }
+    let max = instances
+        .iter()
+        .filter_map(|i| i.result.as_ref().ok())
+        .map(|s| s.report.values_computed.saturating_sub(1) as u64)
+        .min()
+        .unwrap_or(0);
+    let formulas = Quantity::ALL
+        .iter()
+        .map(|&quantity| fit_quantity(&instances, quantity))
+        .collect();
+    Ok(SweepReport {
+        game: game.name.clone(),
+        names,
+        ranges: ranges.iter().map(ParamRange::describe).collect(),
+        instances,
+        formulas,
+        max,
+    })
+}
+
+fn run_instance(
+    game: &Game,
+    names: &[String],
+    params: &[i64],
+    max: Option<u64>,
+) -> Result<Summary, InstanceError> {
+    let sets: Vec<(String, i64)> = names.iter().cloned().zip(params.iter().copied()).collect();
+    let instance =
+        rules::load(game.source.clone(), &sets).map_err(|e| InstanceError::Rules(Box::new(e)))?;
+    if instance.graph().is_some() || instance.position_program().is_some() {
+        return Err(InstanceError::NotAHeapGame);
+    }
+    let max = max.unwrap_or_else(|| analysis::default_max(&instance));
+    let (table, report) = analysis::find_period(&instance, max, &EngineOptions::default())?;
+    Ok(summarize(&table, report))
+}
+
+/// An instance's summary from its table and period report.
+pub fn summarize(table: &SgTable, report: PeriodReport) -> Summary {
+    let values = shapes::values(table);
+    let p_count = values.iter().filter(|&&v| v == 0).count();
+    let p_first = (0u64..)
+        .zip(&values)
+        .filter(|(_, &v)| v == 0)
+        .map(|(n, _)| n)
+        .take(P_LISTED)
+        .collect();
+    let proved_values = match (report.proved, report.preperiod, report.period) {
+        (true, Some(pre), Some(p)) if report.saltus.unwrap_or(0) == 0 => {
+            values.get(..pre + p).map(<[u32]>::to_vec)
+        }
+        _ => None,
+    };
+    Summary {
+        g_form: shapes::g_form(&values, &report),
+        p_set: shapes::p_set(&values, &report),
+        p_count,
+        p_first,
+        proved_values,
+        report,
+    }
+}
+
+/// The quantity's shape on one summary (a number for period, preperiod and saltus), and
+/// whether it holds for every `n`.
+fn quantity_of(summary: &Summary, quantity: Quantity) -> Option<(Shape, bool)> {
+    let report = &summary.report;
+    let number = |v: i64| Shape {
+        kind: shapes::kind::NUMBER,
+        constants: vec![v],
+    };
+    match quantity {
+        Quantity::Period => Some((number(report.period? as i64), report.proved)),
+        Quantity::Preperiod => {
+            report.period?;
+            Some((number(report.preperiod? as i64), report.proved))
+        }
+        Quantity::Saltus => {
+            report.period?;
+            Some((number(report.saltus.unwrap_or(0)), report.proved))
+        }
+        Quantity::PPositions => summary.p_set.as_ref().map(|f| (f.shape.clone(), f.every_n)),
+        Quantity::G => summary.g_form.as_ref().map(|f| (f.shape.clone(), f.every_n)),
+    }
+}
+
+fn fit_quantity(instances: &[Instance], quantity: Quantity) -> QuantityFit {
+    let mut with: Vec<(usize, Shape, bool)> = Vec::new();
+    let mut missing = Vec::new();
+    for (i, instance) in instances.iter().enumerate() {
+        match instance
+            .result
+            .as_ref()
+            .ok()
+            .and_then(|s| quantity_of(s, quantity))
+        {
+            Some((shape, every_n)) => with.push((i, shape, every_n)),
+            None => missing.push(i),
+        }
+    }
+    let items: Vec<(&[i64], &Shape)> = with
+        .iter()
+        .map(|(i, shape, _)| (instances[*i].params.as_slice(), shape))
+        .collect();
+    let fit = fit::fit(&items);
+    let mut covered = Vec::new();
+    if let Some(fit) = &fit {
+        let uncovered: Vec<usize> = fit.uncovered.iter().map(|&j| with[j].0).collect();
+        missing.extend(&uncovered);
+        missing.sort_unstable();
+        covered = with
+            .iter()
+            .map(|(i, _, _)| *i)
+            .filter(|i| !uncovered.contains(i))
+            .collect();
+    } else {
+        missing = (0..instances.len()).collect();
+    }
+    let every_n = !covered.is_empty()
+        && with
+            .iter()
+            .filter(|(i, _, _)| covered.contains(i))
+            .all(|(_, _, every)| *every);
+    QuantityFit {
+        quantity,
+        fit,
+        missing,
+        covered,
+        every_n,
+    }
+}
+
+/// Whether the search of an instance stopped at its limit without a period.
+pub fn stopped_without_period(report: &PeriodReport) -> bool {
+    report.period.is_none() && report.stop == Stop::MaxReached
+}
