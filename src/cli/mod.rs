@@ -19,6 +19,7 @@ mod plot;
 mod progress;
 mod quotient;
 mod solve;
+mod sweep;
 mod table;
 
 use std::ffi::OsString;
@@ -121,6 +122,13 @@ enum Command {
         after_help = "Examples:\n  sgscope census octal --digits 3 --report octal-3.md\n  sgscope census octal --digits 3 --shard 1/4 --shard-file s1.jsonl   # then: census merge s*.jsonl\n  sgscope census subtraction --max-element 8 --plot periods.png"
     )]
     Census(census::Args),
+    /// One game over ranges of its parameters: each instance's period, preperiod and
+    /// P-positions, and the formulas in the parameters that hold on every instance
+    /// ("period k + 1"), with a chart.
+    #[command(
+        after_help = "Examples:\n  sgscope sweep rules/bash.sg --set k=1..=50\n  sgscope sweep rules/abc278g.sg --set L=1..=5 --set R=L..=8\n  sgscope sweep rules/subtraction-ab.sg --set a=1..=11 --set b=a+1..=12 --format json\n  sgscope sweep rules/bash.sg --set k=1..=30 --format csv -o bash.csv --plot bash.svg"
+    )]
+    Sweep(sweep::Args),
     /// Parse and check rules files without computing anything.
     #[command(after_help = "Examples:\n  sgscope check rules/bash.sg\n  sgscope check rules/*.sg")]
     Check(check::Args),
@@ -515,6 +523,7 @@ where
         Command::Judge(args) => play::run_judge(args, &mut context),
         Command::Quotient(args) => quotient::run(args, &mut context),
         Command::Census(args) => census::run(args, &mut context),
+        Command::Sweep(args) => sweep::run(args, &mut context),
     };
     match result {
         Ok(()) => 0,

@@ -47,6 +47,7 @@ pub mod misere_check;
 pub mod period;
 pub mod plot;
 pub mod solve;
+pub mod sweep;
 pub mod text;
 
 use std::io::{self, Write};

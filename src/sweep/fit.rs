@@ -68,10 +68,15 @@ impl Affine {
         }
     }
 
-    /// Whether it is a single term or a constant (no parentheses needed around it).
+    /// Whether it is a constant or one parameter alone (no parentheses needed around it,
+    /// even after `mod`: `n mod (2·a)`).
     pub fn is_atom(&self) -> bool {
-        let terms = self.coefficients.iter().filter(|&&c| c != 0).count();
-        terms == 0 || (terms == 1 && self.constant == 0)
+        let mut terms = self.coefficients.iter().filter(|&&c| c != 0);
+        match (terms.next(), terms.next()) {
+            (None, _) => true,
+            (Some(&c), None) => self.constant == 0 && c == 1,
+            _ => false,
+        }
     }
 
     fn complexity(&self) -> (usize, u64, u64) {
@@ -130,7 +135,10 @@ pub enum Condition {
         value: i64,
     },
     /// The negation of a condition ("otherwise").
-    Not(Box<Condition>),
+    Not {
+        /// The condition negated.
+        condition: Box<Condition>,
+    },
 }
 
 impl Condition {
@@ -156,7 +164,7 @@ impl Condition {
                 residue,
             } => params[*param].rem_euclid(*modulus) == *residue,
             Condition::Is { param, value } => params[*param] == *value,
-            Condition::Not(inner) => !inner.holds(params),
+            Condition::Not { condition } => !condition.holds(params),
         }
     }
 
@@ -187,7 +195,7 @@ impl Condition {
                 residue,
             } => format!("{} ≡ {residue} (mod {modulus})", names[*param]),
             Condition::Is { param, value } => format!("{} = {value}", names[*param]),
-            Condition::Not(inner) => match inner.as_ref() {
+            Condition::Not { condition } => match condition.as_ref() {
                 Condition::Less { left, right } => {
                     format!("{} ≥ {}", names[*left], names[*right])
                 }
@@ -416,21 +424,31 @@ pub fn fit(instances: &[(&[i64], &Shape)]) -> Option<Fit> {
     let split = |condition: &Condition| -> (Vec<usize>, Vec<usize>) {
         all.iter().partition(|&&i| condition.holds(instances[i].0))
     };
+    // A partial formula must speak for at least half of the instances: a condition picked
+    // to isolate a few instances that happen to agree says nothing about the family.
     let mut partial: Option<Fit> = None;
     let mut consider = |fit: Fit| {
         let covered = |f: &Fit| instances.len() - f.uncovered.len();
-        if partial.as_ref().is_none_or(|best| covered(&fit) > covered(best)) {
+        if 2 * covered(&fit) >= instances.len()
+            && partial.as_ref().is_none_or(|best| covered(&fit) > covered(best))
+        {
             partial = Some(fit);
         }
     };
     for condition in conditions(instances) {
         let (inside, outside) = split(&condition);
-        if inside.len() < MIN_PIECE || outside.len() < MIN_PIECE {
+        if inside.is_empty() || outside.is_empty() {
             continue;
         }
-        let negation = Condition::Not(Box::new(condition.clone()));
-        let yes = fit_piece(instances, &inside, condition);
-        let no = fit_piece(instances, &outside, negation);
+        let negation = Condition::Not {
+            condition: Box::new(condition.clone()),
+        };
+        let yes = (inside.len() >= MIN_PIECE)
+            .then(|| fit_piece(instances, &inside, condition))
+            .flatten();
+        let no = (outside.len() >= MIN_PIECE)
+            .then(|| fit_piece(instances, &outside, negation))
+            .flatten();
         match (yes, no) {
             (Some(yes), Some(no)) => {
                 return Some(Fit {

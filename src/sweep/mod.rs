@@ -75,9 +75,9 @@ pub struct Summary {
     pub g_form: Option<Found>,
     /// The P-positions as a shape, when they have one.
     pub p_set: Option<Found>,
-    /// How many P-positions among the values computed.
+    /// How many P-positions among the values computed, `G(0..values_computed)`.
     pub p_count: usize,
-    /// The first few of them.
+    /// The first few P-positions (read past the values computed by a proved period).
     pub p_first: Vec<u64>,
     /// When the period is proved: `G(0..preperiod + period)`, every value there is.
     pub proved_values: Option<Vec<u32>>,
@@ -291,22 +291,30 @@ fn run_instance(
     Ok(summarize(&table, report))
 }
 
+/// The fewest values the shapes are read from: a proved period extends a short table (a
+/// subtraction game's proof needs only `t` values past the period) to this many, exactly.
+pub const SHAPE_VALUES: usize = 256;
+
+/// The most values a proved period extends a table to for the shapes.
+pub const SHAPE_VALUES_MAX: usize = 1 << 20;
+
 /// An instance's summary from its table and period report.
 pub fn summarize(table: &SgTable, report: PeriodReport) -> Summary {
-    let values = shapes::values(table);
-    let p_count = values.iter().filter(|&&v| v == 0).count();
+    let computed = shapes::values(table);
+    let p_count = computed.iter().filter(|&&v| v == 0).count();
+    let proved_values = match (report.proved, report.preperiod, report.period) {
+        (true, Some(pre), Some(p)) if report.saltus.unwrap_or(0) == 0 => {
+            computed.get(..pre + p).map(<[u32]>::to_vec)
+        }
+        _ => None,
+    };
+    let values = extended(computed, &report);
     let p_first = (0u64..)
         .zip(&values)
         .filter(|(_, &v)| v == 0)
         .map(|(n, _)| n)
         .take(P_LISTED)
         .collect();
-    let proved_values = match (report.proved, report.preperiod, report.period) {
-        (true, Some(pre), Some(p)) if report.saltus.unwrap_or(0) == 0 => {
-            values.get(..pre + p).map(<[u32]>::to_vec)
-        }
-        _ => None,
-    };
     Summary {
         g_form: shapes::g_form(&values, &report),
         p_set: shapes::p_set(&values, &report),
@@ -315,6 +323,31 @@ pub fn summarize(table: &SgTable, report: PeriodReport) -> Summary {
         proved_values,
         report,
     }
+}
+
+/// The values computed, extended by the proved period and saltus (`G(n + p) = G(n) + s` for
+/// `n ≥ preperiod`, exact by the proof) to at least [`SHAPE_VALUES`] and four periods past the
+/// preperiod, at most [`SHAPE_VALUES_MAX`].
+fn extended(mut values: Vec<u32>, report: &PeriodReport) -> Vec<u32> {
+    let (true, Some(pre), Some(p)) = (report.proved, report.preperiod, report.period) else {
+        return values;
+    };
+    let saltus = report.saltus.unwrap_or(0);
+    let want = pre
+        .saturating_add(p.saturating_mul(4))
+        .max(SHAPE_VALUES)
+        .min(SHAPE_VALUES_MAX);
+    if p == 0 || values.len() < pre + p {
+        return values;
+    }
+    while values.len() < want {
+        let back = i64::from(values[values.len() - p]) + saltus;
+        match u32::try_from(back) {
+            Ok(v) => values.push(v),
+            Err(_) => break,
+        }
+    }
+    values
 }
 
 /// The quantity's shape on one summary (a number for period, preperiod and saltus), and
@@ -358,7 +391,14 @@ fn fit_quantity(instances: &[Instance], quantity: Quantity) -> QuantityFit {
         .iter()
         .map(|(i, shape, _)| (instances[*i].params.as_slice(), shape))
         .collect();
-    let fit = fit::fit(&items);
+    // A formula must speak for at least half of the instances with a result, and for
+    // MIN_PIECE of them: one instance with a closed form is not a pattern of the family.
+    let with_result = instances.iter().filter(|i| i.result.is_ok()).count();
+    let enough = |fit: &Fit| {
+        let covers = items.len() - fit.uncovered.len();
+        2 * covers >= with_result && covers >= fit::MIN_PIECE.min(with_result)
+    };
+    let fit = fit::fit(&items).filter(enough);
     let mut covered = Vec::new();
     if let Some(fit) = &fit {
         let uncovered: Vec<usize> = fit.uncovered.iter().map(|&j| with[j].0).collect();

@@ -1,0 +1,112 @@
+//! `sweep`: one game over ranges of its parameters — each instance's period and patterns, and
+//! the formulas in the parameters that hold on every instance (`api::sweep`).
+
+use std::path::PathBuf;
+
+use crate::api;
+use crate::export::{self, ChartFormat};
+use crate::sweep::{ParamRange, RangeError, SweepError, SweepRequest};
+
+use super::args::{load_game_with_warnings, parse_max};
+use super::{CliError, Context};
+
+/// `sweep` arguments.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A rules file with `param` lines (e.g. rules/bash.sg), or the rules text itself.
+    #[arg(index = 1)]
+    game: String,
+    /// The values of a parameter (repeatable): a range `k=1..=30` (`k=1..30` leaves 30 out),
+    /// a list `a=2,3,5`, or one value `k=7`; a bound may use a parameter set before it
+    /// (`R=L..=8`, `b=a+1..=12`).
+    #[arg(long = "set", value_name = "NAME=VALUES", required = true)]
+    sets: Vec<String>,
+    /// Compute each instance at most to G(0..=N) while looking for a proof [default: as
+    /// `period`: 65536, or 4·s + 1024 for an instance whose largest take or constant s is
+    /// larger].
+    #[arg(long, value_name = "N", value_parser = parse_max)]
+    max: Option<u64>,
+    /// The output: a text report with the formulas (text), the instances as CSV or JSON
+    /// lines, or the whole report with the formulas as one JSON object.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Write the output to FILE (atomically) instead of standard output.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    output: String,
+    /// Also draw period and preperiod against the first parameter (a .png or .svg file).
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Text,
+    Csv,
+    Jsonl,
+    Json,
+}
+
+/// Runs `sweep`.
+pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
+    let ranges = ParamRange::parse_all(&args.sets).map_err(range_error)?;
+    super::checkpointing::check_output(Some(&args.output))?;
+    if let Some(plot) = &args.plot {
+        ChartFormat::from_path(plot)?;
+        super::checkpointing::check_path("--plot", plot)?;
+    }
+    let (game, warnings) = load_game_with_warnings(&args.game, &[])?;
+    for warning in warnings {
+        let text = warning.render_warning(&game.source);
+        context.console.note(text.trim_end_matches('\n'));
+    }
+    let request = SweepRequest {
+        max: args.max,
+        options: super::progress::options(),
+    };
+    let report = api::sweep(&game, &ranges, &request).map_err(sweep_error)?;
+    if let Some(plot) = &args.plot {
+        let bytes = export::sweep::chart(&report, ChartFormat::from_path(plot)?)?;
+        crate::fs::write_atomically(plot, |w| w.write_all(&bytes))?;
+    }
+    context.console.write_to(&args.output, |out| match args.format {
+        Format::Text => out.write_all(export::sweep::text(&report).as_bytes()),
+        Format::Csv => export::sweep::write_csv(out, &report),
+        Format::Jsonl => export::sweep::write_jsonl(out, &report),
+        Format::Json => out.write_all(export::sweep::json(&report).as_bytes()),
+    })?;
+    Ok(())
+}
+
+fn range_error(error: RangeError) -> CliError {
+    CliError::Usage(format!("{error} (in --set)"))
+}
+
+fn sweep_error(error: SweepError) -> CliError {
+    match error {
+        SweepError::Range(error) => range_error(error),
+        SweepError::NotAParameter {
+            name,
+            game,
+            declared,
+        } => {
+            let help = if declared.is_empty() {
+                "the rules declare no parameter: add a line such as `param k = 3` and use k in the rules".to_string()
+            } else {
+                format!(
+                    "its parameters are {}",
+                    declared
+                        .iter()
+                        .map(|d| format!("`{d}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            };
+            CliError::Usage(format!(
+                "`{name}` is not a parameter of {game} (in --set)\n  help: {help}"
+            ))
+        }
+        SweepError::NotAHeapGame { game } => CliError::Usage(format!(
+            "`sweep` compares the periods of heap games; {game} is a position game or a graph file: try `sgscope patterns` with --set on each instance"
+        )),
+    }
+}
