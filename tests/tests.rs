@@ -31,4 +31,5 @@ mod solve_misere;
 mod solve_moves;
 mod solve_sums;
 mod support;
+mod sweep;
 mod value_rules;

@@ -68,12 +68,14 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
         let bytes = export::sweep::chart(&report, ChartFormat::from_path(plot)?)?;
         crate::fs::write_atomically(plot, |w| w.write_all(&bytes))?;
     }
-    context.console.write_to(&args.output, |out| match args.format {
-        Format::Text => out.write_all(export::sweep::text(&report).as_bytes()),
-        Format::Csv => export::sweep::write_csv(out, &report),
-        Format::Jsonl => export::sweep::write_jsonl(out, &report),
-        Format::Json => out.write_all(export::sweep::json(&report).as_bytes()),
-    })?;
+    context
+        .console
+        .write_to(&args.output, |out| match args.format {
+            Format::Text => out.write_all(export::sweep::text(&report).as_bytes()),
+            Format::Csv => export::sweep::write_csv(out, &report),
+            Format::Jsonl => export::sweep::write_jsonl(out, &report),
+            Format::Json => out.write_all(export::sweep::json(&report).as_bytes()),
+        })?;
     Ok(())
 }
 

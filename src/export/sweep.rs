@@ -49,7 +49,12 @@ fn instances_text(report: &SweepReport, indices: &[usize]) -> String {
     let mut listed: Vec<String> = indices
         .iter()
         .take(NAMED)
-        .map(|&i| format!("({})", params_text(&report.names, &report.instances[i].params)))
+        .map(|&i| {
+            format!(
+                "({})",
+                params_text(&report.names, &report.instances[i].params)
+            )
+        })
         .collect();
     if indices.len() > NAMED {
         listed.push(format!("and {} more", indices.len() - NAMED));
@@ -76,7 +81,7 @@ pub fn headline(report: &SweepReport) -> String {
         format!("sweep of {over}: {total} instances, a period found for each, {proof}")
     } else {
         format!(
-            "partial: {} of {total} instances of {over} have no period (none within their limit, or an error): {}",
+            "partial: {} of {total} instances of {over} have no period found (none within their limit, or an error): {}",
             unsolved.len(),
             instances_text(report, &unsolved)
         )
@@ -233,7 +238,11 @@ fn formula_text(report: &SweepReport, quantity_fit: &QuantityFit) -> String {
             "  {:<13} no formula for {} instance{}: {}",
             "",
             quantity_fit.missing.len(),
-            if quantity_fit.missing.len() == 1 { "" } else { "s" },
+            if quantity_fit.missing.len() == 1 {
+                ""
+            } else {
+                "s"
+            },
             instances_text(report, &quantity_fit.missing)
         );
     }
@@ -444,6 +453,9 @@ pub fn chart(report: &SweepReport, format: ChartFormat) -> Result<Vec<u8>, Expor
     render_image(format, (1200, 600), &chart)
 }
 
+/// Reads one series' value off a point.
+type Pick = fn(&(i64, Option<usize>, Option<usize>)) -> Option<usize>;
+
 struct SweepChart {
     title: String,
     x_label: String,
@@ -471,14 +483,17 @@ impl Painter for SweepChart {
             .margin(16)
             .x_label_area_size(40)
             .y_label_area_size(56)
-            .build_cartesian_2d(lo as f64 - 0.5..hi as f64 + 0.5, 0f64..top as f64 * 1.05 + 1.0)?;
+            .build_cartesian_2d(
+                lo as f64 - 0.5..hi as f64 + 0.5,
+                0f64..top as f64 * 1.05 + 1.0,
+            )?;
         chart
             .configure_mesh()
             .x_desc(self.x_label.as_str())
             .y_desc("length")
             .label_style(("sans-serif", 14))
             .draw()?;
-        let series: [(&str, RGBColor, fn(&(i64, Option<usize>, Option<usize>)) -> Option<usize>); 2] = [
+        let series: [(&str, RGBColor, Pick); 2] = [
             ("period", RGBColor(31, 119, 180), |p| p.1),
             ("preperiod", RGBColor(255, 127, 14), |p| p.2),
         ];

@@ -214,7 +214,10 @@ impl Condition {
                     multiple,
                     modulus: 2,
                     residue: 1,
-                } => format!("{} is not an odd multiple of {}", names[*multiple], names[*base]),
+                } => format!(
+                    "{} is not an odd multiple of {}",
+                    names[*multiple], names[*base]
+                ),
                 other => format!("not ({})", other.render(names)),
             },
         }
@@ -430,7 +433,9 @@ pub fn fit(instances: &[(&[i64], &Shape)]) -> Option<Fit> {
     let mut consider = |fit: Fit| {
         let covered = |f: &Fit| instances.len() - f.uncovered.len();
         if 2 * covered(&fit) >= instances.len()
-            && partial.as_ref().is_none_or(|best| covered(&fit) > covered(best))
+            && partial
+                .as_ref()
+                .is_none_or(|best| covered(&fit) > covered(best))
         {
             partial = Some(fit);
         }
@@ -549,7 +554,10 @@ mod tests {
         let fit = fit_numbers(&points).unwrap();
         let n = names(&["a", "b"]);
         assert!(fit.is_complete());
-        assert_eq!(fit.pieces[0].condition.render(&n), "b is an odd multiple of a");
+        assert_eq!(
+            fit.pieces[0].condition.render(&n),
+            "b is an odd multiple of a"
+        );
         assert_eq!(fit.pieces[0].constants[0].render(&n), "2·a");
         assert_eq!(fit.pieces[1].constants[0].render(&n), "a + b");
     }
@@ -593,5 +601,41 @@ mod tests {
         assert_eq!(affine(0, &[0, 0]).render(&n), "0");
         assert_eq!(affine(-4, &[0, 0]).render(&n), "−4");
         assert_eq!(affine(0, &[-1, 0]).render(&n), "−a");
+    }
+
+    proptest::proptest! {
+        /// Whatever is fitted holds exactly on every instance it covers, never on fewer than
+        /// MIN_PIECE of a piece, and the uncovered ones are named.
+        #[test]
+        fn a_fit_holds_on_every_instance_it_covers(
+            values in proptest::collection::vec((1i64..6, 1i64..6, 0usize..2, 0i64..12), 1..30)
+        ) {
+            let shapes: Vec<Shape> = values
+                .iter()
+                .map(|&(_, _, kind, v)| Shape {
+                    kind: ["number", "other"][kind],
+                    constants: vec![v, v % 3],
+                })
+                .collect();
+            let params: Vec<Vec<i64>> = values.iter().map(|&(a, b, _, _)| vec![a, b]).collect();
+            let items: Vec<(&[i64], &Shape)> =
+                params.iter().map(Vec::as_slice).zip(&shapes).collect();
+            if let Some(fit) = fit(&items) {
+                for (i, (p, shape)) in items.iter().enumerate() {
+                    match fit.piece(p) {
+                        Some(piece) if !fit.uncovered.contains(&i) => {
+                            proptest::prop_assert_eq!(piece.kind, shape.kind);
+                            for (affine, value) in piece.constants.iter().zip(&shape.constants) {
+                                proptest::prop_assert_eq!(affine.eval(p), Some(*value));
+                            }
+                        }
+                        _ => proptest::prop_assert!(fit.uncovered.contains(&i)),
+                    }
+                }
+                for piece in &fit.pieces {
+                    proptest::prop_assert!(piece.instances >= MIN_PIECE.min(items.len()));
+                }
+            }
+        }
     }
 }

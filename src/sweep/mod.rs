@@ -335,8 +335,7 @@ fn extended(mut values: Vec<u32>, report: &PeriodReport) -> Vec<u32> {
     let saltus = report.saltus.unwrap_or(0);
     let want = pre
         .saturating_add(p.saturating_mul(4))
-        .max(SHAPE_VALUES)
-        .min(SHAPE_VALUES_MAX);
+        .clamp(SHAPE_VALUES, SHAPE_VALUES_MAX);
     if p == 0 || values.len() < pre + p {
         return values;
     }
@@ -369,7 +368,10 @@ fn quantity_of(summary: &Summary, quantity: Quantity) -> Option<(Shape, bool)> {
             Some((number(report.saltus.unwrap_or(0)), report.proved))
         }
         Quantity::PPositions => summary.p_set.as_ref().map(|f| (f.shape.clone(), f.every_n)),
-        Quantity::G => summary.g_form.as_ref().map(|f| (f.shape.clone(), f.every_n)),
+        Quantity::G => summary
+            .g_form
+            .as_ref()
+            .map(|f| (f.shape.clone(), f.every_n)),
     }
 }
 
