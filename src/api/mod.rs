@@ -59,6 +59,7 @@ use crate::solve::hackenbush::HackenbushReport;
 use crate::solve::loopy::LoopySolveReport;
 use crate::solve::{MisereOptions, SolveError, SolveReport};
 use crate::sweep;
+pub use crate::sweep::{ParamRange, RangeError, SweepError, SweepReport, SweepRequest};
 use crate::value::loopy::LoopyTable;
 use crate::value::misere::{self, MisereTable};
 pub use crate::value::{BetweenChunks, DynRule, Notice, Registry, Request, TableKind, Valued};

@@ -3,9 +3,8 @@
 
 use std::path::PathBuf;
 
-use crate::api;
+use crate::api::{self, ParamRange, RangeError, SweepError, SweepRequest};
 use crate::export::{self, ChartFormat};
-use crate::sweep::{ParamRange, RangeError, SweepError, SweepRequest};
 
 use super::args::{load_game_with_warnings, parse_max};
 use super::{CliError, Context};
