@@ -313,8 +313,15 @@ fn refusals_say_what_to_do() {
         &fails(&["sweep", "rules/bash.sg", "--set", "k=1..=100000000"], 2),
         "error: the ranges give 100000000 instances, more than the 100000 a sweep runs (in --set)\n",
     );
-    let position = fails(&["sweep", "rules/wythoff.sg", "--set", "k=1..=3"], 2);
-    assert!(position.contains("is a position game"), "{position}");
+    assert_render(
+        &fails(&["sweep", "rules/wythoff.sg", "--set", "k=1..=3"], 2),
+        "error: `k` is not a parameter of Wythoff's game (in --set)\n  help: the rules declare no parameter: add a line such as `param k = 3` and use k in the rules\n",
+    );
+    let graph = fails(&["sweep", "rules/graph-cycle.sg", "--set", "k=1..=3"], 2);
+    assert!(
+        graph.contains("is a graph file: it has no parameters to sweep"),
+        "{graph}"
+    );
     assert!(root().join("rules/subtraction-ab.sg").exists());
 }
 
@@ -379,4 +386,94 @@ proptest::proptest! {
             }
         }
     }
+}
+
+/// P-positions of Moore's Nim_k on four heaps of at most `top` tokens, by the definition:
+/// a move takes from at least one and at most `k` heaps.
+fn moore_p_positions(k: usize, top: usize) -> Vec<[usize; 4]> {
+    let side = top + 1;
+    let index = |p: [usize; 4]| ((p[0] * side + p[1]) * side + p[2]) * side + p[3];
+    let mut is_p = vec![false; side.pow(4)];
+    let mut all = Vec::new();
+    for code in 0..side.pow(4) {
+        let p = [
+            code / side.pow(3),
+            code / side.pow(2) % side,
+            code / side % side,
+            code % side,
+        ];
+        // Positions in increasing code order: every option (smaller in some heap) came before.
+        let mut wins = false;
+        'moves: for takes in 1..side.pow(4) {
+            let t = [
+                takes / side.pow(3),
+                takes / side.pow(2) % side,
+                takes / side % side,
+                takes % side,
+            ];
+            let heaps = t.iter().filter(|&&x| x > 0).count();
+            if heaps > k || (0..4).any(|i| t[i] > p[i]) {
+                continue;
+            }
+            let q = [p[0] - t[0], p[1] - t[1], p[2] - t[2], p[3] - t[3]];
+            if is_p[index(q)] {
+                wins = true;
+                break 'moves;
+            }
+        }
+        is_p[code] = !wins;
+        if !wins {
+            all.push(p);
+        }
+    }
+    all
+}
+
+#[test]
+fn moore_nim_k_sweeps_its_criterion_divisible_by_k_plus_1() {
+    // Moore (1910), "A generalization of the game called nim": in Nim_k a position is a
+    // P-position exactly when, in every binary digit, the number of heaps with a 1 there is
+    // divisible by k + 1.
+    let report = sweep_json(&["rules/nim-k.sg", "--set", "k=1..=3", "--to", "5"]);
+    assert_eq!(report["partial"], false);
+    let formulas = report["formulas"].as_array().unwrap();
+    assert_eq!(
+        formulas.len(),
+        1,
+        "a position game's sweep has P-position formulas only"
+    );
+    assert_eq!(
+        pieces(&formulas[0]),
+        vec![(
+            "always".to_string(),
+            "in every binary digit, the number of coordinates with a 1 is divisible by k + 1"
+                .to_string(),
+            3
+        )]
+    );
+    assert_eq!(formulas[0]["every_n"], false, "read on a box only");
+    for instance in report["instances"].as_array().unwrap() {
+        let k = instance["params"]["k"].as_u64().unwrap() as usize;
+        let brute = moore_p_positions(k, 5);
+        assert_eq!(instance["p_positions"], brute.len() as u64, "k = {k}");
+        let moore = |p: &[usize; 4]| {
+            (0..3).all(|bit| p.iter().filter(|&&h| h >> bit & 1 == 1).count() % (k + 1) == 0)
+        };
+        assert!(
+            brute.iter().all(moore),
+            "Moore's theorem on the brute force, k = {k}"
+        );
+    }
+    let refused = fails(
+        &[
+            "sweep",
+            "rules/nim-k.sg",
+            "--set",
+            "k=1..=2",
+            "--plot",
+            "x.svg",
+        ],
+        2,
+    );
+    assert!(refused.contains("is a position game"), "{refused}");
 }

@@ -25,6 +25,10 @@ pub struct Args {
     /// larger].
     #[arg(long, value_name = "N", value_parser = parse_max)]
     max: Option<u64>,
+    /// A position game: read the P-position criteria on the box 0..=N of every coordinate
+    /// [default: 30 for two coordinates, 7 for more].
+    #[arg(long, value_name = "N", value_parser = parse_max)]
+    to: Option<u64>,
     /// The output: a text report with the formulas (text), the instances as CSV or JSON
     /// lines, or the whole report with the formulas as one JSON object.
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -58,8 +62,15 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
         let text = warning.render_warning(&game.source);
         context.console.note(text.trim_end_matches('\n'));
     }
+    if game.position_program().is_some() && args.plot.is_some() {
+        return Err(CliError::Usage(format!(
+            "--plot draws periods; {} is a position game, whose instances have P-position criteria, not periods",
+            game.name
+        )));
+    }
     let request = SweepRequest {
         max: args.max,
+        to: args.to,
         options: super::progress::options(),
     };
     let report = api::sweep(&game, &ranges, &request).map_err(sweep_error)?;
@@ -107,7 +118,7 @@ fn sweep_error(error: SweepError) -> CliError {
             ))
         }
         SweepError::NotAHeapGame { game } => CliError::Usage(format!(
-            "`sweep` compares the periods of heap games; {game} is a position game or a graph file: try `sgscope patterns` with --set on each instance"
+            "{game} is a graph file: it has no parameters to sweep"
         )),
     }
 }

@@ -16,7 +16,9 @@ use super::plot::{render_image, ChartFormat, Painter};
 use super::ExportError;
 use crate::sweep::fit::Affine;
 use crate::sweep::shapes::{self, Found};
-use crate::sweep::{Instance, Quantity, QuantityFit, Summary, SweepReport};
+use crate::sweep::{
+    Instance, PositionInstance, PositionSummary, Quantity, QuantityFit, Summary, SweepReport,
+};
 
 /// The instances listed by name in a sentence before "and N more".
 const NAMED: usize = 8;
@@ -49,12 +51,7 @@ fn instances_text(report: &SweepReport, indices: &[usize]) -> String {
     let mut listed: Vec<String> = indices
         .iter()
         .take(NAMED)
-        .map(|&i| {
-            format!(
-                "({})",
-                params_text(&report.names, &report.instances[i].params)
-            )
-        })
+        .map(|&i| format!("({})", params_text(&report.names, report.params(i))))
         .collect();
     if indices.len() > NAMED {
         listed.push(format!("and {} more", indices.len() - NAMED));
@@ -62,11 +59,23 @@ fn instances_text(report: &SweepReport, indices: &[usize]) -> String {
     listed.join(", ")
 }
 
-/// The first line: what was swept and whether every instance has a period.
+/// The first line: what was swept and whether every instance has a period (a position game:
+/// a criterion on its box).
 pub fn headline(report: &SweepReport) -> String {
-    let total = report.instances.len();
+    let total = report.len();
     let unsolved = report.unsolved();
     let over = format!("{} over {}", report.game, report.ranges.join(", "));
+    if !report.positions.is_empty() {
+        return if unsolved.is_empty() {
+            format!("sweep of {over}: {total} instances, a P-position criterion found on each box")
+        } else {
+            format!(
+                "partial: {} of {total} instances of {over} have no P-position criterion on their box (or an error): {}",
+                unsolved.len(),
+                instances_text(report, &unsolved)
+            )
+        };
+    }
     if unsolved.is_empty() {
         let proved = report
             .instances
@@ -86,6 +95,67 @@ pub fn headline(report: &SweepReport) -> String {
             instances_text(report, &unsolved)
         )
     }
+}
+
+/// A position game's box, `0..=7` per coordinate.
+fn box_text(summary: &PositionSummary) -> String {
+    let sides: Vec<String> = summary.extents.iter().map(|e| format!("0..={e}")).collect();
+    sides.join(" × ")
+}
+
+/// The row of one instance of a position game: the parameters, then box, positions,
+/// P-positions, criterion.
+fn position_row(instance: &PositionInstance) -> Vec<String> {
+    let mut row: Vec<String> = instance.params.iter().map(i64::to_string).collect();
+    match &instance.result {
+        Ok(s) => row.extend([
+            box_text(s),
+            s.positions.to_string(),
+            s.p_positions.to_string(),
+            s.criterion
+                .as_ref()
+                .map_or("-".to_string(), |c| c.describe(&s.coordinates)),
+        ]),
+        Err(error) => {
+            row.extend(["-", "-", "-", "-"].map(String::from));
+            row.push(format!("error: {error}"));
+        }
+    }
+    row
+}
+
+/// Columns laid out in a fixed width each: the first `numeric` right-aligned.
+fn layout(header: &[String], rows: &[Vec<String>], numeric: usize) -> String {
+    let columns = header.len();
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.get(c))
+                .chain([&header[c]])
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |cells: &[String]| {
+        let mut text = String::new();
+        for (c, cell) in cells.iter().enumerate() {
+            let width = widths.get(c).copied().unwrap_or(0);
+            let pad = width.saturating_sub(cell.chars().count());
+            if c < numeric {
+                let _ = write!(text, "{}{cell}  ", " ".repeat(pad));
+            } else {
+                let _ = write!(text, "{cell}{}  ", " ".repeat(pad));
+            }
+        }
+        text.trim_end().to_string()
+    };
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", line(header));
+    for r in rows {
+        let _ = writeln!(out, "{}", line(r));
+    }
+    out
 }
 
 fn cell<T: ToString>(value: Option<T>) -> String {
@@ -137,56 +207,36 @@ pub fn text(report: &SweepReport) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}", headline(report));
     let mut header: Vec<String> = report.names.clone();
-    header.extend(
-        [
-            "preperiod",
-            "period",
-            "saltus",
-            "proved",
-            "values",
-            "max value",
-            "P-positions",
-            "G(n)",
-        ]
-        .map(String::from),
-    );
-    let rows: Vec<Vec<String>> = report.instances.iter().map(row).collect();
-    let columns = header.len();
-    let widths: Vec<usize> = (0..columns)
-        .map(|c| {
-            rows.iter()
-                .filter_map(|r| r.get(c))
-                .chain([&header[c]])
-                .map(|s| s.chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let line = |cells: &[String]| {
-        let mut text = String::new();
-        for (c, cell) in cells.iter().enumerate() {
-            let width = widths.get(c).copied().unwrap_or(0);
-            let pad = width.saturating_sub(cell.chars().count());
-            // Numbers right-aligned, patterns left-aligned.
-            if c < columns - 2 {
-                let _ = write!(text, "{}{cell}  ", " ".repeat(pad));
-            } else {
-                let _ = write!(text, "{cell}{}  ", " ".repeat(pad));
-            }
-        }
-        text.trim_end().to_string()
+    let quantities: &[Quantity] = if report.positions.is_empty() {
+        header.extend(
+            [
+                "preperiod",
+                "period",
+                "saltus",
+                "proved",
+                "values",
+                "max value",
+                "P-positions",
+                "G(n)",
+            ]
+            .map(String::from),
+        );
+        let rows: Vec<Vec<String>> = report.instances.iter().map(row).collect();
+        out.push_str(&layout(&header, &rows, header.len() - 2));
+        &Quantity::ALL
+    } else {
+        header.extend(["box", "positions", "P-positions", "criterion"].map(String::from));
+        let rows: Vec<Vec<String>> = report.positions.iter().map(position_row).collect();
+        out.push_str(&layout(&header, &rows, report.names.len()));
+        &[Quantity::PPositions]
     };
-    let _ = writeln!(out, "{}", line(&header));
-    for r in &rows {
-        let _ = writeln!(out, "{}", line(r));
-    }
     let _ = writeln!(
         out,
         "\nformulas in {}, observed on the instances swept (each checked on every instance it covers; not proved for other values):",
         report.names.join(", ")
     );
-    for fit in &report.formulas {
-        out.push_str(&formula_text(report, fit));
+    for &quantity in quantities {
+        out.push_str(&formula_text(report, report.formula(quantity)));
     }
     out
 }
@@ -194,7 +244,7 @@ pub fn text(report: &SweepReport) -> String {
 /// One quantity's formula as text lines.
 fn formula_text(report: &SweepReport, quantity_fit: &QuantityFit) -> String {
     let name = format!("{}:", quantity_fit.quantity.name());
-    let total = report.instances.len();
+    let total = report.len();
     let Some(fit) = &quantity_fit.fit else {
         let reason = match quantity_fit.quantity {
             Quantity::PPositions => "no formula (the P-positions of some instances are not an interval of residues or an initial segment)",
@@ -254,17 +304,23 @@ fn formula_text(report: &SweepReport, quantity_fit: &QuantityFit) -> String {
         (false, Quantity::Period | Quantity::Preperiod | Quantity::Saltus) => {
             "some instances' periods are observed only"
         }
+        (false, _) if !report.positions.is_empty() => {
+            "checked on every position of each instance's box only"
+        }
         (false, _) => "checked on the values computed only (n ≤ each instance's limit)",
     };
     let _ = writeln!(out, "  {:<13} {proof}", "");
     out
 }
 
-/// The CSV header for `names`: the parameters, then the instance's columns.
-pub fn csv_header(names: &[String]) -> String {
+/// The CSV header for `names`: the parameters, then the instance's columns (of a position
+/// game when `positions`).
+pub fn csv_header(names: &[String], positions: bool) -> String {
     let mut header = names.to_vec();
-    header.extend(
-        [
+    let columns: &[&str] = if positions {
+        &["box", "positions", "p_positions", "criterion", "error"]
+    } else {
+        &[
             "preperiod",
             "period",
             "saltus",
@@ -275,8 +331,8 @@ pub fn csv_header(names: &[String]) -> String {
             "g",
             "error",
         ]
-        .map(String::from),
-    );
+    };
+    header.extend(columns.iter().map(|c| c.to_string()));
     header.join(",")
 }
 
@@ -290,10 +346,15 @@ fn csv_cell(text: &str) -> String {
 
 /// The instances as CSV ([`csv_header`]; `-` cells become empty).
 pub fn write_csv(out: &mut dyn Write, report: &SweepReport) -> io::Result<()> {
-    writeln!(out, "{}", csv_header(&report.names))?;
-    for instance in &report.instances {
-        let mut cells = row(instance);
-        if cells.len() == report.names.len() + 8 {
+    let positions = !report.positions.is_empty();
+    writeln!(out, "{}", csv_header(&report.names, positions))?;
+    let (rows, width): (Vec<Vec<String>>, usize) = if positions {
+        (report.positions.iter().map(position_row).collect(), 4)
+    } else {
+        (report.instances.iter().map(row).collect(), 8)
+    };
+    for mut cells in rows {
+        if cells.len() == report.names.len() + width {
             cells.push(String::new());
         }
         let cells: Vec<String> = cells
@@ -353,10 +414,50 @@ pub fn instance_json(names: &[String], instance: &Instance) -> Value {
     }
 }
 
+/// One instance of a position game as a JSON object.
+pub fn position_json(names: &[String], instance: &PositionInstance) -> Value {
+    let params: serde_json::Map<String, Value> = names
+        .iter()
+        .zip(&instance.params)
+        .map(|(n, v)| (n.clone(), json!(v)))
+        .collect();
+    match &instance.result {
+        Ok(s) => json!({
+            "params": params,
+            "extents": s.extents,
+            "positions": s.positions,
+            "p_positions": s.p_positions,
+            "criterion": s.criterion.as_ref().map(|c| c.describe(&s.coordinates)),
+            "error": Value::Null,
+        }),
+        Err(error) => json!({
+            "params": params,
+            "criterion": Value::Null,
+            "error": error.to_string(),
+        }),
+    }
+}
+
+fn instances_json(report: &SweepReport) -> Vec<Value> {
+    if report.positions.is_empty() {
+        report
+            .instances
+            .iter()
+            .map(|i| instance_json(&report.names, i))
+            .collect()
+    } else {
+        report
+            .positions
+            .iter()
+            .map(|i| position_json(&report.names, i))
+            .collect()
+    }
+}
+
 /// The instances as JSON lines, one object per instance.
 pub fn write_jsonl(out: &mut dyn Write, report: &SweepReport) -> io::Result<()> {
-    for instance in &report.instances {
-        writeln!(out, "{}", instance_json(&report.names, instance))?;
+    for line in instances_json(report) {
+        writeln!(out, "{line}")?;
     }
     Ok(())
 }
@@ -388,10 +489,7 @@ fn formula_json(report: &SweepReport, quantity_fit: &QuantityFit) -> Value {
             .collect()
     });
     let params_of = |indices: &[usize]| -> Vec<Vec<i64>> {
-        indices
-            .iter()
-            .map(|&i| report.instances[i].params.clone())
-            .collect()
+        indices.iter().map(|&i| report.params(i).to_vec()).collect()
     };
     json!({
         "quantity": quantity_fit.quantity,
@@ -411,7 +509,7 @@ pub fn json(report: &SweepReport) -> String {
     let unsolved: Vec<Vec<i64>> = report
         .unsolved()
         .iter()
-        .map(|&i| report.instances[i].params.clone())
+        .map(|&i| report.params(i).to_vec())
         .collect();
     let value = json!({
         "game": report.game,
@@ -420,8 +518,8 @@ pub fn json(report: &SweepReport) -> String {
         "partial": !unsolved.is_empty(),
         "unsolved": unsolved,
         "headline": headline(report),
-        "instances": report.instances.iter().map(|i| instance_json(&report.names, i)).collect::<Vec<_>>(),
-        "formulas": report.formulas.iter().map(|f| formula_json(report, f)).collect::<Vec<_>>(),
+        "instances": instances_json(report),
+        "formulas": report.formulas.iter().filter(|f| report.positions.is_empty() || f.quantity == Quantity::PPositions).map(|f| formula_json(report, f)).collect::<Vec<_>>(),
     });
     let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
     text.push('\n');

@@ -12,6 +12,7 @@
 //! observed on the instances swept, never proved for the others.
 
 pub mod fit;
+pub mod positions;
 pub mod ranges;
 pub mod shapes;
 
@@ -25,6 +26,7 @@ use crate::engine::progress::Progress;
 use crate::engine::{EngineError, EngineOptions, SgTable};
 use crate::rules::{self, Game, RulesError};
 pub use fit::{Affine, Condition, Fit, Piece, Shape};
+pub use positions::PositionSummary;
 pub use ranges::{ParamRange, RangeError, MAX_INSTANCES};
 pub use shapes::Found;
 
@@ -58,8 +60,8 @@ pub enum SweepError {
         /// The parameters the rules declare.
         declared: Vec<String>,
     },
-    /// The game is a position game or a graph file.
-    #[error("{game} is not a heap game")]
+    /// The game is a graph file (no parameters to sweep, no period).
+    #[error("{game} is a graph file")]
     NotAHeapGame {
         /// The game.
         game: String,
@@ -150,6 +152,15 @@ pub struct QuantityFit {
     pub every_n: bool,
 }
 
+/// One instance of a position game: its parameters' values and what its box gave.
+#[derive(Debug)]
+pub struct PositionInstance {
+    /// One value per swept parameter, in the order of the ranges.
+    pub params: Vec<i64>,
+    /// Its box's criterion, or why there is none.
+    pub result: Result<PositionSummary, InstanceError>,
+}
+
 /// A finished sweep.
 #[derive(Debug)]
 pub struct SweepReport {
@@ -159,8 +170,11 @@ pub struct SweepReport {
     pub names: Vec<String>,
     /// The ranges as given (`k=1..=30`).
     pub ranges: Vec<String>,
-    /// Each instance, in the order of the ranges (first parameter outermost).
+    /// Each instance of a heap game, in the order of the ranges (first parameter outermost);
+    /// empty for a position game.
     pub instances: Vec<Instance>,
+    /// Each instance of a position game, in the same order; empty for a heap game.
+    pub positions: Vec<PositionInstance>,
     /// One formula search per [`Quantity`], in [`Quantity::ALL`]'s order.
     pub formulas: Vec<QuantityFit>,
     /// The largest `n` computed is at least this for every instance with a summary.
@@ -176,9 +190,38 @@ impl SweepReport {
             .expect("every quantity is searched")
     }
 
+    /// The parameters of instance `i` (of a heap game's or a position game's list).
+    pub fn params(&self, i: usize) -> &[i64] {
+        match self.instances.get(i) {
+            Some(instance) => &instance.params,
+            None => &self.positions[i].params,
+        }
+    }
+
+    /// How many instances the sweep ran.
+    pub fn len(&self) -> usize {
+        self.instances.len() + self.positions.len()
+    }
+
+    /// Whether the sweep ran no instance (never, for a sweep [`run`] returned).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// The instances whose period search did not end with a period (none found within
-    /// `max`, or an error): the part of the sweep a formula cannot speak for.
+    /// `max`, or an error), or, of a position game, whose box has no criterion or failed:
+    /// the part of the sweep a formula cannot speak for.
     pub fn unsolved(&self) -> Vec<usize> {
+        if !self.positions.is_empty() {
+            return (0..self.positions.len())
+                .filter(|&i| {
+                    self.positions[i]
+                        .result
+                        .as_ref()
+                        .map_or(true, |s| s.criterion.is_none())
+                })
+                .collect();
+        }
         (0..self.instances.len())
             .filter(|&i| match &self.instances[i].result {
                 Ok(summary) => summary.report.period.is_none(),
@@ -194,6 +237,9 @@ pub struct SweepRequest {
     /// Each instance computes at most `G(0..=max)` ([`analysis::default_max`] of the
     /// instance when `None`).
     pub max: Option<u64>,
+    /// A position game: each coordinate's box `0..=to` the criteria are read on
+    /// ([`positions::default_extent`] when `None`).
+    pub to: Option<u64>,
     /// Where progress over the instances goes.
     pub options: EngineOptions,
 }
@@ -201,7 +247,7 @@ pub struct SweepRequest {
 /// The instances of `ranges` for `game` (whose parameters they set), checked before work:
 /// every swept name a parameter of the rules, the count within [`MAX_INSTANCES`].
 pub fn plan(game: &Game, ranges: &[ParamRange]) -> Result<Vec<Vec<i64>>, SweepError> {
-    if game.graph().is_some() || game.position_program().is_some() {
+    if game.graph().is_some() {
         return Err(SweepError::NotAHeapGame {
             game: game.name.clone(),
         });
@@ -235,22 +281,43 @@ pub fn run(
             request.options.progress.clone(),
         ),
     ));
-    let instances: Vec<Instance> = planned
-        .par_iter()
-        .with_max_len(1)
-        .map(|params| {
-            let result = run_instance(game, &names, params, request.max);
-            if let Ok(mut guard) = progress.lock() {
-                let (done, tracker) = &mut *guard;
-                *done += 1;
-                tracker.set(*done);
-            }
-            Instance {
-                params: params.clone(),
-                result,
-            }
-        })
-        .collect();
+    let count = |progress: &Mutex<(u64, Progress)>| {
+        if let Ok(mut guard) = progress.lock() {
+            let (done, tracker) = &mut *guard;
+            *done += 1;
+            tracker.set(*done);
+        }
+    };
+    let position_game = game.position_program().is_some();
+    let (instances, positions): (Vec<Instance>, Vec<PositionInstance>) = if position_game {
+        let positions = planned
+            .par_iter()
+            .with_max_len(1)
+            .map(|params| {
+                let result = positions::run_instance(game, &names, params, request.to);
+                count(&progress);
+                PositionInstance {
+                    params: params.clone(),
+                    result,
+                }
+            })
+            .collect();
+        (Vec::new(), positions)
+    } else {
+        let instances = planned
+            .par_iter()
+            .with_max_len(1)
+            .map(|params| {
+                let result = run_instance(game, &names, params, request.max);
+                count(&progress);
+                Instance {
+                    params: params.clone(),
+                    result,
+                }
+            })
+            .collect();
+        (instances, Vec::new())
+    };
     if let Ok(mut guard) = progress.lock() {
         guard.1.finish();
     }
@@ -262,13 +329,46 @@ pub fn run(
         .unwrap_or(0);
     let formulas = Quantity::ALL
         .iter()
-        .map(|&quantity| fit_quantity(&instances, quantity))
+        .map(|&quantity| {
+            let (params, shapes): (Vec<&[i64]>, Vec<Option<Held>>) = if position_game {
+                positions
+                    .iter()
+                    .map(|i| {
+                        let shape = match (&i.result, quantity) {
+                            // A criterion is read on a box: never claimed for every position.
+                            (Ok(s), Quantity::PPositions) => s.shape().map(|shape| (shape, false)),
+                            _ => None,
+                        };
+                        (i.params.as_slice(), shape)
+                    })
+                    .unzip()
+            } else {
+                instances
+                    .iter()
+                    .map(|i| {
+                        let shape = i
+                            .result
+                            .as_ref()
+                            .ok()
+                            .and_then(|s| quantity_of(s, quantity));
+                        (i.params.as_slice(), shape)
+                    })
+                    .unzip()
+            };
+            let with_result = if position_game {
+                positions.iter().filter(|i| i.result.is_ok()).count()
+            } else {
+                instances.iter().filter(|i| i.result.is_ok()).count()
+            };
+            fit_quantity(&params, &shapes, with_result, quantity)
+        })
         .collect();
     Ok(SweepReport {
         game: game.name.clone(),
         names,
         ranges: ranges.iter().map(ParamRange::describe).collect(),
         instances,
+        positions,
         formulas,
         max,
     })
@@ -375,45 +475,40 @@ fn quantity_of(summary: &Summary, quantity: Quantity) -> Option<(Shape, bool)> {
     }
 }
 
-fn fit_quantity(instances: &[Instance], quantity: Quantity) -> QuantityFit {
-    let mut with: Vec<(usize, Shape, bool)> = Vec::new();
-    let mut missing = Vec::new();
-    for (i, instance) in instances.iter().enumerate() {
-        match instance
-            .result
-            .as_ref()
-            .ok()
-            .and_then(|s| quantity_of(s, quantity))
-        {
-            Some((shape, every_n)) => with.push((i, shape, every_n)),
-            None => missing.push(i),
-        }
-    }
+/// A quantity of one instance and whether it holds for every `n`.
+type Held = (Shape, bool);
+
+/// The formula of one quantity over the instances (`params[i]`, `shapes[i]`: the quantity of
+/// instance `i` and whether it holds for every `n`, `None` when it has none).
+fn fit_quantity(
+    params: &[&[i64]],
+    shapes: &[Option<Held>],
+    with_result: usize,
+    quantity: Quantity,
+) -> QuantityFit {
+    let with: Vec<(usize, &Shape, bool)> = shapes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| s.as_ref().map(|(shape, every)| (i, shape, *every)))
+        .collect();
     let items: Vec<(&[i64], &Shape)> = with
         .iter()
-        .map(|(i, shape, _)| (instances[*i].params.as_slice(), shape))
+        .map(|(i, shape, _)| (params[*i], *shape))
         .collect();
     // A formula must speak for at least half of the instances with a result, and for
     // MIN_PIECE of them: one instance with a closed form is not a pattern of the family.
-    let with_result = instances.iter().filter(|i| i.result.is_ok()).count();
     let enough = |fit: &Fit| {
         let covers = items.len() - fit.uncovered.len();
         2 * covers >= with_result && covers >= fit::MIN_PIECE.min(with_result)
     };
     let fit = fit::fit(&items).filter(enough);
-    let mut covered = Vec::new();
-    if let Some(fit) = &fit {
-        let uncovered: Vec<usize> = fit.uncovered.iter().map(|&j| with[j].0).collect();
-        missing.extend(&uncovered);
-        missing.sort_unstable();
-        covered = with
-            .iter()
-            .map(|(i, _, _)| *i)
-            .filter(|i| !uncovered.contains(i))
-            .collect();
-    } else {
-        missing = (0..instances.len()).collect();
-    }
+    let (covered, missing): (Vec<usize>, Vec<usize>) = match &fit {
+        Some(fit) => {
+            let uncovered: Vec<usize> = fit.uncovered.iter().map(|&j| with[j].0).collect();
+            (0..params.len()).partition(|i| shapes[*i].is_some() && !uncovered.contains(i))
+        }
+        None => (Vec::new(), (0..params.len()).collect()),
+    };
     let every_n = !covered.is_empty()
         && with
             .iter()

@@ -37,6 +37,11 @@ pub mod kind {
     pub const BELOW: &str = "below";
     /// A number (period, preperiod, saltus): `[v]`.
     pub const NUMBER: &str = "number";
+    /// A position game's P-positions: in every binary digit, the number of coordinates with
+    /// a 1 is divisible by `m` (Moore's Nim_{m−1}; `m = 2` is Nim): `[m]`.
+    pub const MOORE: &str = "moore";
+    /// A position game's P-positions: Wythoff's pairs `{⌊kφ⌋, ⌊kφ²⌋}`: `[]`.
+    pub const WYTHOFF: &str = "wythoff";
 }
 
 fn shape(kind: &'static str, constants: &[u64]) -> Shape {
@@ -187,6 +192,11 @@ pub fn render(kind: &str, constants: &[Affine], names: &[String]) -> String {
         (kind::DIV, [d]) => format!("⌊n/{}⌋", atom(d)),
         (kind::DIV_MOD, [d, m]) => format!("⌊n/{}⌋ mod {}", atom(d), atom(m)),
         (kind::BELOW, [c]) => format!("n < {}", plain(c)),
+        (kind::MOORE, [m]) => format!(
+            "in every binary digit, the number of coordinates with a 1 is divisible by {}",
+            plain(m)
+        ),
+        (kind::WYTHOFF, _) => "Wythoff's pairs {⌊kφ⌋, ⌊kφ²⌋}".to_string(),
         (kind::RESIDUES, [m, lo, hi]) => {
             let width = Affine {
                 constant: hi.constant - lo.constant,
