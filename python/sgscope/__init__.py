@@ -52,6 +52,7 @@ __all__ = [
     "Game",
     "PeriodReport",
     "PatternsReport",
+    "SweepReport",
     "SolveReport",
     "Report",
     "Progress",
@@ -293,6 +294,34 @@ class SolveReport(Report):
     names."""
 
 
+class SweepReport(Report):
+    """The report of ``sgscope sweep --format json``: ``partial`` and ``unsolved`` (the
+    instances without a period, or a position game's without a criterion), ``headline``,
+    ``instances`` (one dict each, as ``--format jsonl``) and ``formulas`` (per quantity:
+    ``pieces`` with ``when`` and ``formula``, ``complete``, ``missing``, ``every_n``;
+    ``proved`` is always false: a formula is observed on the instances swept)."""
+
+
+def _range_text(name: str, values: Any) -> str:
+    if isinstance(values, bool):
+        raise TypeError(f"{name}= is a range, a list of integers, an integer or a range text")
+    if isinstance(values, int):
+        return str(values)
+    if isinstance(values, str):
+        return values
+    if isinstance(values, range):
+        if values.step != 1:
+            return ",".join(str(v) for v in values)
+        return f"{values.start}..{values.stop}"
+    try:
+        listed = [int(v) for v in values]
+    except TypeError:
+        raise TypeError(
+            f"{name}= is a range, a list of integers, an integer or a range text such as '1..=30'"
+        ) from None
+    return ",".join(str(v) for v in listed)
+
+
 class Game:
     """A loaded game: use :func:`load`.
 
@@ -464,6 +493,40 @@ class Game:
         extents = self._extents(to)
         text = self._run(lambda p: self._native.patterns(extents, misere, p), progress)
         return PatternsReport(_json.loads(text))
+
+    def sweep(
+        self,
+        *,
+        max: Optional[int] = None,
+        to: Optional[int] = None,
+        progress: Optional[ProgressCallback] = None,
+        **ranges: Union[int, str, range, Sequence[int]],
+    ) -> "SweepReport":
+        """The game over ranges of its parameters, as ``sgscope sweep --format json``: each
+        instance's period (a position game: its box's P-position criterion) and the formulas
+        in the parameters that hold on every instance they cover (observed, not proved).
+
+        Each keyword is a parameter, in order: ``k=range(1, 51)``, ``a=[2, 3, 5]``, ``k=7``,
+        or the command line's text, ``R="L..=8"`` (a bound may use an earlier parameter).
+
+            >>> bash = sgscope.load("rules/bash.sg")
+            >>> report = bash.sweep(k=range(1, 21))
+            >>> [f["pieces"][0]["formula"] for f in report.formulas][:2]
+            ['k + 1', '0']
+        """
+        if not ranges:
+            raise TypeError("sweep() takes at least one parameter range, e.g. k=range(1, 31)")
+        sets = [f"{name}={_range_text(name, values)}" for name, values in ranges.items()]
+        for value, flag in ((max, "max"), (to, "to")):
+            if value is not None and (isinstance(value, bool) or int(value) < 0):
+                raise ValueError(f"{flag}= is a non-negative integer")
+        text = self._run(
+            lambda p: self._native.sweep(
+                sets, None if max is None else int(max), None if to is None else int(to), p
+            ),
+            progress,
+        )
+        return SweepReport(_json.loads(text))
 
     def code(
         self,

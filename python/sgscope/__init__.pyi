@@ -85,6 +85,16 @@ class PeriodReport(Report):
 
 class PatternsReport(Report): ...
 
+class SweepReport(Report):
+    game: str
+    params: List[str]
+    ranges: List[str]
+    partial: bool
+    unsolved: List[List[int]]
+    headline: str
+    instances: List[Dict[str, Any]]
+    formulas: List[Dict[str, Any]]
+
 class SolveReport(Report):
     outcome: str
     value: Any
@@ -129,6 +139,14 @@ class Game:
         play: Optional[str] = None,
         progress: Optional[ProgressCallback] = None,
     ) -> PatternsReport: ...
+    def sweep(
+        self,
+        *,
+        max: Optional[int] = None,
+        to: Optional[int] = None,
+        progress: Optional[ProgressCallback] = None,
+        **ranges: Union[int, str, range, Sequence[int]],
+    ) -> SweepReport: ...
     def code(
         self,
         lang: str = "python",

@@ -213,6 +213,32 @@ impl NativeGame {
         .map_err(|e| solve_error(py, e))
     }
 
+    /// The report of `sweep --format json` over the ranges `sets` (`k=1..=50`, in order).
+    #[pyo3(signature = (sets, max=None, to=None, progress=None))]
+    fn sweep(
+        &self,
+        py: Python<'_>,
+        sets: Vec<String>,
+        max: Option<u64>,
+        to: Option<u64>,
+        progress: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<String> {
+        let ranges = api::ParamRange::parse_all(&sets)
+            .map_err(|e| sgscope_error(py, "RulesError", e.to_string(), None))?;
+        let game = &self.game;
+        run(py, progress.as_ref(), |options| {
+            let request = api::SweepRequest { max, to, options };
+            api::sweep(game, &ranges, &request).map(|report| export::sweep::json(&report))
+        })?
+        .map_err(|e| {
+            let class = match e {
+                api::SweepError::NotAHeapGame { .. } => "UnsupportedError",
+                _ => "RulesError",
+            };
+            sgscope_error(py, class, e.to_string(), None)
+        })
+    }
+
     /// The snippet of `sgscope code --lang LANG`, and the notes the command line prints with it.
     #[pyo3(signature = (lang, max=None, to=None, extrapolate=false, table=false, allow_large=false, misere=false, progress=None))]
     #[allow(clippy::too_many_arguments)] // the flags of `code`, as keyword arguments
