@@ -378,13 +378,18 @@ fn found_json(found: &Option<Found>) -> Value {
     }
 }
 
+/// An instance's parameters as a JSON object, `{"L": 2, "R": 5}`.
+fn params_json(names: &[String], params: &[i64]) -> serde_json::Map<String, Value> {
+    names
+        .iter()
+        .zip(params)
+        .map(|(n, v)| (n.clone(), json!(v)))
+        .collect()
+}
+
 /// One instance as a JSON object.
 pub fn instance_json(names: &[String], instance: &Instance) -> Value {
-    let params: serde_json::Map<String, Value> = names
-        .iter()
-        .zip(&instance.params)
-        .map(|(n, v)| (n.clone(), json!(v)))
-        .collect();
+    let params = params_json(names, &instance.params);
     match &instance.result {
         Ok(s) => {
             let r = &s.report;
@@ -416,11 +421,7 @@ pub fn instance_json(names: &[String], instance: &Instance) -> Value {
 
 /// One instance of a position game as a JSON object.
 pub fn position_json(names: &[String], instance: &PositionInstance) -> Value {
-    let params: serde_json::Map<String, Value> = names
-        .iter()
-        .zip(&instance.params)
-        .map(|(n, v)| (n.clone(), json!(v)))
-        .collect();
+    let params = params_json(names, &instance.params);
     match &instance.result {
         Ok(s) => json!({
             "params": params,
