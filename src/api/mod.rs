@@ -411,3 +411,13 @@ pub fn sweep(
 ) -> Result<sweep::SweepReport, sweep::SweepError> {
     sweep::run(game, ranges, request)
 }
+
+/// The estimated seconds of a sweep's searches if each ran to its limit
+/// ([`sweep::estimate_seconds`]): an upper bound, to say up front that a sweep may take long.
+pub fn sweep_estimate(
+    game: &Game,
+    ranges: &[sweep::ParamRange],
+    max: Option<u64>,
+) -> Result<Option<f64>, sweep::SweepError> {
+    sweep::estimate_seconds(game, ranges, max)
+}

@@ -73,6 +73,7 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
         to: args.to,
         options: super::progress::options(),
     };
+    note_if_long(context, &game, &ranges, args.max)?;
     let report = api::sweep(&game, &ranges, &request).map_err(sweep_error)?;
     if let Some(plot) = &args.plot {
         let bytes = export::sweep::chart(&report, ChartFormat::from_path(plot)?)?;
@@ -86,6 +87,26 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
             Format::Jsonl => export::sweep::write_jsonl(out, &report),
             Format::Json => out.write_all(export::sweep::json(&report).as_bytes()),
         })?;
+    Ok(())
+}
+
+/// Sweeps whose searches could take more than ten minutes in all get a note up front.
+fn note_if_long(
+    context: &mut Context<'_>,
+    game: &crate::rules::Game,
+    ranges: &[ParamRange],
+    max: Option<u64>,
+) -> Result<(), CliError> {
+    let Some(seconds) = api::sweep_estimate(game, ranges, max).map_err(sweep_error)? else {
+        return Ok(());
+    };
+    let cores = rayon::current_num_threads().max(1) as f64;
+    if seconds / cores > 600.0 {
+        context.console.note(&format!(
+            "note: if every instance's period search ran to its limit, the sweep would take about {} on {cores} cores (most stop sooner, at a proof); ask for a smaller --max or fewer instances",
+            crate::engine::progress::human_duration(seconds / cores)
+        ));
+    }
     Ok(())
 }
 

@@ -265,6 +265,34 @@ pub fn plan(game: &Game, ranges: &[ParamRange]) -> Result<Vec<Vec<i64>>, SweepEr
     Ok(ranges::instances(ranges)?)
 }
 
+/// The estimated seconds of the sweep's period searches if each ran to its limit, summed over
+/// the instances ([`crate::engine::estimate`]; instances it cannot estimate, such as general
+/// rules, count nothing), or `None` when no instance can be estimated. An upper bound of the
+/// work, since a search stops at its proof; said up front when it is long.
+pub fn estimate_seconds(
+    game: &Game,
+    ranges: &[ParamRange],
+    max: Option<u64>,
+) -> Result<Option<f64>, SweepError> {
+    if game.position_program().is_some() {
+        return Ok(None);
+    }
+    let planned = plan(game, ranges)?;
+    let names: Vec<String> = ranges.iter().map(|r| r.name.clone()).collect();
+    let mut total: Option<f64> = None;
+    for params in &planned {
+        let sets: Vec<(String, i64)> = names.iter().cloned().zip(params.iter().copied()).collect();
+        let Ok(instance) = rules::load(game.source.clone(), &sets) else {
+            continue;
+        };
+        let max = max.unwrap_or_else(|| analysis::default_max(&instance));
+        if let Some(estimate) = crate::engine::estimate::estimate(&instance, 0, max) {
+            *total.get_or_insert(0.0) += estimate.seconds;
+        }
+    }
+    Ok(total)
+}
+
 /// Runs the sweep of `game` (its rules reloaded with each instance's values) over `ranges`.
 pub fn run(
     game: &Game,
