@@ -62,7 +62,10 @@ use crate::sweep;
 use crate::value::loopy::LoopyTable;
 use crate::value::misere::{self, MisereTable};
 pub use crate::value::{BetweenChunks, DynRule, Notice, Registry, Request, TableKind, Valued};
-pub use code::{code, CodeError, CodeKnobs, CodeNote, CodeRequest, DEFAULT_TO};
+pub use code::{
+    code, code_sweep, CodeError, CodeKnobs, CodeNote, CodeRequest, SweepCodeError,
+    SweepCodeRequest, DEFAULT_TO,
+};
 
 /// Why a game was not valued.
 #[derive(Debug, Error)]

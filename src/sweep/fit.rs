@@ -206,7 +206,10 @@ impl Condition {
                     multiple,
                     modulus: 2,
                     residue: 1,
-                } => format!("{} is not an odd multiple of {}", names[*multiple], names[*base]),
+                } => format!(
+                    "{} is not an odd multiple of {}",
+                    names[*multiple], names[*base]
+                ),
                 other => format!("not ({})", other.render(names)),
             },
         }
@@ -419,7 +422,10 @@ pub fn fit(instances: &[(&[i64], &Shape)]) -> Option<Fit> {
     let mut partial: Option<Fit> = None;
     let mut consider = |fit: Fit| {
         let covered = |f: &Fit| instances.len() - f.uncovered.len();
-        if partial.as_ref().is_none_or(|best| covered(&fit) > covered(best)) {
+        if partial
+            .as_ref()
+            .is_none_or(|best| covered(&fit) > covered(best))
+        {
             partial = Some(fit);
         }
     };
@@ -531,7 +537,10 @@ mod tests {
         let fit = fit_numbers(&points).unwrap();
         let n = names(&["a", "b"]);
         assert!(fit.is_complete());
-        assert_eq!(fit.pieces[0].condition.render(&n), "b is an odd multiple of a");
+        assert_eq!(
+            fit.pieces[0].condition.render(&n),
+            "b is an odd multiple of a"
+        );
         assert_eq!(fit.pieces[0].constants[0].render(&n), "2·a");
         assert_eq!(fit.pieces[1].constants[0].render(&n), "a + b");
     }

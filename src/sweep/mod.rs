@@ -280,7 +280,7 @@ fn run_instance(
     params: &[i64],
     max: Option<u64>,
 ) -> Result<Summary, InstanceError> {
-    let sets: Vec<(String, i64)> = names.iter().cloned().zip(params.iter().copied()).collect();
+    let sets = instance_sets(game, names, params);
     let instance =
         rules::load(game.source.clone(), &sets).map_err(|e| InstanceError::Rules(Box::new(e)))?;
     if instance.graph().is_some() || instance.position_program().is_some() {
@@ -291,12 +291,39 @@ fn run_instance(
     Ok(summarize(&table, report))
 }
 
+/// The parameter values that load one instance: the game's own (after `--set`), the swept
+/// ones replaced by `params`.
+pub fn instance_sets(game: &Game, names: &[String], params: &[i64]) -> Vec<(String, i64)> {
+    let mut sets: Vec<(String, i64)> = game
+        .params
+        .iter()
+        .filter(|(name, _)| !names.contains(name))
+        .cloned()
+        .collect();
+    sets.extend(names.iter().cloned().zip(params.iter().copied()));
+    sets
+}
+
 /// An instance's summary from its table and period report.
 pub fn summarize(table: &SgTable, report: PeriodReport) -> Summary {
-    let values = shapes::values(table);
-    let p_count = values.iter().filter(|&&v| v == 0).count();
+    let mut values = shapes::values(table);
+    // A proved period found after few values: the shapes read two periods and more, exact
+    // by the period (the P-positions' count and list stay those of the values computed).
+    let computed = values.len();
+    if let (true, Some(pre), Some(p), 0) = (
+        report.proved,
+        report.preperiod,
+        report.period,
+        report.saltus.unwrap_or(0),
+    ) {
+        let want = (pre + 2 * p).max(16);
+        while values.len() < want && values.len() >= pre + p {
+            values.push(values[values.len() - p]);
+        }
+    }
+    let p_count = values[..computed].iter().filter(|&&v| v == 0).count();
     let p_first = (0u64..)
-        .zip(&values)
+        .zip(&values[..computed])
         .filter(|(_, &v)| v == 0)
         .map(|(n, _)| n)
         .take(P_LISTED)
@@ -336,7 +363,10 @@ fn quantity_of(summary: &Summary, quantity: Quantity) -> Option<(Shape, bool)> {
             Some((number(report.saltus.unwrap_or(0)), report.proved))
         }
         Quantity::PPositions => summary.p_set.as_ref().map(|f| (f.shape.clone(), f.every_n)),
-        Quantity::G => summary.g_form.as_ref().map(|f| (f.shape.clone(), f.every_n)),
+        Quantity::G => summary
+            .g_form
+            .as_ref()
+            .map(|f| (f.shape.clone(), f.every_n)),
     }
 }
 

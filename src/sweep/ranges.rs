@@ -155,10 +155,7 @@ impl Bound {
                 Some((c, name)) => (c.parse::<i64>().map_err(|_| bad())?, name),
                 None if term.bytes().all(|b| b.is_ascii_digit()) && !term.is_empty() => {
                     let value = term.parse::<i64>().map_err(|_| bad())?;
-                    bound.constant = bound
-                        .constant
-                        .checked_add(sign * value)
-                        .ok_or_else(bad)?;
+                    bound.constant = bound.constant.checked_add(sign * value).ok_or_else(bad)?;
                     continue;
                 }
                 None => (1, term),
@@ -364,14 +361,26 @@ mod tests {
 
     #[test]
     fn bad_ranges_are_typed() {
-        assert!(matches!(parse(&["k"]), Err(RangeError::NotNameValues { .. })));
-        assert!(matches!(parse(&["k="]), Err(RangeError::NotNameValues { .. })));
+        assert!(matches!(
+            parse(&["k"]),
+            Err(RangeError::NotNameValues { .. })
+        ));
+        assert!(matches!(
+            parse(&["k="]),
+            Err(RangeError::NotNameValues { .. })
+        ));
         assert!(matches!(
             parse(&["R=L..=8"]),
             Err(RangeError::Unknown { name, .. }) if name == "L"
         ));
-        assert!(matches!(parse(&["k=1..=x!"]), Err(RangeError::BadBound { .. })));
-        assert!(matches!(parse(&["k=1", "k=2"]), Err(RangeError::Twice { .. })));
+        assert!(matches!(
+            parse(&["k=1..=x!"]),
+            Err(RangeError::BadBound { .. })
+        ));
+        assert!(matches!(
+            parse(&["k=1", "k=2"]),
+            Err(RangeError::Twice { .. })
+        ));
         assert!(matches!(
             instances(&parse(&["k=5..=1"]).unwrap()),
             Err(RangeError::Empty)

@@ -66,7 +66,11 @@ pub fn g_form(values: &[u32], report: &PeriodReport) -> Option<Found> {
         (len >= 2 * m && holds(&|n| n % m)).then(|| (shape(kind::MOD, &[m]), m, 0))
     } else {
         let d = first_nonzero?;
-        match (1..).map(|q| q * d).take_while(|&n| n < len).find(|&n| at(n) == 0) {
+        match (1..)
+            .map(|q| q * d)
+            .take_while(|&n| n < len)
+            .find(|&n| at(n) == 0)
+        {
             Some(zero) => {
                 let m = zero / d;
                 (len >= 2 * d * m && holds(&|n| (n / d) % m))
@@ -131,7 +135,12 @@ fn smallest_period(bits: &[bool]) -> usize {
 
 /// Whether a shape periodic with `own_period` from `own_start` (0: not periodic), checked on
 /// `0..len`, holds for every `n` given the instance's proved period.
-fn covers_a_common_period(report: &PeriodReport, len: u64, own_period: u64, own_start: u64) -> bool {
+fn covers_a_common_period(
+    report: &PeriodReport,
+    len: u64,
+    own_period: u64,
+    own_start: u64,
+) -> bool {
     let (Some(pre), Some(p), true) = (report.preperiod, report.period, report.proved) else {
         return false;
     };
@@ -259,7 +268,10 @@ mod tests {
             shape(kind::RESIDUES, &[5, 0, 2])
         );
         let below: Vec<u32> = (0..40).map(|n| u32::from(n >= 3)).collect();
-        assert_eq!(p_set(&below, &report(&below)).unwrap().shape, shape(kind::BELOW, &[3]));
+        assert_eq!(
+            p_set(&below, &report(&below)).unwrap().shape,
+            shape(kind::BELOW, &[3])
+        );
     }
 
     #[test]
@@ -277,7 +289,10 @@ mod tests {
             constant: 1,
             coefficients: vec![0],
         };
-        assert_eq!(render(kind::MOD, &[k_plus_1.clone()], &names), "n mod (k + 1)");
+        assert_eq!(
+            render(kind::MOD, std::slice::from_ref(&k_plus_1), &names),
+            "n mod (k + 1)"
+        );
         assert_eq!(
             render(kind::RESIDUES, &[k_plus_1, zero, one], &names),
             "n ≡ 0 (mod k + 1)"
