@@ -375,7 +375,7 @@ fn bash_sweep_header_says_what_is_proved() {
         .collect();
     let expected = "\
 // Sprague-Grundy values G(n) of Bash game, swept over k=1..=50 (50 instances).
-// G(n) = n mod (k + 1) on 50 of the 50 instances.
+// G(n) = n mod (k + 1) on all 50 instances.
 // Observed on the swept instances, checked on every value computed (at least G(0..=3) on each);
 // NOT proved for other parameter values.
 // Proved for every n on each instance it covers: each one's period is proved by the
@@ -420,4 +420,24 @@ fn code_sweep_refusals() {
     assert!(later.contains("give --sweep j=… first"), "{later}");
     let out = sgscope(&[&base[..], &["--sweep", "k=1..=5", "--to", "10"]].concat());
     assert_eq!(out.status.code(), Some(2), "--to conflicts with --sweep");
+}
+
+/// A parameter set with `--set` keeps its value in every instance of the sweep of another:
+/// {1, 5} has G(n) = n mod 2 (5 is an odd multiple of 1), where the default {1, 2} has
+/// n mod 3, and {2, 5} has period a + b = 7.
+#[test]
+fn code_sweep_keeps_the_other_parameters_set() {
+    let rules = "param a = 1\nparam b = 2\nsubtraction {a, b}";
+    let args = [
+        "code", rules, "--set", "b=5", "--sweep", "a=1..=3", "--lang", "python",
+    ];
+    let snippet = ok(&args);
+    crate::support::assert_has(
+        &snippet,
+        &[
+            "G(n) = n mod 2 on 1 of the 3 instances.",
+            "a=2 (period 7 from n = 0)",
+            "def sg(n: int, a: int) -> int:",
+        ],
+    );
 }

@@ -364,11 +364,12 @@ impl<'a> Plan<'a> {
                     )
                 };
                 if fit.pieces.len() == 1 && fit.pieces[0].condition == Condition::Always {
-                    about.push(format!(
-                        "{} on {} of the {count} instances.",
-                        form(&fit.pieces[0]),
-                        covered.len()
-                    ));
+                    let on = if covered.len() == count {
+                        format!("all {count} instances")
+                    } else {
+                        format!("{} of the {count} instances", covered.len())
+                    };
+                    about.push(format!("{} on {on}.", form(&fit.pieces[0])));
                 } else {
                     about.push(format!(
                         "On {} of the {count} instances, in pieces (the first whose condition holds):",
@@ -481,7 +482,7 @@ impl<'a> Plan<'a> {
         let uses_rem = lang == Lang::Cpp && self.pieces.iter().any(|p| needs_rem(&p.condition));
         if uses_rem {
             out.push_str(
-                "// x mod |m|, in [0, |m|): the remainder the conditions of sg are written with.\n\
+                "// x mod |m|, in [0, |m|): the conditions of sg reduce by it.\n\
                  inline std::int64_t sg_rem(std::int64_t x, std::int64_t m) {\n    \
                  const std::int64_t r = x % m;\n    return r < 0 ? r + (m < 0 ? -m : m) : r;\n}\n\n",
             );
@@ -765,10 +766,10 @@ impl<'a> Plan<'a> {
                 let right = match residue {
                     0 => "0".to_string(),
                     1 => s.rem(&b, &m),
-                    r => format!("{} * {}", s.literal(*r), s.rem(&b, &m)),
+                    r => format!("{} * ({})", s.literal(*r), s.rem(&b, &m)),
                 };
                 format!(
-                    "({b} != 0 {} {} == {right})",
+                    "{b} != 0 {} {} == {right}",
                     s.and,
                     s.rem(&name(multiple), &m)
                 )
@@ -944,5 +945,332 @@ impl Syntax {
             Lang::Cpp => writeln!(out, "{indent}if ({cond}) throw {exception}({text});"),
             Lang::Java => writeln!(out, "{indent}if ({cond}) throw new {exception}({text});"),
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! A synthetic sweep whose formula has pieces under every kind of condition (`a = b`, an
+    //! odd multiple, a divisor, a residue), with instances left to a proved period, to the
+    //! values computed and to an error: the code is compiled and run in every language and
+    //! must give each instance's own values, refuse past a table, refuse the instance with no
+    //! result, and refuse parameters outside the ranges.
+
+    use super::super::tests::{assert_no_main, run};
+    use super::super::{test_each_language, Lang};
+    use super::*;
+    use crate::analysis::report_for_table;
+    use crate::engine::SgTable;
+    use crate::sweep::{Found, Instance, InstanceError, Piece, QuantityFit, Shape, Summary};
+
+    fn affine(constant: i64, a: i64, b: i64) -> Affine {
+        Affine {
+            constant,
+            coefficients: vec![a, b],
+        }
+    }
+
+    /// The pieces, first match: `a = b`: `G = a`; `b` an odd multiple of `a`: `n mod 2a`;
+    /// `a` does not divide `b`: `⌊n/a⌋ mod (b + 10)`; `b ≡ 2 (mod 3)`: `⌊n/(b + 5)⌋`.
+    fn fit() -> Fit {
+        let piece = |condition, kind, constants| Piece {
+            condition,
+            kind,
+            constants,
+            instances: 3,
+        };
+        let multiple = |modulus, residue| Condition::Multiple {
+            base: 0,
+            multiple: 1,
+            modulus,
+            residue,
+        };
+        Fit {
+            pieces: vec![
+                piece(
+                    Condition::Equal { left: 0, right: 1 },
+                    kind::CONSTANT,
+                    vec![affine(0, 1, 0)],
+                ),
+                piece(multiple(2, 1), kind::MOD, vec![affine(0, 2, 0)]),
+                piece(
+                    Condition::Not(Box::new(multiple(1, 0))),
+                    kind::DIV_MOD,
+                    vec![affine(0, 1, 0), affine(10, 0, 1)],
+                ),
+                piece(
+                    Condition::Residue {
+                        param: 1,
+                        modulus: 3,
+                        residue: 2,
+                    },
+                    kind::DIV,
+                    vec![affine(5, 0, 1)],
+                ),
+            ],
+            uncovered: Vec::new(),
+        }
+    }
+
+    /// What an instance is in the synthetic sweep.
+    enum Case {
+        Formula(Shape),
+        Periodic(Vec<u32>),
+        Computed(Vec<u32>),
+        Error,
+    }
+
+    fn cases() -> (Vec<ParamRange>, Vec<(Vec<i64>, Case)>) {
+        let ranges =
+            ParamRange::parse_all(&["a=1..=4".to_string(), "b=a-3..=7".to_string()]).unwrap();
+        let instances = crate::sweep::ranges::instances(&ranges).unwrap();
+        let fit = fit();
+        let mut left = 0;
+        let cases = instances
+            .into_iter()
+            .map(|params| {
+                let case = match fit.piece(&params) {
+                    Some(piece) => Case::Formula(Shape {
+                        kind: piece.kind,
+                        constants: piece
+                            .constants
+                            .iter()
+                            .map(|a| a.eval(&params).unwrap())
+                            .collect(),
+                    }),
+                    None => {
+                        left += 1;
+                        let seed = (params[0] * 7 + params[1] * 3).unsigned_abs() as u32;
+                        match left % 3 {
+                            0 => Case::Error,
+                            1 => {
+                                Case::Periodic((0..seed % 5 + 3).map(|i| (i * seed) % 4).collect())
+                            }
+                            _ => Case::Computed((0..40).map(|i| (i + seed) % 6).collect()),
+                        }
+                    }
+                };
+                (params, case)
+            })
+            .collect();
+        (ranges, cases)
+    }
+
+    /// `sg(n, params)` as the sweep says, `None` where the code must refuse.
+    fn expected(cases: &[(Vec<i64>, Case)], n: u64, params: &[i64]) -> Option<u64> {
+        let (_, case) = cases.iter().find(|(p, _)| p == params)?;
+        match case {
+            Case::Formula(shape) => shapes::eval(shape.kind, &shape.constants, n),
+            // Purely periodic: the whole table is one period from 0.
+            Case::Periodic(t) => Some(u64::from(t[(n % t.len() as u64) as usize])),
+            Case::Computed(t) => t.get(n as usize).map(|&v| u64::from(v)),
+            Case::Error => None,
+        }
+    }
+
+    fn synthetic(cases: &[(Vec<i64>, Case)]) -> (SweepReport, Vec<(usize, Vec<u32>)>) {
+        let mut computed = Vec::new();
+        let mut covered = Vec::new();
+        let mut missing = Vec::new();
+        let instances = cases
+            .iter()
+            .enumerate()
+            .map(|(i, (params, case))| {
+                let table = SgTable::from_values(&[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+                let mut summary =
+                    crate::sweep::summarize(&table, report_for_table("t", None, &table));
+                summary.g_form = None;
+                summary.proved_values = None;
+                let result = match case {
+                    Case::Formula(shape) => {
+                        covered.push(i);
+                        summary.g_form = Some(Found {
+                            shape: shape.clone(),
+                            every_n: i % 5 != 0,
+                        });
+                        Ok(summary)
+                    }
+                    Case::Periodic(t) => {
+                        missing.push(i);
+                        summary.proved_values = Some(t.clone());
+                        summary.report.preperiod = Some(0);
+                        summary.report.period = Some(t.len());
+                        Ok(summary)
+                    }
+                    Case::Computed(t) => {
+                        missing.push(i);
+                        summary.report.values_computed = t.len();
+                        computed.push((i, t.clone()));
+                        Ok(summary)
+                    }
+                    Case::Error => {
+                        missing.push(i);
+                        Err(InstanceError::NotAHeapGame)
+                    }
+                };
+                let result: Result<Summary, InstanceError> = result;
+                Instance {
+                    params: params.clone(),
+                    result,
+                }
+            })
+            .collect();
+        let g = QuantityFit {
+            quantity: Quantity::G,
+            fit: Some(fit()),
+            missing,
+            covered,
+            every_n: false,
+        };
+        let report = SweepReport {
+            game: "synthetic".to_string(),
+            names: vec!["a".to_string(), "b".to_string()],
+            ranges: vec!["a=1..=4".to_string(), "b=a-3..=7".to_string()],
+            instances,
+            formulas: vec![g],
+            max: 9,
+        };
+        (report, computed)
+    }
+
+    fn harness(lang: Lang, snippet: &str, tuples: &[Vec<i64>], ns: &[i64]) -> String {
+        let list = |open: &str, close: &str, suffix: &str| {
+            tuples
+                .iter()
+                .map(|t| format!("{open}{}{suffix}, {}{suffix}{close}", t[0], t[1]))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let ns_list = |suffix: &str| {
+            ns.iter()
+                .map(|n| format!("{n}{suffix}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match lang {
+            Lang::Cpp => format!(
+                "{snippet}\n#include <cstdio>\nint sg_run() {{\n    static const long long T[][2] = {{{}}};\n    static const long long N[] = {{{}}};\n    for (const auto& t : T) for (long long n : N) {{\n        try {{ std::printf(\"%lld\\n\", (long long) sg(n, t[0], t[1])); }}\n        catch (const std::out_of_range&) {{ std::puts(\"refused\"); }}\n    }}\n    return 0;\n}}\nint main() {{ return sg_run(); }}\n",
+                list("{", "}", "LL"),
+                ns_list("LL")
+            ),
+            Lang::Python => format!(
+                "{snippet}\nfor t in [{}]:\n    for n in [{}]:\n        try:\n            print(sg(n, *t))\n        except IndexError:\n            print('refused')\n",
+                list("(", ")", ""),
+                ns_list("")
+            ),
+            Lang::Rust => format!(
+                "{snippet}\nfn main() {{\n    std::panic::set_hook(Box::new(|_| {{}}));\n    for t in [{}] {{\n        for n in [{}] {{\n            match std::panic::catch_unwind(|| sg(n, t[0], t[1])) {{\n                Ok(v) => println!(\"{{v}}\"),\n                Err(_) => println!(\"refused\"),\n            }}\n        }}\n    }}\n}}\n",
+                list("[", "]", "i64"),
+                ns_list("i64")
+            ),
+            Lang::Java => format!(
+                "public class Main {{\n    public static void main(String[] args) {{\n        long[][] ts = {{{}}};\n        long[] ns = {{{}}};\n        StringBuilder out = new StringBuilder();\n        for (long[] t : ts) for (long n : ns) {{\n            try {{ out.append(Sg.sg(n, t[0], t[1])).append('\\n'); }}\n            catch (IndexOutOfBoundsException e) {{ out.append(\"refused\\n\"); }}\n        }}\n        System.out.print(out);\n    }}\n}}\n\n{snippet}",
+                list("{", "}", "L"),
+                ns_list("L")
+            ),
+        }
+    }
+
+    fn check_language(lang: Lang) {
+        let (ranges, cases) = cases();
+        // Every kind of case is there.
+        for wanted in 0..4 {
+            assert!(cases.iter().any(|(_, c)| matches!(
+                (wanted, c),
+                (0, Case::Formula(_))
+                    | (1, Case::Periodic(_))
+                    | (2, Case::Computed(_))
+                    | (3, Case::Error)
+            )));
+        }
+        let (report, computed) = synthetic(&cases);
+        assert_eq!(
+            tables_needed(&report),
+            computed.iter().map(|(i, _)| *i).collect::<Vec<_>>()
+        );
+        let code = SweepCode {
+            report: &report,
+            ranges: &ranges,
+            computed: &computed,
+        };
+        let snippet = generate_sweep(lang, &code).unwrap();
+        assert_no_main(lang, &snippet);
+        for line in [
+            "NOT proved for other parameter values.",
+            "G(n) = a if a = b",
+            "G(n) = n mod 2·a if b is an odd multiple of a",
+            "G(n) = ⌊n/a⌋ mod (b + 10) if a does not divide b",
+            "G(n) = ⌊n/(b + 5)⌋ if b ≡ 2 (mod 3)",
+            "NOT proved past the values computed",
+            "In T with its proved period (exact for every n): ",
+            "In T as computed, period NOT proved (sg fails past the table): ",
+            "No result, refused by sg: ",
+        ] {
+            assert!(
+                snippet.contains(line),
+                "{lang}: `{line}` missing:\n{snippet}"
+            );
+        }
+        let mut tuples: Vec<Vec<i64>> = cases.iter().map(|(p, _)| p.clone()).collect();
+        // Outside the ranges: a before its range, b below and above its bounds in a.
+        tuples.extend([vec![0, 0], vec![5, 5], vec![1, -3], vec![4, 0], vec![2, 8]]);
+        let mut ns: Vec<i64> = (0..=45).collect();
+        ns.extend([1_000_000_000_000_000_000, i64::MAX]);
+        let dir = tempfile::tempdir().unwrap();
+        let Some(output) = run(lang, dir.path(), &harness(lang, &snippet, &tuples, &ns)) else {
+            return;
+        };
+        assert!(
+            output.status.success(),
+            "{lang}: {}\n{snippet}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let mut lines = stdout.lines();
+        for t in &tuples {
+            for &n in &ns {
+                let want =
+                    expected(&cases, n as u64, t).map_or("refused".to_string(), |v| v.to_string());
+                assert_eq!(
+                    lines.next(),
+                    Some(want.as_str()),
+                    "{lang}: sg({n}, {t:?})\n{snippet}"
+                );
+            }
+        }
+    }
+
+    test_each_language!(check_language:
+        generated_cpp_sweep_gives_each_instance_its_values => Cpp,
+        generated_python_sweep_gives_each_instance_its_values => Python,
+        generated_rust_sweep_gives_each_instance_its_values => Rust,
+        generated_java_sweep_gives_each_instance_its_values => Java,
+    );
+
+    #[test]
+    fn a_formula_contradicting_an_instance_or_huge_values_are_refused() {
+        let (ranges, cases) = cases();
+        let (mut report, computed) = synthetic(&cases);
+        let i = report.formulas[0].covered[0];
+        if let Ok(summary) = &mut report.instances[i].result {
+            summary.g_form.as_mut().unwrap().shape.constants[0] += 1;
+        }
+        let code = SweepCode {
+            report: &report,
+            ranges: &ranges,
+            computed: &computed,
+        };
+        assert!(matches!(
+            generate_sweep(Lang::Cpp, &code),
+            Err(ExportError::SweepCode { message }) if message.contains("contradicts")
+        ));
+        let (mut report, _) = synthetic(&cases);
+        report.instances[0].params[0] = PARAM_LIMIT + 1;
+        let code = SweepCode {
+            report: &report,
+            ranges: &ranges,
+            computed: &[],
+        };
+        assert!(generate_sweep(Lang::Cpp, &code).is_err());
     }
 }
