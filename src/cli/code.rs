@@ -26,7 +26,7 @@ pub struct Args {
     #[arg(long, value_parser = parse_lang)]
     lang: Lang,
     /// Search for a period up to G(0..=N) [default: 65536, or 4·s + 1024 for a game whose
-    /// largest take or constant s is larger; with --misere 2048].
+    /// largest take or constant s is larger; with --misere 2048; with --sweep, per instance].
     #[arg(long, value_name = "N", value_parser = parse_max)]
     max: Option<u64>,
     /// When no period is found, emit the table G(0..=N) with a guard beyond it (a
