@@ -307,11 +307,11 @@ fn refusals_say_what_to_do() {
     );
     assert_render(
         &fails(&["sweep", "rules/abc278g.sg", "--set", "R=L..=8", "--set", "L=1..=3"], 2),
-        "error: `L` in `R=L..=8` is not a parameter set before it: give --set L=… first (in --set)\n",
+        "error: `L` in `R=L..=8` is not a parameter given before it (in --set)\n  help: give --set L=… first\n",
     );
     assert_render(
         &fails(&["sweep", "rules/bash.sg", "--set", "k=1..=100000000"], 2),
-        "error: the ranges give 100000000 instances, more than the 100000 a sweep runs (in --set)\n",
+        "error: the ranges give 100000000 instances, more than the 100000 a sweep runs (in --set)\n  help: sweep fewer values, or split the sweep\n",
     );
     assert_render(
         &fails(&["sweep", "rules/wythoff.sg", "--set", "k=1..=3"], 2),

@@ -10,6 +10,7 @@ mod checkpoint;
 mod cli;
 mod codegen;
 mod codegen_criteria;
+mod codegen_sweep;
 mod deploy;
 mod errors;
 mod examples;

@@ -43,7 +43,7 @@ def test_bad_ranges_raise_rules_errors():
     bash = sgscope.load("rules/bash.sg")
     with pytest.raises(sgscope.RulesError, match="`kk` is not a parameter of Bash game"):
         bash.sweep(kk=range(1, 4))
-    with pytest.raises(sgscope.RulesError, match="not a parameter set before it"):
+    with pytest.raises(sgscope.RulesError, match="not a parameter given before it"):
         sgscope.load("rules/abc278g.sg").sweep(R="L..=8", L=range(1, 3))
     with pytest.raises(TypeError):
         bash.sweep()

@@ -21,6 +21,7 @@ use crate::engine::boxtable::BoxTable;
 use crate::engine::{self, EngineError, EngineOptions, Table};
 use crate::export::{self, CodeSpec, ExportError, Lang};
 use crate::rules::{Game, Play};
+use crate::sweep;
 use crate::value::misere;
 
 use super::DEFAULT_MISERE_MAX;
@@ -119,6 +120,17 @@ pub enum CodeNote {
         /// The coordinates, `x, y`.
         names: String,
     },
+    /// A formula of `G` in the parameters of a sweep, written for the instances it covers.
+    SweepFormula {
+        /// The game's name.
+        game: String,
+        /// The instances it covers.
+        covered: usize,
+        /// The instances swept.
+        instances: usize,
+        /// It holds for every `n` on each instance it covers (their periods proved).
+        every_n: bool,
+    },
     /// The snippet is a table of `what`, `bytes` of source.
     Table {
         /// What it holds: `G(0..=1000)`, `N values over the box …`.
@@ -174,6 +186,19 @@ impl CodeNote {
                 names,
             } => format!(
                 "warning: the P-positions of {game} follow a criterion observed on the box {bounds}, not proved beyond it: {criterion}; the snippet is_p({names}) extrapolates it ({table} writes the box's table instead)"
+            ),
+            CodeNote::SweepFormula {
+                game,
+                covered,
+                instances,
+                every_n,
+            } => format!(
+                "warning: the formula of G for {game} is observed on {covered} of the {instances} swept instances, NOT proved for other parameter values (the snippet refuses them){}",
+                if *every_n {
+                    "; on those instances it is proved for every n"
+                } else {
+                    "; on some of them it is NOT proved past the values computed"
+                }
             ),
             CodeNote::Table { what, bytes } => format!(
                 "note: the snippet is a table of {what}: {} of source",
@@ -530,4 +555,120 @@ fn misere_code(
         return table_snippet(request, notes, snippet, format!("G⁻(0..={last})"));
     }
     Ok(snippet)
+}
+
+/// What lookup code of a sweep to write ([`code_sweep`]).
+pub struct SweepCodeRequest {
+    /// The language.
+    pub lang: Lang,
+    /// Each instance's period search goes up to `G(0..=max)` ([`analysis::default_max`] of the
+    /// instance when `None`).
+    pub max: Option<u64>,
+    /// Write a snippet larger than [`export::PASTE_LIMIT`].
+    pub allow_large: bool,
+    /// How the instances run (progress).
+    pub options: EngineOptions,
+}
+
+/// Why no lookup code of a sweep was written.
+#[derive(Debug, Error)]
+pub enum SweepCodeError {
+    /// The sweep was refused before work.
+    #[error(transparent)]
+    Sweep(#[from] sweep::SweepError),
+    /// An instance's values could not be computed again for its table.
+    #[error(transparent)]
+    Instance(#[from] sweep::InstanceError),
+    /// The snippet could not be written.
+    #[error(transparent)]
+    Export(#[from] ExportError),
+    /// A snippet larger than a contest judge accepts, and `allow_large` not set.
+    #[error(
+        "the snippet is {bytes} bytes of source, more than the {limit} a contest judge accepts"
+    )]
+    TooLarge {
+        /// Its size in bytes.
+        bytes: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// A position game's sweep reads criteria on boxes: there is no `sg(n, k)` to write.
+    #[error("{game} is a position game: a sweep of it has P-position criteria on boxes, not a lookup function of n")]
+    PositionGame {
+        /// The game.
+        game: String,
+    },
+}
+
+/// Lookup code `sg(n, k, …)` for `game` over the swept `ranges` of its parameters: the sweep
+/// ([`super::sweep`]), then the fitted formula of `G` where it covers an instance and each
+/// other instance's table (its proved period, else the values computed, computed again here),
+/// the parameters outside the sweep refused ([`export::generate_sweep`]). Returns the snippet
+/// and the sweep's report; `notes` is told what the snippet is as it is decided.
+pub fn code_sweep(
+    game: &Game,
+    ranges: &[sweep::ParamRange],
+    request: &SweepCodeRequest,
+    notes: Option<&dyn Fn(&CodeNote)>,
+) -> Result<(String, sweep::SweepReport), SweepCodeError> {
+    if game.position_program().is_some() {
+        return Err(SweepCodeError::PositionGame {
+            game: game.name.clone(),
+        });
+    }
+    let sweep_request = sweep::SweepRequest {
+        max: request.max,
+        to: None,
+        options: request.options.clone(),
+    };
+    let report = super::sweep(game, ranges, &sweep_request)?;
+    let mut computed = Vec::new();
+    for i in export::tables_needed(&report) {
+        let instance = &report.instances[i];
+        let Ok(summary) = &instance.result else {
+            continue;
+        };
+        let sets = sweep::instance_sets(game, &report.names, &instance.params);
+        let loaded = crate::rules::load(game.source.clone(), &sets)
+            .map_err(|e| sweep::InstanceError::Rules(Box::new(e)))?;
+        let last = summary.report.values_computed.saturating_sub(1) as u64;
+        let table =
+            engine::compute(&loaded, last, &request.options).map_err(sweep::InstanceError::from)?;
+        computed.push((i, table.to_vec()));
+    }
+    let code = export::SweepCode {
+        report: &report,
+        ranges,
+        computed: &computed,
+    };
+    let snippet = export::generate_sweep(request.lang, &code)?;
+    let tell = |note: CodeNote| {
+        if let Some(listener) = notes {
+            listener(&note);
+        }
+    };
+    let instances = report.instances.len();
+    let covered = export::covered_by_formula(&report).len();
+    if covered > 0 {
+        tell(CodeNote::SweepFormula {
+            game: game.name.clone(),
+            covered,
+            instances,
+            every_n: report.formula(sweep::Quantity::G).every_n,
+        });
+    }
+    let bytes = snippet.len();
+    if covered < instances {
+        tell(CodeNote::Table {
+            what: format!("{} of the {instances} swept instances", instances - covered),
+            bytes,
+        });
+    }
+    if bytes > export::PASTE_LIMIT && !request.allow_large {
+        return Err(SweepCodeError::TooLarge {
+            bytes,
+            limit: export::PASTE_LIMIT,
+        });
+    }
+    Ok((snippet, report))
 }

@@ -63,7 +63,10 @@ pub use crate::sweep::{ParamRange, RangeError, SweepError, SweepReport, SweepReq
 use crate::value::loopy::LoopyTable;
 use crate::value::misere::{self, MisereTable};
 pub use crate::value::{BetweenChunks, DynRule, Notice, Registry, Request, TableKind, Valued};
-pub use code::{code, CodeError, CodeKnobs, CodeNote, CodeRequest, DEFAULT_TO};
+pub use code::{
+    code, code_sweep, CodeError, CodeKnobs, CodeNote, CodeRequest, SweepCodeError,
+    SweepCodeRequest, DEFAULT_TO,
+};
 
 /// Why a game was not valued.
 #[derive(Debug, Error)]

@@ -32,6 +32,15 @@ impl GameArgs {
         self.sets.load(&self.game, console)
     }
 
+    /// The names given a value by `--set`, in order.
+    pub fn set_names(&self) -> Vec<&str> {
+        self.sets
+            .sets
+            .iter()
+            .map(|(name, _)| name.as_str())
+            .collect()
+    }
+
     /// The game as given on the command line (a path, or rules text).
     pub fn spec(&self) -> &str {
         &self.game

@@ -51,7 +51,7 @@ enum Format {
 
 /// Runs `sweep`.
 pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
-    let ranges = ParamRange::parse_all(&args.sets).map_err(range_error)?;
+    let ranges = ParamRange::parse_all(&args.sets).map_err(|e| range_error(e, "--set"))?;
     super::checkpointing::check_output(Some(&args.output))?;
     if let Some(plot) = &args.plot {
         ChartFormat::from_path(plot)?;
@@ -74,7 +74,7 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
         options: super::progress::options(),
     };
     note_if_long(context, &game, &ranges, args.max)?;
-    let report = api::sweep(&game, &ranges, &request).map_err(sweep_error)?;
+    let report = api::sweep(&game, &ranges, &request).map_err(|e| sweep_error(e, "--set"))?;
     if let Some(plot) = &args.plot {
         let bytes = export::sweep::chart(&report, ChartFormat::from_path(plot)?)?;
         crate::fs::write_atomically(plot, |w| w.write_all(&bytes))?;
@@ -97,7 +97,9 @@ fn note_if_long(
     ranges: &[ParamRange],
     max: Option<u64>,
 ) -> Result<(), CliError> {
-    let Some(seconds) = api::sweep_estimate(game, ranges, max).map_err(sweep_error)? else {
+    let Some(seconds) =
+        api::sweep_estimate(game, ranges, max).map_err(|e| sweep_error(e, "--set"))?
+    else {
         return Ok(());
     };
     let cores = rayon::current_num_threads().max(1) as f64;
@@ -110,13 +112,29 @@ fn note_if_long(
     Ok(())
 }
 
-fn range_error(error: RangeError) -> CliError {
-    CliError::Usage(format!("{error} (in --set)"))
+/// A range refused, worded with the flag that gave it (`--set` of `sweep`, `--sweep` of `code`).
+pub(super) fn range_error(error: RangeError, flag: &str) -> CliError {
+    let help = match &error {
+        RangeError::Unknown { name, .. } => format!("give {flag} {name}=… first"),
+        RangeError::NotNameValues { .. } | RangeError::BadBound { .. } => {
+            format!("write NAME=VALUES, e.g. {flag} k=1..=50, {flag} R=L..=8 or {flag} a=2,3,5")
+        }
+        RangeError::TooMany { .. } => "sweep fewer values, or split the sweep".to_string(),
+        RangeError::Empty => format!("give each {flag} at least one value, e.g. k=1..=30"),
+        RangeError::Twice { .. } | RangeError::Overflow { .. } => String::new(),
+    };
+    let message = format!("error: {error} (in {flag})");
+    CliError::Usage(if help.is_empty() {
+        message.trim_start_matches("error: ").to_string()
+    } else {
+        format!("{}\n  help: {help}", message.trim_start_matches("error: "))
+    })
 }
 
-fn sweep_error(error: SweepError) -> CliError {
+/// A sweep refused before work, worded with the flag that gave the ranges.
+pub(super) fn sweep_error(error: SweepError, flag: &str) -> CliError {
     match error {
-        SweepError::Range(error) => range_error(error),
+        SweepError::Range(error) => range_error(error, flag),
         SweepError::NotAParameter {
             name,
             game,
@@ -135,7 +153,7 @@ fn sweep_error(error: SweepError) -> CliError {
                 )
             };
             CliError::Usage(format!(
-                "`{name}` is not a parameter of {game} (in --set)\n  help: {help}"
+                "`{name}` is not a parameter of {game} (in {flag})\n  help: {help}"
             ))
         }
         SweepError::NotAHeapGame { game } => CliError::Usage(format!(

@@ -61,8 +61,9 @@ use crate::engine::{Hint, Table};
 use crate::value::{TableKind, Valued};
 
 pub use code::{
-    box_formula_supported, criterion_supported, formula_supported, generate, generate_criterion,
-    human_size, CodeSpec, Lang, PASTE_LIMIT,
+    box_formula_supported, covered_by_formula, criterion_supported, formula_supported, generate,
+    generate_criterion, generate_sweep, human_size, tables_needed, CodeSpec, Lang, SweepCode,
+    PASTE_LIMIT,
 };
 pub use csv::{write_csv, write_table_csv};
 
@@ -152,6 +153,13 @@ pub enum ExportError {
     #[error("{message}")]
     InvalidPeriodicity {
         /// What is wrong and what to do.
+        message: String,
+    },
+    /// The lookup code of a sweep cannot be written exactly (a parameter past its 64-bit
+    /// arithmetic, a formula contradicting an instance, values missing).
+    #[error("{message}")]
+    SweepCode {
+        /// What is wrong.
         message: String,
     },
 }

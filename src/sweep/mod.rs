@@ -408,7 +408,7 @@ fn run_instance(
     params: &[i64],
     max: Option<u64>,
 ) -> Result<Summary, InstanceError> {
-    let sets: Vec<(String, i64)> = names.iter().cloned().zip(params.iter().copied()).collect();
+    let sets = instance_sets(game, names, params);
     let instance =
         rules::load(game.source.clone(), &sets).map_err(|e| InstanceError::Rules(Box::new(e)))?;
     if instance.graph().is_some() || instance.position_program().is_some() {
@@ -417,6 +417,19 @@ fn run_instance(
     let max = max.unwrap_or_else(|| analysis::default_max(&instance));
     let (table, report) = analysis::find_period(&instance, max, &EngineOptions::default())?;
     Ok(summarize(&table, report))
+}
+
+/// The parameter values that load one instance: the game's own (after `--set`), the swept
+/// ones replaced by `params`.
+pub fn instance_sets(game: &Game, names: &[String], params: &[i64]) -> Vec<(String, i64)> {
+    let mut sets: Vec<(String, i64)> = game
+        .params
+        .iter()
+        .filter(|(name, _)| !names.contains(name))
+        .cloned()
+        .collect();
+    sets.extend(names.iter().cloned().zip(params.iter().copied()));
+    sets
 }
 
 /// The fewest values the shapes are read from: a proved period extends a short table (a

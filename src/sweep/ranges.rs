@@ -64,7 +64,7 @@ pub enum RangeError {
         bound: String,
     },
     /// A bound names a parameter that is not swept before it.
-    #[error("`{name}` in `{text}` is not a parameter set before it: give --set {name}=… first")]
+    #[error("`{name}` in `{text}` is not a parameter given before it")]
     Unknown {
         /// The whole range.
         text: String,
@@ -72,7 +72,7 @@ pub enum RangeError {
         name: String,
     },
     /// The same parameter twice.
-    #[error("--set {name}=… is given twice")]
+    #[error("`{name}` is given twice")]
     Twice {
         /// The name.
         name: String,

@@ -5,7 +5,7 @@ use crate::engine::boxtable::BoxTable;
 
 /// Words that cannot name a parameter in at least one target language (or would shadow a
 /// name the snippet uses).
-const RESERVED: &[&str] = &[
+pub(super) const RESERVED: &[&str] = &[
     "False",
     "None",
     "SG_TABLE",

@@ -25,6 +25,7 @@ mod criterion;
 mod formula;
 mod formula_box;
 mod sequence;
+mod sweep;
 
 use std::fmt::Write as _;
 use std::str::FromStr;
@@ -36,6 +37,7 @@ use crate::analysis::patterns::Formula;
 use crate::analysis::Periodicity;
 use crate::engine::boxtable::BoxTable;
 use crate::engine::{self, SgTable};
+pub use sweep::{covered_by_formula, generate_sweep, tables_needed, SweepCode, PARAM_LIMIT};
 
 /// Target language of [`generate`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
