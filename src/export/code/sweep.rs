@@ -1203,7 +1203,7 @@ mod tests {
         for line in [
             "NOT proved for other parameter values.",
             "G(n) = a if a = b",
-            "G(n) = n mod 2·a if b is an odd multiple of a",
+            "G(n) = n mod (2·a) if b is an odd multiple of a",
             "G(n) = ⌊n/a⌋ mod (b + 10) if a does not divide b",
             "G(n) = ⌊n/(b + 5)⌋ if b ≡ 2 (mod 3)",
             "NOT proved past the values computed",
