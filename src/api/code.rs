@@ -601,7 +601,7 @@ pub enum SweepCodeError {
 }
 
 /// Lookup code `sg(n, k, …)` for `game` over the swept `ranges` of its parameters: the sweep
-/// ([`super::sweep`]), then the fitted formula of `G` where it covers an instance and each
+/// ([`super::sweep()`]), then the fitted formula of `G` where it covers an instance and each
 /// other instance's table (its proved period, else the values computed, computed again here),
 /// the parameters outside the sweep refused ([`export::generate_sweep`]). Returns the snippet
 /// and the sweep's report; `notes` is told what the snippet is as it is decided.
@@ -628,9 +628,7 @@ pub fn code_sweep(
         let Ok(summary) = &instance.result else {
             continue;
         };
-        let sets = sweep::instance_sets(game, &report.names, &instance.params);
-        let loaded = crate::rules::load(game.source.clone(), &sets)
-            .map_err(|e| sweep::InstanceError::Rules(Box::new(e)))?;
+        let loaded = sweep::load_instance(game, &report.names, &instance.params)?;
         let last = summary.report.values_computed.saturating_sub(1) as u64;
         let table =
             engine::compute(&loaded, last, &request.options).map_err(sweep::InstanceError::from)?;

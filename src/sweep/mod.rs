@@ -1,10 +1,10 @@
 //! Sweeps: one game over a range of its parameters, each instance's period and patterns, and
 //! the formulas in the parameters that hold on every instance ("the period is `k + 1`").
 //!
-//! A sweep reads the parameters' [ranges](ranges) (`k=1..=30`, `R=L..=8`), loads the rules
+//! A sweep reads the parameters' [ranges] (`k=1..=30`, `R=L..=8`), loads the rules
 //! once per instance with those values, and runs the period search of `sgscope period` on each
 //! ([`analysis::find_period`]: proved where the periodicity theorem applies), the instances in
-//! parallel. Of each instance it keeps the report and two [shapes](shapes) read off every
+//! parallel. Of each instance it keeps the report and two [shapes] read off every
 //! value computed: a closed form of `G` and the set of P-positions. Then [`fit`] looks for
 //! formulas in the parameters — of the period, the preperiod, the saltus, the P-positions and
 //! `G` itself — each checked on every instance it covers, exactly: the fitted constants are
@@ -281,8 +281,7 @@ pub fn estimate_seconds(
     let names: Vec<String> = ranges.iter().map(|r| r.name.clone()).collect();
     let mut total: Option<f64> = None;
     for params in &planned {
-        let sets: Vec<(String, i64)> = names.iter().cloned().zip(params.iter().copied()).collect();
-        let Ok(instance) = rules::load(game.source.clone(), &sets) else {
+        let Ok(instance) = load_instance(game, &names, params) else {
             continue;
         };
         let max = max.unwrap_or_else(|| analysis::default_max(&instance));
@@ -408,15 +407,19 @@ fn run_instance(
     params: &[i64],
     max: Option<u64>,
 ) -> Result<Summary, InstanceError> {
-    let sets = instance_sets(game, names, params);
-    let instance =
-        rules::load(game.source.clone(), &sets).map_err(|e| InstanceError::Rules(Box::new(e)))?;
+    let instance = load_instance(game, names, params)?;
     if instance.graph().is_some() || instance.position_program().is_some() {
         return Err(InstanceError::NotAHeapGame);
     }
     let max = max.unwrap_or_else(|| analysis::default_max(&instance));
     let (table, report) = analysis::find_period(&instance, max, &EngineOptions::default())?;
     Ok(summarize(&table, report))
+}
+
+/// One instance of `game`: its rules loaded again with [`instance_sets`].
+pub fn load_instance(game: &Game, names: &[String], params: &[i64]) -> Result<Game, InstanceError> {
+    rules::load(game.source.clone(), &instance_sets(game, names, params))
+        .map_err(|e| InstanceError::Rules(Box::new(e)))
 }
 
 /// The parameter values that load one instance: the game's own (after `--set`), the swept

@@ -4,7 +4,7 @@
 
 use crate::analysis::criteria::{CriteriaReport, PCriterion};
 use crate::engine::Table;
-use crate::rules::{self, Game};
+use crate::rules::Game;
 use crate::value::{Registry, Request};
 
 use super::fit::Shape;
@@ -66,9 +66,7 @@ pub fn run_instance(
     params: &[i64],
     to: Option<u64>,
 ) -> Result<PositionSummary, InstanceError> {
-    let sets: Vec<(String, i64)> = names.iter().cloned().zip(params.iter().copied()).collect();
-    let instance =
-        rules::load(game.source.clone(), &sets).map_err(|e| InstanceError::Rules(Box::new(e)))?;
+    let instance = super::load_instance(game, names, params)?;
     let coordinates = instance.coordinates();
     let extents = vec![to.unwrap_or_else(|| default_extent(coordinates.len())); coordinates.len()];
     let registry = Registry::standard();
