@@ -299,6 +299,10 @@ impl NativeGame {
                 ),
                 None,
             ),
+            // `api::code` is never a sweep's: its errors are code_sweep's only.
+            other @ (CodeError::Sweep(_) | CodeError::Instance(_) | CodeError::PositionGame { .. }) => {
+                sgscope_error(py, "UnsupportedError", other.to_string(), None)
+            }
         })
     }
 

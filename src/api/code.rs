@@ -228,6 +228,19 @@ pub enum CodeError {
         /// The limit.
         limit: usize,
     },
+    /// `code --sweep`: the sweep was refused before work.
+    #[error(transparent)]
+    Sweep(#[from] sweep::SweepError),
+    /// `code --sweep`: an instance's values could not be computed again for its table.
+    #[error(transparent)]
+    Instance(#[from] sweep::InstanceError),
+    /// `code --sweep` of a position game: its sweep reads criteria on boxes, there is no
+    /// `sg(n, k)` to write.
+    #[error("{game} is a position game: a sweep of it has P-position criteria on boxes, not a lookup function of n")]
+    PositionGame {
+        /// The game.
+        game: String,
+    },
 }
 
 impl From<EngineError> for CodeError {
@@ -570,36 +583,6 @@ pub struct SweepCodeRequest {
     pub options: EngineOptions,
 }
 
-/// Why no lookup code of a sweep was written.
-#[derive(Debug, Error)]
-pub enum SweepCodeError {
-    /// The sweep was refused before work.
-    #[error(transparent)]
-    Sweep(#[from] sweep::SweepError),
-    /// An instance's values could not be computed again for its table.
-    #[error(transparent)]
-    Instance(#[from] sweep::InstanceError),
-    /// The snippet could not be written.
-    #[error(transparent)]
-    Export(#[from] ExportError),
-    /// A snippet larger than a contest judge accepts, and `allow_large` not set.
-    #[error(
-        "the snippet is {bytes} bytes of source, more than the {limit} a contest judge accepts"
-    )]
-    TooLarge {
-        /// Its size in bytes.
-        bytes: usize,
-        /// The limit.
-        limit: usize,
-    },
-    /// A position game's sweep reads criteria on boxes: there is no `sg(n, k)` to write.
-    #[error("{game} is a position game: a sweep of it has P-position criteria on boxes, not a lookup function of n")]
-    PositionGame {
-        /// The game.
-        game: String,
-    },
-}
-
 /// Lookup code `sg(n, k, …)` for `game` over the swept `ranges` of its parameters: the sweep
 /// ([`super::sweep()`]), then the fitted formula of `G` where it covers an instance and each
 /// other instance's table (its proved period, else the values computed, computed again here),
@@ -610,9 +593,9 @@ pub fn code_sweep(
     ranges: &[sweep::ParamRange],
     request: &SweepCodeRequest,
     notes: Option<&dyn Fn(&CodeNote)>,
-) -> Result<(String, sweep::SweepReport), SweepCodeError> {
+) -> Result<(String, sweep::SweepReport), CodeError> {
     if game.position_program().is_some() {
-        return Err(SweepCodeError::PositionGame {
+        return Err(CodeError::PositionGame {
             game: game.name.clone(),
         });
     }
@@ -663,7 +646,7 @@ pub fn code_sweep(
         });
     }
     if bytes > export::PASTE_LIMIT && !request.allow_large {
-        return Err(SweepCodeError::TooLarge {
+        return Err(CodeError::TooLarge {
             bytes,
             limit: export::PASTE_LIMIT,
         });

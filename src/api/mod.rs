@@ -64,8 +64,7 @@ use crate::value::loopy::LoopyTable;
 use crate::value::misere::{self, MisereTable};
 pub use crate::value::{BetweenChunks, DynRule, Notice, Registry, Request, TableKind, Valued};
 pub use code::{
-    code, code_sweep, CodeError, CodeKnobs, CodeNote, CodeRequest, SweepCodeError,
-    SweepCodeRequest, DEFAULT_TO,
+    code, code_sweep, CodeError, CodeKnobs, CodeNote, CodeRequest, SweepCodeRequest, DEFAULT_TO,
 };
 
 /// Why a game was not valued.

@@ -12,7 +12,7 @@
 use std::cell::RefCell;
 
 use crate::api::ParamRange;
-use crate::api::{self, CodeError, CodeKnobs, CodeNote, CodeRequest, SweepCodeError};
+use crate::api::{self, CodeError, CodeKnobs, CodeNote, CodeRequest};
 use crate::export::{self, Lang};
 use crate::rules::Play;
 
@@ -90,21 +90,9 @@ pub fn run(args: Args, context: &mut Context<'_>) -> Result<(), CliError> {
         notes: Some(&notes),
         ..CodeRequest::new(args.lang)
     };
-    let snippet = match api::code(&game, &request) {
-        Ok((snippet, _)) => snippet,
-        Err(CodeError::TooLarge { bytes, limit }) => {
-            return Err(super::usage_with_help(
-                format!(
-                    "the snippet is {} of source, more than the {} a contest judge accepts (Codeforces takes 64 KB)",
-                    export::human_size(bytes),
-                    export::human_size(limit)
-                ),
-                "a smaller box or table (--to), or --allow-large to write it anyway".to_string(),
-            ))
-        }
-        Err(CodeError::Api(error)) => return Err(error.into()),
-        Err(CodeError::Export(error)) => return Err(error.into()),
-    };
+    let snippet = api::code(&game, &request)
+        .map(|(snippet, _)| snippet)
+        .map_err(|e| code_error(e, "a smaller box or table (--to)"))?;
     let output = args.output.as_deref().unwrap_or("-");
     console
         .into_inner()
@@ -142,29 +130,14 @@ fn run_sweep(
         allow_large: args.allow_large,
         options: super::progress::options(),
     };
-    let snippet = match api::code_sweep(game, &ranges, &request, Some(&notes)) {
-        Ok((snippet, _)) => snippet,
-        Err(SweepCodeError::TooLarge { bytes, limit }) => {
-            return Err(super::usage_with_help(
-                format!(
-                    "the snippet is {} of source, more than the {} a contest judge accepts (Codeforces takes 64 KB)",
-                    export::human_size(bytes),
-                    export::human_size(limit)
-                ),
-                "fewer instances, a smaller --max (the tables of instances without a proved period hold every value computed), or --allow-large to write it anyway".to_string(),
-            ))
-        }
-        Err(SweepCodeError::Sweep(error)) => return Err(super::sweep::sweep_error(error, "--sweep")),
-        Err(SweepCodeError::PositionGame { game }) => {
-            return Err(CliError::Usage(format!(
-                "--sweep writes sg(n, …) of heap games; {game} is a position game: `sgscope sweep` reports its P-position criteria"
-            )))
-        }
-        Err(SweepCodeError::Instance(error)) => {
-            return Err(CliError::Failed(format!("an instance of the sweep: {error}")))
-        }
-        Err(SweepCodeError::Export(error)) => return Err(error.into()),
-    };
+    let snippet = api::code_sweep(game, &ranges, &request, Some(&notes))
+        .map(|(snippet, _)| snippet)
+        .map_err(|e| {
+            code_error(
+                e,
+                "fewer instances, a smaller --max (the tables of instances without a proved period hold every value computed)",
+            )
+        })?;
     let output = args.output.as_deref().unwrap_or("-");
     console
         .into_inner()
@@ -178,4 +151,27 @@ fn note_text(note: &CodeNote) -> String {
         extrapolate: "--extrapolate",
         table: "--table",
     })
+}
+
+/// A snippet refused, worded; `smaller` says how to ask for a smaller one.
+fn code_error(error: CodeError, smaller: &str) -> CliError {
+    match error {
+        CodeError::TooLarge { bytes, limit } => super::usage_with_help(
+            format!(
+                "the snippet is {} of source, more than the {} a contest judge accepts (Codeforces takes 64 KB)",
+                export::human_size(bytes),
+                export::human_size(limit)
+            ),
+            format!("{smaller}, or --allow-large to write it anyway"),
+        ),
+        CodeError::Api(error) => error.into(),
+        CodeError::Export(error) => error.into(),
+        CodeError::Sweep(error) => super::sweep::sweep_error(error, "--sweep"),
+        CodeError::PositionGame { game } => CliError::Usage(format!(
+            "--sweep writes sg(n, …) of heap games; {game} is a position game: `sgscope sweep` reports its P-position criteria"
+        )),
+        CodeError::Instance(error) => {
+            CliError::Failed(format!("an instance of the sweep: {error}"))
+        }
+    }
 }
