@@ -21,7 +21,7 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 use thiserror::Error;
 
-use crate::analysis::{self, PeriodReport, Stop};
+use crate::analysis::{self, PeriodReport};
 use crate::engine::progress::Progress;
 use crate::engine::{EngineError, EngineOptions, SgTable};
 use crate::rules::{self, Game, RulesError};
@@ -444,7 +444,7 @@ pub const SHAPE_VALUES_MAX: usize = 1 << 20;
 
 /// An instance's summary from its table and period report.
 pub fn summarize(table: &SgTable, report: PeriodReport) -> Summary {
-    let computed = shapes::values(table);
+    let computed = table.to_vec();
     let p_count = computed.iter().filter(|&&v| v == 0).count();
     let proved_values = match (report.proved, report.preperiod, report.period) {
         (true, Some(pre), Some(p)) if report.saltus.unwrap_or(0) == 0 => {
@@ -565,9 +565,4 @@ fn fit_quantity(
         covered,
         every_n,
     }
-}
-
-/// Whether the search of an instance stopped at its limit without a period.
-pub fn stopped_without_period(report: &PeriodReport) -> bool {
-    report.period.is_none() && report.stop == Stop::MaxReached
 }

@@ -4,7 +4,6 @@
 //! instance's period is proved and the check covers a common period of both.
 
 use crate::analysis::PeriodReport;
-use crate::engine::SgTable;
 
 use super::fit::{Affine, Shape};
 
@@ -168,11 +167,6 @@ fn gcd(a: u64, b: u64) -> u64 {
     }
 }
 
-/// The values as the shapes read them.
-pub fn values(table: &SgTable) -> Vec<u32> {
-    table.to_vec()
-}
-
 /// A fitted shape in math notation, with its constants' formulas over `names`: `n mod (k + 1)`,
 /// `n ≡ 0 (mod k + 1)`, `n < L`, `2·a`.
 pub fn render(kind: &str, constants: &[Affine], names: &[String]) -> String {
@@ -245,6 +239,7 @@ pub fn eval(kind: &str, constants: &[i64], n: u64) -> Option<u64> {
 mod tests {
     use super::*;
     use crate::analysis;
+    use crate::engine::SgTable;
 
     fn report(values: &[u32]) -> PeriodReport {
         let table = SgTable::from_values(values);
