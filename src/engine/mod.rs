@@ -27,6 +27,7 @@ pub mod general;
 pub mod generator;
 pub mod graph;
 pub mod hackenbush;
+pub mod jit;
 pub mod mex;
 pub mod moves;
 pub mod multi;

@@ -28,6 +28,7 @@ use rayon::prelude::*;
 
 use super::boxtable::BoxTable;
 use super::budget::{Meter, OverBudget, SharedMeter};
+use super::jit::{self, Kernel};
 use super::moves::{self, line_point};
 use super::{
     budget, BoxShape, EngineError, EngineOptions, Hint, MexSet, Nimber, Progress, ProgressSink,
@@ -174,6 +175,40 @@ pub struct Solver<'g> {
     outside_steps: (u64, u64),
     /// Bytes the search's stack and listed moves may use.
     search_bytes: u64,
+    /// The rules in machine code, when they compile ([`jit`]), tried before the interpreter.
+    compiled: Option<Compiled>,
+    compiled_scratch: jit::Scratch,
+}
+
+/// A box's rules in machine code ([`jit`]).
+struct Compiled {
+    kernel: Kernel,
+}
+
+impl Compiled {
+    fn new(program: &Program, layout: &BoxShape) -> Option<Self> {
+        let kernel = Kernel::compile_box(program, layout.extents(), layout.strides())?;
+        Some(Compiled { kernel })
+    }
+
+    /// `G(position)` by the machine code when every option is in the box and known, spending
+    /// its steps from `budget`; `None`: ask the interpreter ([`jit`]'s bail-outs).
+    fn value(
+        &self,
+        position: &[u64],
+        values: &[u32],
+        budget: &mut u64,
+        scratch: &mut jit::Scratch,
+    ) -> Option<u32> {
+        let valued = self.kernel.box_value(position, values, *budget, scratch);
+        match valued {
+            jit::Valued::Value(value, steps) => {
+                *budget -= steps;
+                Some(value)
+            }
+            jit::Valued::Bail => None,
+        }
+    }
 }
 
 impl<'g> Solver<'g> {
@@ -191,6 +226,8 @@ impl<'g> Solver<'g> {
             .max(1 << 24);
         let layout = BoxShape::new(extents);
         Ok(Solver {
+            compiled: Compiled::new(program, &layout),
+            compiled_scratch: jit::Scratch::default(),
             game,
             program,
             values: vec![UNVISITED; layout.len()],
@@ -418,11 +455,12 @@ impl<'g> Solver<'g> {
         let waves = Waves::new(layout);
         let program = self.program;
         let shared = SharedMeter::new(&self.meter);
+        let compiled = self.compiled.as_ref();
         for wave in waves.iter() {
             let values = &self.values;
             let init = || {
                 (
-                    Scratch::default(),
+                    (Scratch::default(), jit::Scratch::default()),
                     MexSet::with_capacity(256),
                     Vec::new(),
                     Vec::new(),
@@ -433,8 +471,8 @@ impl<'g> Solver<'g> {
                     },
                 )
             };
-            let value_of = |(scratch, mex, position, point, spent): &mut (
-                Scratch,
+            let value_of = |((scratch, compiled_scratch), mex, position, point, spent): &mut (
+                (Scratch, jit::Scratch),
                 MexSet,
                 Vec<u64>,
                 Vec<u64>,
@@ -444,17 +482,22 @@ impl<'g> Solver<'g> {
                 layout.write_position(index, position);
                 let left = shared.left(spent.local);
                 let mut budget = left;
-                let value = direct_value(
-                    program,
-                    scratch,
-                    layout,
-                    values,
-                    &|_| None,
-                    position,
-                    mex,
-                    point,
-                    &mut budget,
-                );
+                let known =
+                    compiled.and_then(|c| c.value(position, values, &mut budget, compiled_scratch));
+                let value = match known {
+                    Some(value) => Ok(Some(value)),
+                    None => direct_value(
+                        program,
+                        scratch,
+                        layout,
+                        values,
+                        &|_| None,
+                        position,
+                        mex,
+                        point,
+                        &mut budget,
+                    ),
+                };
                 spent.local += left - budget;
                 shared.report(&mut spent.local, false);
                 value.map_err(|stop| (stop, index, scratch.out_of_budget_in()))
@@ -515,17 +558,28 @@ impl<'g> Solver<'g> {
                     (v < ON_STACK).then_some(v)
                 };
                 let before = self.meter.left;
-                let direct = direct_value(
-                    self.program,
-                    &mut self.scratch,
-                    &self.layout,
-                    &self.values,
-                    &lookup,
-                    &position,
-                    &mut self.mex,
-                    &mut self.point,
-                    &mut self.meter.left,
-                );
+                let known = self.compiled.as_ref().and_then(|c| {
+                    c.value(
+                        &position,
+                        &self.values,
+                        &mut self.meter.left,
+                        &mut self.compiled_scratch,
+                    )
+                });
+                let direct = match known {
+                    Some(value) => Ok(Some(value)),
+                    None => direct_value(
+                        self.program,
+                        &mut self.scratch,
+                        &self.layout,
+                        &self.values,
+                        &lookup,
+                        &position,
+                        &mut self.mex,
+                        &mut self.point,
+                        &mut self.meter.left,
+                    ),
+                };
                 match direct {
                     Ok(Some(value)) => self.set_state(node, value),
                     Ok(None) => {

@@ -41,6 +41,8 @@ pub struct Program {
     slots: usize,
     /// The sieve of the set binders, grown as they need it (shared by clones and threads).
     numbers: Arc<NumberCache>,
+    /// The checked rules compiled here, for the machine-code kernel (`engine::jit`).
+    checked: Arc<[CheckedMove]>,
 }
 
 #[derive(Clone)]
@@ -236,7 +238,18 @@ impl Program {
             moves: compiled,
             slots,
             numbers: Arc::new(NumberCache::new()),
+            checked: moves.into(),
         }
+    }
+
+    /// The checked rules this program runs (what `engine::jit` compiles to machine code).
+    pub fn checked_moves(&self) -> &[CheckedMove] {
+        &self.checked
+    }
+
+    /// The sieve the set binders list their values from.
+    pub fn numbers(&self) -> &Arc<NumberCache> {
+        &self.numbers
     }
 
     /// Number of `move` rules.
@@ -937,7 +950,7 @@ impl CompiledMove {
 /// `e` when `m`'s last binder `t` is a range and its condition is a chain of `&&` whose
 /// conjuncts, in evaluation order, are some not using `t`, then `t == e` or `e == t` with `e`
 /// not using `t` ([`CompiledMove::pin`]).
-fn pin_of(m: &CheckedMove, arity: usize) -> Option<&CExpr> {
+pub(crate) fn pin_of(m: &CheckedMove, arity: usize) -> Option<&CExpr> {
     let last = arity + m.binders.len().checked_sub(1)?;
     if m.binders.last().is_some_and(|b| b.is_set()) {
         return None;
@@ -972,7 +985,7 @@ fn pin_of(m: &CheckedMove, arity: usize) -> Option<&CExpr> {
 
 /// `d(coordinate)/dt` for each result coordinate, when `m` is a line in its last binder `t`
 /// (module docs).
-fn line_steps(m: &CheckedMove, arity: usize) -> Option<Vec<i64>> {
+pub(crate) fn line_steps(m: &CheckedMove, arity: usize) -> Option<Vec<i64>> {
     let last = arity + m.binders.len().checked_sub(1)?;
     // A set's values are not consecutive: no line.
     if m.result.len() != arity

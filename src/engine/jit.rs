@@ -1,0 +1,1034 @@
+//! Move rules compiled to machine code: one native function per program that values a
+//! position whose options are all known, at the speed of a hand-written loop.
+//!
+//! [`Kernel::value`] runs the rules of a position as nested native loops (ranges, `bits(m)`
+//! inline, the other sets listed by the program's sieve through a call), evaluates the
+//! condition and the components with the language's checked arithmetic, reads each
+//! component's value straight from the table, XORs a sum's values (Sprague–Grundy theorem)
+//! and marks them in a stamped array; the mex is the first unmarked value. Rule steps are
+//! counted exactly as [`Program::for_each_option`] counts them (one per binder value, leaf
+//! and loop, a pinned last binder as one), so the running meter spends the same budget.
+//!
+//! **Bail-outs.** The compiled code handles only the common path. Anything else — an
+//! arithmetic fault, a range of more than 2^32 values, a heap or coordinate outside the
+//! table, an option not computed yet, the budget running out, more distinct values than its
+//! mark array holds — returns [`Valued::Bail`] *before* any value is claimed, and the caller
+//! values the position with the interpreter, which reports the located error, reaches
+//! outside the box or stops on the budget exactly as before. So a compiled value is always
+//! the interpreter's value, and every error is the interpreter's error.
+//!
+//! Codegen is Cranelift's (pure Rust). Every rule form compiles; a host Cranelift does not
+//! support leaves [`Kernel::compile_heap`] and [`Kernel::compile_box`] returning `None`, and
+//! the interpreter runs alone.
+
+use std::sync::Arc;
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{
+    types, AbiParam, Block, FuncRef, InstBuilder, MemFlagsData, Signature, Value,
+};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{Linkage, Module};
+
+use crate::rules::arith::Function;
+use crate::rules::ast::BinaryOp;
+use crate::rules::checked::{CExpr, CExprKind, CheckedMove, CheckedValues};
+use crate::rules::sieve::{NumberCache, SetFn};
+use crate::rules::Program;
+
+/// A value at or above this in a table is not known yet (the box solver's marks).
+pub const NOT_KNOWN: u32 = u32::MAX - 1;
+
+/// The steps one compiled call may take before it hands the position to the interpreter,
+/// whose progress ticks say which position runs long (about a second of compiled work).
+const MAX_STEPS_PER_CALL: u64 = 1 << 30;
+
+/// What the generated code returns when it gives the position back to the interpreter.
+const BAIL: u32 = u32::MAX;
+/// What it returns when its mark array is too short for the mex.
+const BAIL_MARKS: u32 = u32::MAX - 1;
+
+/// What one compiled call found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Valued {
+    /// The position's value, having spent this many rule steps.
+    Value(u32, u64),
+    /// Value it with the interpreter (module docs).
+    Bail,
+}
+
+/// The layout the generated code reads (`repr(C)`: the offsets below are its fields').
+#[repr(C)]
+struct Frame {
+    position: *const i64,
+    values: *const u32,
+    marks: *mut u32,
+    marks_len: u64,
+    stamp: u64,
+    budget: u64,
+    steps: u64,
+    /// The set binders' lists ([`set_values`]).
+    lists: *mut Vec<i64>,
+    numbers: *const NumberCache,
+}
+
+const POSITION: i32 = 0;
+const VALUES: i32 = 8;
+const MARKS: i32 = 16;
+const MARKS_LEN: i32 = 24;
+const STAMP: i32 = 32;
+const BUDGET: i32 = 40;
+const STEPS: i32 = 48;
+
+type Entry = unsafe extern "C" fn(*mut Frame) -> u32;
+
+/// A program compiled to machine code, and what its calls need.
+pub struct Kernel {
+    entry: Entry,
+    /// Owns the code `entry` points into (freed on drop).
+    module: Option<JITModule>,
+    /// How many set binders need a list ([`Scratch::lists`]).
+    lists: usize,
+    numbers: Arc<NumberCache>,
+    heap: bool,
+    /// The number of values of the box compiled for (0 for a heap game).
+    box_len: usize,
+}
+
+// SAFETY: the generated code is immutable once finalized and only reads the frame it is
+// given; the module is touched only when the kernel is dropped.
+unsafe impl Send for Kernel {}
+unsafe impl Sync for Kernel {}
+
+impl Drop for Kernel {
+    fn drop(&mut self) {
+        if let Some(module) = self.module.take() {
+            // SAFETY: no call can be running: the kernel is borrowed by every call.
+            unsafe { module.free_memory() };
+        }
+    }
+}
+
+/// One thread's working memory for [`Kernel::value`].
+#[derive(Debug, Default)]
+pub struct Scratch {
+    marks: Vec<u32>,
+    stamp: u32,
+    lists: Vec<Vec<i64>>,
+}
+
+impl Kernel {
+    /// Compiles the rules of a heap game, or `None` when the host or a rule's form is not
+    /// supported (the interpreter then runs alone).
+    pub fn compile_heap(program: &Program) -> Option<Kernel> {
+        if program.is_position_game() {
+            return None;
+        }
+        Kernel::compile(program, None)
+    }
+
+    /// Compiles the rules of a position game for the box `0..=extents[i]` with row-major
+    /// `strides` (constants of the code), or `None` as [`Kernel::compile_heap`].
+    pub fn compile_box(program: &Program, extents: &[u64], strides: &[usize]) -> Option<Kernel> {
+        if !program.is_position_game() || extents.len() != program.coordinates().len() {
+            return None;
+        }
+        let extents = extents
+            .iter()
+            .map(|&e| i64::try_from(e).ok())
+            .collect::<Option<Vec<_>>>()?;
+        let strides = strides
+            .iter()
+            .map(|&s| i64::try_from(s).ok())
+            .collect::<Option<Vec<_>>>()?;
+        Kernel::compile(program, Some((extents, strides)))
+    }
+
+    fn compile(program: &Program, layout: Option<(Vec<i64>, Vec<i64>)>) -> Option<Kernel> {
+        let moves = program.checked_moves();
+        let arity = program.coordinates().len();
+        let box_len = layout.as_ref().map_or(0, |(extents, strides)| {
+            ((extents[0] + 1) * strides[0]) as usize
+        });
+        let mut flags = settings::builder();
+        flags.set("opt_level", "speed").ok()?;
+        flags.set("use_colocated_libcalls", "false").ok()?;
+        flags.set("is_pic", "false").ok()?;
+        let isa = cranelift_native::builder()
+            .ok()?
+            .finish(settings::Flags::new(flags))
+            .ok()?;
+        let mut builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
+        builder.symbol("sg_arith", arith_call as *const u8);
+        builder.symbol("sg_set", set_values as *const u8);
+        let mut module = JITModule::new(builder);
+        let pointer = module.target_config().pointer_type();
+
+        let mut arith_sig = module.make_signature();
+        arith_sig.params.extend([
+            AbiParam::new(types::I64),
+            AbiParam::new(types::I64),
+            AbiParam::new(types::I64),
+            AbiParam::new(pointer),
+        ]);
+        arith_sig.returns.push(AbiParam::new(types::I64));
+        let mut set_sig = module.make_signature();
+        set_sig.params.extend([
+            AbiParam::new(pointer),
+            AbiParam::new(types::I64),
+            AbiParam::new(types::I64),
+            AbiParam::new(types::I64),
+            AbiParam::new(types::I64),
+            AbiParam::new(pointer),
+        ]);
+        set_sig.returns.push(AbiParam::new(types::I64));
+        let arith_id = module
+            .declare_function("sg_arith", Linkage::Import, &arith_sig)
+            .ok()?;
+        let set_id = module
+            .declare_function("sg_set", Linkage::Import, &set_sig)
+            .ok()?;
+
+        let mut context = module.make_context();
+        let mut signature = Signature::new(module.isa().default_call_conv());
+        signature.params.push(AbiParam::new(pointer));
+        signature.returns.push(AbiParam::new(types::I32));
+        context.func.signature = signature;
+        let id = module
+            .declare_function("sg_kernel", Linkage::Local, &context.func.signature)
+            .ok()?;
+        let mut function_context = FunctionBuilderContext::new();
+        let lists;
+        {
+            let mut b = FunctionBuilder::new(&mut context.func, &mut function_context);
+            let arith = module.declare_func_in_func(arith_id, b.func);
+            let set = module.declare_func_in_func(set_id, b.func);
+            let mut g = Gen::start(&mut b, pointer, arity, layout, arith, set);
+            for m in moves {
+                g.rule(m);
+            }
+            g.finish();
+            lists = g.lists;
+            b.seal_all_blocks();
+            b.finalize(module.target_config());
+        }
+        module.define_function(id, &mut context).ok()?;
+        module.clear_context(&mut context);
+        module.finalize_definitions().ok()?;
+        let code = module.get_finalized_function(id);
+        // SAFETY: the function was defined with the signature of `Entry`.
+        let entry = unsafe { std::mem::transmute::<*const u8, Entry>(code) };
+        Some(Kernel {
+            entry,
+            module: Some(module),
+            lists,
+            numbers: Arc::clone(program.numbers()),
+            heap: !program.is_position_game(),
+            box_len,
+        })
+    }
+
+    /// The value of heap `n` of a heap game from `values = G(0..n)`, spending at most
+    /// `budget` rule steps.
+    pub fn heap_value(&self, n: u64, values: &[u32], budget: u64, scratch: &mut Scratch) -> Valued {
+        debug_assert!(self.heap && values.len() as u64 >= n);
+        let Ok(n) = i64::try_from(n) else {
+            return Valued::Bail;
+        };
+        self.call(&[n], values, budget, scratch)
+    }
+
+    /// The value of `position` in the box it was compiled for (`values` row-major; a value of
+    /// [`NOT_KNOWN`] or more is not computed yet), spending at most `budget` rule steps.
+    pub fn box_value(
+        &self,
+        position: &[u64],
+        values: &[u32],
+        budget: u64,
+        scratch: &mut Scratch,
+    ) -> Valued {
+        debug_assert!(!self.heap && values.len() == self.box_len);
+        let mut coordinates = [0i64; 8];
+        if position.len() > coordinates.len() {
+            return Valued::Bail;
+        }
+        for (c, &p) in coordinates.iter_mut().zip(position) {
+            let Ok(p) = i64::try_from(p) else {
+                return Valued::Bail;
+            };
+            *c = p;
+        }
+        let position = &coordinates[..position.len()];
+        self.call(position, values, budget, scratch)
+    }
+
+    fn call(&self, position: &[i64], values: &[u32], budget: u64, scratch: &mut Scratch) -> Valued {
+        if scratch.marks.is_empty() {
+            scratch.marks = vec![0; 256];
+        }
+        scratch.lists.resize_with(self.lists, Vec::new);
+        loop {
+            scratch.stamp = scratch.stamp.wrapping_add(1);
+            if scratch.stamp == 0 {
+                scratch.marks.iter_mut().for_each(|m| *m = 0);
+                scratch.stamp = 1;
+            }
+            let mut frame = Frame {
+                position: position.as_ptr(),
+                values: values.as_ptr(),
+                marks: scratch.marks.as_mut_ptr(),
+                marks_len: scratch.marks.len() as u64,
+                stamp: u64::from(scratch.stamp),
+                budget: budget.min(MAX_STEPS_PER_CALL),
+                steps: 0,
+                lists: scratch.lists.as_mut_ptr(),
+                numbers: Arc::as_ptr(&self.numbers),
+            };
+            // SAFETY: the frame's pointers are valid for the call: `values` covers every
+            // index the code reads (heaps below `n = position[0]`, box positions within
+            // `extents`, both checked by the code before reading), `marks` has `marks_len`
+            // entries, `lists` one vector per set binder.
+            let result = unsafe { (self.entry)(&mut frame) };
+            match result {
+                BAIL => return Valued::Bail,
+                BAIL_MARKS => {
+                    if scratch.marks.len() >= 1 << 28 {
+                        return Valued::Bail;
+                    }
+                    let len = scratch.marks.len() * 4;
+                    scratch.marks = vec![0; len];
+                    scratch.stamp = 0;
+                }
+                value => return Valued::Value(value, frame.steps),
+            }
+        }
+    }
+}
+
+/// `f(a, b)` for the generated code: 1 and the value in `*out`, or 0 on a fault.
+extern "C" fn arith_call(f: i64, a: i64, b: i64, out: *mut i64) -> i64 {
+    let Some(function) = Function::ALL.get(f as usize) else {
+        return 0;
+    };
+    let args = [a, b];
+    match function.apply(&args[..function.arity()]) {
+        Ok(v) => {
+            // SAFETY: `out` points to a stack slot of the generated code.
+            unsafe { *out = v };
+            1
+        }
+        Err(_) => 0,
+    }
+}
+
+/// Lists set `set` at `(a, b)` into the frame's list `list` for the generated code: the
+/// number of values (their address in `*out`), or -1 on a fault.
+extern "C" fn set_values(
+    frame: *mut Frame,
+    list: i64,
+    set: i64,
+    a: i64,
+    b: i64,
+    out: *mut *const i64,
+) -> i64 {
+    let Some(&set) = SetFn::ALL.get(set as usize) else {
+        return -1;
+    };
+    // SAFETY: the generated code passes its own frame, whose `lists` has one vector per set
+    // binder and `numbers` the program's sieve, and `out` a stack slot of its own.
+    unsafe {
+        let frame = &*frame;
+        let numbers = &*frame.numbers;
+        let list = &mut *frame.lists.add(list as usize);
+        let args = [a, b];
+        let Ok(values) = numbers.values(set, &args[..set.arity()]) else {
+            return -1;
+        };
+        list.clear();
+        list.extend(values);
+        *out = list.as_ptr();
+        list.len() as i64
+    }
+}
+
+/// The code generator's state while it writes one function.
+struct Gen<'a, 'b> {
+    b: &'a mut FunctionBuilder<'b>,
+    pointer: types::Type,
+    arity: usize,
+    /// A box's largest coordinates and strides (`None`: a heap game).
+    layout: Option<(Vec<i64>, Vec<i64>)>,
+    frame: Value,
+    /// The coordinates, then the binders (`CExprKind::Slot` numbering).
+    slots: Vec<Variable>,
+    steps: Variable,
+    budget: Value,
+    values: Value,
+    position_n: Value,
+    marks: Value,
+    marks_len: Value,
+    stamp: Value,
+    bail: Block,
+    arith: FuncRef,
+    set: FuncRef,
+    lists: usize,
+    /// The current rule's `d(coordinate)/dt` when it is a line in its last binder `t`
+    /// ([`crate::rules::program`]'s lines): its values are read along the table.
+    line: Option<Vec<i64>>,
+}
+
+impl<'a, 'b> Gen<'a, 'b> {
+    fn start(
+        b: &'a mut FunctionBuilder<'b>,
+        pointer: types::Type,
+        arity: usize,
+        layout: Option<(Vec<i64>, Vec<i64>)>,
+        arith: FuncRef,
+        set: FuncRef,
+    ) -> Self {
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let frame = b.block_params(entry)[0];
+        let flags = MemFlagsData::trusted();
+        let position = b.ins().load(pointer, flags, frame, POSITION);
+        let mut slots = Vec::new();
+        for i in 0..arity {
+            let var = b.declare_var(types::I64);
+            let c = b.ins().load(types::I64, flags, position, (8 * i) as i32);
+            b.def_var(var, c);
+            slots.push(var);
+        }
+        let position_n = b.use_var(slots[0]);
+        let values = b.ins().load(pointer, flags, frame, VALUES);
+        let marks = b.ins().load(pointer, flags, frame, MARKS);
+        let marks_len = b.ins().load(types::I64, flags, frame, MARKS_LEN);
+        let stamp64 = b.ins().load(types::I64, flags, frame, STAMP);
+        let stamp = b.ins().ireduce(types::I32, stamp64);
+        let budget = b.ins().load(types::I64, flags, frame, BUDGET);
+        let steps = b.declare_var(types::I64);
+        let zero = b.ins().iconst(types::I64, 0);
+        b.def_var(steps, zero);
+        let bail = b.create_block();
+        Gen {
+            b,
+            pointer,
+            arity,
+            layout,
+            frame,
+            slots,
+            steps,
+            budget,
+            values,
+            position_n,
+            marks,
+            marks_len,
+            stamp,
+            bail,
+            arith,
+            set,
+            lists: 0,
+            line: None,
+        }
+    }
+
+    /// The mex of the marks, and the bail-out block.
+    fn finish(&mut self) {
+        let b = &mut *self.b;
+        let steps = b.use_var(self.steps);
+        b.ins()
+            .store(MemFlagsData::trusted(), steps, self.frame, STEPS);
+        let header = b.create_block();
+        let body = b.create_block();
+        let found = b.create_block();
+        let too_short = b.create_block();
+        b.append_block_param(header, types::I64);
+        let zero = b.ins().iconst(types::I64, 0);
+        b.ins().jump(header, &[zero.into()]);
+        b.switch_to_block(header);
+        let v = b.block_params(header)[0];
+        let end = b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, v, self.marks_len);
+        b.ins().brif(end, too_short, &[], body, &[]);
+        b.switch_to_block(body);
+        let offset = b.ins().ishl_imm_u(v, 2);
+        let address = b.ins().iadd(self.marks, offset);
+        let mark = b
+            .ins()
+            .load(types::I32, MemFlagsData::trusted(), address, 0);
+        let marked = b.ins().icmp(IntCC::Equal, mark, self.stamp);
+        let next = b.ins().iadd_imm_s(v, 1);
+        b.ins().brif(marked, header, &[next.into()], found, &[]);
+        b.switch_to_block(found);
+        let value = b.ins().ireduce(types::I32, v);
+        b.ins().return_(&[value]);
+        b.switch_to_block(too_short);
+        let code = b.ins().iconst(types::I32, i64::from(BAIL_MARKS as i32));
+        b.ins().return_(&[code]);
+        b.switch_to_block(self.bail);
+        let code = b.ins().iconst(types::I32, i64::from(BAIL as i32));
+        b.ins().return_(&[code]);
+    }
+
+    /// Jumps to the bail-out block when `condition` is true; continues in a new block.
+    fn bail_if(&mut self, condition: Value) {
+        let next = self.b.create_block();
+        self.b.ins().brif(condition, self.bail, &[], next, &[]);
+        self.b.switch_to_block(next);
+    }
+
+    /// Spends `count` steps (a value), bailing out past the budget.
+    fn spend(&mut self, count: Value) {
+        let steps = self.b.use_var(self.steps);
+        let steps = self.b.ins().iadd(steps, count);
+        self.b.def_var(self.steps, steps);
+        let over = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThan, steps, self.budget);
+        self.bail_if(over);
+    }
+
+    fn spend_one(&mut self) {
+        let one = self.b.ins().iconst(types::I64, 1);
+        self.spend(one);
+    }
+
+    /// One rule: its binders as nested loops (the program's order), then its leaf.
+    fn rule(&mut self, m: &CheckedMove) {
+        while self.slots.len() < self.arity + m.binders.len() {
+            let var = self.b.declare_var(types::I64);
+            self.slots.push(var);
+        }
+        let pin = crate::rules::program::pin_of(m, self.arity);
+        self.line = crate::rules::program::line_steps(m, self.arity);
+        self.level(m, 0, pin, false);
+    }
+
+    /// Binder `depth` of `m` and the levels below; `spent`: its entry step was spent by the
+    /// loop above (a whole range's entries at once, the same count).
+    fn level(&mut self, m: &CheckedMove, depth: usize, pin: Option<&CExpr>, spent: bool) {
+        if !spent {
+            self.spend_one();
+        }
+        let Some(binder) = m.binders.get(depth) else {
+            self.leaf(m);
+            return;
+        };
+        let slot = self.slots[self.arity + depth];
+        match &binder.values {
+            CheckedValues::Range { lo, hi, inclusive } => {
+                let single = *inclusive && lo.span == hi.span && lo.span == binder.span;
+                let lo = self.expr(lo);
+                let hi = if single { lo } else { self.expr(hi) };
+                let hi = if *inclusive {
+                    hi
+                } else {
+                    // `hi - 1` cannot overflow below: `lo <= i64::MIN - 1` is empty.
+                    let at_min = self.b.ins().icmp_imm_s(IntCC::Equal, hi, i64::MIN);
+                    let after = self.b.create_block();
+                    let nonempty = self.b.create_block();
+                    self.b.ins().brif(at_min, after, &[], nonempty, &[]);
+                    self.b.switch_to_block(nonempty);
+                    let hi = self.b.ins().iadd_imm_s(hi, -1);
+                    self.range(m, depth, pin, slot, lo, hi);
+                    self.b.ins().jump(after, &[]);
+                    self.b.switch_to_block(after);
+                    return;
+                };
+                self.range(m, depth, pin, slot, lo, hi);
+            }
+            CheckedValues::Set(SetFn::Bits, args) => {
+                let x = self.expr(&args[0]);
+                let negative = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, x, 0);
+                self.bail_if(negative);
+                let mask = self.b.declare_var(types::I64);
+                self.b.def_var(mask, x);
+                let header = self.b.create_block();
+                let body = self.b.create_block();
+                let exit = self.b.create_block();
+                self.b.ins().jump(header, &[]);
+                self.b.switch_to_block(header);
+                let m_value = self.b.use_var(mask);
+                self.b.ins().brif(m_value, body, &[], exit, &[]);
+                self.b.switch_to_block(body);
+                let i = self.b.ins().ctz(m_value);
+                self.b.def_var(slot, i);
+                let lower = self.b.ins().iadd_imm_s(m_value, -1);
+                let rest = self.b.ins().band(m_value, lower);
+                self.b.def_var(mask, rest);
+                self.level(m, depth + 1, pin, false);
+                self.b.ins().jump(header, &[]);
+                self.b.switch_to_block(exit);
+            }
+            CheckedValues::Set(set, args) => {
+                let list = self.lists;
+                self.lists += 1;
+                let a = self.expr(&args[0]);
+                let b_arg = match args.get(1) {
+                    Some(e) => self.expr(e),
+                    None => self.b.ins().iconst(types::I64, 0),
+                };
+                let out_slot =
+                    self.b
+                        .create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
+                            cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
+                            8,
+                            3,
+                        ));
+                let out = self.b.ins().stack_addr(self.pointer, out_slot, 0);
+                let list_value = self.b.ins().iconst(types::I64, list as i64);
+                let set_index = SetFn::ALL.iter().position(|s| s == set).unwrap_or(0);
+                let set_value = self.b.ins().iconst(types::I64, set_index as i64);
+                let call = self.b.ins().call(
+                    self.set,
+                    &[self.frame, list_value, set_value, a, b_arg, out],
+                );
+                let count = self.b.inst_results(call)[0];
+                let fault = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, count, 0);
+                self.bail_if(fault);
+                let base = self
+                    .b
+                    .ins()
+                    .stack_load(self.pointer, self.pointer, out_slot, 0);
+                let index = self.b.declare_var(types::I64);
+                let zero = self.b.ins().iconst(types::I64, 0);
+                self.b.def_var(index, zero);
+                let header = self.b.create_block();
+                let body = self.b.create_block();
+                let exit = self.b.create_block();
+                self.b.ins().jump(header, &[]);
+                self.b.switch_to_block(header);
+                let i = self.b.use_var(index);
+                let more = self.b.ins().icmp(IntCC::SignedLessThan, i, count);
+                self.b.ins().brif(more, body, &[], exit, &[]);
+                self.b.switch_to_block(body);
+                let offset = self.b.ins().ishl_imm_u(i, 3);
+                let address = self.b.ins().iadd(base, offset);
+                let value = self
+                    .b
+                    .ins()
+                    .load(types::I64, MemFlagsData::trusted(), address, 0);
+                self.b.def_var(slot, value);
+                let next = self.b.ins().iadd_imm_s(i, 1);
+                self.b.def_var(index, next);
+                self.level(m, depth + 1, pin, false);
+                self.b.ins().jump(header, &[]);
+                self.b.switch_to_block(exit);
+            }
+        }
+    }
+
+    /// Binder `depth` over `lo..=hi`: a pinned last binder takes one value
+    /// ([`crate::rules::program`]'s pins, counted the same), else a loop.
+    fn range(
+        &mut self,
+        m: &CheckedMove,
+        depth: usize,
+        pin: Option<&CExpr>,
+        slot: Variable,
+        lo: Value,
+        hi: Value,
+    ) {
+        let after = self.b.create_block();
+        let nonempty = self.b.create_block();
+        let empty = self.b.ins().icmp(IntCC::SignedGreaterThan, lo, hi);
+        self.b.ins().brif(empty, after, &[], nonempty, &[]);
+        self.b.switch_to_block(nonempty);
+        // More than 2^32 values is the interpreter's error to report.
+        let span = self.b.ins().isub(hi, lo);
+        let too_long = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, span, 1i64 << 32);
+        self.bail_if(too_long);
+        let last = depth + 1 == m.binders.len();
+        if let (true, Some(step)) = (last, self.line.clone()) {
+            self.line_of_moves(m, slot, lo, hi, span, &step);
+            self.b.ins().jump(after, &[]);
+            self.b.switch_to_block(after);
+            return;
+        }
+        if let (true, Some(pin)) = (last, pin) {
+            let value = self.expr(pin);
+            let below = self.b.ins().icmp(IntCC::SignedLessThan, value, lo);
+            let above = self.b.ins().icmp(IntCC::SignedGreaterThan, value, hi);
+            let outside = self.b.ins().bor(below, above);
+            let inside_block = self.b.create_block();
+            let outside_block = self.b.create_block();
+            self.b
+                .ins()
+                .brif(outside, outside_block, &[], inside_block, &[]);
+            self.b.switch_to_block(inside_block);
+            self.b.def_var(slot, value);
+            self.level(m, depth + 1, None, false);
+            self.b.ins().jump(after, &[]);
+            self.b.switch_to_block(outside_block);
+            if let Some(condition) = &m.condition {
+                // As the interpreter: one step, the condition evaluated at `lo` for its faults.
+                self.spend_one();
+                self.b.def_var(slot, lo);
+                self.expr(condition);
+            }
+            self.b.ins().jump(after, &[]);
+            self.b.switch_to_block(after);
+            return;
+        }
+        // Every value's entry step at once: `hi - lo + 1` (at most 2^32, checked above).
+        let count = self.b.ins().iadd_imm_s(span, 1);
+        self.spend(count);
+        self.b.def_var(slot, lo);
+        let header = self.b.create_block();
+        let next = self.b.create_block();
+        self.b.ins().jump(header, &[]);
+        self.b.switch_to_block(header);
+        self.level(m, depth + 1, pin, true);
+        let value = self.b.use_var(slot);
+        let done = self.b.ins().icmp(IntCC::Equal, value, hi);
+        self.b.ins().brif(done, after, &[], next, &[]);
+        self.b.switch_to_block(next);
+        let value = self.b.ins().iadd_imm_s(value, 1);
+        self.b.def_var(slot, value);
+        self.b.ins().jump(header, &[]);
+        self.b.switch_to_block(after);
+    }
+
+    /// The last binder of a line rule over `lo..=hi` (`span = hi - lo`): the condition once
+    /// (it does not use the binder), both ends checked (every coordinate is monotone in the
+    /// binder, so the ends bound the line), then the values read along the table.
+    fn line_of_moves(
+        &mut self,
+        m: &CheckedMove,
+        slot: Variable,
+        lo: Value,
+        hi: Value,
+        span: Value,
+        step: &[i64],
+    ) {
+        let count = self.b.ins().iadd_imm_s(span, 1);
+        self.spend(count);
+        let after = self.b.create_block();
+        self.b.def_var(slot, lo);
+        if let Some(condition) = &m.condition {
+            let holds = self.expr(condition);
+            let body = self.b.create_block();
+            self.b.ins().brif(holds, body, &[], after, &[]);
+            self.b.switch_to_block(body);
+        }
+        let first = self.index_of(&m.result);
+        self.b.def_var(slot, hi);
+        self.index_of(&m.result);
+        let delta = match &self.layout {
+            Some((_, strides)) => step.iter().zip(strides).map(|(&d, &s)| d * s).sum(),
+            None => step[0],
+        };
+        let header = self.b.create_block();
+        self.b.append_block_param(header, types::I64);
+        self.b.append_block_param(header, types::I64);
+        self.b.ins().jump(header, &[first.into(), count.into()]);
+        self.b.switch_to_block(header);
+        let index = self.b.block_params(header)[0];
+        let left = self.b.block_params(header)[1];
+        let v = self.load_value(index);
+        self.mark(v);
+        let index = self.b.ins().iadd_imm_s(index, delta);
+        let left = self.b.ins().iadd_imm_s(left, -1);
+        self.b
+            .ins()
+            .brif(left, header, &[index.into(), left.into()], after, &[]);
+        self.b.switch_to_block(after);
+    }
+
+    /// The table index of one component (`arity` coordinate expressions), bailing out when
+    /// it is not in the table: a heap `h` must be in `0..n`, a box coordinate in its extent.
+    fn index_of(&mut self, component: &[CExpr]) -> Value {
+        let Some((extents, strides)) = self.layout.clone() else {
+            let h = self.expr(&component[0]);
+            // `0 <= h < n`, else the interpreter's error.
+            let outside = self
+                .b
+                .ins()
+                .icmp(IntCC::UnsignedGreaterThanOrEqual, h, self.position_n);
+            self.bail_if(outside);
+            return h;
+        };
+        let mut index = None;
+        for ((e, &extent), &stride) in component.iter().zip(&extents).zip(&strides) {
+            let c = self.expr(e);
+            // Negative (an error) or past the box (computed on demand): the interpreter's.
+            let outside = self
+                .b
+                .ins()
+                .icmp_imm_u(IntCC::UnsignedGreaterThan, c, extent);
+            self.bail_if(outside);
+            let term = self.b.ins().imul_imm_s(c, stride);
+            index = Some(match index {
+                None => term,
+                Some(index) => self.b.ins().iadd(index, term),
+            });
+        }
+        index.unwrap_or_else(|| self.b.ins().iconst(types::I64, 0))
+    }
+
+    /// The value at a table index (checked by [`Gen::index_of`]), bailing out in a box when
+    /// it is not computed yet.
+    fn load_value(&mut self, index: Value) -> Value {
+        let offset = self.b.ins().ishl_imm_u(index, 2);
+        let address = self.b.ins().iadd(self.values, offset);
+        let v = self
+            .b
+            .ins()
+            .load(types::I32, MemFlagsData::trusted(), address, 0);
+        if self.layout.is_some() {
+            let unknown =
+                self.b
+                    .ins()
+                    .icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, v, i64::from(NOT_KNOWN));
+            self.bail_if(unknown);
+        }
+        v
+    }
+
+    /// Marks value `v` (an `i32`) with this call's stamp, if the marks reach it (a value past
+    /// them cannot be the mex, which [`Gen::finish`] checks).
+    fn mark(&mut self, v: Value) {
+        let wide = self.b.ins().uextend(types::I64, v);
+        let fits = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThan, wide, self.marks_len);
+        let mark = self.b.create_block();
+        let after = self.b.create_block();
+        self.b.ins().brif(fits, mark, &[], after, &[]);
+        self.b.switch_to_block(mark);
+        let offset = self.b.ins().ishl_imm_u(wide, 2);
+        let address = self.b.ins().iadd(self.marks, offset);
+        self.b
+            .ins()
+            .store(MemFlagsData::trusted(), self.stamp, address, 0);
+        self.b.ins().jump(after, &[]);
+        self.b.switch_to_block(after);
+    }
+
+    /// The condition, then the components: checked, read from the table, XORed, marked.
+    fn leaf(&mut self, m: &CheckedMove) {
+        let after = self.b.create_block();
+        if let Some(condition) = &m.condition {
+            let holds = self.condition(condition);
+            let body = self.b.create_block();
+            self.b.ins().brif(holds, body, &[], after, &[]);
+            self.b.switch_to_block(body);
+        }
+        let mut xor = self.b.ins().iconst(types::I32, 0);
+        for component in m.result.chunks(self.arity) {
+            let index = self.index_of(component);
+            let v = self.load_value(index);
+            xor = self.b.ins().bxor(xor, v);
+        }
+        self.mark(xor);
+        self.b.ins().jump(after, &[]);
+        self.b.switch_to_block(after);
+    }
+
+    /// A condition as a branchable value (non-zero: holds).
+    fn condition(&mut self, e: &CExpr) -> Value {
+        self.expr(e)
+    }
+
+    /// An expression's `i64` value, bailing out on any fault.
+    fn expr(&mut self, e: &CExpr) -> Value {
+        use BinaryOp::*;
+        match &e.kind {
+            CExprKind::Const(v) => self.b.ins().iconst(types::I64, *v),
+            CExprKind::Slot(s) => self.b.use_var(self.slots[*s]),
+            CExprKind::Neg(x) => {
+                let x = self.expr(x);
+                let zero = self.b.ins().iconst(types::I64, 0);
+                self.checked(Sub, zero, x)
+            }
+            CExprKind::Abs(x) => {
+                let x = self.expr(x);
+                let min = self.b.ins().icmp_imm_s(IntCC::Equal, x, i64::MIN);
+                self.bail_if(min);
+                self.b.ins().iabs(x)
+            }
+            CExprKind::Not(x) => {
+                let x = self.expr(x);
+                let zero = self.b.ins().icmp_imm_s(IntCC::Equal, x, 0);
+                self.b.ins().uextend(types::I64, zero)
+            }
+            CExprKind::BitNot(x) => {
+                let x = self.expr(x);
+                self.b.ins().bnot(x)
+            }
+            CExprKind::Popcount(x) => {
+                let x = self.expr(x);
+                self.b.ins().popcnt(x)
+            }
+            CExprKind::Ctz(x) => {
+                let x = self.expr(x);
+                self.b.ins().ctz(x)
+            }
+            CExprKind::Bit(x, i) => {
+                let x = self.expr(x);
+                let i = self.expr(i);
+                self.shift_range(i);
+                let shifted = self.b.ins().sshr(x, i);
+                self.b.ins().band_imm_u(shifted, 1)
+            }
+            CExprKind::Count(conditions) => {
+                let mut count = self.b.ins().iconst(types::I64, 0);
+                for c in conditions {
+                    let c = self.expr(c);
+                    let holds = self.b.ins().icmp_imm_s(IntCC::NotEqual, c, 0);
+                    let holds = self.b.ins().uextend(types::I64, holds);
+                    count = self.b.ins().iadd(count, holds);
+                }
+                count
+            }
+            CExprKind::Min(args) | CExprKind::Max(args) => {
+                let is_min = matches!(e.kind, CExprKind::Min(_));
+                let mut best = self.expr(&args[0]);
+                for arg in &args[1..] {
+                    let v = self.expr(arg);
+                    best = if is_min {
+                        self.b.ins().smin(best, v)
+                    } else {
+                        self.b.ins().smax(best, v)
+                    };
+                }
+                best
+            }
+            CExprKind::Binary(op @ (And | Or), a, b) => {
+                // Short-circuit, as the interpreter: `b` is not evaluated (nor its faults).
+                let a = self.expr(a);
+                let a_holds = self.b.ins().icmp_imm_s(IntCC::NotEqual, a, 0);
+                let a_wide = self.b.ins().uextend(types::I64, a_holds);
+                let rest = self.b.create_block();
+                let done = self.b.create_block();
+                self.b.append_block_param(done, types::I64);
+                match op {
+                    And => self
+                        .b
+                        .ins()
+                        .brif(a_holds, rest, &[], done, &[a_wide.into()]),
+                    _ => self
+                        .b
+                        .ins()
+                        .brif(a_holds, done, &[a_wide.into()], rest, &[]),
+                };
+                self.b.switch_to_block(rest);
+                let b = self.expr(b);
+                let b_holds = self.b.ins().icmp_imm_s(IntCC::NotEqual, b, 0);
+                let b_wide = self.b.ins().uextend(types::I64, b_holds);
+                self.b.ins().jump(done, &[b_wide.into()]);
+                self.b.switch_to_block(done);
+                self.b.block_params(done)[0]
+            }
+            CExprKind::Binary(op, a, b) => {
+                let a = self.expr(a);
+                let b = self.expr(b);
+                self.checked(*op, a, b)
+            }
+            CExprKind::Arith(f, args) => {
+                let index = Function::ALL.iter().position(|g| g == f).unwrap_or(0);
+                let f = self.b.ins().iconst(types::I64, index as i64);
+                let a = self.expr(&args[0]);
+                let b = match args.get(1) {
+                    Some(e) => self.expr(e),
+                    None => self.b.ins().iconst(types::I64, 0),
+                };
+                let slot =
+                    self.b
+                        .create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
+                            cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
+                            8,
+                            3,
+                        ));
+                let out = self.b.ins().stack_addr(self.pointer, slot, 0);
+                let call = self.b.ins().call(self.arith, &[f, a, b, out]);
+                let ok = self.b.inst_results(call)[0];
+                let fault = self.b.ins().icmp_imm_s(IntCC::Equal, ok, 0);
+                self.bail_if(fault);
+                self.b.ins().stack_load(self.pointer, types::I64, slot, 0)
+            }
+        }
+    }
+
+    /// Bails out unless `i` is a shift amount or bit index, `0..=63`.
+    fn shift_range(&mut self, i: Value) {
+        let outside = self.b.ins().icmp_imm_s(IntCC::UnsignedGreaterThan, i, 63);
+        self.bail_if(outside);
+    }
+
+    /// `a op b` with the language's checked semantics ([`crate::rules::checked::apply`]).
+    fn checked(&mut self, op: BinaryOp, a: Value, b: Value) -> Value {
+        use BinaryOp::*;
+        let compare = |g: &mut Self, cc: IntCC| {
+            let c = g.b.ins().icmp(cc, a, b);
+            g.b.ins().uextend(types::I64, c)
+        };
+        match op {
+            Add | Sub | Mul => {
+                let (value, overflow) = match op {
+                    Add => self.b.ins().sadd_overflow(a, b),
+                    Sub => self.b.ins().ssub_overflow(a, b),
+                    _ => self.b.ins().smul_overflow(a, b),
+                };
+                self.bail_if(overflow);
+                value
+            }
+            Div | Rem => {
+                let zero = self.b.ins().icmp_imm_s(IntCC::Equal, b, 0);
+                self.bail_if(zero);
+                let a_min = self.b.ins().icmp_imm_s(IntCC::Equal, a, i64::MIN);
+                let b_minus_one = self.b.ins().icmp_imm_s(IntCC::Equal, b, -1);
+                let overflow = self.b.ins().band(a_min, b_minus_one);
+                self.bail_if(overflow);
+                let q = self.b.ins().sdiv(a, b);
+                let r = self.b.ins().srem(a, b);
+                let zero = self.b.ins().iconst(types::I64, 0);
+                let r_nonzero = self.b.ins().icmp_imm_s(IntCC::NotEqual, r, 0);
+                if op == Div {
+                    // Floor: one less when the remainder's sign differs from the divisor's.
+                    let signs = self.b.ins().bxor(r, b);
+                    let differ = self.b.ins().icmp(IntCC::SignedLessThan, signs, zero);
+                    let adjust = self.b.ins().band(r_nonzero, differ);
+                    let adjust = self.b.ins().uextend(types::I64, adjust);
+                    self.b.ins().isub(q, adjust)
+                } else {
+                    // Euclidean: a negative remainder plus |b|.
+                    let negative = self.b.ins().icmp(IntCC::SignedLessThan, r, zero);
+                    let magnitude = self.b.ins().iabs(b);
+                    let lifted = self.b.ins().iadd(r, magnitude);
+                    self.b.ins().select(negative, lifted, r)
+                }
+            }
+            Eq => compare(self, IntCC::Equal),
+            Ne => compare(self, IntCC::NotEqual),
+            Lt => compare(self, IntCC::SignedLessThan),
+            Le => compare(self, IntCC::SignedLessThanOrEqual),
+            Gt => compare(self, IntCC::SignedGreaterThan),
+            Ge => compare(self, IntCC::SignedGreaterThanOrEqual),
+            And | Or => unreachable!("short-circuited in `expr`"),
+            BitAnd => self.b.ins().band(a, b),
+            BitOr => self.b.ins().bor(a, b),
+            BitXor => self.b.ins().bxor(a, b),
+            Shl => {
+                self.shift_range(b);
+                let shifted = self.b.ins().ishl(a, b);
+                let back = self.b.ins().sshr(shifted, b);
+                let lost = self.b.ins().icmp(IntCC::NotEqual, back, a);
+                self.bail_if(lost);
+                shifted
+            }
+            Shr => {
+                self.shift_range(b);
+                self.b.ins().sshr(a, b)
+            }
+        }
+    }
+}
