@@ -4,6 +4,7 @@
 //! filled in order.
 
 use super::budget::Meter;
+use super::jit::{self, Kernel, Window};
 use super::{MexSet, Nimber, Progress, SgTable};
 use crate::rules::program::{Scratch, Stop};
 use crate::rules::{Diagnostic, Program};
@@ -49,7 +50,16 @@ pub fn extend_within(
     let mut options = MexSet::with_capacity(256);
     let mut scratch = Scratch::default();
     table.reserve(len.saturating_sub(table.len()));
+    let mut compiled = Compiled::new(program, table, len);
     for n in table.len()..len {
+        if let Some(compiled) = &mut compiled {
+            if let Some(value) = compiled.value(n as u64, &mut meter.left) {
+                table.push(value);
+                compiled.push(value);
+                progress.tick(n as u64 + 1);
+                continue;
+            }
+        }
         options.clear();
         let listed =
             program.for_each_move_in(n as u64, &mut scratch, &mut meter.left, &mut |heaps| {
@@ -69,11 +79,72 @@ pub fn extend_within(
                 })
             }
         }
-        table.push(options.mex());
+        let value = options.mex();
+        table.push(value);
+        if let Some(compiled) = &mut compiled {
+            compiled.push(value);
+        }
         // `tick` looks at the clock only as often as it needs to.
         progress.tick(n as u64 + 1);
     }
     Ok(())
+}
+
+/// The largest table the machine code runs on: it reads a copy of the values as `u32`
+/// (4 bytes each, beside the narrow table), and keeps their last occurrences when a rule is a
+/// window of the table.
+const COMPILED_LIMIT: usize = 1 << 26;
+
+/// A heap game's rules in machine code ([`jit`]), with the copy of the table it reads.
+struct Compiled {
+    kernel: Kernel,
+    values: Vec<u32>,
+    window: Window,
+    scratch: jit::Scratch,
+}
+
+impl Compiled {
+    /// `None` when the rules do not compile or the table would be too large for the copy.
+    fn new(program: &Program, table: &SgTable, len: usize) -> Option<Compiled> {
+        if len > COMPILED_LIMIT || table.len() >= len {
+            return None;
+        }
+        let kernel = Kernel::compile_heap(program)?;
+        let values = table.to_vec();
+        let window = if kernel.uses_window() {
+            Window::new(&values)?
+        } else {
+            Window::default()
+        };
+        Some(Compiled {
+            kernel,
+            values,
+            window,
+            scratch: jit::Scratch::default(),
+        })
+    }
+
+    /// `G(n)` by the machine code, its steps spent from `budget`; `None`: the interpreter's.
+    fn value(&mut self, n: u64, budget: &mut u64) -> Option<u32> {
+        match self
+            .kernel
+            .heap_value(n, &self.values, &self.window, *budget, &mut self.scratch)
+        {
+            jit::Valued::Value(value, steps) => {
+                *budget -= steps;
+                Some(value)
+            }
+            jit::Valued::Bail => None,
+        }
+    }
+
+    /// Appends the next value, however it was found.
+    fn push(&mut self, value: u32) {
+        self.values.push(value);
+        if self.kernel.uses_window() {
+            self.window.push(value);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -72,6 +72,10 @@ struct Frame {
     /// The set binders' lists ([`set_values`]).
     lists: *mut Vec<i64>,
     numbers: *const NumberCache,
+    /// A heap game's last occurrences ([`Window`]; null in a box).
+    window: *const Window,
+    /// The lowest start of a window of options `a..n` met in this call (`i64::MAX`: none).
+    window_from: i64,
 }
 
 const POSITION: i32 = 0;
@@ -81,6 +85,7 @@ const MARKS_LEN: i32 = 24;
 const STAMP: i32 = 32;
 const BUDGET: i32 = 40;
 const STEPS: i32 = 48;
+const WINDOW_FROM: i32 = 80;
 
 type Entry = unsafe extern "C" fn(*mut Frame) -> u32;
 
@@ -95,6 +100,8 @@ pub struct Kernel {
     heap: bool,
     /// The number of values of the box compiled for (0 for a heap game).
     box_len: usize,
+    /// True when some rule's options are a window `a..n` of the heap table ([`Window`]).
+    windows: bool,
 }
 
 // SAFETY: the generated code is immutable once finalized and only reads the frame it is
@@ -163,6 +170,7 @@ impl Kernel {
         let mut builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
         builder.symbol("sg_arith", arith_call as *const u8);
         builder.symbol("sg_set", set_values as *const u8);
+        builder.symbol("sg_window_mex", window_mex as *const u8);
         let mut module = JITModule::new(builder);
         let pointer = module.target_config().pointer_type();
 
@@ -190,6 +198,18 @@ impl Kernel {
         let set_id = module
             .declare_function("sg_set", Linkage::Import, &set_sig)
             .ok()?;
+        let mut mex_sig = module.make_signature();
+        mex_sig.params.push(AbiParam::new(pointer));
+        mex_sig.returns.push(AbiParam::new(types::I32));
+        // Only a heap game's lines can be windows of its table.
+        let mex_id = match layout {
+            None => Some(
+                module
+                    .declare_function("sg_window_mex", Linkage::Import, &mex_sig)
+                    .ok()?,
+            ),
+            Some(_) => None,
+        };
 
         let mut context = module.make_context();
         let mut signature = Signature::new(module.isa().default_call_conv());
@@ -200,17 +220,19 @@ impl Kernel {
             .declare_function("sg_kernel", Linkage::Local, &context.func.signature)
             .ok()?;
         let mut function_context = FunctionBuilderContext::new();
-        let lists;
+        let (lists, windows);
         {
             let mut b = FunctionBuilder::new(&mut context.func, &mut function_context);
             let arith = module.declare_func_in_func(arith_id, b.func);
             let set = module.declare_func_in_func(set_id, b.func);
+            let mex = mex_id.map(|id| module.declare_func_in_func(id, b.func));
             let mut g = Gen::start(&mut b, pointer, arity, layout, arith, set);
             for m in moves {
                 g.rule(m);
             }
-            g.finish();
+            g.finish(mex);
             lists = g.lists;
+            windows = g.windows;
             b.seal_all_blocks();
             b.finalize(module.target_config());
         }
@@ -227,17 +249,32 @@ impl Kernel {
             numbers: Arc::clone(program.numbers()),
             heap: !program.is_position_game(),
             box_len,
+            windows,
         })
     }
 
-    /// The value of heap `n` of a heap game from `values = G(0..n)`, spending at most
-    /// `budget` rule steps.
-    pub fn heap_value(&self, n: u64, values: &[u32], budget: u64, scratch: &mut Scratch) -> Valued {
+    /// True when some rule's options are read as a window of the table: the caller keeps a
+    /// [`Window`] of the values for [`Kernel::heap_value`].
+    pub fn uses_window(&self) -> bool {
+        self.windows
+    }
+
+    /// The value of heap `n` of a heap game from `values = G(0..n)` (and `window`, their
+    /// last occurrences, when [`Kernel::uses_window`]), spending at most `budget` rule steps.
+    pub fn heap_value(
+        &self,
+        n: u64,
+        values: &[u32],
+        window: &Window,
+        budget: u64,
+        scratch: &mut Scratch,
+    ) -> Valued {
         debug_assert!(self.heap && values.len() as u64 >= n);
+        debug_assert!(!self.windows || window.len == n as usize);
         let Ok(n) = i64::try_from(n) else {
             return Valued::Bail;
         };
-        self.call(&[n], values, budget, scratch)
+        self.call(&[n], values, window, budget, scratch)
     }
 
     /// The value of `position` in the box it was compiled for (`values` row-major; a value of
@@ -261,10 +298,17 @@ impl Kernel {
             *c = p;
         }
         let position = &coordinates[..position.len()];
-        self.call(position, values, budget, scratch)
+        self.call(position, values, std::ptr::null(), budget, scratch)
     }
 
-    fn call(&self, position: &[i64], values: &[u32], budget: u64, scratch: &mut Scratch) -> Valued {
+    fn call(
+        &self,
+        position: &[i64],
+        values: &[u32],
+        window: *const Window,
+        budget: u64,
+        scratch: &mut Scratch,
+    ) -> Valued {
         if scratch.marks.is_empty() {
             scratch.marks = vec![0; 256];
         }
@@ -285,6 +329,8 @@ impl Kernel {
                 steps: 0,
                 lists: scratch.lists.as_mut_ptr(),
                 numbers: Arc::as_ptr(&self.numbers),
+                window,
+                window_from: i64::MAX,
             };
             // SAFETY: the frame's pointers are valid for the call: `values` covers every
             // index the code reads (heaps below `n = position[0]`, box positions within
@@ -302,6 +348,112 @@ impl Kernel {
                     scratch.stamp = 0;
                 }
                 value => return Valued::Value(value, frame.steps),
+            }
+        }
+    }
+}
+
+/// The last occurrence of every value in a heap game's table `G(0..len)`, as a segment tree
+/// of their minimum, so that the mex of a window of options `G(a..n)` (a rule like
+/// `x in 1..=n/2 => n - x`, whose options are the heaps `n - n/2 .. n - 1`) is found in
+/// `O(log V)` instead of one move at a time: `v` occurs in `G(a..n)` exactly when its last
+/// occurrence before `n` is at least `a`, so the mex is the smallest `v` whose last occurrence
+/// is below `a` (or that never occurred), and not marked by the other moves.
+#[derive(Clone, Debug, Default)]
+pub struct Window {
+    /// Values covered: a power of two (values at or past it have not occurred).
+    size: usize,
+    /// `tree[size + v]` is 1 + the last index holding `v` (0: none); inner nodes the minimum
+    /// of their two children.
+    tree: Vec<u32>,
+    /// The table's length `n`.
+    len: usize,
+}
+
+impl Window {
+    /// The last occurrences in `values`; `None` past `u32` indices.
+    pub fn new(values: &[u32]) -> Option<Window> {
+        u32::try_from(values.len()).ok()?;
+        let mut window = Window::default();
+        for &v in values {
+            window.push(v);
+        }
+        Some(window)
+    }
+
+    /// Appends `G(len) = v`.
+    pub fn push(&mut self, v: u32) {
+        let v = v as usize;
+        if v >= self.size {
+            let size = (v + 1).next_power_of_two().max(64);
+            let mut tree = vec![0; 2 * size];
+            tree[size..size + self.size].copy_from_slice(&self.tree[self.size..]);
+            for node in (1..size).rev() {
+                tree[node] = tree[2 * node].min(tree[2 * node + 1]);
+            }
+            self.size = size;
+            self.tree = tree;
+        }
+        self.len += 1;
+        let mut node = self.size + v;
+        self.tree[node] = self.len as u32;
+        while node > 1 {
+            node /= 2;
+            self.tree[node] = self.tree[2 * node].min(self.tree[2 * node + 1]);
+        }
+    }
+
+    /// The smallest value `v >= from` whose last occurrence is below `a` (or none).
+    fn first_absent(&self, from: usize, a: u32) -> usize {
+        if from >= self.size {
+            return from;
+        }
+        // Climb from the leaf `from` to the first subtree to its right holding a value whose
+        // `1 + last` is at most `a`, then descend to the leftmost such leaf.
+        let mut node = self.size + from;
+        if self.tree[node] <= a {
+            return from;
+        }
+        loop {
+            // Go up while `node` is a right child (its right siblings are not to the right).
+            while node % 2 == 1 {
+                node /= 2;
+                if node == 0 {
+                    return self.size;
+                }
+            }
+            node += 1;
+            if self.tree[node] <= a {
+                break;
+            }
+        }
+        while node < self.size {
+            node *= 2;
+            if self.tree[node] > a {
+                node += 1;
+            }
+        }
+        node - self.size
+    }
+}
+
+/// The mex for the generated code when a window `a..n` was met ([`Window`]): the smallest
+/// value absent from `G(a..n)` and not marked, or `BAIL_MARKS` when the marks do not reach it.
+extern "C" fn window_mex(frame: *const Frame) -> u32 {
+    // SAFETY: the generated code passes its own frame; a heap game's frame has a window.
+    unsafe {
+        let frame = &*frame;
+        let window = &*frame.window;
+        let a = u32::try_from(frame.window_from).unwrap_or(u32::MAX);
+        let marks = std::slice::from_raw_parts(frame.marks, frame.marks_len as usize);
+        let stamp = frame.stamp as u32;
+        let mut from = 0;
+        loop {
+            let v = window.first_absent(from, a);
+            match marks.get(v) {
+                None => return BAIL_MARKS,
+                Some(&mark) if mark == stamp => from = v + 1,
+                Some(_) => return v as u32,
             }
         }
     }
@@ -377,6 +529,8 @@ struct Gen<'a, 'b> {
     /// The current rule's `d(coordinate)/dt` when it is a line in its last binder `t`
     /// ([`crate::rules::program`]'s lines): its values are read along the table.
     line: Option<Vec<i64>>,
+    /// True once a heap line of step ±1 was written: a window of the table ([`Window`]).
+    windows: bool,
 }
 
 impl<'a, 'b> Gen<'a, 'b> {
@@ -431,15 +585,31 @@ impl<'a, 'b> Gen<'a, 'b> {
             set,
             lists: 0,
             line: None,
+            windows: false,
         }
     }
 
-    /// The mex of the marks, and the bail-out block.
-    fn finish(&mut self) {
+    /// The mex of the marks (and of a window, by `window_mex` when one was met), and the
+    /// bail-out block.
+    fn finish(&mut self, window_mex: Option<FuncRef>) {
         let b = &mut *self.b;
         let steps = b.use_var(self.steps);
         b.ins()
             .store(MemFlagsData::trusted(), steps, self.frame, STEPS);
+        if let (true, Some(window_mex)) = (self.windows, window_mex) {
+            let from = b
+                .ins()
+                .load(types::I64, MemFlagsData::trusted(), self.frame, WINDOW_FROM);
+            let none = b.ins().icmp_imm_s(IntCC::Equal, from, i64::MAX);
+            let with_window = b.create_block();
+            let scan = b.create_block();
+            b.ins().brif(none, scan, &[], with_window, &[]);
+            b.switch_to_block(with_window);
+            let call = b.ins().call(window_mex, &[self.frame]);
+            let value = b.inst_results(call)[0];
+            b.ins().return_(&[value]);
+            b.switch_to_block(scan);
+        }
         let header = b.create_block();
         let body = b.create_block();
         let found = b.create_block();
@@ -720,11 +890,32 @@ impl<'a, 'b> Gen<'a, 'b> {
         }
         let first = self.index_of(&m.result);
         self.b.def_var(slot, hi);
-        self.index_of(&m.result);
+        let last = self.index_of(&m.result);
         let delta = match &self.layout {
             Some((_, strides)) => step.iter().zip(strides).map(|(&d, &s)| d * s).sum(),
             None => step[0],
         };
+        if self.layout.is_none() && delta.abs() == 1 {
+            // The heaps `a..=b`: when `b = n - 1`, a window of the table (its mex by [`Window`]).
+            let a = self.b.ins().smin(first, last);
+            let b = self.b.ins().smax(first, last);
+            let top = self.b.ins().iadd_imm_s(self.position_n, -1);
+            let is_window = self.b.ins().icmp(IntCC::Equal, b, top);
+            let window = self.b.create_block();
+            let walk = self.b.create_block();
+            self.b.ins().brif(is_window, window, &[], walk, &[]);
+            self.b.switch_to_block(window);
+            let flags = MemFlagsData::trusted();
+            let from = self
+                .b
+                .ins()
+                .load(types::I64, flags, self.frame, WINDOW_FROM);
+            let from = self.b.ins().smin(from, a);
+            self.b.ins().store(flags, from, self.frame, WINDOW_FROM);
+            self.b.ins().jump(after, &[]);
+            self.b.switch_to_block(walk);
+            self.windows = true;
+        }
         let header = self.b.create_block();
         self.b.append_block_param(header, types::I64);
         self.b.append_block_param(header, types::I64);
