@@ -11,6 +11,7 @@ mod cli;
 mod codegen;
 mod codegen_criteria;
 mod codegen_sweep;
+mod compiled;
 mod deploy;
 mod errors;
 mod examples;

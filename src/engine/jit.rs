@@ -878,8 +878,6 @@ impl<'a, 'b> Gen<'a, 'b> {
         span: Value,
         step: &[i64],
     ) {
-        let count = self.b.ins().iadd_imm_s(span, 1);
-        self.spend(count);
         let after = self.b.create_block();
         self.b.def_var(slot, lo);
         if let Some(condition) = &m.condition {
@@ -888,6 +886,9 @@ impl<'a, 'b> Gen<'a, 'b> {
             self.b.ins().brif(holds, body, &[], after, &[]);
             self.b.switch_to_block(body);
         }
+        // As the interpreter counts a line: its moves once the condition holds.
+        let count = self.b.ins().iadd_imm_s(span, 1);
+        self.spend(count);
         let first = self.index_of(&m.result);
         self.b.def_var(slot, hi);
         let last = self.index_of(&m.result);
