@@ -447,12 +447,52 @@ impl<'g> Solver<'g> {
         node_of(&self.layout, &mut self.outside, position, NO_RULE)
     }
 
-    /// Anti-diagonal waves in parallel, until a move reaches a position not yet computed; the
-    /// number of positions they computed.
+    /// The weights of the waves' potential `Σ w_i·c_i`: the coordinate sum (anti-diagonals)
+    /// when every move from a sample of the box lowers it, else the first single coordinate
+    /// that every sampled move lowers (Fibonacci Nim's heap, whose moves may raise the
+    /// limit), else the sum again (the waves then stop at the first move that does not lower
+    /// it, and the search does the rest). Only the order depends on it, never a value.
+    fn wave_weights(&mut self) -> Result<Vec<u64>, EngineError> {
+        let arity = self.layout.dimension();
+        let mut candidates = vec![vec![1u64; arity]];
+        for i in 0..arity {
+            let mut unit = vec![0u64; arity];
+            unit[i] = 1;
+            candidates.push(unit);
+        }
+        let potential = |w: &[u64], p: &[u64]| -> u128 {
+            w.iter()
+                .zip(p)
+                .map(|(&w, &c)| u128::from(w) * u128::from(c))
+                .sum()
+        };
+        let mut lowered = vec![true; candidates.len()];
+        let samples = 64.min(self.layout.len());
+        let mut position = Vec::new();
+        for k in 0..samples {
+            let index = k * (self.layout.len() / samples);
+            self.layout.write_position(index, &mut position);
+            let from = position.clone();
+            self.for_each_move(&position, &mut |_, _, components| {
+                for c in components.chunks(arity) {
+                    for (w, ok) in candidates.iter().zip(lowered.iter_mut()) {
+                        *ok &= potential(w, c) < potential(w, &from);
+                    }
+                }
+            })?;
+        }
+        let chosen = lowered.iter().position(|&ok| ok).unwrap_or(0);
+        Ok(candidates.swap_remove(chosen))
+    }
+
+    /// Waves of equal potential ([`Solver::wave_weights`]; anti-diagonals for the coordinate
+    /// sum) in parallel, until a move reaches a position not yet computed; the number of
+    /// positions they computed.
     fn waves(&mut self, progress: &mut Progress) -> Result<usize, EngineError> {
         let mut done = 0;
+        let weights = self.wave_weights()?;
         let layout = &self.layout;
-        let waves = Waves::new(layout);
+        let waves = Waves::new(layout, &weights);
         let program = self.program;
         let shared = SharedMeter::new(&self.meter);
         let compiled = self.compiled.as_ref();
@@ -731,7 +771,7 @@ pub fn check_box_memory(extents: &[u64]) -> Result<(), EngineError> {
     )
 }
 
-/// The box's indices grouped by coordinate sum, in increasing sum: wave `s` is
+/// The box's indices grouped by potential `Σ w_i·c_i`, in increasing potential: wave `s` is
 /// `order[starts[s]..starts[s + 1]]`. One flat array (a counting sort), so that a long thin box
 /// with many small waves costs 8 bytes per position and per wave, not a vector per wave.
 struct Waves {
@@ -740,12 +780,21 @@ struct Waves {
 }
 
 impl Waves {
-    fn new(layout: &BoxShape) -> Self {
-        let max_sum: u64 = layout.extents().iter().sum();
+    fn new(layout: &BoxShape, weights: &[u64]) -> Self {
+        let max_sum: u64 = layout
+            .extents()
+            .iter()
+            .zip(weights)
+            .map(|(&e, &w)| e * w)
+            .sum();
         let mut position = Vec::new();
         let mut sum_of = |index| {
             layout.write_position(index, &mut position);
-            position.iter().sum::<u64>() as usize
+            position
+                .iter()
+                .zip(weights)
+                .map(|(&c, &w)| c * w)
+                .sum::<u64>() as usize
         };
         let mut starts = vec![0usize; max_sum as usize + 2];
         for index in 0..layout.len() {
