@@ -301,13 +301,29 @@ impl<'g> Solver<'g> {
         } else {
             Box::new(roots)
         };
+        let mut position = Vec::new();
         for (scanned, root) in roots.enumerate() {
             if scanned % ROOTS_PER_PROGRESS == 0 {
                 progress.set(waves_done.max(scanned) as u64);
             }
-            if self.values[root] == UNVISITED {
-                self.search(root)?;
+            if self.values[root] != UNVISITED {
+                continue;
             }
+            // A root whose options are all known is valued in place, without a search.
+            if let Some(compiled) = &self.compiled {
+                self.layout.write_position(root, &mut position);
+                let value = compiled.value(
+                    &position,
+                    &self.values,
+                    &mut self.meter.left,
+                    &mut self.compiled_scratch,
+                );
+                if let Some(value) = value {
+                    self.values[root] = value;
+                    continue;
+                }
+            }
+            self.search(root)?;
         }
         Ok(())
     }
