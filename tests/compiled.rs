@@ -264,3 +264,30 @@ fn windows_and_marks_together() {
         );
     }
 }
+
+/// Boxes whose moves leave them (a knight toward the corner, Winning Ways ch. 12: the box is
+/// computed within the larger box the moves stay in, then cropped) and boxes whose waves go
+/// by one coordinate (Fibonacci Nim, whose moves may raise the limit): the interpreter's
+/// values, and a rule error the same as without the larger box.
+#[test]
+fn enlarged_boxes_and_single_coordinate_waves() {
+    for (path, extents) in [
+        ("rules/knight.sg", [70u64, 70]),
+        ("rules/knight.sg", [90, 50]),
+        ("rules/fibonacci-nim.sg", [80, 80]),
+    ] {
+        let source = SourceFile::new(path, &std::fs::read_to_string(path).unwrap());
+        let game = load(source.clone(), &[]).unwrap();
+        let want = interp::position_values(&source, &[], &extents).unwrap();
+        let got = compute_box(&game, &extents).unwrap();
+        assert_eq!(got.values(), &want[..], "{path} {extents:?}");
+    }
+    // Moves that leave the box and lower the sum, and a rule that fails on the box's far
+    // positions: the error of the box asked, not a value.
+    let text = "position (x, y)\nmove if x >= 2 => (x - 2, y + 1)\nmove if y >= 2 => (x + 1, y - 2)\nmove if x + y > 130 => (x - 200, y)";
+    let source = SourceFile::new("t.sg", text);
+    let game = load(source.clone(), &[]).unwrap();
+    let want = interp::position_values(&source, &[], &[70, 70]).unwrap_err();
+    let got = compute_box(&game, &[70, 70]).unwrap_err().to_string();
+    assert!(got.contains("leaves x = -"), "{got} vs {want:?}");
+}

@@ -113,10 +113,63 @@ fn compute_box_reporting(
     budget::check_memory(&shape, None)?;
     let estimate = budget::check_rule_steps(game, program, &shape)?;
     let mut solver = Solver::new(game, extents)?
-        .with_progress(progress)
+        .with_progress(progress.clone())
         .with_outside_steps(estimate as u64);
+    if order == Order::Auto {
+        if let Some(reach) = solver.reach_extents()? {
+            if let Some(table) = enlarged(game, extents, &reach, progress) {
+                return Ok(table);
+            }
+        }
+    }
     solver.fill_box(order)?;
     Ok(solver.into_table())
+}
+
+/// The most positions an enlarged box may have, as a multiple of the box asked.
+const MAX_ENLARGEMENT: u128 = 4;
+
+/// The box `0..=reach[i]` computed whole (dense, in waves, in machine code), cropped to
+/// `0..=extents[i]`: for games whose moves leave the box asked but stay in a box not much
+/// larger (a knight moving toward the corner), cheaper than computing the positions outside
+/// on demand one by one. `None` when anything goes wrong there — a rule error, a move leaving
+/// even that box, the budget — and the caller computes the box asked as always, so that every
+/// value and every error is the one of the box asked.
+fn enlarged(
+    game: &Game,
+    extents: &[u64],
+    reach: &[u64],
+    progress: Option<Arc<dyn ProgressSink>>,
+) -> Option<BoxTable> {
+    budget::check_memory(
+        &TableShape::Box {
+            extents: reach.to_vec(),
+        },
+        None,
+    )
+    .ok()?;
+    let mut solver = Solver::new(game, reach)
+        .ok()?
+        .with_progress(progress)
+        .with_outside_limit(0);
+    // Only the positions of sum at most the box's largest sum: every move lowers the sum, so
+    // those are all the box asked reaches (the larger box's far corner is not needed).
+    let largest: u64 = extents.iter().sum();
+    solver.fill_waves_through(largest as usize).ok()?;
+    let big = solver.into_table();
+    let layout = BoxShape::new(extents);
+    let mut position = Vec::new();
+    let values = (0..layout.len())
+        .map(|index| {
+            layout.write_position(index, &mut position);
+            big.get(&position).filter(|&v| v < ON_STACK)
+        })
+        .collect::<Option<Vec<u32>>>()?;
+    Some(BoxTable::new(
+        big.coordinates().to_vec(),
+        extents.to_vec(),
+        values,
+    ))
 }
 
 /// The program of a position game whose positions have `extents.len()` coordinates.
@@ -275,6 +328,14 @@ impl<'g> Solver<'g> {
         self
     }
 
+    /// Computes the waves of potential `0..=last` only ([`enlarged`]).
+    fn fill_waves_through(&mut self, last: usize) -> Result<(), EngineError> {
+        let mut progress = Progress::new(0, self.layout.len() as u64, self.progress.clone());
+        let filled = self.waves(&mut progress, last);
+        progress.finish();
+        filled.map(|_| ())
+    }
+
     /// Computes every position of the box.
     pub fn fill_box(&mut self, order: Order) -> Result<(), EngineError> {
         let mut progress = Progress::new(0, self.layout.len() as u64, self.progress.clone());
@@ -292,7 +353,7 @@ impl<'g> Solver<'g> {
         let worth_it = self.layout.dimension() >= 2 && self.layout.len() >= MIN_WAVE_BOX;
         let mut waves_done = 0;
         if order == Order::Waves || (order == Order::Auto && worth_it) {
-            waves_done = self.waves(progress)?;
+            waves_done = self.waves(progress, usize::MAX)?;
         }
         // Searching from the end the moves lead away from finds the options already done.
         let roots = 0..self.layout.len();
@@ -501,14 +562,59 @@ impl<'g> Solver<'g> {
         Ok(candidates.swap_remove(chosen))
     }
 
+    /// The box every move from this one stays in, when a sample of the box's moves says that
+    /// some leave it and every one lowers the coordinate sum `S` (so no position reachable
+    /// has a coordinate above the box's largest sum), and that box has at most
+    /// [`MAX_ENLARGEMENT`] times the positions; `None` otherwise. A guess from a sample only:
+    /// [`enlarged`] gives up when a move leaves the larger box too.
+    fn reach_extents(&mut self) -> Result<Option<Vec<u64>>, EngineError> {
+        let arity = self.layout.dimension();
+        if arity < 2 || self.layout.len() < MIN_WAVE_BOX {
+            return Ok(None);
+        }
+        let (mut leaves, mut lowers) = (false, true);
+        let samples = 64.min(self.layout.len());
+        let layout = self.layout.clone();
+        let extents = layout.extents();
+        // Spread through the box, and on its far faces, where moves leave it.
+        let mut starts: Vec<Vec<u64>> = (0..samples)
+            .map(|k| {
+                let mut position = Vec::new();
+                layout.write_position(k * (layout.len() / samples), &mut position);
+                position
+            })
+            .collect();
+        starts.push(extents.to_vec());
+        for i in 0..arity {
+            for fraction in [1, 2, 3] {
+                let mut face: Vec<u64> = extents.iter().map(|&e| e * fraction / 4).collect();
+                face[i] = extents[i];
+                starts.push(face);
+            }
+        }
+        for position in starts {
+            let sum: u128 = position.iter().map(|&c| u128::from(c)).sum();
+            self.for_each_move(&position, &mut |_, _, components| {
+                for c in components.chunks(arity) {
+                    leaves |= layout.index(c).is_none();
+                    lowers &= c.iter().map(|&c| u128::from(c)).sum::<u128>() < sum;
+                }
+            })?;
+        }
+        let largest: u64 = layout.extents().iter().sum();
+        let size = (u128::from(largest) + 1).pow(arity as u32);
+        let enough = size <= MAX_ENLARGEMENT * layout.len() as u128;
+        Ok((leaves && lowers && enough).then(|| vec![largest; arity]))
+    }
+
     /// Waves of equal potential ([`Solver::wave_weights`]; anti-diagonals for the coordinate
-    /// sum) in parallel, until a move reaches a position not yet computed; the number of
-    /// positions they computed.
-    fn waves(&mut self, progress: &mut Progress) -> Result<usize, EngineError> {
+    /// sum) in parallel, the first `last + 1` of them at most, until a move reaches a position
+    /// not yet computed; the number of positions they computed.
+    fn waves(&mut self, progress: &mut Progress, last: usize) -> Result<usize, EngineError> {
         let mut done = 0;
         let weights = self.wave_weights()?;
         let layout = &self.layout;
-        let waves = Waves::new(layout, &weights);
+        let waves = Waves::new(layout, &weights, last);
         let program = self.program;
         let shared = SharedMeter::new(&self.meter);
         let compiled = self.compiled.as_ref();
@@ -796,36 +902,42 @@ struct Waves {
 }
 
 impl Waves {
-    fn new(layout: &BoxShape, weights: &[u64]) -> Self {
+    /// The waves of potential `0..=last` (positions of a larger potential are left out).
+    fn new(layout: &BoxShape, weights: &[u64], last: usize) -> Self {
         let max_sum: u64 = layout
             .extents()
             .iter()
             .zip(weights)
             .map(|(&e, &w)| e * w)
             .sum();
-        let mut position = Vec::new();
-        let mut sum_of = |index| {
-            layout.write_position(index, &mut position);
-            position
-                .iter()
-                .zip(weights)
-                .map(|(&c, &w)| c * w)
-                .sum::<u64>() as usize
-        };
-        let mut starts = vec![0usize; max_sum as usize + 2];
-        for index in 0..layout.len() {
-            starts[sum_of(index) + 1] += 1;
+        let waves = (max_sum as usize).min(last) + 1;
+        // Each position's potential, by stepping through the box in row-major order.
+        let mut potentials = Vec::with_capacity(layout.len());
+        let mut position = vec![0u64; layout.dimension()];
+        loop {
+            let sum: u64 = position.iter().zip(weights).map(|(&c, &w)| c * w).sum();
+            potentials.push(sum.min(waves as u64) as usize);
+            if !layout.step(&mut position) {
+                break;
+            }
+        }
+        // `starts[waves]` collects the positions past the last wave, which are not listed.
+        let mut starts = vec![0usize; waves + 2];
+        for &p in &potentials {
+            starts[p + 1] += 1;
         }
         for s in 1..starts.len() {
             starts[s] += starts[s - 1];
         }
         let mut next = starts.clone();
-        let mut order = vec![0usize; layout.len()];
-        for index in 0..layout.len() {
-            let sum = sum_of(index);
-            order[next[sum]] = index;
-            next[sum] += 1;
+        let mut order = vec![0usize; starts[waves]];
+        for (index, &p) in potentials.iter().enumerate() {
+            if p < waves {
+                order[next[p]] = index;
+                next[p] += 1;
+            }
         }
+        starts.truncate(waves + 1);
         Waves { order, starts }
     }
 
