@@ -65,12 +65,50 @@ impl Gamma {
         }
     }
 
+    /// Appends `γ(v)` as [`LoopyValue`]'s [`fmt::Display`](std::fmt::Display) writes it (`3`,
+    /// `inf{0,2}`) to `out`, with `k` as working memory for the set `K`: no allocation once
+    /// `k` has room, for writers of millions of rows.
+    pub fn push_value(&self, graph: &Graph, v: u32, out: &mut Vec<u8>, k: &mut Vec<u32>) {
+        match self.finite(v) {
+            Some(m) => push_decimal(out, m),
+            None => {
+                k.clear();
+                k.extend(graph.successors(v).iter().filter_map(|&w| self.finite(w)));
+                k.sort_unstable();
+                k.dedup();
+                out.extend_from_slice(b"inf{");
+                for (i, &m) in k.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    push_decimal(out, m);
+                }
+                out.push(b'}');
+            }
+        }
+    }
+
     /// `γ` of every node, as [`Gamma::value`] gives it.
     pub fn values(&self, graph: &Graph) -> Vec<LoopyValue> {
         (0..self.len() as u32)
             .map(|v| self.value(graph, v))
             .collect()
     }
+}
+
+/// Appends the decimal digits of `m`.
+fn push_decimal(out: &mut Vec<u8>, mut m: u32) {
+    let mut digits = [0u8; 10];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[start..]);
 }
 
 /// The generalized Sprague–Grundy values of every node of `graph`, in compact form; see the
@@ -250,6 +288,14 @@ mod tests {
             [Finite(0), Finite(1), Infinite(vec![1]), Finite(1)]
         );
         assert!(gamma.counter(w) < gamma.counter(u));
+        for node in 0..4 {
+            let (mut text, mut k) = (Vec::new(), Vec::new());
+            gamma.push_value(&g, node, &mut text, &mut k);
+            assert_eq!(
+                String::from_utf8(text).unwrap(),
+                gamma.value(&g, node).to_string()
+            );
+        }
         assert_eq!(gamma.counter(v), None);
     }
 
