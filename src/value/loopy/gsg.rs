@@ -151,13 +151,40 @@ pub fn gamma_within(
     limit: u64,
     progress: Option<Arc<dyn ProgressSink>>,
 ) -> Result<Gamma, EngineError> {
-    let n = graph.node_count();
-    if let Some(mut order) = graph.topological_order() {
-        // Successors first.
-        order.reverse();
-        return Ok(acyclic_gamma(graph, &order));
+    if let Some(order) = graph.topological_order() {
+        return Ok(acyclic_gamma_in(graph, order));
     }
-    let preds = Predecessors::of(graph);
+    gamma_rounds(graph, &Predecessors::of(graph), limit, progress)
+}
+
+/// [`gamma_within`] with the predecessors of `graph` built by the caller, who shares them with
+/// [`super::retrograde::retrograde_with`].
+pub(super) fn gamma_with(
+    graph: &Graph,
+    preds: &Predecessors,
+    limit: u64,
+    progress: Option<Arc<dyn ProgressSink>>,
+) -> Result<Gamma, EngineError> {
+    match graph.topological_order() {
+        Some(order) => Ok(acyclic_gamma_in(graph, order)),
+        None => gamma_rounds(graph, preds, limit, progress),
+    }
+}
+
+/// γ of an acyclic graph in the topological `order`, reversed (successors first).
+fn acyclic_gamma_in(graph: &Graph, mut order: Vec<u32>) -> Gamma {
+    order.reverse();
+    acyclic_gamma(graph, &order)
+}
+
+/// The rounds of [`gamma`] on a graph with cycles.
+fn gamma_rounds(
+    graph: &Graph,
+    preds: &Predecessors,
+    limit: u64,
+    progress: Option<Arc<dyn ProgressSink>>,
+) -> Result<Gamma, EngineError> {
+    let n = graph.node_count();
     // At most √(2E) + 2 rounds (see above).
     let most_rounds = ((2.0 * graph.edge_count() as f64).sqrt() as u64).saturating_add(2);
     let mut progress = Progress::counting("rounds", most_rounds, progress);
@@ -200,7 +227,7 @@ pub fn gamma_within(
                 queue.push(u);
             }
         }
-        propagate(&preds, &mut status, &mut remaining, &mut queue, |_, _| {});
+        propagate(preds, &mut status, &mut remaining, &mut queue, |_, _| {});
         alive.retain(|&u| match status[u as usize] {
             Status::Won => true,
             Status::Lost => false,

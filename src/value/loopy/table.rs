@@ -9,10 +9,14 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::ops::ControlFlow;
+use std::ops::{ControlFlow, Range};
 
-use super::gsg::gamma_within;
-use super::{retrograde, Gamma, LoopyValue};
+use rayon::prelude::*;
+
+use super::gsg::gamma_with;
+use super::induction::Predecessors;
+use super::retrograde::retrograde_with;
+use super::{Gamma, LoopyValue};
 use crate::engine::budget;
 use crate::engine::generator::MoveGenerator;
 use crate::engine::moves;
@@ -242,8 +246,21 @@ impl LoopyTable {
         graph: Graph,
         options: &EngineOptions,
     ) -> Result<LoopyTable, EngineError> {
-        let analysis = retrograde(&graph);
-        let gamma = gamma_within(&graph, budget::steps_limit(), options.progress.clone())?;
+        // The two analyses read the same graph and predecessors and nothing of each other:
+        // they run side by side.
+        let preds = Predecessors::of(&graph);
+        let (analysis, gamma) = rayon::join(
+            || retrograde_with(&graph, &preds),
+            || {
+                gamma_with(
+                    &graph,
+                    &preds,
+                    budget::steps_limit(),
+                    options.progress.clone(),
+                )
+            },
+        );
+        let gamma = gamma?;
         Ok(LoopyTable {
             coordinates,
             nodes,
@@ -293,6 +310,19 @@ impl crate::value::DynRule for Loopy {
 /// The edge to the terminal node "nothing" while the graph is built (it becomes the node after
 /// the rows once their number is known).
 const NOTHING: u32 = u32::MAX;
+
+/// The boxes from which [`Explorer`] lists the moves on every thread: below, one thread is
+/// faster than handing out the work.
+const PARALLEL_FROM: usize = 1 << 16;
+
+/// The successors of a run of a box's nodes, listed by one thread.
+struct Chunk {
+    /// Where each node's successors end in `targets`.
+    ends: Vec<usize>,
+    targets: Vec<u32>,
+    /// Whether a move leaves no position.
+    to_nothing: bool,
+}
 
 /// How [`Explorer`] finds the node of a position.
 enum Index {
@@ -376,6 +406,36 @@ impl<'g> Explorer<'g> {
     }
 
     fn explore_all(&mut self) -> Result<(), EngineError> {
+        if let Index::Box(shape) = &self.index {
+            // Every node is known up front and each one's moves depend on it alone: the box is
+            // cut into one run of nodes per thread, listed side by side. The chunks are joined
+            // in node order and the first chunk's error wins, so the graph and any error are
+            // those of a listing in node order.
+            let len = shape.len();
+            let parts = if len >= PARALLEL_FROM {
+                rayon::current_num_threads().clamp(1, 64)
+            } else {
+                1
+            };
+            let chunk_len = len.div_ceil(parts);
+            let this = &*self;
+            let chunks: Vec<Result<Chunk, EngineError>> = (0..parts)
+                .into_par_iter()
+                .map(|part| {
+                    let start = (part * chunk_len).min(len);
+                    this.list_box(shape, start..(start + chunk_len).min(len))
+                })
+                .collect();
+            for chunk in chunks {
+                let chunk = chunk?;
+                let base = self.targets.len();
+                self.offsets
+                    .extend(chunk.ends.iter().map(|&end| base + end));
+                self.targets.extend_from_slice(&chunk.targets);
+                self.to_nothing |= chunk.to_nothing;
+            }
+            return Ok(());
+        }
         let arity = self.arity.max(1);
         // One listing's options, flat, and where each ends: reused from node to node.
         let mut flat: Vec<u64> = Vec::new();
@@ -398,12 +458,7 @@ impl<'g> Explorer<'g> {
                     0 => nothing += 1,
                     1 => {
                         let w = match &self.index {
-                            Index::Box(shape) => match shape.index(option) {
-                                Some(w) => w as u32,
-                                None => {
-                                    return Err(self.outside(&position, option, shape.extents()))
-                                }
-                            },
+                            Index::Box(_) => unreachable!("a box is listed by list_box"),
                             Index::Reached(index) => match index.get(option) {
                                 Some(&w) => w,
                                 None => {
@@ -422,15 +477,7 @@ impl<'g> Explorer<'g> {
                         };
                         self.targets.push(w);
                     }
-                    _ => {
-                        return Err(EngineError::Refused {
-                            message: format!(
-                                "a move from {} leaves a sum of several positions, and the moves of this game can cycle",
-                                show(&position)
-                            ),
-                            hint: Hint::OneToken,
-                        });
-                    }
+                    _ => return Err(several(&position)),
                 }
             }
             // Moves that leave nothing come after the node's other moves, as they always have.
@@ -442,6 +489,44 @@ impl<'g> Explorer<'g> {
             v += 1;
         }
         Ok(())
+    }
+
+    /// The successors of the box's nodes `nodes`, in order: a node's options each at its flat
+    /// index, its moves that leave nothing last ([`NOTHING`]).
+    fn list_box(&self, shape: &BoxShape, nodes: Range<usize>) -> Result<Chunk, EngineError> {
+        let arity = self.arity.max(1);
+        let mut chunk = Chunk {
+            ends: Vec::with_capacity(nodes.len()),
+            targets: Vec::with_capacity(nodes.len()),
+            to_nothing: false,
+        };
+        let (mut flat, mut ends, mut scratch) = (Vec::new(), Vec::new(), Scratch::default());
+        for v in nodes {
+            let position = self.position(v);
+            flat.clear();
+            ends.clear();
+            self.list(position, &mut scratch, &mut flat, &mut ends)?;
+            let mut nothing = 0;
+            let mut start = 0;
+            for &end in &ends {
+                let option = &flat[start..end];
+                start = end;
+                match option.len() / arity {
+                    0 => nothing += 1,
+                    1 => match shape.index(option) {
+                        Some(w) => chunk.targets.push(w as u32),
+                        None => return Err(self.outside(position, option, shape.extents())),
+                    },
+                    _ => return Err(several(position)),
+                }
+            }
+            if nothing > 0 {
+                chunk.to_nothing = true;
+                chunk.targets.extend(std::iter::repeat_n(NOTHING, nothing));
+            }
+            chunk.ends.push(chunk.targets.len());
+        }
+        Ok(chunk)
     }
 
     /// Lists the options of `position` into `flat`, the end of each in `ends`, as
@@ -555,6 +640,17 @@ impl<'g> Explorer<'g> {
             graph,
             options,
         )
+    }
+}
+
+/// The refusal of a move from `position` that leaves several positions.
+fn several(position: &[u64]) -> EngineError {
+    EngineError::Refused {
+        message: format!(
+            "a move from {} leaves a sum of several positions, and the moves of this game can cycle",
+            show(position)
+        ),
+        hint: Hint::OneToken,
     }
 }
 
