@@ -472,10 +472,10 @@ fn loopy_text(out: &mut dyn Write, table: &LoopyTable) -> io::Result<()> {
         .max()
         .unwrap_or(1);
     writeln!(out, "{header:>width$}  outcome  remoteness  value")?;
-    for v in 0..table.rows {
+    for (v, name) in names.iter().enumerate() {
         let line = format!(
             "{:>width$}  {:<7}  {:>10}  {}",
-            names[v],
+            name,
             table.outcome[v].to_string(),
             table.remoteness[v].map_or_else(|| "-".to_string(), |r| r.to_string()),
             table.value(v).pretty()
