@@ -38,6 +38,28 @@ impl Graph {
         Graph { offsets, targets }
     }
 
+    /// The graph whose node `v` has the successors `targets[offsets[v]..offsets[v + 1]]`
+    /// (compressed sparse row form, as stored), for a caller that lists each node's edges in
+    /// node order and so can skip [`Graph::from_edges`]'s list of pairs and its counting sort.
+    ///
+    /// # Panics
+    /// If `offsets` is empty, does not start at 0, decreases, or does not end at
+    /// `targets.len()`, or if a target is not a node.
+    pub fn from_csr(offsets: Vec<usize>, targets: Vec<u32>) -> Graph {
+        assert!(
+            offsets.first() == Some(&0)
+                && offsets.last() == Some(&targets.len())
+                && offsets.windows(2).all(|w| w[0] <= w[1]),
+            "CSR offsets run from 0 to the number of edges"
+        );
+        let n = offsets.len() - 1;
+        assert!(
+            targets.iter().all(|&w| (w as usize) < n),
+            "every edge ends at a node"
+        );
+        Graph { offsets, targets }
+    }
+
     /// The number of nodes.
     pub fn node_count(&self) -> usize {
         self.offsets.len().saturating_sub(1)
@@ -110,6 +132,8 @@ mod tests {
         assert_eq!(g.successors(1), &[] as &[u32]);
         assert_eq!(g.successors(2), &[3, 0]);
         assert_eq!(g.out_degree(2), 2);
+        let (offsets, targets) = (vec![0, 2, 2, 4, 4], vec![1, 1, 3, 0]);
+        assert_eq!(Graph::from_csr(offsets, targets), g);
         let r = g.reversed();
         assert_eq!(r.successors(1), &[0, 0]);
         assert_eq!(r.successors(0), &[2]);

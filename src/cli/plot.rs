@@ -154,7 +154,7 @@ fn plot_graph(
             )?
         }
         Valued::Loopy(table) => {
-            let labels: Vec<String> = table.values.iter().map(|v| v.pretty()).collect();
+            let labels: Vec<String> = table.values().iter().map(|v| v.pretty()).collect();
             export::graph_plot::render_graph(
                 &GraphDrawing {
                     title: &title,

@@ -10,7 +10,7 @@ use crate::engine::{BoxTable, SgTable, Table};
 use crate::value::evaluate::ValueTable;
 use crate::value::loopy::LoopyTable;
 use crate::value::misere::MisereTable;
-use crate::value::{HackenbushTable, TableKind, Valued};
+use crate::value::{HackenbushTable, Outcome, TableKind, Valued};
 
 /// Bytes collected before each call to the underlying writer.
 const BUFFER_BYTES: usize = 1 << 16;
@@ -180,27 +180,58 @@ fn misere_csv(out: &mut dyn Write, table: &MisereTable) -> io::Result<()> {
     out.flush()
 }
 
-fn remoteness(r: Option<u32>) -> String {
-    r.map_or_else(String::new, |r| r.to_string())
-}
-
+/// A loopy table: the coordinates (a graph file's node names), `outcome`, `remoteness` (empty
+/// for a draw) and `value` (`3`, `inf{0,2}`, quoted when it holds a comma). Formatted by hand
+/// into the buffer like [`write_csv`]: a table of 3·10⁶ positions spent more in the csv crate's
+/// records of `String`s than in its analysis (issue 27).
 fn loopy_csv(out: &mut dyn Write, table: &LoopyTable) -> io::Result<()> {
-    let mut writer = csv::Writer::from_writer(out);
-    let mut header: Vec<&str> = table.coordinates.iter().map(String::as_str).collect();
-    header.extend(["outcome", "remoteness", "value"]);
-    writer.write_record(&header).map_err(super::csv_io_error)?;
-    for v in 0..table.rows {
-        let mut record: Vec<String> = if table.positions.is_empty() {
-            vec![table.names[v].clone()]
-        } else {
-            table.positions[v].iter().map(u64::to_string).collect()
-        };
-        record.push(table.outcome[v].to_string());
-        record.push(remoteness(table.remoteness[v]));
-        record.push(table.values[v].to_string());
-        writer.write_record(&record).map_err(super::csv_io_error)?;
+    let mut buffer = Vec::with_capacity(BUFFER_BYTES + 256);
+    for name in &table.coordinates {
+        buffer.extend_from_slice(quote_field(name).as_bytes());
+        buffer.push(b',');
     }
-    writer.flush()
+    buffer.extend_from_slice(b"outcome,remoteness,value\n");
+    // The value's text, then copied in (quoted when `K` has two or more members).
+    let (mut value, mut k) = (Vec::new(), Vec::new());
+    for v in 0..table.rows {
+        match table.position(v) {
+            Some(position) => {
+                for &x in position {
+                    push_decimal(&mut buffer, x);
+                    buffer.push(b',');
+                }
+            }
+            None => {
+                buffer.extend_from_slice(quote_field(&table.name(v)).as_bytes());
+                buffer.push(b',');
+            }
+        }
+        buffer.extend_from_slice(match table.outcome[v] {
+            Outcome::P => b"P,",
+            Outcome::N => b"N,",
+            Outcome::D => b"D,",
+        });
+        if let Some(r) = table.remoteness[v] {
+            push_decimal(&mut buffer, u64::from(r));
+        }
+        buffer.push(b',');
+        value.clear();
+        table.push_value(v, &mut value, &mut k);
+        if value.contains(&b',') {
+            buffer.push(b'"');
+            buffer.extend_from_slice(&value);
+            buffer.push(b'"');
+        } else {
+            buffer.extend_from_slice(&value);
+        }
+        buffer.push(b'\n');
+        if buffer.len() >= BUFFER_BYTES {
+            out.write_all(&buffer)?;
+            buffer.clear();
+        }
+    }
+    out.write_all(&buffer)?;
+    out.flush()
 }
 
 #[cfg(test)]

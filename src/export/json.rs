@@ -271,16 +271,19 @@ fn loopy_json(out: &mut dyn Write, table: &LoopyTable, game: &str) -> io::Result
     write!(out, ",\"positions\":[")?;
     for v in 0..table.rows {
         let mut item = Map::new();
-        if table.positions.is_empty() {
-            item.insert(table.coordinates[0].clone(), json!(table.names[v]));
-        } else {
-            for (name, x) in table.coordinates.iter().zip(&table.positions[v]) {
-                item.insert(name.clone(), json!(x));
+        match table.position(v) {
+            None => {
+                item.insert(table.coordinates[0].clone(), json!(table.name(v)));
+            }
+            Some(position) => {
+                for (name, x) in table.coordinates.iter().zip(position) {
+                    item.insert(name.clone(), json!(x));
+                }
             }
         }
         item.insert("outcome".into(), json!(table.outcome[v].to_string()));
         item.insert("remoteness".into(), json!(table.remoteness[v]));
-        item.insert("value".into(), json!(table.values[v].to_string()));
+        item.insert("value".into(), json!(table.value(v).to_string()));
         if v > 0 {
             out.write_all(b",")?;
         }

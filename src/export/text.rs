@@ -464,20 +464,21 @@ fn loopy_text(out: &mut dyn Write, table: &LoopyTable) -> io::Result<()> {
     } else {
         format!("({})", table.coordinates.join(", "))
     };
-    let width = table.names[..table.rows]
+    let names: Vec<_> = (0..table.rows).map(|v| table.name(v)).collect();
+    let width = names
         .iter()
         .map(|n| n.chars().count())
         .chain([header.chars().count()])
         .max()
         .unwrap_or(1);
     writeln!(out, "{header:>width$}  outcome  remoteness  value")?;
-    for v in 0..table.rows {
+    for (v, name) in names.iter().enumerate() {
         let line = format!(
             "{:>width$}  {:<7}  {:>10}  {}",
-            table.names[v],
+            name,
             table.outcome[v].to_string(),
             table.remoteness[v].map_or_else(|| "-".to_string(), |r| r.to_string()),
-            table.values[v].pretty()
+            table.value(v).pretty()
         );
         writeln!(out, "{}", line.trim_end())?;
     }

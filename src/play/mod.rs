@@ -347,7 +347,7 @@ impl<'g> Referee<'g> {
         match &self.rule {
             Rule::Loopy(table) if self.game.graph().is_some() => sum
                 .iter()
-                .map(|c| table.names[c[0] as usize].clone())
+                .map(|c| table.name(c[0] as usize).into_owned())
                 .collect::<Vec<_>>()
                 .join(" + "),
             _ => solve::show_sum(sum),
@@ -561,9 +561,10 @@ impl<'g> Referee<'g> {
                 } else if graph_file {
                     vec![vec![u64::from(to)]]
                 } else {
-                    vec![table.positions[to as usize].clone()]
+                    vec![table.position(to as usize).unwrap_or_default().to_vec()]
                 };
-                let name = table.names.get(to as usize).map_or("", String::as_str);
+                let name = table.name(to as usize);
+                let name = name.as_ref();
                 let is = |m: &solve::loopy::LoopyMove| {
                     m.component == i && m.to == name && m.rule == rule && m.binders == binders
                 };

@@ -58,10 +58,7 @@ pub fn solve_loopy(
     table: &LoopyTable,
     nodes: &[u32],
 ) -> Result<LoopySolveReport, SolveError> {
-    let values: Vec<LoopyValue> = nodes
-        .iter()
-        .map(|&v| table.values[v as usize].clone())
-        .collect();
+    let values: Vec<LoopyValue> = nodes.iter().map(|&v| table.value(v as usize)).collect();
     let refs: Vec<&LoopyValue> = values.iter().collect();
     let outcome = sum_outcome(&refs);
     let mut winning_moves = Vec::new();
@@ -69,11 +66,12 @@ pub fn solve_loopy(
     for (i, &v) in nodes.iter().enumerate() {
         for (to, rule, binders) in moves_of(game, table, i, v)? {
             let mut after = refs.clone();
-            after[i] = &table.values[to as usize];
+            let to_value = table.value(to as usize);
+            after[i] = &to_value;
             let m = LoopyMove {
                 component: i,
-                from: table.names[v as usize].clone(),
-                to: table.names[to as usize].clone(),
+                from: table.name(v as usize).into_owned(),
+                to: table.name(to as usize).into_owned(),
                 rule,
                 binders,
             };
@@ -91,7 +89,7 @@ pub fn solve_loopy(
     Ok(LoopySolveReport {
         components: nodes
             .iter()
-            .map(|&v| table.names[v as usize].clone())
+            .map(|&v| table.name(v as usize).into_owned())
             .collect(),
         outcome,
         value: sum_value(&refs),
@@ -114,17 +112,17 @@ pub fn moves_of(
     component: usize,
     v: u32,
 ) -> Result<Vec<Listed>, SolveError> {
-    if table.positions.is_empty() {
+    let Some(position) = table.position(v as usize) else {
         return Ok(table
             .graph
             .successors(v)
             .iter()
             .map(|&w| (w, "edge".to_string(), Vec::new()))
             .collect());
-    }
+    };
     let nothing = (table.rows < table.graph.node_count()).then_some(table.rows as u32);
     let mut listed = Vec::new();
-    for m in moves::moves_of(game, component, &table.positions[v as usize])? {
+    for m in moves::moves_of(game, component, position)? {
         let to = match m.result.as_slice() {
             [] => nothing,
             [one] => table.node_of(one),
@@ -133,7 +131,7 @@ pub fn moves_of(
         let to = to.ok_or_else(|| {
             SolveError::Engine(EngineError::Request(format!(
                 "a move from {} leads outside the positions valued",
-                table.names[v as usize]
+                table.name(v as usize)
             )))
         })?;
         listed.push((to, m.rule, m.binders));

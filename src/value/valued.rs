@@ -112,7 +112,7 @@ impl Valued {
             Valued::Normal(Table::Sequence { .. }) => TableKind::Sequence,
             Valued::Normal(Table::Box(_)) => TableKind::Box,
             Valued::Misere(_) => TableKind::Misere,
-            Valued::Loopy(table) if table.positions.is_empty() => TableKind::Graph,
+            Valued::Loopy(table) if table.is_graph_file() => TableKind::Graph,
             Valued::Loopy(_) => TableKind::Loopy,
             Valued::Hackenbush(_) => TableKind::Hackenbush,
             Valued::Rule(_) => TableKind::Rule,
@@ -156,16 +156,22 @@ impl Valued {
                 rule,
                 table.coordinates.clone(),
                 // A box's last position is its extents; a graph file's rows are its nodes.
-                match table.rows.checked_sub(1) {
-                    Some(last) if !table.positions.is_empty() => table.positions[last].clone(),
-                    _ => vec![table.rows.saturating_sub(1) as u64],
+                match table
+                    .rows
+                    .checked_sub(1)
+                    .and_then(|last| table.position(last))
+                {
+                    Some(last) => last.to_vec(),
+                    None => vec![table.rows.saturating_sub(1) as u64],
                 },
                 (0..table.rows)
-                    .map(|v| (table.values[v].to_string(), table.outcome[v]))
+                    .map(|v| (table.value(v).to_string(), table.outcome[v]))
                     .collect(),
             )
-            .with_names(match table.positions.is_empty() {
-                true => table.names[..table.rows].to_vec(),
+            .with_names(match table.is_graph_file() {
+                true => (0..table.rows)
+                    .map(|v| table.name(v).into_owned())
+                    .collect(),
                 false => Vec::new(),
             }),
             Valued::Hackenbush(table) => {

@@ -65,12 +65,50 @@ impl Gamma {
         }
     }
 
+    /// Appends `γ(v)` as [`LoopyValue`]'s [`fmt::Display`](std::fmt::Display) writes it (`3`,
+    /// `inf{0,2}`) to `out`, with `k` as working memory for the set `K`: no allocation once
+    /// `k` has room, for writers of millions of rows.
+    pub fn push_value(&self, graph: &Graph, v: u32, out: &mut Vec<u8>, k: &mut Vec<u32>) {
+        match self.finite(v) {
+            Some(m) => push_decimal(out, m),
+            None => {
+                k.clear();
+                k.extend(graph.successors(v).iter().filter_map(|&w| self.finite(w)));
+                k.sort_unstable();
+                k.dedup();
+                out.extend_from_slice(b"inf{");
+                for (i, &m) in k.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    push_decimal(out, m);
+                }
+                out.push(b'}');
+            }
+        }
+    }
+
     /// `γ` of every node, as [`Gamma::value`] gives it.
     pub fn values(&self, graph: &Graph) -> Vec<LoopyValue> {
         (0..self.len() as u32)
             .map(|v| self.value(graph, v))
             .collect()
     }
+}
+
+/// Appends the decimal digits of `m`.
+fn push_decimal(out: &mut Vec<u8>, mut m: u32) {
+    let mut digits = [0u8; 10];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[start..]);
 }
 
 /// The generalized Sprague–Grundy values of every node of `graph`, in compact form; see the
@@ -113,13 +151,40 @@ pub fn gamma_within(
     limit: u64,
     progress: Option<Arc<dyn ProgressSink>>,
 ) -> Result<Gamma, EngineError> {
-    let n = graph.node_count();
-    if let Some(mut order) = graph.topological_order() {
-        // Successors first.
-        order.reverse();
-        return Ok(acyclic_gamma(graph, &order));
+    if let Some(order) = graph.topological_order() {
+        return Ok(acyclic_gamma_in(graph, order));
     }
-    let preds = Predecessors::of(graph);
+    gamma_rounds(graph, &Predecessors::of(graph), limit, progress)
+}
+
+/// [`gamma_within`] with the predecessors of `graph` built by the caller, who shares them with
+/// [`super::retrograde::retrograde_with`].
+pub(super) fn gamma_with(
+    graph: &Graph,
+    preds: &Predecessors,
+    limit: u64,
+    progress: Option<Arc<dyn ProgressSink>>,
+) -> Result<Gamma, EngineError> {
+    match graph.topological_order() {
+        Some(order) => Ok(acyclic_gamma_in(graph, order)),
+        None => gamma_rounds(graph, preds, limit, progress),
+    }
+}
+
+/// γ of an acyclic graph in the topological `order`, reversed (successors first).
+fn acyclic_gamma_in(graph: &Graph, mut order: Vec<u32>) -> Gamma {
+    order.reverse();
+    acyclic_gamma(graph, &order)
+}
+
+/// The rounds of [`gamma`] on a graph with cycles.
+fn gamma_rounds(
+    graph: &Graph,
+    preds: &Predecessors,
+    limit: u64,
+    progress: Option<Arc<dyn ProgressSink>>,
+) -> Result<Gamma, EngineError> {
+    let n = graph.node_count();
     // At most √(2E) + 2 rounds (see above).
     let most_rounds = ((2.0 * graph.edge_count() as f64).sqrt() as u64).saturating_add(2);
     let mut progress = Progress::counting("rounds", most_rounds, progress);
@@ -162,7 +227,7 @@ pub fn gamma_within(
                 queue.push(u);
             }
         }
-        propagate(&preds, &mut status, &mut remaining, &mut queue, |_, _| {});
+        propagate(preds, &mut status, &mut remaining, &mut queue, |_, _| {});
         alive.retain(|&u| match status[u as usize] {
             Status::Won => true,
             Status::Lost => false,
@@ -250,6 +315,14 @@ mod tests {
             [Finite(0), Finite(1), Infinite(vec![1]), Finite(1)]
         );
         assert!(gamma.counter(w) < gamma.counter(u));
+        for node in 0..4 {
+            let (mut text, mut k) = (Vec::new(), Vec::new());
+            gamma.push_value(&g, node, &mut text, &mut k);
+            assert_eq!(
+                String::from_utf8(text).unwrap(),
+                gamma.value(&g, node).to_string()
+            );
+        }
         assert_eq!(gamma.counter(v), None);
     }
 

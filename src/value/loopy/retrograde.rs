@@ -36,8 +36,13 @@ pub struct Retrograde {
 /// remoteness among its `P` successors; a `P` node is resolved when its last `N` successor
 /// leaves, which has the greatest remoteness among them. Both equations hold exactly.
 pub fn retrograde(graph: &Graph) -> Retrograde {
+    retrograde_with(graph, &Predecessors::of(graph))
+}
+
+/// [`retrograde`] with the predecessors of `graph` built by the caller, who shares them with
+/// [`super::gsg::gamma_with`].
+pub(super) fn retrograde_with(graph: &Graph, preds: &Predecessors) -> Retrograde {
     let n = graph.node_count();
-    let preds = Predecessors::of(graph);
     let mut status = vec![Status::Open; n];
     let mut remaining: Vec<u64> = (0..n as u32).map(|v| graph.out_degree(v) as u64).collect();
     let mut depth = vec![0u32; n];
@@ -48,7 +53,7 @@ pub fn retrograde(graph: &Graph) -> Retrograde {
             queue.push(v);
         }
     }
-    propagate(&preds, &mut status, &mut remaining, &mut queue, |u, v| {
+    propagate(preds, &mut status, &mut remaining, &mut queue, |u, v| {
         depth[u as usize] = depth[v as usize] + 1;
     });
     let outcome = status

@@ -7,18 +7,23 @@
 //! positions has no place in such a graph: Smith's theory values sums of tokens, not moves that
 //! split one, so such a move is refused.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
-use std::ops::ControlFlow;
+use std::ops::{ControlFlow, Range};
 
-use super::gsg::gamma_within;
-use super::{retrograde, LoopyValue};
+use rayon::prelude::*;
+
+use super::gsg::gamma_with;
+use super::induction::Predecessors;
+use super::retrograde::retrograde_with;
+use super::{Gamma, LoopyValue};
 use crate::engine::budget;
 use crate::engine::generator::MoveGenerator;
 use crate::engine::moves;
 use crate::engine::multi::show_position;
 use crate::engine::{BoxShape, EngineError, EngineOptions, Hint};
 use crate::graph::Graph;
-use crate::rules::program::Scratch;
+use crate::rules::program::{Scratch, Stop};
 use crate::rules::{Diagnostic, Game, GraphGame};
 use crate::value::evaluate;
 use crate::value::Outcome;
@@ -27,14 +32,18 @@ use crate::value::Outcome;
 pub const MAX_REACHABLE: usize = 10_000_000;
 
 /// Every position of a loopy game with its outcome, remoteness and generalized SG value.
+///
+/// Stored compactly, because a box holds millions of positions: the coordinates flat, the
+/// values as [`Gamma`]'s labels (the set `K` of an `∞(K)` read off the successors when asked
+/// for), the names of a rules file's positions made when asked for. Allocating a `Vec` per
+/// position, a `String` per name and a `Vec` per `∞(K)` cost ten times the analysis itself on
+/// a table of 3·10⁶ positions (issue 27).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoopyTable {
     /// The coordinates' names (`["node"]` for a graph file).
     pub coordinates: Vec<String>,
-    /// Each node's name as printed: a graph file's node names, `7` or `(1, 2)` for positions.
-    pub names: Vec<String>,
-    /// Each node's coordinates, for the positions of a rules file (empty for a graph file).
-    pub positions: Vec<Vec<u64>>,
+    /// A graph file's node names, or the positions of a rules file.
+    nodes: Nodes,
     /// The nodes shown as rows: the first `rows` (a terminal node standing for "no position
     /// left", when a move leaves nothing, comes after them).
     pub rows: usize,
@@ -44,8 +53,17 @@ pub struct LoopyTable {
     pub outcome: Vec<Outcome>,
     /// Smith's remoteness (`None` for draws).
     pub remoteness: Vec<Option<u32>>,
-    /// The generalized Sprague–Grundy value.
-    pub values: Vec<LoopyValue>,
+    /// The generalized Sprague–Grundy values, in compact form.
+    gamma: Gamma,
+}
+
+/// What the rows of a [`LoopyTable`] are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Nodes {
+    /// A graph file's nodes, by name.
+    Graph(Vec<String>),
+    /// The positions of a rules file, `arity` coordinates each, flat (one per row).
+    Positions { arity: usize, flat: Vec<u64> },
 }
 
 impl LoopyTable {
@@ -67,8 +85,7 @@ impl LoopyTable {
             .collect();
         LoopyTable::valued(
             vec!["node".into()],
-            names,
-            Vec::new(),
+            Nodes::Graph(names),
             rows,
             graph.graph.clone(),
             options,
@@ -88,11 +105,7 @@ impl LoopyTable {
         options: &EngineOptions,
     ) -> Result<LoopyTable, EngineError> {
         let generator = evaluate::check_request(game, extents)?;
-        let mut explorer = Explorer::new(game, generator, None);
-        for position in BoxShape::new(extents).positions() {
-            explorer.node(&position);
-        }
-        explorer.bounded = Some(extents.to_vec());
+        let mut explorer = Explorer::new(game, generator, Index::Box(BoxShape::new(extents)));
         explorer.explore_all()?;
         explorer.finish(options)
     }
@@ -128,7 +141,7 @@ impl LoopyTable {
         options: &EngineOptions,
     ) -> Result<LoopyTable, EngineError> {
         let generator = MoveGenerator::of(game);
-        let mut explorer = Explorer::new(game, generator, None);
+        let mut explorer = Explorer::new(game, generator, Index::Reached(HashMap::new()));
         explorer.limit = limit.min(MAX_REACHABLE);
         for start in starts {
             explorer.node(start);
@@ -145,21 +158,72 @@ impl LoopyTable {
         starts: &[Vec<u64>],
         limit: usize,
     ) -> Result<usize, EngineError> {
-        let mut explorer = Explorer::new(game, MoveGenerator::of(game), None);
+        let mut explorer = Explorer::new(
+            game,
+            MoveGenerator::of(game),
+            Index::Reached(HashMap::new()),
+        );
         explorer.limit = limit.min(MAX_REACHABLE);
         for start in starts {
             explorer.node(start);
         }
         explorer.explore_all()?;
-        Ok(explorer.positions.len())
+        Ok(explorer.len())
     }
 
-    /// The node of a position (or of a graph file's node name), if the table has it.
+    /// The node of a position, if the table has it (`None` for a graph file's table).
     pub fn node_of(&self, position: &[u64]) -> Option<u32> {
-        self.positions
-            .iter()
-            .position(|p| p == position)
-            .map(|i| i as u32)
+        match &self.nodes {
+            Nodes::Graph(_) => None,
+            Nodes::Positions { arity, flat } => flat
+                .chunks_exact((*arity).max(1))
+                .position(|p| p == position)
+                .map(|i| i as u32),
+        }
+    }
+
+    /// Whether the rows are a graph file's nodes (else the positions of a rules file).
+    pub fn is_graph_file(&self) -> bool {
+        matches!(self.nodes, Nodes::Graph(_))
+    }
+
+    /// The coordinates of row `v`, for the positions of a rules file (`None` for a graph
+    /// file's node, or the terminal node "nothing" after the rows).
+    pub fn position(&self, v: usize) -> Option<&[u64]> {
+        match &self.nodes {
+            Nodes::Positions { arity, flat } if v < self.rows => {
+                Some(&flat[v * arity..(v + 1) * arity])
+            }
+            _ => None,
+        }
+    }
+
+    /// Node `v`'s name as printed: a graph file's node name, `7` or `(1, 2)` for a position,
+    /// `nothing` for the terminal node after the rows.
+    pub fn name(&self, v: usize) -> Cow<'_, str> {
+        match &self.nodes {
+            Nodes::Graph(names) => Cow::Borrowed(names.get(v).map_or("", String::as_str)),
+            Nodes::Positions { .. } => match self.position(v) {
+                Some(position) => Cow::Owned(show(position)),
+                None => Cow::Borrowed("nothing"),
+            },
+        }
+    }
+
+    /// `γ` of node `v`: `Finite(m)` or `Infinite(K)` (see [`Gamma::value`]).
+    pub fn value(&self, v: usize) -> LoopyValue {
+        self.gamma.value(&self.graph, v as u32)
+    }
+
+    /// `γ` of every node, rows first.
+    pub fn values(&self) -> Vec<LoopyValue> {
+        self.gamma.values(&self.graph)
+    }
+
+    /// Appends `γ(v)` in its [`fmt::Display`](std::fmt::Display) form (`3`, `inf{0,2}`) to
+    /// `out`, without building the [`LoopyValue`]: what the CSV writer calls per row.
+    pub fn push_value(&self, v: usize, out: &mut Vec<u8>, scratch: &mut Vec<u32>) {
+        self.gamma.push_value(&self.graph, v as u32, out, scratch);
     }
 
     /// How many rows are P, N and D.
@@ -177,23 +241,33 @@ impl LoopyTable {
 
     fn valued(
         coordinates: Vec<String>,
-        names: Vec<String>,
-        positions: Vec<Vec<u64>>,
+        nodes: Nodes,
         rows: usize,
         graph: Graph,
         options: &EngineOptions,
     ) -> Result<LoopyTable, EngineError> {
-        let analysis = retrograde(&graph);
-        let values =
-            gamma_within(&graph, budget::steps_limit(), options.progress.clone())?.values(&graph);
+        // The two analyses read the same graph and predecessors and nothing of each other:
+        // they run side by side.
+        let preds = Predecessors::of(&graph);
+        let (analysis, gamma) = rayon::join(
+            || retrograde_with(&graph, &preds),
+            || {
+                gamma_with(
+                    &graph,
+                    &preds,
+                    budget::steps_limit(),
+                    options.progress.clone(),
+                )
+            },
+        );
+        let gamma = gamma?;
         Ok(LoopyTable {
             coordinates,
-            names,
-            positions,
+            nodes,
             rows,
             outcome: analysis.outcome,
             remoteness: analysis.remoteness,
-            values,
+            gamma,
             graph,
         })
     }
@@ -233,94 +307,269 @@ impl crate::value::DynRule for Loopy {
     }
 }
 
-/// Builds the graph of a rules file's positions, breadth first.
+/// The edge to the terminal node "nothing" while the graph is built (it becomes the node after
+/// the rows once their number is known).
+const NOTHING: u32 = u32::MAX;
+
+/// The boxes from which [`Explorer`] lists the moves on every thread: below, one thread is
+/// faster than handing out the work.
+const PARALLEL_FROM: usize = 1 << 16;
+
+/// The successors of a run of a box's nodes, listed by one thread.
+struct Chunk {
+    /// Where each node's successors end in `targets`.
+    ends: Vec<usize>,
+    targets: Vec<u32>,
+    /// Whether a move leaves no position.
+    to_nothing: bool,
+}
+
+/// How [`Explorer`] finds the node of a position.
+enum Index {
+    /// Every position of a box, numbered in row-major order: a node is its flat index, which
+    /// [`BoxShape::index`] computes in a few multiplications (a hash map keyed by `Vec<u64>`
+    /// cost an allocation and a SipHash per position and per move).
+    Box(BoxShape),
+    /// The positions reached so far, numbered in the order they were reached.
+    Reached(HashMap<Vec<u64>, u32>),
+}
+
+/// Builds the graph of a rules file's positions, breadth first, straight into the CSR arrays
+/// of a [`Graph`]: the nodes are listed in order and each one's moves once, so its successors
+/// are appended as they come (no list of `(tail, head)` pairs to sort by tail).
 struct Explorer<'g> {
     game: &'g Game,
     generator: MoveGenerator<'g>,
-    /// A box every move must stay in, or `None` to add every position reached.
-    bounded: Option<Vec<u64>>,
-    index: HashMap<Vec<u64>, u32>,
-    positions: Vec<Vec<u64>>,
-    edges: Vec<(u32, u32)>,
-    /// Moves that leave no position, from these nodes.
-    to_nothing: Vec<u32>,
-    next: usize,
-    /// The most positions added when `bounded` is `None`.
+    index: Index,
+    arity: usize,
+    /// The positions, `arity` coordinates each (for a box, filled up front in row-major order).
+    positions: Vec<u64>,
+    /// `offsets[v]..offsets[v + 1]` indexes node `v`'s successors in `targets` (CSR).
+    offsets: Vec<usize>,
+    targets: Vec<u32>,
+    /// Whether some move leaves no position ([`NOTHING`] in `targets`).
+    to_nothing: bool,
+    /// The most positions added when exploring (not a box).
     limit: usize,
 }
 
 impl<'g> Explorer<'g> {
-    fn new(game: &'g Game, generator: MoveGenerator<'g>, bounded: Option<Vec<u64>>) -> Self {
+    fn new(game: &'g Game, generator: MoveGenerator<'g>, index: Index) -> Self {
+        let arity = generator.arity();
+        let mut positions = Vec::new();
+        if let Index::Box(shape) = &index {
+            positions.reserve(shape.len().saturating_mul(arity));
+            let mut position = vec![0; arity];
+            loop {
+                positions.extend_from_slice(&position);
+                if !shape.step(&mut position) {
+                    break;
+                }
+            }
+        }
         Explorer {
             game,
             generator,
-            bounded,
-            index: HashMap::new(),
-            positions: Vec::new(),
-            edges: Vec::new(),
-            to_nothing: Vec::new(),
-            next: 0,
+            index,
+            arity,
+            positions,
+            offsets: vec![0],
+            targets: Vec::new(),
+            to_nothing: false,
             limit: MAX_REACHABLE,
         }
     }
 
+    /// The number of positions known.
+    fn len(&self) -> usize {
+        self.positions.len() / self.arity.max(1)
+    }
+
+    fn position(&self, v: usize) -> &[u64] {
+        &self.positions[v * self.arity..(v + 1) * self.arity]
+    }
+
+    /// The node of a reached position, added if new (the box's nodes are all there already).
     fn node(&mut self, position: &[u64]) -> u32 {
-        if let Some(&v) = self.index.get(position) {
-            return v;
+        match &mut self.index {
+            Index::Box(shape) => shape.index(position).expect("a start in the box") as u32,
+            Index::Reached(index) => {
+                if let Some(&v) = index.get(position) {
+                    return v;
+                }
+                let v = (self.positions.len() / self.arity.max(1)) as u32;
+                index.insert(position.to_vec(), v);
+                self.positions.extend_from_slice(position);
+                v
+            }
         }
-        let v = self.positions.len() as u32;
-        self.index.insert(position.to_vec(), v);
-        self.positions.push(position.to_vec());
-        v
     }
 
     fn explore_all(&mut self) -> Result<(), EngineError> {
-        let arity = self.generator.arity();
-        while self.next < self.positions.len() {
-            let v = self.next as u32;
-            self.next += 1;
-            let position = self.positions[v as usize].clone();
-            let mut options: Vec<Vec<u64>> = Vec::new();
-            self.generator
-                .for_each_option(&position, &mut |flat| options.push(flat.to_vec()))
-                .map_err(|diagnostic| EngineError::rule(self.game, diagnostic))?;
-            for option in options {
-                match option.len() / arity.max(1) {
-                    0 => self.to_nothing.push(v),
+        if let Index::Box(shape) = &self.index {
+            // Every node is known up front and each one's moves depend on it alone: the box is
+            // cut into one run of nodes per thread, listed side by side. The chunks are joined
+            // in node order and the first chunk's error wins, so the graph and any error are
+            // those of a listing in node order.
+            let len = shape.len();
+            let parts = if len >= PARALLEL_FROM {
+                rayon::current_num_threads().clamp(1, 64)
+            } else {
+                1
+            };
+            let chunk_len = len.div_ceil(parts);
+            let this = &*self;
+            let chunks: Vec<Result<Chunk, EngineError>> = (0..parts)
+                .into_par_iter()
+                .map(|part| {
+                    let start = (part * chunk_len).min(len);
+                    this.list_box(shape, start..(start + chunk_len).min(len))
+                })
+                .collect();
+            for chunk in chunks {
+                let chunk = chunk?;
+                let base = self.targets.len();
+                self.offsets
+                    .extend(chunk.ends.iter().map(|&end| base + end));
+                self.targets.extend_from_slice(&chunk.targets);
+                self.to_nothing |= chunk.to_nothing;
+            }
+            return Ok(());
+        }
+        let arity = self.arity.max(1);
+        // One listing's options, flat, and where each ends: reused from node to node.
+        let mut flat: Vec<u64> = Vec::new();
+        let mut ends: Vec<usize> = Vec::new();
+        let mut scratch = Scratch::default();
+        let mut position: Vec<u64> = Vec::with_capacity(arity);
+        let mut v = 0;
+        while v < self.len() {
+            position.clear();
+            position.extend_from_slice(self.position(v));
+            flat.clear();
+            ends.clear();
+            self.list(&position, &mut scratch, &mut flat, &mut ends)?;
+            let mut nothing = 0;
+            let mut start = 0;
+            for &end in &ends {
+                let option = &flat[start..end];
+                start = end;
+                match option.len() / arity {
+                    0 => nothing += 1,
                     1 => {
-                        let w = match (&self.bounded, self.index.get(&option)) {
-                            (_, Some(&w)) => w,
-                            (Some(extents), None) => {
-                                return Err(self.outside(&position, &option, extents));
-                            }
-                            (None, None) => {
-                                if self.positions.len() >= self.limit {
-                                    return Err(EngineError::Refused {
-                                        message: format!(
-                                            "more than {} positions are reachable",
-                                            self.limit
-                                        ),
-                                        hint: Hint::FewerReachablePositions,
-                                    });
+                        let w = match &self.index {
+                            Index::Box(_) => unreachable!("a box is listed by list_box"),
+                            Index::Reached(index) => match index.get(option) {
+                                Some(&w) => w,
+                                None => {
+                                    if self.len() >= self.limit {
+                                        return Err(EngineError::Refused {
+                                            message: format!(
+                                                "more than {} positions are reachable",
+                                                self.limit
+                                            ),
+                                            hint: Hint::FewerReachablePositions,
+                                        });
+                                    }
+                                    self.node(option)
                                 }
-                                self.node(&option)
-                            }
+                            },
                         };
-                        self.edges.push((v, w));
+                        self.targets.push(w);
                     }
-                    _ => {
-                        return Err(EngineError::Refused {
-                            message: format!(
-                                "a move from {} leaves a sum of several positions, and the moves of this game can cycle",
-                                show(&position)
-                            ),
-                            hint: Hint::OneToken,
-                        });
-                    }
+                    _ => return Err(several(&position)),
                 }
             }
+            // Moves that leave nothing come after the node's other moves, as they always have.
+            if nothing > 0 {
+                self.to_nothing = true;
+                self.targets.extend(std::iter::repeat_n(NOTHING, nothing));
+            }
+            self.offsets.push(self.targets.len());
+            v += 1;
         }
         Ok(())
+    }
+
+    /// The successors of the box's nodes `nodes`, in order: a node's options each at its flat
+    /// index, its moves that leave nothing last ([`NOTHING`]).
+    fn list_box(&self, shape: &BoxShape, nodes: Range<usize>) -> Result<Chunk, EngineError> {
+        let arity = self.arity.max(1);
+        let mut chunk = Chunk {
+            ends: Vec::with_capacity(nodes.len()),
+            targets: Vec::with_capacity(nodes.len()),
+            to_nothing: false,
+        };
+        let (mut flat, mut ends, mut scratch) = (Vec::new(), Vec::new(), Scratch::default());
+        for v in nodes {
+            let position = self.position(v);
+            flat.clear();
+            ends.clear();
+            self.list(position, &mut scratch, &mut flat, &mut ends)?;
+            let mut nothing = 0;
+            let mut start = 0;
+            for &end in &ends {
+                let option = &flat[start..end];
+                start = end;
+                match option.len() / arity {
+                    0 => nothing += 1,
+                    1 => match shape.index(option) {
+                        Some(w) => chunk.targets.push(w as u32),
+                        None => return Err(self.outside(position, option, shape.extents())),
+                    },
+                    _ => return Err(several(position)),
+                }
+            }
+            if nothing > 0 {
+                chunk.to_nothing = true;
+                chunk.targets.extend(std::iter::repeat_n(NOTHING, nothing));
+            }
+            chunk.ends.push(chunk.targets.len());
+        }
+        Ok(chunk)
+    }
+
+    /// Lists the options of `position` into `flat`, the end of each in `ends`, as
+    /// [`MoveGenerator::for_each_option`] gives them (a heap game's empty heaps left out). The
+    /// rules of a program are run directly with one [`Scratch`] for the whole exploration.
+    fn list(
+        &self,
+        position: &[u64],
+        scratch: &mut Scratch,
+        flat: &mut Vec<u64>,
+        ends: &mut Vec<usize>,
+    ) -> Result<(), EngineError> {
+        let error = |stop| match stop {
+            Stop::Error(diagnostic) => Err(EngineError::rule(self.game, diagnostic)),
+            Stop::Break | Stop::OutOfBudget => Ok(()),
+        };
+        match self.generator {
+            MoveGenerator::Heap(program) | MoveGenerator::Positions(program) => {
+                let heap_game = !program.is_position_game();
+                moves::for_each_rule_move(
+                    program,
+                    position,
+                    scratch,
+                    &mut u64::MAX.clone(),
+                    |_, _, components| {
+                        if heap_game {
+                            flat.extend(components.iter().copied().filter(|&h| h > 0));
+                        } else {
+                            flat.extend_from_slice(components);
+                        }
+                        ends.push(flat.len());
+                        ControlFlow::Continue(())
+                    },
+                )
+                .or_else(error)
+            }
+            generator => generator
+                .for_each_option(position, &mut |components| {
+                    flat.extend_from_slice(components);
+                    ends.push(flat.len());
+                })
+                .map_err(|diagnostic| EngineError::rule(self.game, diagnostic)),
+        }
     }
 
     /// The error for a move from `position` to `option`, outside the box: located at the
@@ -367,28 +616,41 @@ impl<'g> Explorer<'g> {
     }
 
     fn finish(mut self, options: &EngineOptions) -> Result<LoopyTable, EngineError> {
-        let rows = self.positions.len();
+        let rows = self.len();
         let mut node_count = rows;
-        if !self.to_nothing.is_empty() {
+        if self.to_nothing {
             // One terminal node for "nothing left", after the rows.
-            let nothing = rows as u32;
             node_count += 1;
-            self.edges
-                .extend(self.to_nothing.iter().map(|&v| (v, nothing)));
+            for w in &mut self.targets {
+                if *w == NOTHING {
+                    *w = rows as u32;
+                }
+            }
+            self.offsets.push(self.targets.len());
         }
-        let graph = Graph::from_edges(node_count, &self.edges);
-        let mut names: Vec<String> = self.positions.iter().map(|p| show(p)).collect();
-        if node_count > rows {
-            names.push("nothing".into());
-        }
+        let graph = Graph::from_csr(self.offsets, self.targets);
+        debug_assert_eq!(graph.node_count(), node_count);
         LoopyTable::valued(
             self.game.coordinates(),
-            names,
-            self.positions,
+            Nodes::Positions {
+                arity: self.arity,
+                flat: self.positions,
+            },
             rows,
             graph,
             options,
         )
+    }
+}
+
+/// The refusal of a move from `position` that leaves several positions.
+fn several(position: &[u64]) -> EngineError {
+    EngineError::Refused {
+        message: format!(
+            "a move from {} leaves a sum of several positions, and the moves of this game can cycle",
+            show(position)
+        ),
+        hint: Hint::OneToken,
     }
 }
 
