@@ -276,7 +276,7 @@ fn enlarged_boxes_and_single_coordinate_waves() {
         ("rules/knight.sg", [90, 50]),
         ("rules/fibonacci-nim.sg", [80, 80]),
     ] {
-        let source = SourceFile::new(path, &std::fs::read_to_string(path).unwrap());
+        let source = SourceFile::new(path, std::fs::read_to_string(path).unwrap());
         let game = load(source.clone(), &[]).unwrap();
         let want = interp::position_values(&source, &[], &extents).unwrap();
         let got = compute_box(&game, &extents).unwrap();
