@@ -1,13 +1,14 @@
 //! Move rules compiled to machine code: one native function per program that values a
 //! position whose options are all known, at the speed of a hand-written loop.
 //!
-//! [`Kernel::value`] runs the rules of a position as nested native loops (ranges, `bits(m)`
-//! inline, the other sets listed by the program's sieve through a call), evaluates the
-//! condition and the components with the language's checked arithmetic, reads each
-//! component's value straight from the table, XORs a sum's values (Sprague–Grundy theorem)
-//! and marks them in a stamped array; the mex is the first unmarked value. Rule steps are
-//! counted exactly as [`Program::for_each_option`] counts them (one per binder value, leaf
-//! and loop, a pinned last binder as one), so the running meter spends the same budget.
+//! [`Kernel::heap_value`] and [`Kernel::box_value`] run the rules of a position as nested
+//! native loops (ranges, `bits(m)` inline, the other sets listed by the program's sieve
+//! through a call), evaluate the condition and the components with the language's checked
+//! arithmetic, read each component's value straight from the table, XOR a sum's values
+//! (Sprague–Grundy theorem) and mark them in a stamped array; the mex is the first unmarked
+//! value. Rule steps are counted exactly as [`Program::for_each_option`] counts them (one per
+//! binder value, leaf and loop, a pinned last binder as one, a line once its condition
+//! holds), so the running meter spends the same budget.
 //!
 //! **Bail-outs.** The compiled code handles only the common path. Anything else — an
 //! arithmetic fault, a range of more than 2^32 values, a heap or coordinate outside the
@@ -118,7 +119,7 @@ impl Drop for Kernel {
     }
 }
 
-/// One thread's working memory for [`Kernel::value`].
+/// One thread's working memory for [`Kernel::heap_value`] and [`Kernel::box_value`].
 #[derive(Debug, Default)]
 pub struct Scratch {
     marks: Vec<u32>,

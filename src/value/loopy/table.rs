@@ -1,6 +1,7 @@
 //! A game whose moves can cycle, valued position by position: its positions become the nodes
 //! of an explicit [`Graph`] (a move to one position is an edge; a move that leaves nothing is
-//! an edge to a terminal node), which [`retrograde`] and [`gamma`](super::gamma) then value.
+//! an edge to a terminal node), which [`retrograde`](super::retrograde) and
+//! [`gamma`](super::gamma) then value.
 //!
 //! The positions are a graph file's nodes, every position of a box (whose moves must stay in
 //! it), or the positions reachable from given ones (for `solve`). A move to a sum of several
