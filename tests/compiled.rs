@@ -244,6 +244,56 @@ proptest! {
 /// The window of `x in 1..=n/2 => n - x` (the options `G(n - n/2 .. n)`) next to other moves
 /// that mark values the window lacks: the mex must skip them. Known values: take at most half
 /// has `G(2m) = m`, `G(2m + 1) = G(m)` (OEIS A025480); checked here against the interpreter.
+proptest! {
+    // Each case computes a box of 4096 positions or more with the oracle: fewer cases.
+    #![proptest_config(ProptestConfig::with_cases(60))]
+
+    /// Three-coordinate boxes (at least 4096 positions, so that the engine looks for the
+    /// region the moves stay in) whose moves carry `t` from one coordinate to lower ones, as
+    /// staircase Nim's coins: a move may raise a coordinate past the box, keep some sums of
+    /// coordinates from growing or not (a gain of 2), lower a weighted potential or only the
+    /// coordinates read backwards (the game always ends: the oracle has no cycle check). The
+    /// interpreter's values.
+    #[test]
+    fn transfer_moves_leaving_the_box(
+        transfers in prop::collection::vec((1..3usize, 0..2usize, 1..3u64, 0..3u64), 1..4),
+        e in prop::collection::vec(15..19u64, 3),
+    ) {
+        let names = ["a", "b", "c"];
+        let rules: Vec<String> = transfers
+            .iter()
+            .map(|&(from, to, gain, other_gain)| {
+                let to = to.min(from - 1);
+                // The coordinate below `from` other than `to`, if any.
+                let other = (0..from).find(|&i| i != to);
+                let result: Vec<String> = (0..3)
+                    .map(|i| {
+                        let mut c = names[i].to_string();
+                        if i == from {
+                            c += " - t";
+                        }
+                        if i == to {
+                            c += &format!(" + {gain} * t");
+                        }
+                        if Some(i) == other && other_gain > 0 {
+                            c += &format!(" + {}", other_gain - 1);
+                        }
+                        c
+                    })
+                    .collect();
+                format!("move t in 1..={} => ({})", names[from], result.join(", "))
+            })
+            .chain(["move t in 1..=a => (a - t, b, c)".to_string()])
+            .collect();
+        let text = format!("position (a, b, c)\n{}", rules.join("\n"));
+        let source = SourceFile::new("t.sg", &text);
+        let game = load(source.clone(), &[]).unwrap();
+        let want = interp::position_values(&source, &[], &e).unwrap();
+        let got = compute_box(&game, &e).unwrap();
+        prop_assert_eq!(got.values(), &want[..], "{}", text);
+    }
+}
+
 #[test]
 fn windows_and_marks_together() {
     for text in [
@@ -272,14 +322,16 @@ fn windows_and_marks_together() {
 #[test]
 fn enlarged_boxes_and_single_coordinate_waves() {
     for (path, extents) in [
-        ("rules/knight.sg", [70u64, 70]),
-        ("rules/knight.sg", [90, 50]),
-        ("rules/fibonacci-nim.sg", [80, 80]),
+        ("rules/knight.sg", &[70u64, 70][..]),
+        ("rules/knight.sg", &[90, 50]),
+        ("rules/fibonacci-nim.sg", &[80, 80]),
+        ("rules/staircase-nim.sg", &[8, 8, 8, 8]),
+        ("rules/staircase-nim.sg", &[9, 6, 8, 7]),
     ] {
         let source = SourceFile::new(path, std::fs::read_to_string(path).unwrap());
         let game = load(source.clone(), &[]).unwrap();
-        let want = interp::position_values(&source, &[], &extents).unwrap();
-        let got = compute_box(&game, &extents).unwrap();
+        let want = interp::position_values(&source, &[], extents).unwrap();
+        let got = compute_box(&game, extents).unwrap();
         assert_eq!(got.values(), &want[..], "{path} {extents:?}");
     }
     // Moves that leave the box and lower the sum, and a rule that fails on the box's far

@@ -20,7 +20,7 @@
 //!
 //! Rules that are lines of moves ([`Move::Line`]) are read straight from the array.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
@@ -116,8 +116,8 @@ fn compute_box_reporting(
         .with_progress(progress.clone())
         .with_outside_steps(estimate as u64);
     if order == Order::Auto {
-        if let Some(reach) = solver.reach_extents()? {
-            if let Some(table) = enlarged(game, extents, &reach, progress) {
+        if let Some((region, weights)) = solver.reach()? {
+            if let Some(table) = enlarged(game, extents, &region, &weights, progress) {
                 return Ok(table);
             }
         }
@@ -126,36 +126,52 @@ fn compute_box_reporting(
     Ok(solver.into_table())
 }
 
-/// The most positions an enlarged box may have, as a multiple of the box asked.
-const MAX_ENLARGEMENT: u128 = 4;
+/// The most positions the bounding box of an enlarged region may have, as a multiple of the
+/// box asked (its values take memory whether computed or not).
+const MAX_ENLARGEMENT: u128 = 32;
+/// The most positions an enlarged region may compute, as a multiple of the box asked.
+const MAX_REGION: usize = 8;
+/// Every set of coordinates is tried as a [`Survey`] form up to this many coordinates.
+const MAX_FORM_ARITY: usize = 8;
 
-/// The box `0..=reach[i]` computed whole (dense, in waves, in machine code), cropped to
-/// `0..=extents[i]`: for games whose moves leave the box asked but stay in a box not much
-/// larger (a knight moving toward the corner), cheaper than computing the positions outside
-/// on demand one by one. `None` when anything goes wrong there — a rule error, a move leaving
-/// even that box, the budget — and the caller computes the box asked as always, so that every
-/// value and every error is the one of the box asked.
+/// The box asked computed within the `region` its moves stay in (dense, in waves of the
+/// potential `weights` lowers, in machine code), then cropped: for games whose moves leave
+/// the box asked but stay in a region not much larger (a knight moving toward the corner,
+/// staircase Nim's coins moving down), cheaper than computing the positions outside on
+/// demand one by one. `None` when anything goes wrong there — a rule error, a move leaving
+/// the region or not lowering the potential, the budget — and the caller computes the box
+/// asked as always, so that every value and every error is the one of the box asked.
 fn enlarged(
     game: &Game,
     extents: &[u64],
-    reach: &[u64],
+    region: &Region,
+    weights: &[u64],
     progress: Option<Arc<dyn ProgressSink>>,
 ) -> Option<BoxTable> {
     budget::check_memory(
         &TableShape::Box {
-            extents: reach.to_vec(),
+            extents: region.extents.clone(),
         },
         None,
     )
     .ok()?;
-    let mut solver = Solver::new(game, reach)
+    let mut solver = Solver::new(game, &region.extents)
         .ok()?
         .with_progress(progress)
         .with_outside_limit(0);
-    // Only the positions of sum at most the box's largest sum: every move lowers the sum, so
-    // those are all the box asked reaches (the larger box's far corner is not needed).
-    let largest: u64 = extents.iter().sum();
-    solver.fill_waves_through(largest as usize).ok()?;
+    // Only the positions of potential at most the box's largest: every move lowers the
+    // potential, so those are all the box asked reaches.
+    let waves = Waves::new(
+        &solver.layout,
+        weights,
+        potential(weights, extents),
+        Some(region),
+    );
+    let box_len = extents.iter().map(|&e| e as usize + 1).product::<usize>();
+    if waves.len() > MAX_REGION.saturating_mul(box_len) {
+        return None;
+    }
+    solver.fill_waves(&waves).ok()?;
     let big = solver.into_table();
     let layout = BoxShape::new(extents);
     let mut position = Vec::new();
@@ -170,6 +186,94 @@ fn enlarged(
         extents.to_vec(),
         values,
     ))
+}
+
+/// `Σ w_i·c_i`.
+fn potential(weights: &[u64], position: &[u64]) -> u128 {
+    weights
+        .iter()
+        .zip(position)
+        .map(|(&w, &c)| u128::from(w) * u128::from(c))
+        .sum()
+}
+
+/// The bit mask of the set of all `arity` coordinates.
+fn all_coordinates(arity: usize) -> u64 {
+    u64::MAX >> (64 - arity.clamp(1, 64))
+}
+
+/// What a sample of a box's moves shows about them ([`Solver::survey`]). A guess, which
+/// decides the order of evaluation only, never a value: a move that contradicts it reaches a
+/// position not computed yet, and the computation falls back to one that needs no guess.
+#[derive(Clone, Debug)]
+struct Survey {
+    /// Some sampled move leaves the box.
+    leaves: bool,
+    /// The sets of coordinates (bit `i` for coordinate `i`) whose sum no sampled move raises
+    /// (for every component of a move to a sum): at every position the box reaches, such a
+    /// sum is at most its largest in the box. Staircase Nim's suffix sums `s_k + … + s_4`,
+    /// a knight toward the corner's `x + y`.
+    forms: Vec<u64>,
+    /// The weights of a potential `Σ w_i·c_i` that every sampled move lowers: the coordinate
+    /// sum, else one coordinate (Fibonacci Nim's heap, whose moves may raise the limit), else
+    /// the sum of the kept forms (staircase Nim's `s1 + 2·s2 + 3·s3 + 4·s4`).
+    weights: Option<Vec<u64>>,
+}
+
+/// The positions a box reaches by a [`Survey`]'s forms: `Σ_{i∈S} c_i ≤ bound_S` for each form
+/// `S` (its largest value in the box), within the bounding box `0..=extents[i]` they imply.
+#[derive(Clone, Debug)]
+struct Region {
+    extents: Vec<u64>,
+    /// `(form, bound)`, the ones the bounding box does not already imply.
+    forms: Vec<(u64, u64)>,
+}
+
+impl Region {
+    /// The region of the box `0..=box_extents[i]` by `forms`; `None` when some coordinate is
+    /// in no form (nothing bounds it) or a bound overflows.
+    fn of(forms: &[u64], box_extents: &[u64]) -> Option<Region> {
+        let members = |form: u64| (0..box_extents.len()).filter(move |&i| form >> i & 1 == 1);
+        let mut extents = vec![u64::MAX; box_extents.len()];
+        let mut bounded = Vec::new();
+        for &form in forms {
+            let bound = members(form).try_fold(0u64, |sum, i| sum.checked_add(box_extents[i]))?;
+            for i in members(form) {
+                extents[i] = extents[i].min(bound);
+            }
+            bounded.push((form, bound));
+        }
+        if extents.contains(&u64::MAX) {
+            return None;
+        }
+        bounded.retain(|&(form, bound)| {
+            members(form).map(|i| u128::from(extents[i])).sum::<u128>() > u128::from(bound)
+        });
+        Some(Region {
+            extents,
+            forms: bounded,
+        })
+    }
+
+    /// How large the last coordinate may be after the others, `prefix`, when they are in the
+    /// region (`u64::MAX`: no form bounds it); `None` when they are not.
+    fn room_for_last(&self, prefix: &[u64]) -> Option<u64> {
+        let last = prefix.len();
+        let mut room = u64::MAX;
+        for &(form, bound) in &self.forms {
+            let sum: u64 = prefix
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| form >> i & 1 == 1)
+                .map(|(_, &c)| c)
+                .sum();
+            let left = bound.checked_sub(sum)?;
+            if form >> last & 1 == 1 {
+                room = room.min(left);
+            }
+        }
+        Some(room)
+    }
 }
 
 /// The program of a position game whose positions have `extents.len()` coordinates.
@@ -328,10 +432,10 @@ impl<'g> Solver<'g> {
         self
     }
 
-    /// Computes the waves of potential `0..=last` only ([`enlarged`]).
-    fn fill_waves_through(&mut self, last: usize) -> Result<(), EngineError> {
-        let mut progress = Progress::new(0, self.layout.len() as u64, self.progress.clone());
-        let filled = self.waves(&mut progress, last);
+    /// Computes the `waves` only ([`enlarged`]).
+    fn fill_waves(&mut self, waves: &Waves) -> Result<(), EngineError> {
+        let mut progress = Progress::new(0, waves.len() as u64, self.progress.clone());
+        let filled = self.waves(&mut progress, waves);
         progress.finish();
         filled.map(|_| ())
     }
@@ -353,7 +457,10 @@ impl<'g> Solver<'g> {
         let worth_it = self.layout.dimension() >= 2 && self.layout.len() >= MIN_WAVE_BOX;
         let mut waves_done = 0;
         if order == Order::Waves || (order == Order::Auto && worth_it) {
-            waves_done = self.waves(progress, usize::MAX)?;
+            let weights = self.survey()?.weights;
+            let weights = weights.unwrap_or_else(|| vec![1; self.layout.dimension()]);
+            let waves = Waves::new(&self.layout, &weights, u128::MAX, None);
+            waves_done = self.waves(progress, &waves)?;
         }
         // Searching from the end the moves lead away from finds the options already done.
         let roots = 0..self.layout.len();
@@ -524,59 +631,13 @@ impl<'g> Solver<'g> {
         node_of(&self.layout, &mut self.outside, position, NO_RULE)
     }
 
-    /// The weights of the waves' potential `Σ w_i·c_i`: the coordinate sum (anti-diagonals)
-    /// when every move from a sample of the box lowers it, else the first single coordinate
-    /// that every sampled move lowers (Fibonacci Nim's heap, whose moves may raise the
-    /// limit), else the sum again (the waves then stop at the first move that does not lower
-    /// it, and the search does the rest). Only the order depends on it, never a value.
-    fn wave_weights(&mut self) -> Result<Vec<u64>, EngineError> {
+    /// What a sample of the box's moves shows (spread through the box, and on its far
+    /// faces, where moves leave it): see [`Survey`].
+    fn survey(&mut self) -> Result<Survey, EngineError> {
         let arity = self.layout.dimension();
-        let mut candidates = vec![vec![1u64; arity]];
-        for i in 0..arity {
-            let mut unit = vec![0u64; arity];
-            unit[i] = 1;
-            candidates.push(unit);
-        }
-        let potential = |w: &[u64], p: &[u64]| -> u128 {
-            w.iter()
-                .zip(p)
-                .map(|(&w, &c)| u128::from(w) * u128::from(c))
-                .sum()
-        };
-        let mut lowered = vec![true; candidates.len()];
-        let samples = 64.min(self.layout.len());
-        let mut position = Vec::new();
-        for k in 0..samples {
-            let index = k * (self.layout.len() / samples);
-            self.layout.write_position(index, &mut position);
-            let from = position.clone();
-            self.for_each_move(&position, &mut |_, _, components| {
-                for c in components.chunks(arity) {
-                    for (w, ok) in candidates.iter().zip(lowered.iter_mut()) {
-                        *ok &= potential(w, c) < potential(w, &from);
-                    }
-                }
-            })?;
-        }
-        let chosen = lowered.iter().position(|&ok| ok).unwrap_or(0);
-        Ok(candidates.swap_remove(chosen))
-    }
-
-    /// The box every move from this one stays in, when a sample of the box's moves says that
-    /// some leave it and every one lowers the coordinate sum `S` (so no position reachable
-    /// has a coordinate above the box's largest sum), and that box has at most
-    /// [`MAX_ENLARGEMENT`] times the positions; `None` otherwise. A guess from a sample only:
-    /// [`enlarged`] gives up when a move leaves the larger box too.
-    fn reach_extents(&mut self) -> Result<Option<Vec<u64>>, EngineError> {
-        let arity = self.layout.dimension();
-        if arity < 2 || self.layout.len() < MIN_WAVE_BOX {
-            return Ok(None);
-        }
-        let (mut leaves, mut lowers) = (false, true);
-        let samples = 64.min(self.layout.len());
         let layout = self.layout.clone();
         let extents = layout.extents();
-        // Spread through the box, and on its far faces, where moves leave it.
+        let samples = 64.min(layout.len());
         let mut starts: Vec<Vec<u64>> = (0..samples)
             .map(|k| {
                 let mut position = Vec::new();
@@ -592,29 +653,109 @@ impl<'g> Solver<'g> {
                 starts.push(face);
             }
         }
-        for position in starts {
-            let sum: u128 = position.iter().map(|&c| u128::from(c)).sum();
-            self.for_each_move(&position, &mut |_, _, components| {
+        // Every set of coordinates when there are few, else each one and all of them.
+        let mut forms: Vec<u64> = if arity <= MAX_FORM_ARITY {
+            (1..1u64 << arity).collect()
+        } else {
+            (0..arity)
+                .map(|i| 1 << i)
+                .chain([all_coordinates(arity)])
+                .collect()
+        };
+        let form_sum = |form: u64, p: &[u64]| -> u128 {
+            p.iter()
+                .enumerate()
+                .filter(|&(i, _)| form >> i & 1 == 1)
+                .map(|(_, &c)| u128::from(c))
+                .sum()
+        };
+        let mut kept = vec![true; forms.len()];
+        // The candidates for the waves' potential: the sum, each coordinate alone.
+        let mut candidates = vec![vec![1u64; arity]];
+        for i in 0..arity {
+            let mut unit = vec![0u64; arity];
+            unit[i] = 1;
+            candidates.push(unit);
+        }
+        let mut lowered = vec![true; candidates.len()];
+        let mut leaves = false;
+        // For each sampled move, the forms it lowers strictly (a bit set; distinct ones kept).
+        let mut lowering: HashSet<Vec<u64>> = HashSet::new();
+        let mut strict = vec![0u64; forms.len().div_ceil(64)];
+        for from in starts {
+            self.for_each_move(&from, &mut |_, _, components| {
                 for c in components.chunks(arity) {
                     leaves |= layout.index(c).is_none();
-                    lowers &= c.iter().map(|&c| u128::from(c)).sum::<u128>() < sum;
+                    strict.fill(0);
+                    for (k, (&form, keep)) in forms.iter().zip(kept.iter_mut()).enumerate() {
+                        let (after, before) = (form_sum(form, c), form_sum(form, &from));
+                        *keep &= after <= before;
+                        if after < before {
+                            strict[k / 64] |= 1 << (k % 64);
+                        }
+                    }
+                    if !lowering.contains(&strict) {
+                        lowering.insert(strict.clone());
+                    }
+                    for (w, ok) in candidates.iter().zip(lowered.iter_mut()) {
+                        *ok &= potential(w, c) < potential(w, &from);
+                    }
                 }
             })?;
         }
-        let largest: u64 = layout.extents().iter().sum();
-        let size = (u128::from(largest) + 1).pow(arity as u32);
-        let enough = size <= MAX_ENLARGEMENT * layout.len() as u128;
-        Ok((leaves && lowers && enough).then(|| vec![largest; arity]))
+        // Last candidate: the sum of the kept forms, lowered when every move lowers one.
+        let lowers = lowering
+            .iter()
+            .all(|strict| (0..forms.len()).any(|k| kept[k] && strict[k / 64] >> (k % 64) & 1 == 1));
+        let mut keep = kept.iter();
+        forms.retain(|_| *keep.next().expect("one flag per form"));
+        let mut by_forms = vec![0u64; arity];
+        for &form in &forms {
+            for (i, w) in by_forms.iter_mut().enumerate() {
+                *w += form >> i & 1;
+            }
+        }
+        // Its waves must stay few (one slot each, however empty).
+        let waves = potential(&by_forms, extents);
+        lowered.push(lowers && waves <= 8 * layout.len() as u128);
+        candidates.push(by_forms);
+        let weights = lowered
+            .iter()
+            .position(|&ok| ok)
+            .map(|chosen| candidates.swap_remove(chosen));
+        Ok(Survey {
+            leaves,
+            forms,
+            weights,
+        })
     }
 
-    /// Waves of equal potential ([`Solver::wave_weights`]; anti-diagonals for the coordinate
-    /// sum) in parallel, the first `last + 1` of them at most, until a move reaches a position
-    /// not yet computed; the number of positions they computed.
-    fn waves(&mut self, progress: &mut Progress, last: usize) -> Result<usize, EngineError> {
+    /// The region the box's moves stay in, when a sample says that some leave the box, that
+    /// a potential lowers ([`Survey`]) and that the region's bounding box has at most
+    /// [`MAX_ENLARGEMENT`] times the box's positions; `None` otherwise. A guess from a sample
+    /// only: [`enlarged`] gives up when a move leaves the region.
+    fn reach(&mut self) -> Result<Option<(Region, Vec<u64>)>, EngineError> {
+        if self.layout.dimension() < 2 || self.layout.len() < MIN_WAVE_BOX {
+            return Ok(None);
+        }
+        let survey = self.survey()?;
+        let (true, Some(weights)) = (survey.leaves, survey.weights) else {
+            return Ok(None);
+        };
+        let Some(region) = Region::of(&survey.forms, self.layout.extents()) else {
+            return Ok(None);
+        };
+        let size: u128 = region.extents.iter().map(|&e| u128::from(e) + 1).product();
+        let enough = size <= MAX_ENLARGEMENT * self.layout.len() as u128;
+        Ok(enough.then_some((region, weights)))
+    }
+
+    /// The `waves` of equal potential (anti-diagonals for the coordinate sum) in order, each
+    /// in parallel, until a move reaches a position not yet computed; the number of positions
+    /// they computed.
+    fn waves(&mut self, progress: &mut Progress, waves: &Waves) -> Result<usize, EngineError> {
         let mut done = 0;
-        let weights = self.wave_weights()?;
         let layout = &self.layout;
-        let waves = Waves::new(layout, &weights, last);
         let program = self.program;
         let shared = SharedMeter::new(&self.meter);
         let compiled = self.compiled.as_ref();
@@ -902,43 +1043,66 @@ struct Waves {
 }
 
 impl Waves {
-    /// The waves of potential `0..=last` (positions of a larger potential are left out).
-    fn new(layout: &BoxShape, weights: &[u64], last: usize) -> Self {
-        let max_sum: u64 = layout
-            .extents()
-            .iter()
-            .zip(weights)
-            .map(|(&e, &w)| e * w)
-            .sum();
-        let waves = (max_sum as usize).min(last) + 1;
-        // Each position's potential, by stepping through the box in row-major order.
-        let mut potentials = Vec::with_capacity(layout.len());
-        let mut position = vec![0u64; layout.dimension()];
-        loop {
-            let sum: u64 = position.iter().zip(weights).map(|(&c, &w)| c * w).sum();
-            potentials.push(sum.min(waves as u64) as usize);
-            if !layout.step(&mut position) {
-                break;
+    /// The waves of potential `0..=last` (positions of a larger potential are left out), of
+    /// the positions of `region` only when one is given.
+    fn new(layout: &BoxShape, weights: &[u64], last: u128, region: Option<&Region>) -> Self {
+        let waves = potential(weights, layout.extents()).min(last) as usize + 1;
+        // The positions listed, row by row (a row: the last coordinate from 0 to its largest
+        // listed, one potential step `w_last` apart), counted, then placed (a counting sort).
+        let rows = |visit: &mut dyn FnMut(usize, usize, usize)| {
+            let (&last_extent, prefix_extents) = layout.extents().split_last().expect("a box");
+            let (&w_last, prefix_weights) = weights.split_last().expect("one weight a coordinate");
+            let row_len = last_extent as usize + 1;
+            let mut prefix = vec![0u64; prefix_extents.len()];
+            let mut row_start = 0;
+            loop {
+                let base = potential(prefix_weights, &prefix);
+                let mut top = Some(last_extent);
+                if let Some(region) = region {
+                    top = top.and_then(|top| Some(top.min(region.room_for_last(&prefix)?)));
+                }
+                if w_last > 0 {
+                    let room = (waves as u128 - 1)
+                        .checked_sub(base)
+                        .map(|r| r / u128::from(w_last));
+                    top = top.and_then(|top| Some(top.min(room?.min(u128::from(u64::MAX)) as u64)));
+                } else if base >= waves as u128 {
+                    top = None;
+                }
+                if let Some(top) = top {
+                    visit(row_start, base as usize, top as usize + 1);
+                }
+                row_start += row_len;
+                if !super::shape::step(prefix_extents, &mut prefix) {
+                    break;
+                }
             }
-        }
-        // `starts[waves]` collects the positions past the last wave, which are not listed.
-        let mut starts = vec![0usize; waves + 2];
-        for &p in &potentials {
-            starts[p + 1] += 1;
-        }
+        };
+        let w_last = *weights.last().expect("one weight a coordinate") as usize;
+        let mut starts = vec![0usize; waves + 1];
+        rows(&mut |_, base, count| {
+            for c in 0..count {
+                starts[base + c * w_last + 1] += 1;
+            }
+        });
         for s in 1..starts.len() {
             starts[s] += starts[s - 1];
         }
         let mut next = starts.clone();
         let mut order = vec![0usize; starts[waves]];
-        for (index, &p) in potentials.iter().enumerate() {
-            if p < waves {
-                order[next[p]] = index;
+        rows(&mut |row_start, base, count| {
+            for c in 0..count {
+                let p = base + c * w_last;
+                order[next[p]] = row_start + c;
                 next[p] += 1;
             }
-        }
-        starts.truncate(waves + 1);
+        });
         Waves { order, starts }
+    }
+
+    /// The positions listed.
+    fn len(&self) -> usize {
+        self.order.len()
     }
 
     fn iter(&self) -> impl Iterator<Item = &[usize]> {
