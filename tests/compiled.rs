@@ -241,9 +241,6 @@ proptest! {
     }
 }
 
-/// The window of `x in 1..=n/2 => n - x` (the options `G(n - n/2 .. n)`) next to other moves
-/// that mark values the window lacks: the mex must skip them. Known values: take at most half
-/// has `G(2m) = m`, `G(2m + 1) = G(m)` (OEIS A025480); checked here against the interpreter.
 proptest! {
     // Each case computes a box of 4096 positions or more with the oracle: fewer cases.
     #![proptest_config(ProptestConfig::with_cases(60))]
@@ -294,6 +291,9 @@ proptest! {
     }
 }
 
+/// The window of `x in 1..=n/2 => n - x` (the options `G(n - n/2 .. n)`) next to other moves
+/// that mark values the window lacks: the mex must skip them. Known values: take at most half
+/// has `G(2m) = m`, `G(2m + 1) = G(m)` (OEIS A025480); checked here against the interpreter.
 #[test]
 fn windows_and_marks_together() {
     for text in [
