@@ -311,7 +311,7 @@ impl Kernel {
         scratch: &mut Scratch,
     ) -> Valued {
         if scratch.marks.is_empty() {
-            scratch.marks = vec![0; 256];
+            scratch.marks = vec![0; 256 + 1];
         }
         scratch.lists.resize_with(self.lists, Vec::new);
         loop {
@@ -324,7 +324,8 @@ impl Kernel {
                 position: position.as_ptr(),
                 values: values.as_ptr(),
                 marks: scratch.marks.as_mut_ptr(),
-                marks_len: scratch.marks.len() as u64,
+                // The last slot is the sink of the values past the marks ([`Gen::mark`]).
+                marks_len: scratch.marks.len() as u64 - 1,
                 stamp: u64::from(scratch.stamp),
                 budget: budget.min(MAX_STEPS_PER_CALL),
                 steps: 0,
@@ -335,7 +336,7 @@ impl Kernel {
             };
             // SAFETY: the frame's pointers are valid for the call: `values` covers every
             // index the code reads (heaps below `n = position[0]`, box positions within
-            // `extents`, both checked by the code before reading), `marks` has `marks_len`
+            // `extents`, both checked by the code before reading), `marks` has `marks_len + 1`
             // entries, `lists` one vector per set binder.
             let result = unsafe { (self.entry)(&mut frame) };
             match result {
@@ -344,7 +345,7 @@ impl Kernel {
                     if scratch.marks.len() >= 1 << 28 {
                         return Valued::Bail;
                     }
-                    let len = scratch.marks.len() * 4;
+                    let len = (scratch.marks.len() - 1) * 4 + 1;
                     scratch.marks = vec![0; len];
                     scratch.stamp = 0;
                 }
@@ -918,20 +919,40 @@ impl<'a, 'b> Gen<'a, 'b> {
             self.b.switch_to_block(walk);
             self.windows = true;
         }
+        // The loop reads and marks without a branch; the largest value read says after it
+        // whether some option was not known yet (its mark, past the marks, went to the sink).
         let header = self.b.create_block();
+        let exit = self.b.create_block();
         self.b.append_block_param(header, types::I64);
         self.b.append_block_param(header, types::I64);
-        self.b.ins().jump(header, &[first.into(), count.into()]);
+        self.b.append_block_param(header, types::I32);
+        self.b.append_block_param(exit, types::I32);
+        let none = self.b.ins().iconst(types::I32, 0);
+        self.b
+            .ins()
+            .jump(header, &[first.into(), count.into(), none.into()]);
         self.b.switch_to_block(header);
         let index = self.b.block_params(header)[0];
         let left = self.b.block_params(header)[1];
-        let v = self.load_value(index);
+        let largest = self.b.block_params(header)[2];
+        let v = self.load_unchecked(index);
+        let largest = self.b.ins().umax(largest, v);
         self.mark(v);
         let index = self.b.ins().iadd_imm_s(index, delta);
         let left = self.b.ins().iadd_imm_s(left, -1);
-        self.b
-            .ins()
-            .brif(left, header, &[index.into(), left.into()], after, &[]);
+        self.b.ins().brif(
+            left,
+            header,
+            &[index.into(), left.into(), largest.into()],
+            exit,
+            &[largest.into()],
+        );
+        self.b.switch_to_block(exit);
+        if self.layout.is_some() {
+            let largest = self.b.block_params(exit)[0];
+            self.bail_if_unknown(largest);
+        }
+        self.b.ins().jump(after, &[]);
         self.b.switch_to_block(after);
     }
 
@@ -969,41 +990,42 @@ impl<'a, 'b> Gen<'a, 'b> {
     /// The value at a table index (checked by [`Gen::index_of`]), bailing out in a box when
     /// it is not computed yet.
     fn load_value(&mut self, index: Value) -> Value {
-        let offset = self.b.ins().ishl_imm_u(index, 2);
-        let address = self.b.ins().iadd(self.values, offset);
-        let v = self
-            .b
-            .ins()
-            .load(types::I32, MemFlagsData::trusted(), address, 0);
+        let v = self.load_unchecked(index);
         if self.layout.is_some() {
-            let unknown =
-                self.b
-                    .ins()
-                    .icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, v, i64::from(NOT_KNOWN));
-            self.bail_if(unknown);
+            self.bail_if_unknown(v);
         }
         v
     }
 
-    /// Marks value `v` (an `i32`) with this call's stamp, if the marks reach it (a value past
-    /// them cannot be the mex, which [`Gen::finish`] checks).
+    /// The value at a table index, maybe one not known yet ([`NOT_KNOWN`] and above).
+    fn load_unchecked(&mut self, index: Value) -> Value {
+        let offset = self.b.ins().ishl_imm_u(index, 2);
+        let address = self.b.ins().iadd(self.values, offset);
+        self.b
+            .ins()
+            .load(types::I32, MemFlagsData::trusted(), address, 0)
+    }
+
+    /// Bails out when `v` marks a box position not computed yet.
+    fn bail_if_unknown(&mut self, v: Value) {
+        let unknown =
+            self.b
+                .ins()
+                .icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, v, i64::from(NOT_KNOWN));
+        self.bail_if(unknown);
+    }
+
+    /// Marks value `v` (an `i32`) with this call's stamp; a value past the marks (which
+    /// cannot be the mex, as [`Gen::finish`] checks) marks the sink, the slot just past them,
+    /// so that marking never branches.
     fn mark(&mut self, v: Value) {
         let wide = self.b.ins().uextend(types::I64, v);
-        let fits = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedLessThan, wide, self.marks_len);
-        let mark = self.b.create_block();
-        let after = self.b.create_block();
-        self.b.ins().brif(fits, mark, &[], after, &[]);
-        self.b.switch_to_block(mark);
-        let offset = self.b.ins().ishl_imm_u(wide, 2);
+        let slot = self.b.ins().umin(wide, self.marks_len);
+        let offset = self.b.ins().ishl_imm_u(slot, 2);
         let address = self.b.ins().iadd(self.marks, offset);
         self.b
             .ins()
             .store(MemFlagsData::trusted(), self.stamp, address, 0);
-        self.b.ins().jump(after, &[]);
-        self.b.switch_to_block(after);
     }
 
     /// The condition, then the components: checked, read from the table, XORed, marked.

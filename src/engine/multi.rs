@@ -22,7 +22,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
@@ -172,17 +172,28 @@ fn enlarged(
         return None;
     }
     solver.fill_waves(&waves).ok()?;
-    let big = solver.into_table();
+    // The box asked, row by row (a row: its last coordinate from 0 to its extent), each row a
+    // slice of the region's.
     let layout = BoxShape::new(extents);
-    let mut position = Vec::new();
-    let values = (0..layout.len())
-        .map(|index| {
-            layout.write_position(index, &mut position);
-            big.get(&position).filter(|&v| v < ON_STACK)
-        })
-        .collect::<Option<Vec<u32>>>()?;
+    let (&last_extent, prefix_extents) = extents.split_last()?;
+    let row = last_extent as usize + 1;
+    let mut values = Vec::with_capacity(layout.len());
+    let mut prefix = vec![0u64; prefix_extents.len()];
+    loop {
+        prefix.push(0);
+        let start = solver.layout.index(&prefix)?;
+        prefix.pop();
+        let slice = &solver.values[start..start + row];
+        if slice.iter().any(|&v| v >= ON_STACK) {
+            return None;
+        }
+        values.extend_from_slice(slice);
+        if !super::shape::step(prefix_extents, &mut prefix) {
+            break;
+        }
+    }
     Some(BoxTable::new(
-        big.coordinates().to_vec(),
+        solver.program.coordinates().to_vec(),
         extents.to_vec(),
         values,
     ))
@@ -759,76 +770,85 @@ impl<'g> Solver<'g> {
         let program = self.program;
         let shared = SharedMeter::new(&self.meter);
         let compiled = self.compiled.as_ref();
+        // One working state per thread of the pool (and one for the calling thread), kept
+        // from wave to wave: a box has thousands of waves, each cut in many chunks.
+        let threads = rayon::current_num_threads();
+        let states: Vec<Mutex<WaveState>> = (0..=threads).map(|_| Mutex::default()).collect();
+        // The values of a wave, in its order (`UNVISITED`: an option was not known).
+        let mut computed: Vec<u32> = Vec::new();
         for wave in waves.iter() {
             let values = &self.values;
-            let init = || {
-                (
-                    (Scratch::default(), jit::Scratch::default()),
-                    MexSet::with_capacity(256),
-                    Vec::new(),
-                    Vec::new(),
-                    // Steps not yet reported to the shared meter.
-                    ReportOnDrop {
-                        meter: &shared,
-                        local: 0,
-                    },
-                )
-            };
-            let value_of = |((scratch, compiled_scratch), mex, position, point, spent): &mut (
-                (Scratch, jit::Scratch),
-                MexSet,
-                Vec<u64>,
-                Vec<u64>,
-                ReportOnDrop<'_>,
-            ),
-                            &index| {
-                layout.write_position(index, position);
-                let left = shared.left(spent.local);
-                let mut budget = left;
-                let known =
-                    compiled.and_then(|c| c.value(position, values, &mut budget, compiled_scratch));
-                let value = match known {
-                    Some(value) => Ok(Some(value)),
-                    None => direct_value(
-                        program,
-                        scratch,
-                        layout,
-                        values,
-                        &|_| None,
-                        position,
-                        mex,
-                        point,
-                        &mut budget,
-                    ),
+            let run = |(indices, out): (&[usize], &mut [u32])| {
+                let slot = rayon::current_thread_index()
+                    .unwrap_or(threads)
+                    .min(threads);
+                let mut state = states[slot].lock().unwrap_or_else(|e| e.into_inner());
+                let WaveState {
+                    scratch,
+                    compiled_scratch,
+                    mex,
+                    position,
+                    point,
+                } = &mut *state;
+                // Steps not yet reported to the shared meter (reported when dropped).
+                let mut spent = ReportOnDrop {
+                    meter: &shared,
+                    local: 0,
                 };
-                spent.local += left - budget;
-                shared.report(&mut spent.local, false);
-                value.map_err(|stop| (stop, index, scratch.out_of_budget_in()))
+                for (&index, out) in indices.iter().zip(out) {
+                    layout.write_position(index, position);
+                    let left = shared.left(spent.local);
+                    let mut budget = left;
+                    let known = compiled
+                        .and_then(|c| c.value(position, values, &mut budget, compiled_scratch));
+                    let value = match known {
+                        Some(value) => Ok(Some(value)),
+                        None => direct_value(
+                            program,
+                            scratch,
+                            layout,
+                            values,
+                            &|_| None,
+                            position,
+                            mex,
+                            point,
+                            &mut budget,
+                        ),
+                    };
+                    spent.local += left - budget;
+                    shared.report(&mut spent.local, false);
+                    match value {
+                        Ok(Some(value)) => *out = value,
+                        // An option not known yet: the waves end here.
+                        Ok(None) => return Ok(()),
+                        Err(stop) => return Err((stop, index, scratch.out_of_budget_in())),
+                    }
+                }
+                Ok(())
             };
+            computed.clear();
+            computed.resize(wave.len(), UNVISITED);
             // A small wave is not worth handing to the pool (a long thin box has millions).
-            let computed: Result<Vec<Option<u32>>, _> = if wave.len() >= PARALLEL_WAVE {
-                wave.par_iter().map_init(init, value_of).collect()
+            let result = if wave.len() >= PARALLEL_WAVE {
+                let chunk = (wave.len() / (4 * threads)).max(PARALLEL_WAVE / 2);
+                wave.par_chunks(chunk)
+                    .zip(computed.par_chunks_mut(chunk))
+                    .try_for_each(run)
             } else {
-                let mut state = init();
-                wave.iter()
-                    .map(|index| value_of(&mut state, index))
-                    .collect()
+                run((wave, &mut computed))
             };
             shared.settle(&mut self.meter);
-            let computed = match computed {
-                Ok(c) => c,
-                Err((stop, index, rule)) => {
-                    let mut position = Vec::new();
-                    self.layout.write_position(index, &mut position);
-                    return self.rule_error(Err(stop), &position, rule).map(|()| done);
-                }
-            };
-            if computed.iter().any(Option::is_none) {
+            if let Err((stop, index, rule)) = result {
+                let mut position = Vec::new();
+                self.layout.write_position(index, &mut position);
+                return self.rule_error(Err(stop), &position, rule).map(|()| done);
+            }
+            if computed.contains(&UNVISITED) {
                 // Some move reaches a position not computed yet: the search does the rest.
                 return Ok(done);
             }
-            for (&index, value) in wave.iter().zip(computed) {
-                self.values[index] = value.expect("checked above");
+            for (&index, &value) in wave.iter().zip(&computed) {
+                self.values[index] = value;
             }
             done += wave.len();
             progress.set(done as u64);
@@ -1247,6 +1267,16 @@ fn list_moves(
 
 /// A thread's steps not yet reported to the [`SharedMeter`], reported when the thread's
 /// state is dropped (at the end of a parallel wave).
+/// What a thread computing a wave's positions works with ([`Solver::waves`]).
+#[derive(Default)]
+struct WaveState {
+    scratch: Scratch,
+    compiled_scratch: jit::Scratch,
+    mex: MexSet,
+    position: Vec<u64>,
+    point: Vec<u64>,
+}
+
 struct ReportOnDrop<'a> {
     meter: &'a SharedMeter,
     local: u64,
