@@ -97,18 +97,8 @@ impl Gamma {
 }
 
 /// Appends the decimal digits of `m`.
-fn push_decimal(out: &mut Vec<u8>, mut m: u32) {
-    let mut digits = [0u8; 10];
-    let mut start = digits.len();
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (m % 10) as u8;
-        m /= 10;
-        if m == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[start..]);
+fn push_decimal(out: &mut Vec<u8>, m: u32) {
+    out.extend_from_slice(itoa::Buffer::new().format(m).as_bytes());
 }
 
 /// The generalized Sprague–Grundy values of every node of `graph`, in compact form; see the
