@@ -80,6 +80,9 @@ fn heap_result() -> impl Strategy<Value = String> {
         Just("n - x - 1".to_string()),
         Just("(n - x) / 2, (n - x) / 3".to_string()),
         Just("n - x, 0".to_string()),
+        // Sums of lines in the binder (read along the table), one maybe negative.
+        Just("x - 1, n - x, 1".to_string()),
+        Just("n - 1 - x, x".to_string()),
     ]
 }
 
@@ -113,6 +116,12 @@ fn position_rule() -> impl Strategy<Value = String> {
         Just("move t in 1..=y / 2 => (x, y - t)".to_string()),
         Just("move t in 1..=x if t == x / 2 + 1 => (x - t, y)".to_string()),
         Just("move t in 1..=x => (x - t, y - 1)".to_string()),
+        // Sums of lines in the last binder: three components, a condition that does not use
+        // it, ends past the box (computed on demand) or negative (an error).
+        Just("move t in 1..y => (x, t) + (x, y - t) + (0, 1)".to_string()),
+        Just("move t in 1..=y if x % 2 == 1 => (x - 1, t) + (x, y - t)".to_string()),
+        Just("move t in 0..=x + 1 if y >= 1 => (t, y - 1) + (x + 1 - t, 0)".to_string()),
+        Just("move u in 0..=y, t in 0..=x if u < y => (t, u) + (x - t - 1, u)".to_string()),
     ]
 }
 

@@ -26,7 +26,7 @@ use std::sync::Arc;
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
-    types, AbiParam, Block, FuncRef, InstBuilder, MemFlagsData, Signature, Value,
+    types, AbiParam, Block, BlockArg, FuncRef, InstBuilder, MemFlagsData, Signature, Value,
 };
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
@@ -531,6 +531,9 @@ struct Gen<'a, 'b> {
     /// The current rule's `d(coordinate)/dt` when it is a line in its last binder `t`
     /// ([`crate::rules::program`]'s lines): its values are read along the table.
     line: Option<Vec<i64>>,
+    /// The slopes of every coordinate of every component when the rule moves to a sum of
+    /// lines in its last binder ([`crate::rules::program::sum_line_steps`]).
+    sum_line: Option<Vec<i64>>,
     /// True once a heap line of step ±1 was written: a window of the table ([`Window`]).
     windows: bool,
 }
@@ -587,6 +590,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             set,
             lists: 0,
             line: None,
+            sum_line: None,
             windows: false,
         }
     }
@@ -677,6 +681,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         }
         let pin = crate::rules::program::pin_of(m, self.arity);
         self.line = crate::rules::program::line_steps(m, self.arity);
+        self.sum_line = crate::rules::program::sum_line_steps(m, self.arity);
         self.level(m, 0, pin, false);
     }
 
@@ -852,6 +857,12 @@ impl<'a, 'b> Gen<'a, 'b> {
         // Every value's entry step at once: `hi - lo + 1` (at most 2^32, checked above).
         let count = self.b.ins().iadd_imm_s(span, 1);
         self.spend(count);
+        if let (true, Some(steps)) = (last, self.sum_line.clone()) {
+            self.sum_of_lines(m, slot, lo, hi, count, &steps);
+            self.b.ins().jump(after, &[]);
+            self.b.switch_to_block(after);
+            return;
+        }
         self.b.def_var(slot, lo);
         let header = self.b.create_block();
         let next = self.b.create_block();
@@ -947,6 +958,82 @@ impl<'a, 'b> Gen<'a, 'b> {
             exit,
             &[largest.into()],
         );
+        self.b.switch_to_block(exit);
+        if self.layout.is_some() {
+            let largest = self.b.block_params(exit)[0];
+            self.bail_if_unknown(largest);
+        }
+        self.b.ins().jump(after, &[]);
+        self.b.switch_to_block(after);
+    }
+
+    /// The last binder of a rule to a sum of lines over `lo..=hi` (`count` values, their
+    /// steps spent): the condition once (it does not use the binder), each component's ends
+    /// checked (its coordinates are monotone in the binder, so the ends bound it), then every
+    /// option's components read along the table with constant strides and XORed, without a
+    /// branch; the largest value read says after the loop whether one was not known yet.
+    fn sum_of_lines(
+        &mut self,
+        m: &CheckedMove,
+        slot: Variable,
+        lo: Value,
+        hi: Value,
+        count: Value,
+        steps: &[i64],
+    ) {
+        let after = self.b.create_block();
+        self.b.def_var(slot, lo);
+        if let Some(condition) = &m.condition {
+            let holds = self.condition(condition);
+            let body = self.b.create_block();
+            self.b.ins().brif(holds, body, &[], after, &[]);
+            self.b.switch_to_block(body);
+        }
+        let components: Vec<&[CExpr]> = m.result.chunks(self.arity).collect();
+        let firsts: Vec<Value> = components.iter().map(|c| self.index_of(c)).collect();
+        self.b.def_var(slot, hi);
+        for component in &components {
+            self.index_of(component);
+        }
+        let deltas: Vec<i64> = steps
+            .chunks(self.arity)
+            .map(|step| match &self.layout {
+                Some((_, strides)) => step.iter().zip(strides).map(|(&d, &s)| d * s).sum(),
+                None => step[0],
+            })
+            .collect();
+        let header = self.b.create_block();
+        let exit = self.b.create_block();
+        for _ in &firsts {
+            self.b.append_block_param(header, types::I64);
+        }
+        self.b.append_block_param(header, types::I64);
+        self.b.append_block_param(header, types::I32);
+        self.b.append_block_param(exit, types::I32);
+        let none = self.b.ins().iconst(types::I32, 0);
+        let mut start: Vec<BlockArg> = firsts.iter().map(|&f| f.into()).collect();
+        start.push(count.into());
+        start.push(none.into());
+        self.b.ins().jump(header, &start);
+        self.b.switch_to_block(header);
+        let params = self.b.block_params(header).to_vec();
+        let (indices, rest) = params.split_at(firsts.len());
+        let (left, mut largest) = (rest[0], rest[1]);
+        let mut xor = self.b.ins().iconst(types::I32, 0);
+        let mut next: Vec<BlockArg> = Vec::new();
+        for (&index, &delta) in indices.iter().zip(&deltas) {
+            let v = self.load_unchecked(index);
+            largest = self.b.ins().umax(largest, v);
+            xor = self.b.ins().bxor(xor, v);
+            next.push(self.b.ins().iadd_imm_s(index, delta).into());
+        }
+        self.mark(xor);
+        let left = self.b.ins().iadd_imm_s(left, -1);
+        next.push(left.into());
+        next.push(largest.into());
+        self.b
+            .ins()
+            .brif(left, header, &next, exit, &[largest.into()]);
         self.b.switch_to_block(exit);
         if self.layout.is_some() {
             let largest = self.b.block_params(exit)[0];

@@ -997,6 +997,20 @@ pub(crate) fn line_steps(m: &CheckedMove, arity: usize) -> Option<Vec<i64>> {
     m.result.iter().map(|e| slope(e, last)).collect()
 }
 
+/// `d(coordinate)/dt` for each coordinate of each component of the result, when `m` moves
+/// to a sum of two or more positions each a line in its last binder `t` (chocolate's
+/// `i in 1..a => (i, b) + (a - i, b)`), with a condition that does not use `t`.
+pub(crate) fn sum_line_steps(m: &CheckedMove, arity: usize) -> Option<Vec<i64>> {
+    let last = arity + m.binders.len().checked_sub(1)?;
+    if m.result.len() < 2 * arity
+        || m.binders.last().is_some_and(|b| b.is_set())
+        || m.condition.as_ref().is_some_and(|c| c.uses_slot(last))
+    {
+        return None;
+    }
+    m.result.iter().map(|e| slope(e, last)).collect()
+}
+
 /// The integer `c` with `e(t) = e(0) + c·t` for slot `t`, if `e` is affine in it.
 fn slope(e: &CExpr, t: usize) -> Option<i64> {
     if !e.uses_slot(t) {
