@@ -13,8 +13,9 @@ use std::ops::ControlFlow;
 use proptest::prelude::*;
 use sgscope::engine::budget::Meter;
 use sgscope::engine::general::{self, GeneralStop};
+use sgscope::engine::jit::{self, Kernel};
 use sgscope::engine::multi::compute_box;
-use sgscope::engine::{Progress, SgTable};
+use sgscope::engine::{BoxShape, Progress, SgTable};
 use sgscope::oracle::interp;
 use sgscope::rules::program::Scratch;
 use sgscope::rules::{load, Game, GameKind, Program, SourceFile};
@@ -297,6 +298,59 @@ proptest! {
         let want = interp::position_values(&source, &[], &e).unwrap();
         let got = compute_box(&game, &e).unwrap();
         prop_assert_eq!(got.values(), &want[..], "{}", text);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The compiled lister of a game whose moves may cycle (`Kernel::compile_box_lister`, the
+    /// loopy tables' move listing): every position's options in the box, in the tree-walking
+    /// interpreter's order; when it hands a position back, the interpreter finds an option
+    /// outside the box there, or a rule error.
+    #[test]
+    fn compiled_listers_list_the_interpreters_moves(
+        rules in prop::collection::vec(
+            prop_oneof![
+                position_rule().prop_filter("one component", |r| !r.contains(") +")),
+                Just("move if x >= 1 => (x - 1, y + 1)".to_string()),
+                Just("move t in 1..=y if x + t <= 9 => (x + t, y - t)".to_string()),
+                Just("move t in 0..=2 => (x + t, y)".to_string()),
+            ],
+            1..4,
+        ),
+        ex in 0..10u64,
+        ey in 0..10u64,
+    ) {
+        let text = format!("position (x, y)\n{}", rules.join("\n"));
+        let game = load(SourceFile::new("t.sg", &text), &[]).unwrap();
+        let program = program(&game);
+        let shape = BoxShape::new(&[ex, ey]);
+        let lister = Kernel::compile_box_lister(program, shape.extents(), shape.strides())
+            .expect("single-component rules compile");
+        let mut scratch = jit::Scratch::default();
+        for index in 0..shape.len() {
+            let position = shape.position(index);
+            let want = interp::moves(program.checked_moves(), program.coordinates(), true, &position);
+            let listed = lister.box_options(&position, u64::MAX, &mut scratch);
+            match (listed, want) {
+                (Some((got, _)), Ok(want)) => {
+                    let want: Vec<u32> = want
+                        .iter()
+                        .map(|option| shape.index(option).expect("listed: in the box") as u32)
+                        .collect();
+                    prop_assert_eq!(got, &want[..], "{} at {:?}", text, position);
+                }
+                (Some((got, _)), Err(e)) => {
+                    prop_assert!(false, "{text} at {position:?}: listed {got:?}, interpreter {e:?}")
+                }
+                (None, Ok(want)) => prop_assert!(
+                    want.iter().any(|option| shape.index(option).is_none()),
+                    "{text} at {position:?}: handed back, interpreter lists {want:?}"
+                ),
+                (None, Err(_)) => {}
+            }
+        }
     }
 }
 

@@ -134,7 +134,7 @@ impl Kernel {
         if program.is_position_game() {
             return None;
         }
-        Kernel::compile(program, None)
+        Kernel::compile(program, None, false)
     }
 
     /// Compiles the rules of a position game for the box `0..=extents[i]` with row-major
@@ -151,10 +151,45 @@ impl Kernel {
             .iter()
             .map(|&s| i64::try_from(s).ok())
             .collect::<Option<Vec<_>>>()?;
-        Kernel::compile(program, Some((extents, strides)))
+        Kernel::compile(program, Some((extents, strides)), false)
     }
 
-    fn compile(program: &Program, layout: Option<(Vec<i64>, Vec<i64>)>) -> Option<Kernel> {
+    /// Compiles the rules of a position game for the box `0..=extents[i]` into a *lister*:
+    /// code that writes the flat index of every option of a position ([`Kernel::box_options`]),
+    /// in the order the interpreter enumerates them, for a game whose moves may cycle (its
+    /// graph). `None` as [`Kernel::compile_box`], and when a rule moves to a sum of positions
+    /// or to nothing (the interpreter lists those).
+    pub fn compile_box_lister(
+        program: &Program,
+        extents: &[u64],
+        strides: &[usize],
+    ) -> Option<Kernel> {
+        let arity = program.coordinates().len();
+        if !program.is_position_game()
+            || extents.len() != arity
+            || program
+                .checked_moves()
+                .iter()
+                .any(|m| m.result.len() != arity)
+        {
+            return None;
+        }
+        let extents = extents
+            .iter()
+            .map(|&e| i64::try_from(e).ok())
+            .collect::<Option<Vec<_>>>()?;
+        let strides = strides
+            .iter()
+            .map(|&s| i64::try_from(s).ok())
+            .collect::<Option<Vec<_>>>()?;
+        Kernel::compile(program, Some((extents, strides)), true)
+    }
+
+    fn compile(
+        program: &Program,
+        layout: Option<(Vec<i64>, Vec<i64>)>,
+        listing: bool,
+    ) -> Option<Kernel> {
         let moves = program.checked_moves();
         let arity = program.coordinates().len();
         let box_len = layout.as_ref().map_or(0, |(extents, strides)| {
@@ -227,7 +262,7 @@ impl Kernel {
             let arith = module.declare_func_in_func(arith_id, b.func);
             let set = module.declare_func_in_func(set_id, b.func);
             let mex = mex_id.map(|id| module.declare_func_in_func(id, b.func));
-            let mut g = Gen::start(&mut b, pointer, arity, layout, arith, set);
+            let mut g = Gen::start(&mut b, pointer, arity, layout, arith, set, listing);
             for m in moves {
                 g.rule(m);
             }
@@ -276,6 +311,29 @@ impl Kernel {
             return Valued::Bail;
         };
         self.call(&[n], values, window, budget, scratch)
+    }
+
+    /// The flat indices of the options of `position`, in the interpreter's order, by a lister
+    /// ([`Kernel::compile_box_lister`]), and the rule steps spent (at most `budget`); `None`:
+    /// ask the interpreter (an option outside the box, a fault, the budget).
+    pub fn box_options<'s>(
+        &self,
+        position: &[u64],
+        budget: u64,
+        scratch: &'s mut Scratch,
+    ) -> Option<(&'s [u32], u64)> {
+        let mut coordinates = [0i64; 8];
+        if position.len() > coordinates.len() {
+            return None;
+        }
+        for (c, &p) in coordinates.iter_mut().zip(position) {
+            *c = i64::try_from(p).ok()?;
+        }
+        let position = &coordinates[..position.len()];
+        match self.call(position, &[], std::ptr::null(), budget, scratch) {
+            Valued::Value(count, steps) => Some((&scratch.marks[..count as usize], steps)),
+            Valued::Bail => None,
+        }
     }
 
     /// The value of `position` in the box it was compiled for (`values` row-major; a value of
@@ -536,6 +594,9 @@ struct Gen<'a, 'b> {
     sum_line: Option<Vec<i64>>,
     /// True once a heap line of step ±1 was written: a window of the table ([`Window`]).
     windows: bool,
+    /// A lister ([`Kernel::compile_box_lister`]): the options' indices go to the marks, their
+    /// number counted here, and the code returns that number instead of a mex.
+    listed: Option<Variable>,
 }
 
 impl<'a, 'b> Gen<'a, 'b> {
@@ -546,6 +607,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         layout: Option<(Vec<i64>, Vec<i64>)>,
         arith: FuncRef,
         set: FuncRef,
+        listing: bool,
     ) -> Self {
         let entry = b.create_block();
         b.append_block_params_for_function_params(entry);
@@ -571,6 +633,11 @@ impl<'a, 'b> Gen<'a, 'b> {
         let zero = b.ins().iconst(types::I64, 0);
         b.def_var(steps, zero);
         let bail = b.create_block();
+        let listed = listing.then(|| {
+            let listed = b.declare_var(types::I64);
+            b.def_var(listed, zero);
+            listed
+        });
         Gen {
             b,
             pointer,
@@ -592,7 +659,36 @@ impl<'a, 'b> Gen<'a, 'b> {
             line: None,
             sum_line: None,
             windows: false,
+            listed,
         }
+    }
+
+    /// A lister's option at table index `index`: written after the others, or the bail-out
+    /// that asks for larger marks when they are full.
+    fn list_option(&mut self, listed: Variable, index: Value) {
+        let count = self.b.use_var(listed);
+        let full = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, count, self.marks_len);
+        let store = self.b.create_block();
+        let grow = self.b.create_block();
+        self.b.ins().brif(full, grow, &[], store, &[]);
+        self.b.switch_to_block(grow);
+        let code = self
+            .b
+            .ins()
+            .iconst(types::I32, i64::from(BAIL_MARKS as i32));
+        self.b.ins().return_(&[code]);
+        self.b.switch_to_block(store);
+        let offset = self.b.ins().ishl_imm_u(count, 2);
+        let address = self.b.ins().iadd(self.marks, offset);
+        let narrow = self.b.ins().ireduce(types::I32, index);
+        self.b
+            .ins()
+            .store(MemFlagsData::trusted(), narrow, address, 0);
+        let count = self.b.ins().iadd_imm_s(count, 1);
+        self.b.def_var(listed, count);
     }
 
     /// The mex of the marks (and of a window, by `window_mex` when one was met), and the
@@ -602,6 +698,15 @@ impl<'a, 'b> Gen<'a, 'b> {
         let steps = b.use_var(self.steps);
         b.ins()
             .store(MemFlagsData::trusted(), steps, self.frame, STEPS);
+        if let Some(listed) = self.listed {
+            let count = b.use_var(listed);
+            let count = b.ins().ireduce(types::I32, count);
+            b.ins().return_(&[count]);
+            b.switch_to_block(self.bail);
+            let code = b.ins().iconst(types::I32, i64::from(BAIL as i32));
+            b.ins().return_(&[code]);
+            return;
+        }
         if let (true, Some(window_mex)) = (self.windows, window_mex) {
             let from = b
                 .ins()
@@ -930,6 +1035,23 @@ impl<'a, 'b> Gen<'a, 'b> {
             self.b.switch_to_block(walk);
             self.windows = true;
         }
+        if let Some(listed) = self.listed {
+            let header = self.b.create_block();
+            self.b.append_block_param(header, types::I64);
+            self.b.append_block_param(header, types::I64);
+            self.b.ins().jump(header, &[first.into(), count.into()]);
+            self.b.switch_to_block(header);
+            let index = self.b.block_params(header)[0];
+            let left = self.b.block_params(header)[1];
+            self.list_option(listed, index);
+            let index = self.b.ins().iadd_imm_s(index, delta);
+            let left = self.b.ins().iadd_imm_s(left, -1);
+            self.b
+                .ins()
+                .brif(left, header, &[index.into(), left.into()], after, &[]);
+            self.b.switch_to_block(after);
+            return;
+        }
         // The loop reads and marks without a branch; the largest value read says after it
         // whether some option was not known yet (its mark, past the marks, went to the sink).
         let header = self.b.create_block();
@@ -1124,13 +1246,19 @@ impl<'a, 'b> Gen<'a, 'b> {
             self.b.ins().brif(holds, body, &[], after, &[]);
             self.b.switch_to_block(body);
         }
-        let mut xor = self.b.ins().iconst(types::I32, 0);
-        for component in m.result.chunks(self.arity) {
-            let index = self.index_of(component);
-            let v = self.load_value(index);
-            xor = self.b.ins().bxor(xor, v);
+        if let Some(listed) = self.listed {
+            // One component: [`Kernel::compile_box_lister`] lists no sums.
+            let index = self.index_of(&m.result);
+            self.list_option(listed, index);
+        } else {
+            let mut xor = self.b.ins().iconst(types::I32, 0);
+            for component in m.result.chunks(self.arity) {
+                let index = self.index_of(component);
+                let v = self.load_value(index);
+                xor = self.b.ins().bxor(xor, v);
+            }
+            self.mark(xor);
         }
-        self.mark(xor);
         self.b.ins().jump(after, &[]);
         self.b.switch_to_block(after);
     }

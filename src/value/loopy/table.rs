@@ -20,6 +20,7 @@ use super::retrograde::retrograde_with;
 use super::{Gamma, LoopyValue};
 use crate::engine::budget;
 use crate::engine::generator::MoveGenerator;
+use crate::engine::jit::{self, Kernel};
 use crate::engine::moves;
 use crate::engine::multi::show_position;
 use crate::engine::{BoxShape, EngineError, EngineOptions, Hint};
@@ -420,11 +421,19 @@ impl<'g> Explorer<'g> {
             };
             let chunk_len = len.div_ceil(parts);
             let this = &*self;
+            // The rules in machine code, when they compile: each node's options listed by
+            // native loops, the interpreter only for what they hand back.
+            let lister = match self.generator {
+                MoveGenerator::Positions(program) if len >= PARALLEL_FROM => {
+                    Kernel::compile_box_lister(program, shape.extents(), shape.strides())
+                }
+                _ => None,
+            };
             let chunks: Vec<Result<Chunk, EngineError>> = (0..parts)
                 .into_par_iter()
                 .map(|part| {
                     let start = (part * chunk_len).min(len);
-                    this.list_box(shape, start..(start + chunk_len).min(len))
+                    this.list_box(shape, start..(start + chunk_len).min(len), lister.as_ref())
                 })
                 .collect();
             for chunk in chunks {
@@ -494,7 +503,12 @@ impl<'g> Explorer<'g> {
 
     /// The successors of the box's nodes `nodes`, in order: a node's options each at its flat
     /// index, its moves that leave nothing last ([`NOTHING`]).
-    fn list_box(&self, shape: &BoxShape, nodes: Range<usize>) -> Result<Chunk, EngineError> {
+    fn list_box(
+        &self,
+        shape: &BoxShape,
+        nodes: Range<usize>,
+        lister: Option<&Kernel>,
+    ) -> Result<Chunk, EngineError> {
         let arity = self.arity.max(1);
         let mut chunk = Chunk {
             ends: Vec::with_capacity(nodes.len()),
@@ -502,8 +516,17 @@ impl<'g> Explorer<'g> {
             to_nothing: false,
         };
         let (mut flat, mut ends, mut scratch) = (Vec::new(), Vec::new(), Scratch::default());
+        let mut compiled_scratch = jit::Scratch::default();
         for v in nodes {
             let position = self.position(v);
+            // Unmetered, as the interpreter's listing below.
+            let listed = lister
+                .and_then(|lister| lister.box_options(position, u64::MAX, &mut compiled_scratch));
+            if let Some((options, _)) = listed {
+                chunk.targets.extend_from_slice(options);
+                chunk.ends.push(chunk.targets.len());
+                continue;
+            }
             flat.clear();
             ends.clear();
             self.list(position, &mut scratch, &mut flat, &mut ends)?;
