@@ -36,6 +36,7 @@ use cranelift_module::{Linkage, Module};
 use crate::rules::arith::Function;
 use crate::rules::ast::BinaryOp;
 use crate::rules::checked::{CExpr, CExprKind, CheckedMove, CheckedValues};
+use crate::rules::program::PiecewiseLine;
 use crate::rules::sieve::{NumberCache, SetFn};
 use crate::rules::Program;
 
@@ -592,6 +593,9 @@ struct Gen<'a, 'b> {
     /// The slopes of every coordinate of every component when the rule moves to a sum of
     /// lines in its last binder ([`crate::rules::program::sum_line_steps`]).
     sum_line: Option<Vec<i64>>,
+    /// The current rule's two lines when its result has one `min`/`max` in its last binder
+    /// ([`crate::rules::program::piecewise_line`]).
+    piecewise: Option<PiecewiseLine>,
     /// True once a heap line of step ±1 was written: a window of the table ([`Window`]).
     windows: bool,
     /// A lister ([`Kernel::compile_box_lister`]): the options' indices go to the marks, their
@@ -658,6 +662,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             lists: 0,
             line: None,
             sum_line: None,
+            piecewise: None,
             windows: false,
             listed,
         }
@@ -787,6 +792,12 @@ impl<'a, 'b> Gen<'a, 'b> {
         let pin = crate::rules::program::pin_of(m, self.arity);
         self.line = crate::rules::program::line_steps(m, self.arity);
         self.sum_line = crate::rules::program::sum_line_steps(m, self.arity);
+        // Values only, in a box (a lister keeps the interpreter's order of the options).
+        self.piecewise = if self.layout.is_some() && self.listed.is_none() {
+            crate::rules::program::piecewise_line(m, self.arity)
+        } else {
+            None
+        };
         self.level(m, 0, pin, false);
     }
 
@@ -968,6 +979,12 @@ impl<'a, 'b> Gen<'a, 'b> {
             self.b.switch_to_block(after);
             return;
         }
+        if let (true, Some(piecewise)) = (last, self.piecewise.clone()) {
+            self.piecewise_lines(m, slot, lo, hi, &piecewise);
+            self.b.ins().jump(after, &[]);
+            self.b.switch_to_block(after);
+            return;
+        }
         self.b.def_var(slot, lo);
         let header = self.b.create_block();
         let next = self.b.create_block();
@@ -1052,8 +1069,15 @@ impl<'a, 'b> Gen<'a, 'b> {
             self.b.switch_to_block(after);
             return;
         }
-        // The loop reads and marks without a branch; the largest value read says after it
-        // whether some option was not known yet (its mark, past the marks, went to the sink).
+        self.mark_line(first, count, delta);
+        self.b.ins().jump(after, &[]);
+        self.b.switch_to_block(after);
+    }
+
+    /// Marks the values at `count >= 1` table indices from `first`, `delta` apart. The loop
+    /// reads and marks without a branch; the largest value read says after it whether some
+    /// option was not known yet (its mark, past the marks, went to the sink).
+    fn mark_line(&mut self, first: Value, count: Value, delta: i64) {
         let header = self.b.create_block();
         let exit = self.b.create_block();
         self.b.append_block_param(header, types::I64);
@@ -1085,6 +1109,107 @@ impl<'a, 'b> Gen<'a, 'b> {
             let largest = self.b.block_params(exit)[0];
             self.bail_if_unknown(largest);
         }
+    }
+
+    /// The last binder of a [`PiecewiseLine`] rule over `lo..=hi` (its steps spent): the
+    /// condition once (it does not use the binder); `A` and `B` at both ends, for their faults
+    /// (affine, they are extreme there); then the piece where `A` is chosen, where the
+    /// difference `D(t) = A - B` (`B - A` for a `max`) is at most 0, found from `D(lo)` and its
+    /// constant slope `d`: `t <= lo + ⌊-D(lo)/d⌋` when `d > 0`, `t >= lo + ⌈D(lo)/|d|⌉` when
+    /// `d < 0`, all or nothing when `d = 0`; each piece read as a line.
+    fn piecewise_lines(
+        &mut self,
+        m: &CheckedMove,
+        slot: Variable,
+        lo: Value,
+        hi: Value,
+        piecewise: &PiecewiseLine,
+    ) {
+        use BinaryOp::{Add, Div, Sub};
+        let after = self.b.create_block();
+        self.b.def_var(slot, lo);
+        if let Some(condition) = &m.condition {
+            let holds = self.condition(condition);
+            let body = self.b.create_block();
+            self.b.ins().brif(holds, body, &[], after, &[]);
+            self.b.switch_to_block(body);
+        }
+        self.b.def_var(slot, hi);
+        self.expr(&piecewise.first);
+        self.expr(&piecewise.second);
+        self.b.def_var(slot, lo);
+        let a = self.expr(&piecewise.first);
+        let b = self.expr(&piecewise.second);
+        let (difference, slope) = if piecewise.is_max {
+            (self.checked(Sub, b, a), -piecewise.slope_difference)
+        } else {
+            (self.checked(Sub, a, b), piecewise.slope_difference)
+        };
+        let one = self.b.ins().iconst(types::I64, 1);
+        // The first `t` of the second piece (`split`): `A` on `lo..split` when `d > 0` (or
+        // `d = 0` and `D <= 0`), on `split..=hi` when `d < 0`.
+        let zero = self.b.ins().iconst(types::I64, 0);
+        let negated = self.checked(Sub, zero, difference);
+        let hi_plus_one = self.checked(Add, hi, one);
+        let split = match slope.signum() {
+            0 => {
+                let first_all =
+                    self.b
+                        .ins()
+                        .icmp_imm_s(IntCC::SignedLessThanOrEqual, difference, 0);
+                self.b.ins().select(first_all, hi_plus_one, lo)
+            }
+            _ => {
+                let magnitude = self.b.ins().iconst(types::I64, slope.abs());
+                let quotient = self.checked(Div, negated, magnitude);
+                // d > 0: lo + ⌊-D/d⌋ + 1; d < 0: lo - ⌊-D/|d|⌋.
+                let offset = if slope > 0 {
+                    self.checked(Add, quotient, one)
+                } else {
+                    self.checked(Sub, zero, quotient)
+                };
+                let split = self.checked(Add, lo, offset);
+                let split = self.b.ins().smax(split, lo);
+                self.b.ins().smin(split, hi_plus_one)
+            }
+        };
+        let (before, from) = if slope < 0 {
+            (&piecewise.with_second, &piecewise.with_first)
+        } else {
+            (&piecewise.with_first, &piecewise.with_second)
+        };
+        let last_of_first = self.checked(Sub, split, one);
+        self.read_line(slot, lo, last_of_first, before);
+        self.read_line(slot, split, hi, from);
+        self.b.ins().jump(after, &[]);
+        self.b.switch_to_block(after);
+    }
+
+    /// The options `result` at `t = lo..=hi` (none when `lo > hi`), a line of `steps` in the
+    /// box: both ends checked, the values read along the table and marked without a branch.
+    fn read_line(
+        &mut self,
+        slot: Variable,
+        lo: Value,
+        hi: Value,
+        (result, steps): &(Vec<CExpr>, Vec<i64>),
+    ) {
+        let after = self.b.create_block();
+        let nonempty = self.b.create_block();
+        let empty = self.b.ins().icmp(IntCC::SignedGreaterThan, lo, hi);
+        self.b.ins().brif(empty, after, &[], nonempty, &[]);
+        self.b.switch_to_block(nonempty);
+        self.b.def_var(slot, lo);
+        let first = self.index_of(result);
+        self.b.def_var(slot, hi);
+        self.index_of(result);
+        let span = self.b.ins().isub(hi, lo);
+        let count = self.b.ins().iadd_imm_s(span, 1);
+        let delta: i64 = match &self.layout {
+            Some((_, strides)) => steps.iter().zip(strides).map(|(&d, &s)| d * s).sum(),
+            None => steps[0],
+        };
+        self.mark_line(first, count, delta);
         self.b.ins().jump(after, &[]);
         self.b.switch_to_block(after);
     }

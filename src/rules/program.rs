@@ -1011,6 +1011,114 @@ pub(crate) fn sum_line_steps(m: &CheckedMove, arity: usize) -> Option<Vec<i64>> 
     m.result.iter().map(|e| slope(e, last)).collect()
 }
 
+/// A rule whose result is a line in its last binder `t` on each of two pieces of the binder's
+/// range: one `min(A, B)` or `max(A, B)` of two expressions affine in `t` (Fibonacci Nim's
+/// `min(2 * t, n - t)`), the rest affine, a condition that does not use `t`. On the piece
+/// where `A` is chosen the result is `with_first`, elsewhere `with_second`, both lines.
+#[derive(Clone, Debug)]
+pub(crate) struct PiecewiseLine {
+    /// `A` and `B`.
+    pub first: CExpr,
+    pub second: CExpr,
+    /// `max(A, B)` (`A` where `A >= B`) rather than `min(A, B)` (`A` where `A <= B`).
+    pub is_max: bool,
+    /// `d(A - B)/dt`.
+    pub slope_difference: i64,
+    /// The result with `A` for the choice, and the slopes of its coordinates.
+    pub with_first: (Vec<CExpr>, Vec<i64>),
+    /// The result with `B` for the choice, and the slopes of its coordinates.
+    pub with_second: (Vec<CExpr>, Vec<i64>),
+}
+
+/// The [`PiecewiseLine`] of `m`, if it is one (one component, a range for its last binder).
+pub(crate) fn piecewise_line(m: &CheckedMove, arity: usize) -> Option<PiecewiseLine> {
+    let last = arity + m.binders.len().checked_sub(1)?;
+    if m.result.len() != arity
+        || m.binders.last().is_some_and(|b| b.is_set())
+        || m.condition.as_ref().is_some_and(|c| c.uses_slot(last))
+    {
+        return None;
+    }
+    let choices: usize = m.result.iter().map(|e| choices(e, last)).sum();
+    if choices != 1 {
+        return None;
+    }
+    let (first, second, is_max) = m.result.iter().find_map(|e| choice(e, last))?;
+    let slope_difference = slope(&first, last)?.checked_sub(slope(&second, last)?)?;
+    let with = |pick: usize| -> Option<(Vec<CExpr>, Vec<i64>)> {
+        let result = m
+            .result
+            .iter()
+            .map(|e| chosen(e, last, pick))
+            .collect::<Option<Vec<_>>>()?;
+        let slopes = result
+            .iter()
+            .map(|e| slope(e, last))
+            .collect::<Option<_>>()?;
+        Some((result, slopes))
+    };
+    Some(PiecewiseLine {
+        with_first: with(0)?,
+        with_second: with(1)?,
+        first,
+        second,
+        is_max,
+        slope_difference,
+    })
+}
+
+/// The number of two-argument `min`/`max` nodes of `e` that use slot `t`.
+fn choices(e: &CExpr, t: usize) -> usize {
+    let own = match &e.kind {
+        CExprKind::Min(args) | CExprKind::Max(args) => {
+            usize::from(args.len() == 2 && e.uses_slot(t))
+        }
+        _ => 0,
+    };
+    own + e
+        .children()
+        .into_iter()
+        .map(|c| choices(c, t))
+        .sum::<usize>()
+}
+
+/// The arguments of the `min`/`max` of `e` that uses slot `t` (and whether it is a `max`),
+/// when neither holds another.
+fn choice(e: &CExpr, t: usize) -> Option<(CExpr, CExpr, bool)> {
+    match &e.kind {
+        CExprKind::Min(args) | CExprKind::Max(args) if args.len() == 2 && e.uses_slot(t) => {
+            let is_max = matches!(e.kind, CExprKind::Max(_));
+            (choices(&args[0], t) + choices(&args[1], t) == 0)
+                .then(|| (args[0].clone(), args[1].clone(), is_max))
+        }
+        _ => e.children().into_iter().find_map(|c| choice(c, t)),
+    }
+}
+
+/// `e` with its `min`/`max` that uses slot `t` replaced by argument `pick`, through the forms
+/// [`slope`] reads (`None` past them).
+fn chosen(e: &CExpr, t: usize, pick: usize) -> Option<CExpr> {
+    if !e.uses_slot(t) {
+        return Some(e.clone());
+    }
+    let kind = match &e.kind {
+        CExprKind::Slot(_) => return Some(e.clone()),
+        CExprKind::Min(args) | CExprKind::Max(args) if args.len() == 2 => {
+            return Some(args[pick].clone())
+        }
+        CExprKind::Neg(x) => CExprKind::Neg(Box::new(chosen(x, t, pick)?)),
+        CExprKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul), a, b) => {
+            CExprKind::Binary(
+                *op,
+                Box::new(chosen(a, t, pick)?),
+                Box::new(chosen(b, t, pick)?),
+            )
+        }
+        _ => return None,
+    };
+    Some(CExpr { kind, span: e.span })
+}
+
 /// The integer `c` with `e(t) = e(0) + c·t` for slot `t`, if `e` is affine in it.
 fn slope(e: &CExpr, t: usize) -> Option<i64> {
     if !e.uses_slot(t) {
