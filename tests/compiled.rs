@@ -131,21 +131,39 @@ fn position_rule() -> impl Strategy<Value = String> {
 /// `-1`, so that the error reads the same wherever the search meets it first) or not affine.
 /// Every rule lowers `x`, or keeps it and lowers `y`: the games end.
 fn piecewise_rule() -> impl Strategy<Value = String> {
-    prop_oneof![
-        Just("move t in 1..=x => (x - t, min(2 * t, x - t))".to_string()),
-        Just("move t in 1..=x => (x - t, max(y - t, 0))".to_string()),
-        Just("move t in 0..y if x > 0 => (min(x - 1, y - t), t)".to_string()),
-        Just("move t in 1..=x => (x - t, max(y - 3 * t, 2 * t - x) + x)".to_string()),
-        Just("move t in 1..=x => (x - t, min(t + 1, t + y) - t)".to_string()),
-        Just("move t in 1..=x => (x - t, min(y, 2 * t) - 1)".to_string()),
-        Just("move t in 1..=x => (x - t, min(2 * y, 3 * t) / 2)".to_string()),
-        Just("move t in 1..=x => (x - t, max(y / 2, t / 2))".to_string()),
-        Just(
-            "move t in 1..=x if y % 3 != 1 => (max(x - 2 * t, x / 2), min(y + t, 20))".to_string()
-        ),
-        Just("move t in 1..=y => (x, y - t)".to_string()),
-        Just("move t in 1..=x => (x - t, y)".to_string()),
-    ]
+    prop::sample::select(vec![
+        "move t in 1..=x => (x - t, min(2 * t, x - t))",
+        "move t in 1..=x => (x - t, max(y - t, 0))",
+        "move t in 0..y if x > 0 => (min(x - 1, y - t), t)",
+        "move t in 1..=x => (x - t, max(y - 3 * t, 2 * t - x) + x)",
+        "move t in 1..=x => (x - t, min(t + 1, t + y) - t)",
+        "move t in 1..=x => (x - t, min(y, 2 * t) - 1)",
+        "move t in 1..=x => (x - t, min(2 * y, 3 * t) / 2)",
+        "move t in 1..=x => (x - t, max(y / 2, t / 2))",
+        "move t in 1..=x if y % 3 != 1 => (max(x - 2 * t, x / 2), min(y + t, 20))",
+        "move t in 1..=y => (x, y - t)",
+        "move t in 1..=x => (x - t, y)",
+    ])
+    .prop_map(str::to_string)
+}
+
+/// The box `0..=extents[i]` of the position game `(x, y)` with `rules`: the interpreter's
+/// values, or the same error (the search may meet it first at another position).
+fn same_box_as_the_interpreter(rules: &[String], extents: &[u64]) -> Result<(), TestCaseError> {
+    let text = format!("position (x, y)\n{}", rules.join("\n"));
+    let source = SourceFile::new("t.sg", &text);
+    let game = load(source.clone(), &[]).unwrap();
+    let want = interp::position_values(&source, &[], extents);
+    let got = compute_box(&game, extents);
+    match (want, got) {
+        (Ok(want), Ok(got)) => prop_assert_eq!(got.values(), &want[..], "{}", text),
+        (Err(want), Err(got)) => {
+            let what = want.message.rsplit(", ").next().unwrap_or_default();
+            prop_assert!(got.to_string().contains(what), "{text}: {got} vs {want:?}")
+        }
+        (want, got) => prop_assert!(false, "{text}: interpreter {want:?}, engine {got:?}"),
+    }
+    Ok(())
 }
 
 /// The interpreter's steps at every heap, to the first that fails (`Err`: its message).
@@ -199,20 +217,7 @@ proptest! {
         ex in 0..12u64,
         ey in 0..12u64,
     ) {
-        let text = format!("position (x, y)\n{}", rules.join("\n"));
-        let source = SourceFile::new("t.sg", &text);
-        let game = load(source.clone(), &[]).unwrap();
-        let want = interp::position_values(&source, &[], &[ex, ey]);
-        let got = compute_box(&game, &[ex, ey]);
-        match (want, got) {
-            (Ok(want), Ok(got)) => prop_assert_eq!(got.values(), &want[..], "{}", text),
-            (Err(want), Err(got)) => {
-                // The same error; the search may meet it first at another position.
-                let what = want.message.rsplit(", ").next().unwrap_or_default();
-                prop_assert!(got.to_string().contains(what), "{text}: {got} vs {want:?}")
-            }
-            (want, got) => prop_assert!(false, "{text}: interpreter {want:?}, engine {got:?}"),
-        }
+        same_box_as_the_interpreter(&rules, &[ex, ey])?;
     }
 
     /// Rules read as two lines ([`piecewise_rule`]): the interpreter's values or its error.
@@ -222,19 +227,7 @@ proptest! {
         ex in 0..14u64,
         ey in 0..14u64,
     ) {
-        let text = format!("position (x, y)\n{}", rules.join("\n"));
-        let source = SourceFile::new("t.sg", &text);
-        let game = load(source.clone(), &[]).unwrap();
-        let want = interp::position_values(&source, &[], &[ex, ey]);
-        let got = compute_box(&game, &[ex, ey]);
-        match (want, got) {
-            (Ok(want), Ok(got)) => prop_assert_eq!(got.values(), &want[..], "{}", text),
-            (Err(want), Err(got)) => {
-                let what = want.message.rsplit(", ").next().unwrap_or_default();
-                prop_assert!(got.to_string().contains(what), "{text}: {got} vs {want:?}")
-            }
-            (want, got) => prop_assert!(false, "{text}: interpreter {want:?}, engine {got:?}"),
-        }
+        same_box_as_the_interpreter(&rules, &[ex, ey])?;
     }
 
     /// A budget of `limit` steps stops the compiled run at the heap where the interpreter's

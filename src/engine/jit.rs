@@ -926,11 +926,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         lo: Value,
         hi: Value,
     ) {
-        let after = self.b.create_block();
-        let nonempty = self.b.create_block();
-        let empty = self.b.ins().icmp(IntCC::SignedGreaterThan, lo, hi);
-        self.b.ins().brif(empty, after, &[], nonempty, &[]);
-        self.b.switch_to_block(nonempty);
+        let after = self.unless_empty(lo, hi);
         // More than 2^32 values is the interpreter's error to report.
         let span = self.b.ins().isub(hi, lo);
         let too_long = self
@@ -1001,6 +997,38 @@ impl<'a, 'b> Gen<'a, 'b> {
         self.b.switch_to_block(after);
     }
 
+    /// Continues in a new block when `lo <= hi`; the block an empty range jumps to, where the
+    /// caller goes on after the range.
+    fn unless_empty(&mut self, lo: Value, hi: Value) -> Block {
+        let after = self.b.create_block();
+        let nonempty = self.b.create_block();
+        let empty = self.b.ins().icmp(IntCC::SignedGreaterThan, lo, hi);
+        self.b.ins().brif(empty, after, &[], nonempty, &[]);
+        self.b.switch_to_block(nonempty);
+        after
+    }
+
+    /// A rule's condition, which does not use its last binder, evaluated once at `slot = lo`:
+    /// continues in a new block when it holds, jumps to `after` when not.
+    fn condition_once(&mut self, m: &CheckedMove, slot: Variable, lo: Value, after: Block) {
+        self.b.def_var(slot, lo);
+        if let Some(condition) = &m.condition {
+            let holds = self.condition(condition);
+            let body = self.b.create_block();
+            self.b.ins().brif(holds, body, &[], after, &[]);
+            self.b.switch_to_block(body);
+        }
+    }
+
+    /// How far the table index moves when a line's binder grows by one (`step`: each
+    /// coordinate's slope).
+    fn table_delta(&self, step: &[i64]) -> i64 {
+        match &self.layout {
+            Some((_, strides)) => step.iter().zip(strides).map(|(&d, &s)| d * s).sum(),
+            None => step[0],
+        }
+    }
+
     /// The last binder of a line rule over `lo..=hi` (`span = hi - lo`): the condition once
     /// (it does not use the binder), both ends checked (every coordinate is monotone in the
     /// binder, so the ends bound the line), then the values read along the table.
@@ -1014,23 +1042,14 @@ impl<'a, 'b> Gen<'a, 'b> {
         step: &[i64],
     ) {
         let after = self.b.create_block();
-        self.b.def_var(slot, lo);
-        if let Some(condition) = &m.condition {
-            let holds = self.expr(condition);
-            let body = self.b.create_block();
-            self.b.ins().brif(holds, body, &[], after, &[]);
-            self.b.switch_to_block(body);
-        }
+        self.condition_once(m, slot, lo, after);
         // As the interpreter counts a line: its moves once the condition holds.
         let count = self.b.ins().iadd_imm_s(span, 1);
         self.spend(count);
         let first = self.index_of(&m.result);
         self.b.def_var(slot, hi);
         let last = self.index_of(&m.result);
-        let delta = match &self.layout {
-            Some((_, strides)) => step.iter().zip(strides).map(|(&d, &s)| d * s).sum(),
-            None => step[0],
-        };
+        let delta = self.table_delta(step);
         if self.layout.is_none() && delta.abs() == 1 {
             // The heaps `a..=b`: when `b = n - 1`, a window of the table (its mex by [`Window`]).
             let a = self.b.ins().smin(first, last);
@@ -1127,13 +1146,7 @@ impl<'a, 'b> Gen<'a, 'b> {
     ) {
         use BinaryOp::{Add, Div, Sub};
         let after = self.b.create_block();
-        self.b.def_var(slot, lo);
-        if let Some(condition) = &m.condition {
-            let holds = self.condition(condition);
-            let body = self.b.create_block();
-            self.b.ins().brif(holds, body, &[], after, &[]);
-            self.b.switch_to_block(body);
-        }
+        self.condition_once(m, slot, lo, after);
         self.b.def_var(slot, hi);
         self.expr(&piecewise.first);
         self.expr(&piecewise.second);
@@ -1194,21 +1207,14 @@ impl<'a, 'b> Gen<'a, 'b> {
         hi: Value,
         (result, steps): &(Vec<CExpr>, Vec<i64>),
     ) {
-        let after = self.b.create_block();
-        let nonempty = self.b.create_block();
-        let empty = self.b.ins().icmp(IntCC::SignedGreaterThan, lo, hi);
-        self.b.ins().brif(empty, after, &[], nonempty, &[]);
-        self.b.switch_to_block(nonempty);
+        let after = self.unless_empty(lo, hi);
         self.b.def_var(slot, lo);
         let first = self.index_of(result);
         self.b.def_var(slot, hi);
         self.index_of(result);
         let span = self.b.ins().isub(hi, lo);
         let count = self.b.ins().iadd_imm_s(span, 1);
-        let delta: i64 = match &self.layout {
-            Some((_, strides)) => steps.iter().zip(strides).map(|(&d, &s)| d * s).sum(),
-            None => steps[0],
-        };
+        let delta = self.table_delta(steps);
         self.mark_line(first, count, delta);
         self.b.ins().jump(after, &[]);
         self.b.switch_to_block(after);
@@ -1229,13 +1235,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         steps: &[i64],
     ) {
         let after = self.b.create_block();
-        self.b.def_var(slot, lo);
-        if let Some(condition) = &m.condition {
-            let holds = self.condition(condition);
-            let body = self.b.create_block();
-            self.b.ins().brif(holds, body, &[], after, &[]);
-            self.b.switch_to_block(body);
-        }
+        self.condition_once(m, slot, lo, after);
         let components: Vec<&[CExpr]> = m.result.chunks(self.arity).collect();
         let firsts: Vec<Value> = components.iter().map(|c| self.index_of(c)).collect();
         self.b.def_var(slot, hi);
@@ -1244,10 +1244,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         }
         let deltas: Vec<i64> = steps
             .chunks(self.arity)
-            .map(|step| match &self.layout {
-                Some((_, strides)) => step.iter().zip(strides).map(|(&d, &s)| d * s).sum(),
-                None => step[0],
-            })
+            .map(|step| self.table_delta(step))
             .collect();
         let header = self.b.create_block();
         let exit = self.b.create_block();
