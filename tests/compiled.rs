@@ -4,7 +4,8 @@
 //! `primes`, `prime_powers`), conditions with `&&`, `||`, `count`, `bit`, `ctz`,
 //! `popcount`, `gcd`, shifts, `min`/`max`/`abs`, `/` and `%` (floor and Euclidean, negative
 //! operands included), results that are heaps, sums of heaps, `none`, tuples and sums of
-//! tuples — and rules that fail at run time, whose error must be the interpreter's. The
+//! tuples, conditions that use the last binder only in comparisons (read piece by piece as
+//! lines) — and rules that fail at run time, whose error must be the interpreter's. The
 //! running meter must stop a compiled run at the same heap and rule as the interpreter's
 //! count of steps says.
 
@@ -65,6 +66,14 @@ fn condition() -> impl Strategy<Value = String> {
         Just("if -x / 2 >= -n / 3".to_string()),
         Just("if (x - 7) % 3 == 1".to_string()),
         Just("if !(x & 1 == 1)".to_string()),
+        // The last binder only in comparisons of affine sides (read as lines between the
+        // points where a comparison changes): slopes 1, 2, 3 and -2, `!=`, `count`, and a
+        // product that overflows from x = 7 on (the interpreter's error).
+        Just("if x > n - 4 || 2 * x < n".to_string()),
+        Just("if 3 * x - n != 2 && x + 1 < n".to_string()),
+        Just("if count(x > 2, x < n - 1, n % 3 == 0) == 2".to_string()),
+        Just("if -2 * x + n >= 1 && x != 3".to_string()),
+        Just("if x * 1537228672809129301 < n".to_string()),
     ]
 }
 
@@ -123,6 +132,13 @@ fn position_rule() -> impl Strategy<Value = String> {
         Just("move t in 1..=y if x % 2 == 1 => (x - 1, t) + (x, y - t)".to_string()),
         Just("move t in 0..=x + 1 if y >= 1 => (t, y - 1) + (x + 1 - t, 0)".to_string()),
         Just("move u in 0..=y, t in 0..=x if u < y => (t, u) + (x - t - 1, u)".to_string()),
+        // Conditions that use the last binder only in comparisons of affine sides (Nim_k's
+        // `count(ta > 0, tb > 0) == 1`), ranges longer than the moves.
+        Just("move a in 0..=x, b in 0..=y if count(a > 0, b > 0) == 1 => (x - a, y - b)".to_string()),
+        Just("move a in 0..=x, b in 0..=y if count(a > 0, b > 0) >= 1 && 3 * b != a + 2 => (x - a, y - b)".to_string()),
+        Just("move t in 1..=x + 1 if t <= x && 2 * t != y => (x - t, y)".to_string()),
+        Just("move t in 0..=y if x > 0 && (t < 2 || t > y - 2) => (x - 1, y - t)".to_string()),
+        Just("move t in 1..=x + y if t <= x && t + y >= 3 => (x - t, y)".to_string()),
     ]
 }
 

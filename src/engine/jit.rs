@@ -36,7 +36,7 @@ use cranelift_module::{Linkage, Module};
 use crate::rules::arith::Function;
 use crate::rules::ast::BinaryOp;
 use crate::rules::checked::{CExpr, CExprKind, CheckedMove, CheckedValues};
-use crate::rules::program::PiecewiseLine;
+use crate::rules::program::{GuardedLine, PiecewiseLine};
 use crate::rules::sieve::{NumberCache, SetFn};
 use crate::rules::Program;
 
@@ -596,6 +596,9 @@ struct Gen<'a, 'b> {
     /// The current rule's two lines when its result has one `min`/`max` in its last binder
     /// ([`crate::rules::program::piecewise_line`]).
     piecewise: Option<PiecewiseLine>,
+    /// The current rule's line and thresholds when its condition uses its last binder only
+    /// in comparisons of affine expressions ([`crate::rules::program::guarded_line`]).
+    guarded: Option<GuardedLine>,
     /// True once a heap line of step ±1 was written: a window of the table ([`Window`]).
     windows: bool,
     /// A lister ([`Kernel::compile_box_lister`]): the options' indices go to the marks, their
@@ -663,6 +666,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             line: None,
             sum_line: None,
             piecewise: None,
+            guarded: None,
             windows: false,
             listed,
         }
@@ -798,6 +802,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         } else {
             None
         };
+        self.guarded = crate::rules::program::guarded_line(m, self.arity);
         self.level(m, 0, pin, false);
     }
 
@@ -981,6 +986,12 @@ impl<'a, 'b> Gen<'a, 'b> {
             self.b.switch_to_block(after);
             return;
         }
+        if let (true, Some(guarded)) = (last, self.guarded.clone()) {
+            self.guarded_lines(m, slot, lo, hi, &guarded);
+            self.b.ins().jump(after, &[]);
+            self.b.switch_to_block(after);
+            return;
+        }
         self.b.def_var(slot, lo);
         let header = self.b.create_block();
         let next = self.b.create_block();
@@ -1046,6 +1057,23 @@ impl<'a, 'b> Gen<'a, 'b> {
         // As the interpreter counts a line: its moves once the condition holds.
         let count = self.b.ins().iadd_imm_s(span, 1);
         self.spend(count);
+        self.walk_line(m, slot, (lo, hi, count), step, after);
+        self.b.switch_to_block(after);
+    }
+
+    /// The options of a line rule at `t = lo..=hi` (`count` of them, its condition known to
+    /// hold): both ends checked (every coordinate is monotone in `t`, so the ends bound the
+    /// line), then the values marked along the table (or listed, or a heap's window noted);
+    /// every path ends by jumping to `after`.
+    fn walk_line(
+        &mut self,
+        m: &CheckedMove,
+        slot: Variable,
+        (lo, hi, count): (Value, Value, Value),
+        step: &[i64],
+        after: Block,
+    ) {
+        self.b.def_var(slot, lo);
         let first = self.index_of(&m.result);
         self.b.def_var(slot, hi);
         let last = self.index_of(&m.result);
@@ -1085,12 +1113,91 @@ impl<'a, 'b> Gen<'a, 'b> {
             self.b
                 .ins()
                 .brif(left, header, &[index.into(), left.into()], after, &[]);
-            self.b.switch_to_block(after);
             return;
         }
         self.mark_line(first, count, delta);
         self.b.ins().jump(after, &[]);
-        self.b.switch_to_block(after);
+    }
+
+    /// The last binder of a [`GuardedLine`] rule over `lo..=hi` (its steps spent), piece by
+    /// piece from `t = lo`: each threshold `E = A - B + offset` of slope `d` keeps its side of
+    /// 0 for `⌊-E/d⌋` more values when `d > 0` and `E <= 0`, `⌊(E - 1)/|d|⌋` when `d < 0` and
+    /// `E > 0`, to the end otherwise; the piece runs to the nearest change. The condition is
+    /// evaluated at both ends of the piece (the same comparisons hold throughout, so the same
+    /// subexpressions are evaluated at every `t`, each affine in `t` or not using it: any
+    /// fault inside the piece is a fault at an end), and where it holds the piece is read as
+    /// a line.
+    fn guarded_lines(
+        &mut self,
+        m: &CheckedMove,
+        slot: Variable,
+        lo: Value,
+        hi: Value,
+        guarded: &GuardedLine,
+    ) {
+        use BinaryOp::{Add, Sub};
+        let Some(condition) = &m.condition else {
+            unreachable!("a guarded line has a condition")
+        };
+        let header = self.b.create_block();
+        let exit = self.b.create_block();
+        self.b.append_block_param(header, types::I64);
+        self.b.ins().jump(header, &[lo.into()]);
+        self.b.switch_to_block(header);
+        let from = self.b.block_params(header)[0];
+        self.b.def_var(slot, from);
+        // How many values past `from` the piece reaches (below 2^32: the range is checked).
+        let mut reach = self.b.ins().isub(hi, from);
+        for threshold in &guarded.thresholds {
+            let a = self.expr(&threshold.left);
+            let b = self.expr(&threshold.right);
+            let mut e = self.checked(Sub, a, b);
+            if threshold.offset != 0 {
+                let offset = self.b.ins().iconst(types::I64, threshold.offset);
+                e = self.checked(Add, e, offset);
+            }
+            // The distance as an unsigned number: `-E` of `E = i64::MIN` is 2^63.
+            let (changes, distance) = if threshold.slope > 0 {
+                let changes = self.b.ins().icmp_imm_s(IntCC::SignedLessThanOrEqual, e, 0);
+                (changes, self.b.ins().ineg(e))
+            } else {
+                let changes = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThan, e, 0);
+                (changes, self.b.ins().iadd_imm_s(e, -1))
+            };
+            let magnitude = threshold.slope.unsigned_abs();
+            let distance = if magnitude == 1 {
+                distance
+            } else {
+                let magnitude = self.b.ins().iconst(types::I64, magnitude as i64);
+                self.b.ins().udiv(distance, magnitude)
+            };
+            let nearer = self.b.ins().icmp(IntCC::UnsignedLessThan, distance, reach);
+            let nearer = self.b.ins().band(changes, nearer);
+            reach = self.b.ins().select(nearer, distance, reach);
+        }
+        let to = self.b.ins().iadd(from, reach);
+        let holds = self.condition(condition);
+        let check_end = self.b.create_block();
+        let checked = self.b.create_block();
+        self.b.ins().brif(reach, check_end, &[], checked, &[]);
+        self.b.switch_to_block(check_end);
+        self.b.def_var(slot, to);
+        self.condition(condition);
+        self.b.ins().jump(checked, &[]);
+        self.b.switch_to_block(checked);
+        let read = self.b.create_block();
+        let next = self.b.create_block();
+        self.b.ins().brif(holds, read, &[], next, &[]);
+        self.b.switch_to_block(read);
+        let count = self.b.ins().iadd_imm_s(reach, 1);
+        self.walk_line(m, slot, (from, to, count), &guarded.step, next);
+        self.b.switch_to_block(next);
+        let at_end = self.b.ins().icmp(IntCC::Equal, to, hi);
+        let following = self.b.ins().iadd_imm_s(to, 1);
+        self.b
+            .ins()
+            .brif(at_end, exit, &[], header, &[following.into()]);
+        self.b.switch_to_block(exit);
     }
 
     /// Marks the values at `count >= 1` table indices from `first`, `delta` apart. The loop

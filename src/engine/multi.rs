@@ -23,6 +23,7 @@
 use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use rayon::prelude::*;
 
@@ -43,6 +44,10 @@ pub const MAX_OUTSIDE: usize = 1 << 21;
 pub const OUTSIDE_BYTES: u64 = 96;
 /// Waves smaller than this are computed on the calling thread.
 const PARALLEL_WAVE: usize = 64;
+/// A wave expected to take less than this many nanoseconds on one thread is computed on the
+/// calling thread: handing it to the pool and joining costs tens of microseconds (the
+/// knight's thousands of diagonals of a few thousand cheap positions each).
+const PARALLEL_WAVE_NANOS: f64 = 200_000.0;
 
 /// Boxes smaller than this are searched sequentially (waves would cost more than they save).
 const MIN_WAVE_BOX: usize = 4096;
@@ -131,6 +136,11 @@ fn compute_box_reporting(
 const MAX_ENLARGEMENT: u128 = 32;
 /// The most positions an enlarged region may compute, as a multiple of the box asked.
 const MAX_REGION: usize = 8;
+/// A [`Survey`] looks at this many positions spread through the box at least...
+const MIN_SURVEY_SPREAD: usize = 16;
+/// ...and at more (up to 64) only while it has seen fewer moves than this: the interpreter
+/// lists them, and Nim_k's far corner alone has 13^4.
+const MAX_SURVEY_MOVES: usize = 1 << 16;
 /// Every set of coordinates is tried as a [`Survey`] form up to this many coordinates.
 const MAX_FORM_ARITY: usize = 8;
 
@@ -648,22 +658,30 @@ impl<'g> Solver<'g> {
         let arity = self.layout.dimension();
         let layout = self.layout.clone();
         let extents = layout.extents();
+        // The far corner, the middle of each far face and MIN_SURVEY_SPREAD positions spread
+        // through the box always; more of the faces and the box while the moves seen stay
+        // fewer than MAX_SURVEY_MOVES.
+        let face = |i: usize, fraction: u64| -> Vec<u64> {
+            let mut face: Vec<u64> = extents.iter().map(|&e| e * fraction / 4).collect();
+            face[i] = extents[i];
+            face
+        };
         let samples = 64.min(layout.len());
-        let mut starts: Vec<Vec<u64>> = (0..samples)
-            .map(|k| {
-                let mut position = Vec::new();
-                layout.write_position(k * (layout.len() / samples), &mut position);
-                position
-            })
-            .collect();
-        starts.push(extents.to_vec());
-        for i in 0..arity {
-            for fraction in [1, 2, 3] {
-                let mut face: Vec<u64> = extents.iter().map(|&e| e * fraction / 4).collect();
-                face[i] = extents[i];
-                starts.push(face);
-            }
-        }
+        let spread = |k: usize| -> Vec<u64> {
+            let mut position = Vec::new();
+            layout.write_position(k * (layout.len() / samples), &mut position);
+            position
+        };
+        // Every fourth spread position first: the first ones cover the whole box too.
+        let mut order: Vec<usize> = (0..samples).collect();
+        order.sort_by_key(|&k| (k % 4, k));
+        let first = samples.min(MIN_SURVEY_SPREAD);
+        let mut starts: Vec<Vec<u64>> = vec![extents.to_vec()];
+        starts.extend((0..arity).map(|i| face(i, 2)));
+        starts.extend(order[..first].iter().map(|&k| spread(k)));
+        let always = starts.len();
+        starts.extend((0..arity).flat_map(|i| [face(i, 1), face(i, 3)]));
+        starts.extend(order[first..].iter().map(|&k| spread(k)));
         // Every set of coordinates when there are few, else each one and all of them.
         let mut forms: Vec<u64> = if arity <= MAX_FORM_ARITY {
             (1..1u64 << arity).collect()
@@ -693,8 +711,13 @@ impl<'g> Solver<'g> {
         // For each sampled move, the forms it lowers strictly (a bit set; distinct ones kept).
         let mut lowering: HashSet<Vec<u64>> = HashSet::new();
         let mut strict = vec![0u64; forms.len().div_ceil(64)];
-        for from in starts {
+        let mut seen = 0usize;
+        for (k, from) in starts.into_iter().enumerate() {
+            if k >= always && seen >= MAX_SURVEY_MOVES {
+                break;
+            }
             self.for_each_move(&from, &mut |_, _, components| {
+                seen += 1;
                 for c in components.chunks(arity) {
                     leaves |= layout.index(c).is_none();
                     strict.fill(0);
@@ -776,6 +799,9 @@ impl<'g> Solver<'g> {
         let states: Vec<Mutex<WaveState>> = (0..=threads).map(|_| Mutex::default()).collect();
         // The values of a wave, in its order (`UNVISITED`: an option was not known).
         let mut computed: Vec<u32> = Vec::new();
+        // Nanoseconds of one thread's work a position, from the last wave (none yet: in the
+        // pool when large enough).
+        let mut nanos_per_position: Option<f64> = None;
         for wave in waves.iter() {
             let values = &self.values;
             let run = |(indices, out): (&[usize], &mut [u32])| {
@@ -828,8 +854,14 @@ impl<'g> Solver<'g> {
             };
             computed.clear();
             computed.resize(wave.len(), UNVISITED);
-            // A small wave is not worth handing to the pool (a long thin box has millions).
-            let result = if wave.len() >= PARALLEL_WAVE {
+            // A small or quick wave is not worth handing to the pool (a long thin box has
+            // millions of waves).
+            let parallel = wave.len() >= PARALLEL_WAVE
+                && threads > 1
+                && nanos_per_position
+                    .is_none_or(|nanos| nanos * wave.len() as f64 >= PARALLEL_WAVE_NANOS);
+            let started = Instant::now();
+            let result = if parallel {
                 let chunk = (wave.len() / (4 * threads)).max(PARALLEL_WAVE / 2);
                 wave.par_chunks(chunk)
                     .zip(computed.par_chunks_mut(chunk))
@@ -837,6 +869,9 @@ impl<'g> Solver<'g> {
             } else {
                 run((wave, &mut computed))
             };
+            let workers = if parallel { threads } else { 1 } as f64;
+            nanos_per_position =
+                Some(started.elapsed().as_nanos() as f64 * workers / wave.len() as f64);
             shared.settle(&mut self.meter);
             if let Err((stop, index, rule)) = result {
                 let mut position = Vec::new();

@@ -1067,6 +1067,81 @@ pub(crate) fn piecewise_line(m: &CheckedMove, arity: usize) -> Option<PiecewiseL
     })
 }
 
+/// A rule that is a line in its last binder `t` but for its condition, which uses `t` only
+/// inside comparisons `A op B` of two expressions affine in `t` (Nim_k's
+/// `count(ta > 0, tb > 0, tc > 0, td > 0) <= k`). Each comparison is decided by the signs of
+/// one or two [`Threshold`]s, affine in `t` too, so it changes at most twice along the range;
+/// between those changes every comparison, and so the whole condition, is constant, and the
+/// options form a line read along the table.
+#[derive(Clone, Debug)]
+pub(crate) struct GuardedLine {
+    /// `d(coordinate)/dt` for each result coordinate.
+    pub step: Vec<i64>,
+    /// The thresholds of the comparisons that use `t` with a slope (the others are
+    /// constant).
+    pub thresholds: Vec<Threshold>,
+}
+
+/// Whether `left - right + offset <= 0`: `A <= B` and its negation `A > B` are the threshold
+/// of offset 0; `A < B` and `A >= B` of offset 1; `A == B` and `A != B` both. Along `t` the
+/// difference has the constant slope `slope` (not 0), so the answer changes at most once.
+#[derive(Clone, Debug)]
+pub(crate) struct Threshold {
+    pub left: CExpr,
+    pub right: CExpr,
+    pub offset: i64,
+    pub slope: i64,
+}
+
+/// The [`GuardedLine`] of `m`, if it is one (one component, a range for its last binder, a
+/// condition that uses it).
+pub(crate) fn guarded_line(m: &CheckedMove, arity: usize) -> Option<GuardedLine> {
+    let last = arity + m.binders.len().checked_sub(1)?;
+    if m.result.len() != arity || m.binders.last().is_some_and(|b| b.is_set()) {
+        return None;
+    }
+    let condition = m.condition.as_ref().filter(|c| c.uses_slot(last))?;
+    let step = m
+        .result
+        .iter()
+        .map(|e| slope(e, last))
+        .collect::<Option<Vec<_>>>()?;
+    let mut thresholds = Vec::new();
+    thresholds_of(condition, last, &mut thresholds).then_some(GuardedLine { step, thresholds })
+}
+
+/// Collects the [`Threshold`]s of the comparisons of `e` that use slot `t`; false when `e`
+/// uses `t` outside such a comparison of affine expressions.
+fn thresholds_of(e: &CExpr, t: usize, out: &mut Vec<Threshold>) -> bool {
+    use BinaryOp::{Eq, Ge, Gt, Le, Lt, Ne};
+    if !e.uses_slot(t) {
+        return true;
+    }
+    let affine = |a: &CExpr, b: &CExpr| slope(a, t)?.checked_sub(slope(b, t)?);
+    match &e.kind {
+        // A comparison of non-affine sides (`count(…) >= 1`) is decided by its sides' parts.
+        CExprKind::Binary(op @ (Eq | Ne | Lt | Le | Gt | Ge), a, b) if affine(a, b).is_some() => {
+            let slope = affine(a, b).unwrap_or_default();
+            let offsets: &[i64] = match op {
+                Le | Gt => &[0],
+                Lt | Ge => &[1],
+                _ => &[0, 1],
+            };
+            if slope != 0 {
+                out.extend(offsets.iter().map(|&offset| Threshold {
+                    left: (**a).clone(),
+                    right: (**b).clone(),
+                    offset,
+                    slope,
+                }));
+            }
+            true
+        }
+        CExprKind::Slot(_) => false,
+        _ => e.children().into_iter().all(|c| thresholds_of(c, t, out)),
+    }
+}
+
 /// The number of two-argument `min`/`max` nodes of `e` that use slot `t`.
 fn choices(e: &CExpr, t: usize) -> usize {
     let own = match &e.kind {
