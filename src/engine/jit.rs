@@ -1201,7 +1201,7 @@ impl<'a, 'b> Gen<'a, 'b> {
     }
 
     /// Marks the values at `count >= 1` table indices from `first`, `delta` apart. The loop
-    /// reads and marks without a branch; the largest value read says after it whether some
+    /// reads and marks without a branch; the OR of the values read says after it whether some
     /// option was not known yet (its mark, past the marks, went to the sink).
     fn mark_line(&mut self, first: Value, count: Value, delta: i64) {
         let header = self.b.create_block();
@@ -1217,23 +1217,23 @@ impl<'a, 'b> Gen<'a, 'b> {
         self.b.switch_to_block(header);
         let index = self.b.block_params(header)[0];
         let left = self.b.block_params(header)[1];
-        let largest = self.b.block_params(header)[2];
+        let seen = self.b.block_params(header)[2];
         let v = self.load_unchecked(index);
-        let largest = self.b.ins().umax(largest, v);
+        let seen = self.b.ins().bor(seen, v);
         self.mark(v);
         let index = self.b.ins().iadd_imm_s(index, delta);
         let left = self.b.ins().iadd_imm_s(left, -1);
         self.b.ins().brif(
             left,
             header,
-            &[index.into(), left.into(), largest.into()],
+            &[index.into(), left.into(), seen.into()],
             exit,
-            &[largest.into()],
+            &[seen.into()],
         );
         self.b.switch_to_block(exit);
         if self.layout.is_some() {
-            let largest = self.b.block_params(exit)[0];
-            self.bail_if_unknown(largest);
+            let seen = self.b.block_params(exit)[0];
+            self.bail_if_some_unknown(seen);
         }
     }
 
@@ -1331,7 +1331,7 @@ impl<'a, 'b> Gen<'a, 'b> {
     /// steps spent): the condition once (it does not use the binder), each component's ends
     /// checked (its coordinates are monotone in the binder, so the ends bound it), then every
     /// option's components read along the table with constant strides and XORed, without a
-    /// branch; the largest value read says after the loop whether one was not known yet.
+    /// branch; the OR of the values read says after the loop whether one was not known yet.
     fn sum_of_lines(
         &mut self,
         m: &CheckedMove,
@@ -1346,13 +1346,24 @@ impl<'a, 'b> Gen<'a, 'b> {
         let components: Vec<&[CExpr]> = m.result.chunks(self.arity).collect();
         let firsts: Vec<Value> = components.iter().map(|c| self.index_of(c)).collect();
         self.b.def_var(slot, hi);
-        for component in &components {
-            self.index_of(component);
-        }
+        let lasts: Vec<Value> = components.iter().map(|c| self.index_of(c)).collect();
         let deltas: Vec<i64> = steps
             .chunks(self.arity)
             .map(|step| self.table_delta(step))
             .collect();
+        // `A(t) + B(t)` with `B(lo) = A(hi)` and opposite steps: `B(t) = A(lo + hi - t)`, and
+        // the sum being commutative, `t` and `lo + hi - t` are the same option (chocolate's
+        // `(i, b) + (a - i, b)`): the first half of the range, its middle included, has them
+        // all.
+        let count = match deltas[..] {
+            [a, b] if a != 0 && a == -b => {
+                let mirrored = self.b.ins().icmp(IntCC::Equal, lasts[0], firsts[1]);
+                let rounded = self.b.ins().iadd_imm_s(count, 1);
+                let half = self.b.ins().ushr_imm(rounded, 1);
+                self.b.ins().select(mirrored, half, count)
+            }
+            _ => count,
+        };
         let header = self.b.create_block();
         let exit = self.b.create_block();
         for _ in &firsts {
@@ -1369,26 +1380,24 @@ impl<'a, 'b> Gen<'a, 'b> {
         self.b.switch_to_block(header);
         let params = self.b.block_params(header).to_vec();
         let (indices, rest) = params.split_at(firsts.len());
-        let (left, mut largest) = (rest[0], rest[1]);
+        let (left, mut seen) = (rest[0], rest[1]);
         let mut xor = self.b.ins().iconst(types::I32, 0);
         let mut next: Vec<BlockArg> = Vec::new();
         for (&index, &delta) in indices.iter().zip(&deltas) {
             let v = self.load_unchecked(index);
-            largest = self.b.ins().umax(largest, v);
+            seen = self.b.ins().bor(seen, v);
             xor = self.b.ins().bxor(xor, v);
             next.push(self.b.ins().iadd_imm_s(index, delta).into());
         }
         self.mark(xor);
         let left = self.b.ins().iadd_imm_s(left, -1);
         next.push(left.into());
-        next.push(largest.into());
-        self.b
-            .ins()
-            .brif(left, header, &next, exit, &[largest.into()]);
+        next.push(seen.into());
+        self.b.ins().brif(left, header, &next, exit, &[seen.into()]);
         self.b.switch_to_block(exit);
         if self.layout.is_some() {
-            let largest = self.b.block_params(exit)[0];
-            self.bail_if_unknown(largest);
+            let seen = self.b.block_params(exit)[0];
+            self.bail_if_some_unknown(seen);
         }
         self.b.ins().jump(after, &[]);
         self.b.switch_to_block(after);
@@ -1445,6 +1454,18 @@ impl<'a, 'b> Gen<'a, 'b> {
     }
 
     /// Bails out when `v` marks a box position not computed yet.
+    /// Bails out when the OR of values read has bit 31 set: one was not known yet
+    /// ([`NOT_KNOWN`] and above have it; two instructions a value fewer than their maximum).
+    /// A known value as large (2^31 options at one position) only bails out needlessly.
+    fn bail_if_some_unknown(&mut self, or: Value) {
+        const _: () = assert!(NOT_KNOWN >= 1 << 31);
+        let unknown = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, or, 1 << 31);
+        self.bail_if(unknown);
+    }
+
     fn bail_if_unknown(&mut self, v: Value) {
         let unknown =
             self.b
