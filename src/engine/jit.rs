@@ -1359,7 +1359,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             [a, b] if a != 0 && a == -b => {
                 let mirrored = self.b.ins().icmp(IntCC::Equal, lasts[0], firsts[1]);
                 let rounded = self.b.ins().iadd_imm_s(count, 1);
-                let half = self.b.ins().ushr_imm(rounded, 1);
+                let half = self.b.ins().ushr_imm_u(rounded, 1);
                 self.b.ins().select(mirrored, half, count)
             }
             _ => count,
