@@ -354,3 +354,82 @@ fn graphs_are_drawn_with_their_outcomes() {
         "error: --rare marks rare values of a heap game; a graph has none (drop --rare)\n",
     );
 }
+
+/// A box of more than 2^16 positions whose moves cycle is listed in chunks, one per thread,
+/// by machine code, and the chunks joined: outcomes and remoteness must be those of a plain
+/// retrograde analysis (written out here) of the same moves, `take 1-3, or put 2 back` on
+/// heaps `0..=70000` (benches/general-loops/loopy-heap.sg).
+#[test]
+fn a_large_loopy_box_has_the_outcomes_of_a_retrograde_analysis() {
+    const TOP: usize = 70_000;
+    let csv = ok(&[
+        "table",
+        "benches/general-loops/loopy-heap.sg",
+        "--to",
+        &TOP.to_string(),
+        "--set",
+        &format!("top={TOP}"),
+        "--format",
+        "csv",
+    ]);
+    let moves = |n: usize| -> Vec<usize> {
+        let mut options: Vec<usize> = (1..=3.min(n)).map(|x| n - x).collect();
+        if n % 5 == 1 && n + 2 <= TOP {
+            options.push(n + 2);
+        }
+        options
+    };
+    let mut predecessors = vec![Vec::new(); TOP + 1];
+    let mut unresolved: Vec<usize> = (0..=TOP).map(|n| moves(n).len()).collect();
+    for n in 0..=TOP {
+        for w in moves(n) {
+            predecessors[w].push(n);
+        }
+    }
+    // (won, remoteness) once known: a position with no move is lost at once; a predecessor
+    // of a lost position is won one move later; a position whose moves all reach won ones is
+    // lost one move after the last of them found (breadth first: the longest way).
+    let mut known: Vec<Option<(bool, u32)>> = vec![None; TOP + 1];
+    let mut queue: Vec<usize> = (0..=TOP).filter(|&n| unresolved[n] == 0).collect();
+    for &n in &queue {
+        known[n] = Some((false, 0));
+    }
+    let mut head = 0;
+    while let Some(&v) = queue.get(head) {
+        head += 1;
+        let (won, depth) = known[v].expect("queued positions are known");
+        for &u in &predecessors[v] {
+            if known[u].is_some() {
+                continue;
+            }
+            if !won {
+                known[u] = Some((true, depth + 1));
+                queue.push(u);
+            } else {
+                unresolved[u] -= 1;
+                if unresolved[u] == 0 {
+                    known[u] = Some((false, depth + 1));
+                    queue.push(u);
+                }
+            }
+        }
+    }
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("n,outcome,remoteness,value"));
+    let mut draws = 0;
+    for (n, line) in lines.enumerate() {
+        let fields: Vec<&str> = line.splitn(4, ',').collect();
+        let want = match known[n] {
+            Some((true, r)) => format!("N,{r}"),
+            Some((false, r)) => format!("P,{r}"),
+            None => {
+                draws += 1;
+                "D,".to_string()
+            }
+        };
+        assert_eq!(fields[0], n.to_string());
+        assert_eq!(format!("{},{}", fields[1], fields[2]), want, "heap {n}");
+    }
+    assert!(draws > 0, "the game has draws (it cycles)");
+    assert_eq!(csv.lines().count(), TOP + 2);
+}

@@ -316,10 +316,12 @@ const NOTHING: u32 = u32::MAX;
 /// The boxes from which [`Explorer`] lists the moves on every thread: below, one thread is
 /// faster than handing out the work.
 const PARALLEL_FROM: usize = 1 << 16;
+/// The nodes a chunk lists before it makes room for the rest's successors.
+const DEGREE_SAMPLE: usize = 1024;
 
 /// The successors of a run of a box's nodes, listed by one thread.
 struct Chunk {
-    /// Where each node's successors end in `targets`.
+    /// 0, then where each node's successors end in `targets` (CSR offsets).
     ends: Vec<usize>,
     targets: Vec<u32>,
     /// Whether a move leaves no position.
@@ -437,10 +439,17 @@ impl<'g> Explorer<'g> {
                 })
                 .collect();
             for chunk in chunks {
-                let chunk = chunk?;
+                let mut chunk = chunk?;
+                if self.offsets.len() == 1 {
+                    // The first chunk's lists become the graph's, without a copy.
+                    self.targets = std::mem::take(&mut chunk.targets);
+                    self.offsets = chunk.ends;
+                    self.to_nothing |= chunk.to_nothing;
+                    continue;
+                }
                 let base = self.targets.len();
                 self.offsets
-                    .extend(chunk.ends.iter().map(|&end| base + end));
+                    .extend(chunk.ends[1..].iter().map(|&end| base + end));
                 self.targets.extend_from_slice(&chunk.targets);
                 self.to_nothing |= chunk.to_nothing;
             }
@@ -510,14 +519,24 @@ impl<'g> Explorer<'g> {
         lister: Option<&Kernel>,
     ) -> Result<Chunk, EngineError> {
         let arity = self.arity.max(1);
+        let mut offsets = Vec::with_capacity(nodes.len() + 1);
+        offsets.push(0);
         let mut chunk = Chunk {
-            ends: Vec::with_capacity(nodes.len()),
+            ends: offsets,
             targets: Vec::with_capacity(nodes.len()),
             to_nothing: false,
         };
         let (mut flat, mut ends, mut scratch) = (Vec::new(), Vec::new(), Scratch::default());
         let mut compiled_scratch = jit::Scratch::default();
+        let (first, count) = (nodes.start, nodes.len());
         for v in nodes {
+            if v - first == DEGREE_SAMPLE && count > 2 * DEGREE_SAMPLE {
+                // Room for the rest at the degree seen so far (and a tenth more), so that the
+                // targets are not copied again and again as they grow.
+                let per_node = chunk.targets.len().div_ceil(DEGREE_SAMPLE);
+                let rest = (count - DEGREE_SAMPLE) * per_node;
+                chunk.targets.reserve(rest + rest / 10);
+            }
             let position = self.position(v);
             // Unmetered, as the interpreter's listing below.
             let listed = lister
