@@ -599,6 +599,8 @@ struct Gen<'a, 'b> {
     /// The current rule's line and thresholds when its condition uses its last binder only
     /// in comparisons of affine expressions ([`crate::rules::program::guarded_line`]).
     guarded: Option<GuardedLine>,
+    /// The slot (`CExprKind::Slot` number) of the current rule's last binder.
+    last_binder: usize,
     /// True once a heap line of step ±1 was written: a window of the table ([`Window`]).
     windows: bool,
     /// A lister ([`Kernel::compile_box_lister`]): the options' indices go to the marks, their
@@ -667,6 +669,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             sum_line: None,
             piecewise: None,
             guarded: None,
+            last_binder: 0,
             windows: false,
             listed,
         }
@@ -803,6 +806,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             None
         };
         self.guarded = crate::rules::program::guarded_line(m, self.arity);
+        self.last_binder = self.arity + m.binders.len().saturating_sub(1);
         self.level(m, 0, pin, false);
     }
 
@@ -1076,8 +1080,9 @@ impl<'a, 'b> Gen<'a, 'b> {
         self.b.def_var(slot, lo);
         let first = self.index_of(&m.result);
         self.b.def_var(slot, hi);
-        let last = self.index_of(&m.result);
         let delta = self.table_delta(step);
+        let span = self.b.ins().iadd_imm_s(count, -1);
+        let last = self.far_end(&m.result, first, delta, span);
         if self.layout.is_none() && delta.abs() == 1 {
             // The heaps `a..=b`: when `b = n - 1`, a window of the table (its mex by [`Window`]).
             let a = self.b.ins().smin(first, last);
@@ -1318,10 +1323,10 @@ impl<'a, 'b> Gen<'a, 'b> {
         self.b.def_var(slot, lo);
         let first = self.index_of(result);
         self.b.def_var(slot, hi);
-        self.index_of(result);
         let span = self.b.ins().isub(hi, lo);
         let count = self.b.ins().iadd_imm_s(span, 1);
         let delta = self.table_delta(steps);
+        self.far_end(result, first, delta, span);
         self.mark_line(first, count, delta);
         self.b.ins().jump(after, &[]);
         self.b.switch_to_block(after);
@@ -1346,10 +1351,16 @@ impl<'a, 'b> Gen<'a, 'b> {
         let components: Vec<&[CExpr]> = m.result.chunks(self.arity).collect();
         let firsts: Vec<Value> = components.iter().map(|c| self.index_of(c)).collect();
         self.b.def_var(slot, hi);
-        let lasts: Vec<Value> = components.iter().map(|c| self.index_of(c)).collect();
         let deltas: Vec<i64> = steps
             .chunks(self.arity)
             .map(|step| self.table_delta(step))
+            .collect();
+        let span = self.b.ins().iadd_imm_s(count, -1);
+        let lasts: Vec<Value> = components
+            .iter()
+            .zip(&firsts)
+            .zip(&deltas)
+            .map(|((c, &first), &delta)| self.far_end(c, first, delta, span))
             .collect();
         // `A(t) + B(t)` with `B(lo) = A(hi)` and opposite steps: `B(t) = A(lo + hi - t)`, and
         // the sum being commutative, `t` and `lo + hi - t` are the same option (chocolate's
@@ -1401,6 +1412,29 @@ impl<'a, 'b> Gen<'a, 'b> {
         }
         self.b.ins().jump(after, &[]);
         self.b.switch_to_block(after);
+    }
+
+    /// The table index of a line's component at its far end `t = hi` (the binder's variable
+    /// set there), `span = hi - lo` values past its near end, whose index `first` was found
+    /// by [`Gen::index_of`]: bails out as that would, checking only the coordinates that use
+    /// `t` (the others are those of the near end); the index is `first + delta·span`.
+    fn far_end(&mut self, component: &[CExpr], first: Value, delta: i64, span: Value) -> Value {
+        let Some((extents, _)) = self.layout.clone() else {
+            return self.index_of(component);
+        };
+        for (e, &extent) in component.iter().zip(&extents) {
+            if e.uses_slot(self.last_binder) {
+                let c = self.expr(e);
+                let outside = self
+                    .b
+                    .ins()
+                    .icmp_imm_u(IntCC::UnsignedGreaterThan, c, extent);
+                self.bail_if(outside);
+            }
+        }
+        // Both ends in the box: the index between them is too.
+        let offset = self.b.ins().imul_imm_s(span, delta);
+        self.b.ins().iadd(first, offset)
     }
 
     /// The table index of one component (`arity` coordinate expressions), bailing out when
