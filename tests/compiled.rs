@@ -74,6 +74,12 @@ fn condition() -> impl Strategy<Value = String> {
         Just("if count(x > 2, x < n - 1, n % 3 == 0) == 2".to_string()),
         Just("if -2 * x + n >= 1 && x != 3".to_string()),
         Just("if x * 1537228672809129301 < n".to_string()),
+        // Faults that bounds on the operands must not hide (a shift past 63 or losing bits,
+        // a division by zero, an overflow), and operations whose bounds prove them safe.
+        Just("if (1 << x) > n".to_string()),
+        Just("if n / (x - 3) >= 1".to_string()),
+        Just("if (n * 1152921504606846976) % (x + 1) == 0".to_string()),
+        Just("if (n << 2) - x * 3 >= (x >> 1) + n % 7".to_string()),
     ]
 }
 

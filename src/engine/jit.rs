@@ -36,6 +36,7 @@ use cranelift_module::{Linkage, Module};
 use crate::rules::arith::Function;
 use crate::rules::ast::BinaryOp;
 use crate::rules::checked::{CExpr, CExprKind, CheckedMove, CheckedValues};
+use crate::rules::interval::{self, Interval};
 use crate::rules::program::{GuardedLine, PiecewiseLine};
 use crate::rules::sieve::{NumberCache, SetFn};
 use crate::rules::Program;
@@ -264,9 +265,7 @@ impl Kernel {
             let set = module.declare_func_in_func(set_id, b.func);
             let mex = mex_id.map(|id| module.declare_func_in_func(id, b.func));
             let mut g = Gen::start(&mut b, pointer, arity, layout, arith, set, listing);
-            for m in moves {
-                g.rule(m);
-            }
+            g.rules(moves);
             g.finish(mex);
             lists = g.lists;
             windows = g.windows;
@@ -601,6 +600,9 @@ struct Gen<'a, 'b> {
     guarded: Option<GuardedLine>,
     /// The slot (`CExprKind::Slot` number) of the current rule's last binder.
     last_binder: usize,
+    /// Bounds on each slot's values ([`interval`]): the coordinates `0..`, each binder's
+    /// from its range (set as its loop is generated).
+    bounds: Vec<Interval>,
     /// True once a heap line of step ±1 was written: a window of the table ([`Window`]).
     windows: bool,
     /// A lister ([`Kernel::compile_box_lister`]): the options' indices go to the marks, their
@@ -642,6 +644,9 @@ impl<'a, 'b> Gen<'a, 'b> {
         let zero = b.ins().iconst(types::I64, 0);
         b.def_var(steps, zero);
         let bail = b.create_block();
+        // A box's kernel also values positions past the box (its moves leave it): only
+        // non-negative.
+        let bounds = vec![Interval::NATURAL; arity];
         let listed = listing.then(|| {
             let listed = b.declare_var(types::I64);
             b.def_var(listed, zero);
@@ -670,6 +675,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             piecewise: None,
             guarded: None,
             last_binder: 0,
+            bounds,
             windows: false,
             listed,
         }
@@ -791,10 +797,52 @@ impl<'a, 'b> Gen<'a, 'b> {
     }
 
     /// One rule: its binders as nested loops (the program's order), then its leaf.
+    /// Every rule's moves. In a box, twice: for a position in the box, where bounds on the
+    /// coordinates (`0..=extent`) drop more checks, and for one past it (its moves leave the
+    /// box: [`crate::engine::multi`] values those too).
+    fn rules(&mut self, moves: &[CheckedMove]) {
+        let Some((extents, _)) = self.layout.clone() else {
+            moves.iter().for_each(|m| self.rule(m));
+            return;
+        };
+        let mut inside = self.b.ins().iconst(types::I8, 1);
+        for (i, &extent) in extents.iter().enumerate() {
+            let c = self.b.use_var(self.slots[i]);
+            let within = self
+                .b
+                .ins()
+                .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, c, extent);
+            inside = self.b.ins().band(inside, within);
+        }
+        let (in_box, past_box, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(inside, in_box, &[], past_box, &[]);
+        let lists = self.lists;
+        for (block, box_bounds) in [(in_box, true), (past_box, false)] {
+            self.b.switch_to_block(block);
+            for (i, &extent) in extents.iter().enumerate() {
+                self.bounds[i] = if box_bounds {
+                    Interval::new(0, extent.into())
+                } else {
+                    Interval::NATURAL
+                };
+            }
+            // Only one version runs in a call: they share the set binders' lists.
+            self.lists = lists;
+            moves.iter().for_each(|m| self.rule(m));
+            self.b.ins().jump(done, &[]);
+        }
+        self.b.switch_to_block(done);
+    }
+
     fn rule(&mut self, m: &CheckedMove) {
         while self.slots.len() < self.arity + m.binders.len() {
             let var = self.b.declare_var(types::I64);
             self.slots.push(var);
+            self.bounds.push(Interval::ANY);
         }
         let pin = crate::rules::program::pin_of(m, self.arity);
         self.line = crate::rules::program::line_steps(m, self.arity);
@@ -824,10 +872,19 @@ impl<'a, 'b> Gen<'a, 'b> {
         match &binder.values {
             CheckedValues::Range { lo, hi, inclusive } => {
                 let single = *inclusive && lo.span == hi.span && lo.span == binder.span;
+                let (lo_bounds, hi_bounds) = (self.bounds_of(lo), self.bounds_of(hi));
+                let top = hi_bounds.hi - i128::from(!*inclusive);
+                self.bounds[self.arity + depth] = if lo_bounds.lo <= top {
+                    Interval::new(lo_bounds.lo, top)
+                } else {
+                    Interval::ANY
+                };
                 let lo = self.expr(lo);
                 let hi = if single { lo } else { self.expr(hi) };
                 let hi = if *inclusive {
                     hi
+                } else if hi_bounds.lo > Interval::ANY.lo {
+                    self.b.ins().iadd_imm_s(hi, -1)
                 } else {
                     // `hi - 1` cannot overflow below: `lo <= i64::MIN - 1` is empty.
                     let at_min = self.b.ins().icmp_imm_s(IntCC::Equal, hi, i64::MIN);
@@ -844,6 +901,10 @@ impl<'a, 'b> Gen<'a, 'b> {
                 self.range(m, depth, pin, slot, lo, hi);
             }
             CheckedValues::Set(SetFn::Bits, args) => {
+                // The bits of `x <= top`: `0..=log2(top)`.
+                let top = self.bounds_of(&args[0]).hi.clamp(1, i64::MAX.into()) as u128;
+                let highest = 127 - top.leading_zeros();
+                self.bounds[self.arity + depth] = Interval::new(0, highest.into());
                 let x = self.expr(&args[0]);
                 let negative = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, x, 0);
                 self.bail_if(negative);
@@ -867,6 +928,7 @@ impl<'a, 'b> Gen<'a, 'b> {
                 self.b.switch_to_block(exit);
             }
             CheckedValues::Set(set, args) => {
+                self.bounds[self.arity + depth] = Interval::ANY;
                 let list = self.lists;
                 self.lists += 1;
                 let a = self.expr(&args[0]);
@@ -938,11 +1000,14 @@ impl<'a, 'b> Gen<'a, 'b> {
         let after = self.unless_empty(lo, hi);
         // More than 2^32 values is the interpreter's error to report.
         let span = self.b.ins().isub(hi, lo);
-        let too_long = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, span, 1i64 << 32);
-        self.bail_if(too_long);
+        let binder = self.bounds[self.arity + depth];
+        if binder.hi - binder.lo >= 1 << 32 {
+            let too_long =
+                self.b
+                    .ins()
+                    .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, span, 1i64 << 32);
+            self.bail_if(too_long);
+        }
         let last = depth + 1 == m.binders.len();
         if let (true, Some(step)) = (last, self.line.clone()) {
             self.line_of_moves(m, slot, lo, hi, span, &step);
@@ -1424,7 +1489,12 @@ impl<'a, 'b> Gen<'a, 'b> {
         };
         for (e, &extent) in component.iter().zip(&extents) {
             if e.uses_slot(self.last_binder) {
+                // Evaluated for its faults even when its bounds keep it in the box.
+                let inside = self.bounds_of(e).within(0, extent.into());
                 let c = self.expr(e);
+                if inside {
+                    continue;
+                }
                 let outside = self
                     .b
                     .ins()
@@ -1452,13 +1522,16 @@ impl<'a, 'b> Gen<'a, 'b> {
         };
         let mut index = None;
         for ((e, &extent), &stride) in component.iter().zip(&extents).zip(&strides) {
+            let inside = self.bounds_of(e).within(0, extent.into());
             let c = self.expr(e);
-            // Negative (an error) or past the box (computed on demand): the interpreter's.
-            let outside = self
-                .b
-                .ins()
-                .icmp_imm_u(IntCC::UnsignedGreaterThan, c, extent);
-            self.bail_if(outside);
+            if !inside {
+                // Negative (an error) or past the box (computed on demand): the interpreter's.
+                let outside = self
+                    .b
+                    .ins()
+                    .icmp_imm_u(IntCC::UnsignedGreaterThan, c, extent);
+                self.bail_if(outside);
+            }
             let term = self.b.ins().imul_imm_s(c, stride);
             index = Some(match index {
                 None => term,
@@ -1559,14 +1632,18 @@ impl<'a, 'b> Gen<'a, 'b> {
             CExprKind::Const(v) => self.b.ins().iconst(types::I64, *v),
             CExprKind::Slot(s) => self.b.use_var(self.slots[*s]),
             CExprKind::Neg(x) => {
+                let bounds = self.bounds_of(x);
                 let x = self.expr(x);
                 let zero = self.b.ins().iconst(types::I64, 0);
-                self.checked(Sub, zero, x)
+                self.checked_within(Sub, (zero, Interval::point(0)), (x, bounds))
             }
             CExprKind::Abs(x) => {
+                let bounds = self.bounds_of(x);
                 let x = self.expr(x);
-                let min = self.b.ins().icmp_imm_s(IntCC::Equal, x, i64::MIN);
-                self.bail_if(min);
+                if bounds.contains(Interval::ANY.lo) {
+                    let min = self.b.ins().icmp_imm_s(IntCC::Equal, x, i64::MIN);
+                    self.bail_if(min);
+                }
                 self.b.ins().iabs(x)
             }
             CExprKind::Not(x) => {
@@ -1587,9 +1664,12 @@ impl<'a, 'b> Gen<'a, 'b> {
                 self.b.ins().ctz(x)
             }
             CExprKind::Bit(x, i) => {
+                let index = self.bounds_of(i);
                 let x = self.expr(x);
                 let i = self.expr(i);
-                self.shift_range(i);
+                if !index.within(0, 63) {
+                    self.shift_range(i);
+                }
                 let shifted = self.b.ins().sshr(x, i);
                 self.b.ins().band_imm_u(shifted, 1)
             }
@@ -1643,9 +1723,10 @@ impl<'a, 'b> Gen<'a, 'b> {
                 self.b.block_params(done)[0]
             }
             CExprKind::Binary(op, a, b) => {
+                let (a_bounds, b_bounds) = (self.bounds_of(a), self.bounds_of(b));
                 let a = self.expr(a);
                 let b = self.expr(b);
-                self.checked(*op, a, b)
+                self.checked_within(*op, (a, a_bounds), (b, b_bounds))
             }
             CExprKind::Arith(f, args) => {
                 let index = Function::ALL.iter().position(|g| g == f).unwrap_or(0);
@@ -1673,14 +1754,68 @@ impl<'a, 'b> Gen<'a, 'b> {
     }
 
     /// Bails out unless `i` is a shift amount or bit index, `0..=63`.
+    /// `a / b` (floor) or `a % b` (Euclidean) for `b` not 0 and not `i64::MIN / -1`.
+    fn division(&mut self, op: BinaryOp, a: Value, b: Value) -> Value {
+        let q = self.b.ins().sdiv(a, b);
+        let r = self.b.ins().srem(a, b);
+        let zero = self.b.ins().iconst(types::I64, 0);
+        let r_nonzero = self.b.ins().icmp_imm_s(IntCC::NotEqual, r, 0);
+        if op == BinaryOp::Div {
+            // Floor: one less when the remainder's sign differs from the divisor's.
+            let signs = self.b.ins().bxor(r, b);
+            let differ = self.b.ins().icmp(IntCC::SignedLessThan, signs, zero);
+            let adjust = self.b.ins().band(r_nonzero, differ);
+            let adjust = self.b.ins().uextend(types::I64, adjust);
+            self.b.ins().isub(q, adjust)
+        } else {
+            // Euclidean: a negative remainder plus |b|.
+            let negative = self.b.ins().icmp(IntCC::SignedLessThan, r, zero);
+            let magnitude = self.b.ins().iabs(b);
+            let lifted = self.b.ins().iadd(r, magnitude);
+            self.b.ins().select(negative, lifted, r)
+        }
+    }
+
     fn shift_range(&mut self, i: Value) {
         let outside = self.b.ins().icmp_imm_s(IntCC::UnsignedGreaterThan, i, 63);
         self.bail_if(outside);
     }
 
+    /// Bounds on `e`'s values ([`interval::bounds`] with the slots' bounds).
+    fn bounds_of(&self, e: &CExpr) -> Interval {
+        interval::bounds(e, &self.bounds)
+    }
+
     /// `a op b` with the language's checked semantics ([`crate::rules::checked::apply`]).
     fn checked(&mut self, op: BinaryOp, a: Value, b: Value) -> Value {
+        self.checked_within(op, (a, Interval::ANY), (b, Interval::ANY))
+    }
+
+    /// [`Gen::checked`] for operands within bounds: without the checks they prove cannot
+    /// fail (an exact result within `i64`, a divisor other than 0 and -1, a shift amount
+    /// within `0..=63`).
+    fn checked_within(
+        &mut self,
+        op: BinaryOp,
+        (a, a_bounds): (Value, Interval),
+        (b, b_bounds): (Value, Interval),
+    ) -> Value {
         use BinaryOp::*;
+        let exact = Interval::exact(op, a_bounds, b_bounds).is_some_and(|i| i.fits());
+        match op {
+            Add if exact => return self.b.ins().iadd(a, b),
+            Sub if exact => return self.b.ins().isub(a, b),
+            Mul if exact => return self.b.ins().imul(a, b),
+            Shl if exact => return self.b.ins().ishl(a, b),
+            Shr if b_bounds.within(0, 63) => return self.b.ins().sshr(a, b),
+            Div | Rem => {
+                let may_overflow = a_bounds.contains(Interval::ANY.lo) && b_bounds.contains(-1);
+                if !b_bounds.contains(0) && !may_overflow {
+                    return self.division(op, a, b);
+                }
+            }
+            _ => {}
+        }
         let compare = |g: &mut Self, cc: IntCC| {
             let c = g.b.ins().icmp(cc, a, b);
             g.b.ins().uextend(types::I64, c)
@@ -1702,24 +1837,7 @@ impl<'a, 'b> Gen<'a, 'b> {
                 let b_minus_one = self.b.ins().icmp_imm_s(IntCC::Equal, b, -1);
                 let overflow = self.b.ins().band(a_min, b_minus_one);
                 self.bail_if(overflow);
-                let q = self.b.ins().sdiv(a, b);
-                let r = self.b.ins().srem(a, b);
-                let zero = self.b.ins().iconst(types::I64, 0);
-                let r_nonzero = self.b.ins().icmp_imm_s(IntCC::NotEqual, r, 0);
-                if op == Div {
-                    // Floor: one less when the remainder's sign differs from the divisor's.
-                    let signs = self.b.ins().bxor(r, b);
-                    let differ = self.b.ins().icmp(IntCC::SignedLessThan, signs, zero);
-                    let adjust = self.b.ins().band(r_nonzero, differ);
-                    let adjust = self.b.ins().uextend(types::I64, adjust);
-                    self.b.ins().isub(q, adjust)
-                } else {
-                    // Euclidean: a negative remainder plus |b|.
-                    let negative = self.b.ins().icmp(IntCC::SignedLessThan, r, zero);
-                    let magnitude = self.b.ins().iabs(b);
-                    let lifted = self.b.ins().iadd(r, magnitude);
-                    self.b.ins().select(negative, lifted, r)
-                }
+                self.division(op, a, b)
             }
             Eq => compare(self, IntCC::Equal),
             Ne => compare(self, IntCC::NotEqual),
@@ -1732,7 +1850,9 @@ impl<'a, 'b> Gen<'a, 'b> {
             BitOr => self.b.ins().bor(a, b),
             BitXor => self.b.ins().bxor(a, b),
             Shl => {
-                self.shift_range(b);
+                if !b_bounds.within(0, 63) {
+                    self.shift_range(b);
+                }
                 let shifted = self.b.ins().ishl(a, b);
                 let back = self.b.ins().sshr(shifted, b);
                 let lost = self.b.ins().icmp(IntCC::NotEqual, back, a);

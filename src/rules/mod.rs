@@ -17,6 +17,7 @@ pub mod checked;
 pub mod code;
 pub mod diagnostic;
 pub mod graph;
+pub mod interval;
 pub mod lexer;
 pub mod linear;
 pub mod lower;
