@@ -1195,8 +1195,8 @@ impl<'a, 'b> Gen<'a, 'b> {
     /// `E > 0`, to the end otherwise; the piece runs to the nearest change. The condition is
     /// evaluated at both ends of the piece (the same comparisons hold throughout, so the same
     /// subexpressions are evaluated at every `t`, each affine in `t` or not using it: any
-    /// fault inside the piece is a fault at an end), and where it holds the piece is read as
-    /// a line.
+    /// fault inside the piece is a fault at an end; at its first only when bounds prove that
+    /// none can be), and where it holds the piece is read as a line.
     fn guarded_lines(
         &mut self,
         m: &CheckedMove,
@@ -1247,14 +1247,16 @@ impl<'a, 'b> Gen<'a, 'b> {
         }
         let to = self.b.ins().iadd(from, reach);
         let holds = self.condition(condition);
-        let check_end = self.b.create_block();
-        let checked = self.b.create_block();
-        self.b.ins().brif(reach, check_end, &[], checked, &[]);
-        self.b.switch_to_block(check_end);
-        self.b.def_var(slot, to);
-        self.condition(condition);
-        self.b.ins().jump(checked, &[]);
-        self.b.switch_to_block(checked);
+        if interval::may_fault(condition, &self.bounds) {
+            let check_end = self.b.create_block();
+            let checked = self.b.create_block();
+            self.b.ins().brif(reach, check_end, &[], checked, &[]);
+            self.b.switch_to_block(check_end);
+            self.b.def_var(slot, to);
+            self.condition(condition);
+            self.b.ins().jump(checked, &[]);
+            self.b.switch_to_block(checked);
+        }
         let read = self.b.create_block();
         let next = self.b.create_block();
         self.b.ins().brif(holds, read, &[], next, &[]);

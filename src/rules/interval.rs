@@ -179,6 +179,31 @@ pub fn bounds(e: &CExpr, slots: &[Interval]) -> Interval {
     }
 }
 
+/// False when bounds prove that evaluating `e` cannot fault (no overflow, shift out of
+/// range, division by zero or function outside its domain) while each slot `s` is within
+/// `slots[s]`; true when it may.
+pub fn may_fault(e: &CExpr, slots: &[Interval]) -> bool {
+    use BinaryOp::*;
+    let min = Interval::ANY.lo;
+    let own = match &e.kind {
+        CExprKind::Const(_) | CExprKind::Slot(_) => false,
+        CExprKind::Neg(x) | CExprKind::Abs(x) => bounds(x, slots).contains(min),
+        CExprKind::Bit(_, i) => !bounds(i, slots).within(0, 63),
+        CExprKind::Binary(op, a, b) => {
+            let (a, b) = (bounds(a, slots), bounds(b, slots));
+            match op {
+                Add | Sub | Mul | Shl => !Interval::exact(*op, a, b).is_some_and(|i| i.fits()),
+                Div | Rem => b.contains(0) || (a.contains(min) && b.contains(-1)),
+                Shr => !b.within(0, 63),
+                _ => false,
+            }
+        }
+        CExprKind::Arith(..) => true,
+        _ => false,
+    };
+    own || e.children().into_iter().any(|c| may_fault(c, slots))
+}
+
 /// `⌊x / y⌋` (`y` not 0), as the language's `/`.
 fn floor_div(x: i128, y: i128) -> i128 {
     let q = x / y;
@@ -195,7 +220,8 @@ mod tests {
     use crate::rules::checked::apply;
 
     /// Every operator on small and extreme operands: each result without a fault lies in the
-    /// bounds, computed from the operands' points and from intervals around them.
+    /// bounds, computed from the operands' points and from intervals around them, and an
+    /// operation [`may_fault`] calls safe does not fault.
     #[test]
     fn bounds_hold_every_result() {
         use BinaryOp::*;
@@ -237,11 +263,25 @@ mod tests {
             let e = expr(op);
             for &a in &samples {
                 for &b in &samples {
-                    let Ok(result) = apply(op, a, b) else {
-                        continue;
-                    };
+                    let applied = apply(op, a, b);
                     for width in [0, 3] {
                         let slots = [around(a, width), around(b, width)];
+                        // Proved safe: the operands themselves, and every pair of ends of
+                        // their bounds, evaluate without a fault.
+                        if !may_fault(&e, &slots) {
+                            assert!(applied.is_ok(), "{a} {op:?} {b} faults within {slots:?}");
+                            for x in [slots[0].lo, slots[0].hi] {
+                                for y in [slots[1].lo, slots[1].hi] {
+                                    assert!(
+                                        apply(op, x as i64, y as i64).is_ok(),
+                                        "{x} {op:?} {y} faults within {slots:?}"
+                                    );
+                                }
+                            }
+                        }
+                        let Ok(result) = applied else {
+                            continue;
+                        };
                         let got = bounds(&e, &slots);
                         assert!(
                             got.contains(result.into()),
