@@ -1283,22 +1283,24 @@ impl<'a, 'b> Gen<'a, 'b> {
         self.b.append_block_param(header, types::I32);
         self.b.append_block_param(exit, types::I32);
         let none = self.b.ins().iconst(types::I32, 0);
+        // Addresses rather than indices: the loop needs no register for the table's start.
+        let address = self.address_of(first);
         self.b
             .ins()
-            .jump(header, &[first.into(), count.into(), none.into()]);
+            .jump(header, &[address.into(), count.into(), none.into()]);
         self.b.switch_to_block(header);
-        let index = self.b.block_params(header)[0];
+        let address = self.b.block_params(header)[0];
         let left = self.b.block_params(header)[1];
         let seen = self.b.block_params(header)[2];
-        let v = self.load_unchecked(index);
+        let v = self.load_at(address);
         let seen = self.b.ins().bor(seen, v);
         self.mark(v);
-        let index = self.b.ins().iadd_imm_s(index, delta);
+        let address = self.b.ins().iadd_imm_s(address, 4 * delta);
         let left = self.b.ins().iadd_imm_s(left, -1);
         self.b.ins().brif(
             left,
             header,
-            &[index.into(), left.into(), seen.into()],
+            &[address.into(), left.into(), seen.into()],
             exit,
             &[seen.into()],
         );
@@ -1451,21 +1453,22 @@ impl<'a, 'b> Gen<'a, 'b> {
         self.b.append_block_param(header, types::I32);
         self.b.append_block_param(exit, types::I32);
         let none = self.b.ins().iconst(types::I32, 0);
-        let mut start: Vec<BlockArg> = firsts.iter().map(|&f| f.into()).collect();
+        let addresses: Vec<Value> = firsts.iter().map(|&f| self.address_of(f)).collect();
+        let mut start: Vec<BlockArg> = addresses.iter().map(|&a| a.into()).collect();
         start.push(count.into());
         start.push(none.into());
         self.b.ins().jump(header, &start);
         self.b.switch_to_block(header);
         let params = self.b.block_params(header).to_vec();
-        let (indices, rest) = params.split_at(firsts.len());
+        let (at, rest) = params.split_at(firsts.len());
         let (left, mut seen) = (rest[0], rest[1]);
         let mut xor = self.b.ins().iconst(types::I32, 0);
         let mut next: Vec<BlockArg> = Vec::new();
-        for (&index, &delta) in indices.iter().zip(&deltas) {
-            let v = self.load_unchecked(index);
+        for (&address, &delta) in at.iter().zip(&deltas) {
+            let v = self.load_at(address);
             seen = self.b.ins().bor(seen, v);
             xor = self.b.ins().bxor(xor, v);
-            next.push(self.b.ins().iadd_imm_s(index, delta).into());
+            next.push(self.b.ins().iadd_imm_s(address, 4 * delta).into());
         }
         self.mark(xor);
         let left = self.b.ins().iadd_imm_s(left, -1);
@@ -1555,8 +1558,18 @@ impl<'a, 'b> Gen<'a, 'b> {
 
     /// The value at a table index, maybe one not known yet ([`NOT_KNOWN`] and above).
     fn load_unchecked(&mut self, index: Value) -> Value {
+        let address = self.address_of(index);
+        self.load_at(address)
+    }
+
+    /// The address of the value at a table index.
+    fn address_of(&mut self, index: Value) -> Value {
         let offset = self.b.ins().ishl_imm_u(index, 2);
-        let address = self.b.ins().iadd(self.values, offset);
+        self.b.ins().iadd(self.values, offset)
+    }
+
+    /// The value at an address of the table.
+    fn load_at(&mut self, address: Value) -> Value {
         self.b
             .ins()
             .load(types::I32, MemFlagsData::trusted(), address, 0)
