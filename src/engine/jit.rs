@@ -796,7 +796,6 @@ impl<'a, 'b> Gen<'a, 'b> {
         self.spend(one);
     }
 
-    /// One rule: its binders as nested loops (the program's order), then its leaf.
     /// Every rule's moves. In a box, twice: for a position in the box, where bounds on the
     /// coordinates (`0..=extent`) drop more checks, and for one past it (its moves leave the
     /// box: [`crate::engine::multi`] values those too).
@@ -838,6 +837,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         self.b.switch_to_block(done);
     }
 
+    /// One rule: its binders as nested loops (the program's order), then its leaf.
     fn rule(&mut self, m: &CheckedMove) {
         while self.slots.len() < self.arity + m.binders.len() {
             let var = self.b.declare_var(types::I64);

@@ -268,6 +268,21 @@ mod tests {
     }
 
     #[test]
+    fn decimals_are_those_of_to_string() {
+        let mut tens: Vec<u64> = (0..20).map(|k| 10u64.pow(k)).collect();
+        tens.extend(tens.clone().iter().flat_map(|&t| [t - 1, t + 1]));
+        tens.extend([0, 7, u64::MAX, u64::MAX - 1, 12_345_678_901_234_567_890]);
+        let mut buffer = b"x".to_vec();
+        let mut want = String::from("x");
+        for &v in &tens {
+            push_decimal(&mut buffer, v);
+            buffer.push(b',');
+            want.push_str(&format!("{v},"));
+        }
+        assert_eq!(String::from_utf8(buffer).unwrap(), want);
+    }
+
+    #[test]
     fn awkward_coordinate_names_are_quoted() {
         assert_eq!(render(&[3], "a,\"b\""), "\"a,\"\"b\"\"\",sg\n0,3\n");
     }
