@@ -62,6 +62,16 @@ pub enum Valued {
     Bail,
 }
 
+/// A box's largest coordinates and strides as the code's constants (`None` past `i64`).
+fn box_layout(extents: &[u64], strides: &[usize]) -> Option<(Vec<i64>, Vec<i64>)> {
+    let extents = extents.iter().map(|&e| i64::try_from(e).ok());
+    let strides = strides.iter().map(|&s| i64::try_from(s).ok());
+    Some((
+        extents.collect::<Option<_>>()?,
+        strides.collect::<Option<_>>()?,
+    ))
+}
+
 /// The layout the generated code reads (`repr(C)`: the offsets below are its fields').
 #[repr(C)]
 struct Frame {
@@ -145,15 +155,7 @@ impl Kernel {
         if !program.is_position_game() || extents.len() != program.coordinates().len() {
             return None;
         }
-        let extents = extents
-            .iter()
-            .map(|&e| i64::try_from(e).ok())
-            .collect::<Option<Vec<_>>>()?;
-        let strides = strides
-            .iter()
-            .map(|&s| i64::try_from(s).ok())
-            .collect::<Option<Vec<_>>>()?;
-        Kernel::compile(program, Some((extents, strides)), false)
+        Kernel::compile(program, Some(box_layout(extents, strides)?), false)
     }
 
     /// Compiles the rules of a position game for the box `0..=extents[i]` into a *lister*:
@@ -176,15 +178,7 @@ impl Kernel {
         {
             return None;
         }
-        let extents = extents
-            .iter()
-            .map(|&e| i64::try_from(e).ok())
-            .collect::<Option<Vec<_>>>()?;
-        let strides = strides
-            .iter()
-            .map(|&s| i64::try_from(s).ok())
-            .collect::<Option<Vec<_>>>()?;
-        Kernel::compile(program, Some((extents, strides)), true)
+        Kernel::compile(program, Some(box_layout(extents, strides)?), true)
     }
 
     fn compile(
