@@ -5,7 +5,8 @@
 //! `popcount`, `gcd`, shifts, `min`/`max`/`abs`, `/` and `%` (floor and Euclidean, negative
 //! operands included), results that are heaps, sums of heaps, `none`, tuples and sums of
 //! tuples, conditions that use the last binder only in comparisons (read piece by piece as
-//! lines) — and rules that fail at run time, whose error must be the interpreter's. The
+//! lines), tests of one bit of a word in the last binder (only the bits needed visited) — and
+//! rules that fail at run time, whose error must be the interpreter's. The
 //! running meter must stop a compiled run at the same heap and rule as the interpreter's
 //! count of steps says.
 
@@ -44,6 +45,9 @@ fn heap_binder() -> impl Strategy<Value = String> {
         Just("x in bits(n), y in 0..x".to_string()),
         Just("x in 1..=n, y in 1..=abs(n - 3 * x)".to_string()),
         Just("x in -3..=n - 5".to_string()),
+        // Ranges within 0..=63, where a test of bit `x` visits only the bits it needs.
+        Just("x in 0..min(n, 62)".to_string()),
+        Just("x in 1..=min(n, 63)".to_string()),
     ]
 }
 
@@ -80,6 +84,17 @@ fn condition() -> impl Strategy<Value = String> {
         Just("if n / (x - 3) >= 1".to_string()),
         Just("if (n * 1152921504606846976) % (x + 1) == 0".to_string()),
         Just("if (n << 2) - x * 3 >= (x >> 1) + n % 7".to_string()),
+        // Tests of bit `x` of a word (the loop visits only the bits they need), after
+        // conjuncts that cannot fault or that may (division by zero: every value visited),
+        // and tests that are not of one bit of `x`.
+        Just("if bit(n, x) == 1 && n - x > 0".to_string()),
+        Just("if !(bit(n + 1, x) == 1) && x % 2 == 0".to_string()),
+        Just("if x != 0 && bit(n, x) != 0".to_string()),
+        Just("if 0 == bit(n * 3, x)".to_string()),
+        Just("if n / x >= 1 && bit(n, x) == 0".to_string()),
+        Just("if bit(n, x) == 2 || x == 1".to_string()),
+        Just("if bit(n, x - 2) == 1".to_string()),
+        Just("if bit(n, x) != 1 && popcount(n & ((1 << x) - 1)) == x".to_string()),
     ]
 }
 
@@ -145,6 +160,10 @@ fn position_rule() -> impl Strategy<Value = String> {
         Just("move t in 1..=x + 1 if t <= x && 2 * t != y => (x - t, y)".to_string()),
         Just("move t in 0..=y if x > 0 && (t < 2 || t > y - 2) => (x - 1, y - t)".to_string()),
         Just("move t in 1..=x + y if t <= x && t + y >= 3 => (x - t, y)".to_string()),
+        // Tests of bit `t` of a word (the loop visits only the bits they need).
+        Just("move t in 0..=min(y, 30) if bit(x, t) == 1 => (x - (1 << t), y)".to_string()),
+        Just("move t in 0..y if bit(x + y, t) == 0 && t < 5 => (x, y - t - 1)".to_string()),
+        Just("move t in 0..4 if x > 0 && !(1 == bit(y, t)) && t <= y => (x - 1, y - t)".to_string()),
     ]
 }
 

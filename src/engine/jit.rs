@@ -1055,6 +1055,11 @@ impl<'a, 'b> Gen<'a, 'b> {
             self.b.switch_to_block(after);
             return;
         }
+        if last && self.bits_tested(m, depth, slot, lo, hi) {
+            self.b.ins().jump(after, &[]);
+            self.b.switch_to_block(after);
+            return;
+        }
         self.b.def_var(slot, lo);
         let header = self.b.create_block();
         let next = self.b.create_block();
@@ -1069,6 +1074,64 @@ impl<'a, 'b> Gen<'a, 'b> {
         self.b.def_var(slot, value);
         self.b.ins().jump(header, &[]);
         self.b.switch_to_block(after);
+    }
+
+    /// The last binder's loop over `lo..=hi` (its steps spent) visiting only the values whose
+    /// bit the condition tests is the one it needs ([`crate::rules::program::bit_test_of`]):
+    /// the one bits of the tested word, or of its complement, in the range. False (nothing
+    /// written) unless the range is within `0..=63` and nothing before the test can fault.
+    fn bits_tested(
+        &mut self,
+        m: &CheckedMove,
+        depth: usize,
+        slot: Variable,
+        lo: Value,
+        hi: Value,
+    ) -> bool {
+        let Some(test) = crate::rules::program::bit_test_of(m, self.arity) else {
+            return false;
+        };
+        let binder = self.arity + depth;
+        let faults = |e: &CExpr| interval::may_fault(e, &self.bounds);
+        if !self.bounds[binder].within(0, 63)
+            || faults(test.word)
+            || test.before.iter().any(|&e| faults(e))
+        {
+            return false;
+        }
+        let word = self.expr(test.word);
+        let word = if test.set {
+            word
+        } else {
+            self.b.ins().bnot(word)
+        };
+        // The bits `lo..=hi` (both within 0..=63 here).
+        let ones = self.b.ins().iconst(types::I64, -1);
+        let from_lo = self.b.ins().ishl(ones, lo);
+        let sixty_three = self.b.ins().iconst(types::I64, 63);
+        let top = self.b.ins().isub(sixty_three, hi);
+        let to_hi = self.b.ins().ushr(ones, top);
+        let range = self.b.ins().band(from_lo, to_hi);
+        let bits = self.b.ins().band(word, range);
+        let mask = self.b.declare_var(types::I64);
+        self.b.def_var(mask, bits);
+        let header = self.b.create_block();
+        let body = self.b.create_block();
+        let exit = self.b.create_block();
+        self.b.ins().jump(header, &[]);
+        self.b.switch_to_block(header);
+        let rest = self.b.use_var(mask);
+        self.b.ins().brif(rest, body, &[], exit, &[]);
+        self.b.switch_to_block(body);
+        let t = self.b.ins().ctz(rest);
+        self.b.def_var(slot, t);
+        let lower = self.b.ins().iadd_imm_s(rest, -1);
+        let rest = self.b.ins().band(rest, lower);
+        self.b.def_var(mask, rest);
+        self.level(m, depth + 1, None, true);
+        self.b.ins().jump(header, &[]);
+        self.b.switch_to_block(exit);
+        true
     }
 
     /// Continues in a new block when `lo <= hi`; the block an empty range jumps to, where the

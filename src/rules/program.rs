@@ -955,18 +955,7 @@ pub(crate) fn pin_of(m: &CheckedMove, arity: usize) -> Option<&CExpr> {
     if m.binders.last().is_some_and(|b| b.is_set()) {
         return None;
     }
-    let mut conjuncts = Vec::new();
-    fn flatten<'e>(e: &'e CExpr, out: &mut Vec<&'e CExpr>) {
-        match &e.kind {
-            CExprKind::Binary(BinaryOp::And, a, b) => {
-                flatten(a, out);
-                flatten(b, out);
-            }
-            _ => out.push(e),
-        }
-    }
-    flatten(m.condition.as_ref()?, &mut conjuncts);
-    for conjunct in conjuncts {
+    for conjunct in conjuncts(m.condition.as_ref()?) {
         if let CExprKind::Binary(BinaryOp::Eq, a, b) = &conjunct.kind {
             let is_t = |e: &CExpr| matches!(e.kind, CExprKind::Slot(s) if s == last);
             if is_t(a) && !b.uses_slot(last) {
@@ -978,6 +967,88 @@ pub(crate) fn pin_of(m: &CheckedMove, arity: usize) -> Option<&CExpr> {
         }
         if conjunct.uses_slot(last) {
             return None;
+        }
+    }
+    None
+}
+
+/// The conjuncts of a chain of `&&`, in evaluation order.
+fn conjuncts(condition: &CExpr) -> Vec<&CExpr> {
+    fn flatten<'e>(e: &'e CExpr, out: &mut Vec<&'e CExpr>) {
+        match &e.kind {
+            CExprKind::Binary(BinaryOp::And, a, b) => {
+                flatten(a, out);
+                flatten(b, out);
+            }
+            _ => out.push(e),
+        }
+    }
+    let mut out = Vec::new();
+    flatten(condition, &mut out);
+    out
+}
+
+/// A test of one bit in a rule's condition: the conjunct `bit(word, t) == c` or `!= c` (`c`
+/// 0 or 1, either side), maybe negated by `!`, on the rule's last binder `t`
+/// ([`bit_test_of`]).
+pub(crate) struct BitTest<'m> {
+    /// The conjuncts evaluated before the test.
+    pub before: Vec<&'m CExpr>,
+    /// The word tested, which does not use `t`.
+    pub word: &'m CExpr,
+    /// The condition can hold only where bit `t` of `word` is this.
+    pub set: bool,
+}
+
+/// The first conjunct of `m`'s condition that tests bit `t` of a word not using `t`, for its
+/// last binder `t` (a range): the condition fails at every `t` whose bit is not
+/// [`BitTest::set`], so a loop over `t` may visit only the others (the one bits of `word` or
+/// of `!word` in the range) when the conjuncts before the test cannot fault — the interpreter
+/// finds nothing at the values skipped, and reports nothing there either. A natural bitmask
+/// rule (`i in 0..width if bit(m, i) == 1 && …`) then costs one iteration per piece, not one
+/// per cell.
+pub(crate) fn bit_test_of(m: &CheckedMove, arity: usize) -> Option<BitTest<'_>> {
+    let last = arity + m.binders.len().checked_sub(1)?;
+    if m.binders.last().is_some_and(|b| b.is_set()) {
+        return None;
+    }
+    /// `word` of `bit(word, t)` when `word` does not use `t`.
+    fn word_of(e: &CExpr, t: usize) -> Option<&CExpr> {
+        match &e.kind {
+            CExprKind::Bit(word, index)
+                if matches!(index.kind, CExprKind::Slot(s) if s == t) && !word.uses_slot(t) =>
+            {
+                Some(word)
+            }
+            _ => None,
+        }
+    }
+    /// `(word, set)` when `c` holds exactly where bit `t` of `word` is `set`.
+    fn test_of(c: &CExpr, t: usize) -> Option<(&CExpr, bool)> {
+        match &c.kind {
+            CExprKind::Not(inner) => test_of(inner, t).map(|(word, set)| (word, !set)),
+            CExprKind::Binary(op @ (BinaryOp::Eq | BinaryOp::Ne), a, b) => {
+                let (word, other) = match (word_of(a, t), word_of(b, t)) {
+                    (Some(word), _) => (word, b),
+                    (None, Some(word)) => (word, a),
+                    _ => return None,
+                };
+                match other.as_const()? {
+                    c @ (0 | 1) => Some((word, (c == 1) == (*op == BinaryOp::Eq))),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+    let all = conjuncts(m.condition.as_ref()?);
+    for (k, conjunct) in all.iter().enumerate() {
+        if let Some((word, set)) = test_of(conjunct, last) {
+            return Some(BitTest {
+                before: all[..k].to_vec(),
+                word,
+                set,
+            });
         }
     }
     None
@@ -1486,6 +1557,46 @@ mod tests {
                 (0.5..2.0).contains(&ratio),
                 "{text}: {estimated} vs {actual}"
             );
+        }
+    }
+
+    /// The tests of one bit of the last binder that let its loop visit only the bits needed:
+    /// `(rule, the conjuncts before the test, set)`, `None` where there is none.
+    #[test]
+    fn bit_tests_are_found_in_the_conjuncts() {
+        let cases: [(&str, Option<(usize, bool)>); 8] = [
+            (
+                "move i in 0..20 if bit(n, i) == 1 => n - (1 << i)",
+                Some((0, true)),
+            ),
+            (
+                "move i in 0..20 if 0 == bit(n, i) && i > 0 => n - i",
+                Some((0, false)),
+            ),
+            (
+                "move i in 0..20 if i > 1 && bit(n, i) != 1 => n - i",
+                Some((1, false)),
+            ),
+            (
+                "move i in 0..20 if !(bit(n, i) == 0) => n - i",
+                Some((0, true)),
+            ),
+            ("move i in 0..20 if bit(n, i) == 2 => n - i", None),
+            ("move i in 0..20 if bit(n, i + 1) == 1 => n - i", None),
+            ("move i in 0..20 if bit(n + i, i) == 1 => n - i", None),
+            (
+                "move i in 0..20, j in 0..i if bit(n, i) == 1 => n - j",
+                None,
+            ),
+        ];
+        for (text, want) in cases {
+            let game = load(SourceFile::new("t.sg", text), &[]).unwrap();
+            let GameKind::General { program, .. } = &game.kind else {
+                panic!("not general")
+            };
+            let got = super::bit_test_of(&program.checked_moves()[0], 1)
+                .map(|test| (test.before.len(), test.set));
+            assert_eq!(got, want, "{text}");
         }
     }
 
