@@ -597,6 +597,9 @@ struct Gen<'a, 'b> {
     /// Bounds on each slot's values ([`interval`]): the coordinates `0..`, each binder's
     /// from its range (set as its loop is generated).
     bounds: Vec<Interval>,
+    /// The word of the bit test that the loop being written visits only where it holds
+    /// ([`Gen::bits_tested`]).
+    holds: Option<*const CExpr>,
     /// True once a heap line of step ±1 was written: a window of the table ([`Window`]).
     windows: bool,
     /// A lister ([`Kernel::compile_box_lister`]): the options' indices go to the marks, their
@@ -669,6 +672,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             piecewise: None,
             guarded: None,
             last_binder: 0,
+            holds: None,
             bounds,
             windows: false,
             listed,
@@ -1128,7 +1132,10 @@ impl<'a, 'b> Gen<'a, 'b> {
         let lower = self.b.ins().iadd_imm_s(rest, -1);
         let rest = self.b.ins().band(rest, lower);
         self.b.def_var(mask, rest);
+        // The test holds at every value visited: the leaf's condition skips it.
+        self.holds = Some(std::ptr::from_ref(test.word));
         self.level(m, depth + 1, None, true);
+        self.holds = None;
         self.b.ins().jump(header, &[]);
         self.b.switch_to_block(exit);
         true
@@ -1768,6 +1775,16 @@ impl<'a, 'b> Gen<'a, 'b> {
                 }
                 best
             }
+            CExprKind::Binary(And, a, b) if self.known_to_hold(a) => {
+                let b = self.expr(b);
+                let b_holds = self.b.ins().icmp_imm_s(IntCC::NotEqual, b, 0);
+                self.b.ins().uextend(types::I64, b_holds)
+            }
+            CExprKind::Binary(And, a, b) if self.known_to_hold(b) => {
+                let a = self.expr(a);
+                let a_holds = self.b.ins().icmp_imm_s(IntCC::NotEqual, a, 0);
+                self.b.ins().uextend(types::I64, a_holds)
+            }
             CExprKind::Binary(op @ (And | Or), a, b) => {
                 // Short-circuit, as the interpreter: `b` is not evaluated (nor its faults).
                 let a = self.expr(a);
@@ -1825,7 +1842,16 @@ impl<'a, 'b> Gen<'a, 'b> {
         }
     }
 
-    /// Bails out unless `i` is a shift amount or bit index, `0..=63`.
+    /// True for the bit test the loop around already passed ([`Gen::bits_tested`]): it holds,
+    /// and cannot fault (the loop checked that).
+    fn known_to_hold(&self, conjunct: &CExpr) -> bool {
+        let Some(word) = self.holds else {
+            return false;
+        };
+        crate::rules::program::bit_test_of_conjunct(conjunct, self.last_binder)
+            .is_some_and(|(w, _)| std::ptr::eq(w, word))
+    }
+
     /// `a / b` (floor) or `a % b` (Euclidean) for `b` not 0 and not `i64::MIN / -1`.
     fn division(&mut self, op: BinaryOp, a: Value, b: Value) -> Value {
         let q = self.b.ins().sdiv(a, b);

@@ -1012,38 +1012,9 @@ pub(crate) fn bit_test_of(m: &CheckedMove, arity: usize) -> Option<BitTest<'_>> 
     if m.binders.last().is_some_and(|b| b.is_set()) {
         return None;
     }
-    /// `word` of `bit(word, t)` when `word` does not use `t`.
-    fn word_of(e: &CExpr, t: usize) -> Option<&CExpr> {
-        match &e.kind {
-            CExprKind::Bit(word, index)
-                if matches!(index.kind, CExprKind::Slot(s) if s == t) && !word.uses_slot(t) =>
-            {
-                Some(word)
-            }
-            _ => None,
-        }
-    }
-    /// `(word, set)` when `c` holds exactly where bit `t` of `word` is `set`.
-    fn test_of(c: &CExpr, t: usize) -> Option<(&CExpr, bool)> {
-        match &c.kind {
-            CExprKind::Not(inner) => test_of(inner, t).map(|(word, set)| (word, !set)),
-            CExprKind::Binary(op @ (BinaryOp::Eq | BinaryOp::Ne), a, b) => {
-                let (word, other) = match (word_of(a, t), word_of(b, t)) {
-                    (Some(word), _) => (word, b),
-                    (None, Some(word)) => (word, a),
-                    _ => return None,
-                };
-                match other.as_const()? {
-                    c @ (0 | 1) => Some((word, (c == 1) == (*op == BinaryOp::Eq))),
-                    _ => None,
-                }
-            }
-            _ => None,
-        }
-    }
     let all = conjuncts(m.condition.as_ref()?);
     for (k, conjunct) in all.iter().enumerate() {
-        if let Some((word, set)) = test_of(conjunct, last) {
+        if let Some((word, set)) = bit_test_of_conjunct(conjunct, last) {
             return Some(BitTest {
                 before: all[..k].to_vec(),
                 word,
@@ -1052,6 +1023,37 @@ pub(crate) fn bit_test_of(m: &CheckedMove, arity: usize) -> Option<BitTest<'_>> 
         }
     }
     None
+}
+
+/// `word` of `bit(word, t)` when `word` does not use `t`.
+fn word_of(e: &CExpr, t: usize) -> Option<&CExpr> {
+    match &e.kind {
+        CExprKind::Bit(word, index)
+            if matches!(index.kind, CExprKind::Slot(s) if s == t) && !word.uses_slot(t) =>
+        {
+            Some(word)
+        }
+        _ => None,
+    }
+}
+/// `(word, set)` when the conjunct `c` holds exactly where bit `t` (a slot) of `word` is
+/// `set`, `word` not using `t` ([`bit_test_of`]).
+pub(crate) fn bit_test_of_conjunct(c: &CExpr, t: usize) -> Option<(&CExpr, bool)> {
+    match &c.kind {
+        CExprKind::Not(inner) => bit_test_of_conjunct(inner, t).map(|(word, set)| (word, !set)),
+        CExprKind::Binary(op @ (BinaryOp::Eq | BinaryOp::Ne), a, b) => {
+            let (word, other) = match (word_of(a, t), word_of(b, t)) {
+                (Some(word), _) => (word, b),
+                (None, Some(word)) => (word, a),
+                _ => return None,
+            };
+            match other.as_const()? {
+                c @ (0 | 1) => Some((word, (c == 1) == (*op == BinaryOp::Eq))),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 /// `d(coordinate)/dt` for each result coordinate, when `m` is a line in its last binder `t`
