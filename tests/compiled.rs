@@ -16,7 +16,7 @@ use proptest::prelude::*;
 use sgscope::engine::budget::Meter;
 use sgscope::engine::general::{self, GeneralStop};
 use sgscope::engine::jit::{self, Kernel};
-use sgscope::engine::multi::compute_box;
+use sgscope::engine::multi::{compute_box, compute_box_in_order, Order};
 use sgscope::engine::{BoxShape, Progress, SgTable};
 use sgscope::oracle::interp;
 use sgscope::rules::program::Scratch;
@@ -195,7 +195,13 @@ fn same_box_as_the_interpreter(rules: &[String], extents: &[u64]) -> Result<(), 
     let source = SourceFile::new("t.sg", &text);
     let game = load(source.clone(), &[]).unwrap();
     let want = interp::position_values(&source, &[], extents);
+    // In waves too (runs of positions by the machine code, whatever the box's size).
+    let waves = compute_box_in_order(&game, extents, Order::Waves);
     let got = compute_box(&game, extents);
+    if let (Ok(waves), Ok(got)) = (&waves, &got) {
+        prop_assert_eq!(waves.values(), got.values(), "{}", text);
+    }
+    prop_assert_eq!(waves.is_ok(), got.is_ok(), "{}", text);
     match (want, got) {
         (Ok(want), Ok(got)) => prop_assert_eq!(got.values(), &want[..], "{}", text),
         (Err(want), Err(got)) => {
@@ -460,6 +466,21 @@ fn windows_and_marks_together() {
 /// computed within the larger box the moves stay in, then cropped) and boxes whose waves go
 /// by one coordinate (Fibonacci Nim, whose moves may raise the limit): the interpreter's
 /// values, and a rule error the same as without the larger box.
+/// Two-heap Nim as a position game, `G(x, y) = x ⊕ y` (Bouton 1901): values past the 256
+/// marks a run starts with, in waves and in a sweep (the marks grow mid-run).
+#[test]
+fn runs_grow_their_marks() {
+    let text = "position (x, y)\nmove t in 1..=x => (x - t, y)\nmove t in 1..=y => (x, y - t)";
+    let game = load(SourceFile::new("t.sg", text), &[]).unwrap();
+    for order in [Order::Auto, Order::Waves, Order::Search] {
+        let got = compute_box_in_order(&game, &[700, 5], order).unwrap();
+        let want: Vec<u32> = (0..=700u32)
+            .flat_map(|x| (0..=5u32).map(move |y| x ^ y))
+            .collect();
+        assert_eq!(got.values(), &want[..], "{order:?}");
+    }
+}
+
 #[test]
 fn enlarged_boxes_and_single_coordinate_waves() {
     for (path, extents) in [

@@ -89,6 +89,15 @@ struct Frame {
     window: *const Window,
     /// The lowest start of a window of options `a..n` met in this call (`i64::MAX`: none).
     window_from: i64,
+    /// A run's table indices ([`Kernel::box_run`]); null: `run_first + k·run_step`.
+    run: *const usize,
+    run_len: u64,
+    run_first: i64,
+    run_step: i64,
+    /// The positions of the run valued so far (where the code resumes).
+    done: u64,
+    /// Where the run's values go, `out[k]` for its position `k`; null: into the table.
+    out: *mut u32,
 }
 
 const POSITION: i32 = 0;
@@ -99,8 +108,35 @@ const STAMP: i32 = 32;
 const BUDGET: i32 = 40;
 const STEPS: i32 = 48;
 const WINDOW_FROM: i32 = 80;
+const RUN: i32 = 88;
+const RUN_LEN: i32 = 96;
+const RUN_FIRST: i32 = 104;
+const RUN_STEP: i32 = 112;
+const DONE: i32 = 120;
+const OUT: i32 = 128;
 
 type Entry = unsafe extern "C" fn(*mut Frame) -> u32;
+
+/// What a compiled function does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Values one position.
+    Value,
+    /// Lists one position's options ([`Kernel::compile_box_lister`]).
+    List,
+    /// Values a run of positions ([`Kernel::compile_box_runs`]).
+    Run,
+}
+
+/// What [`Kernel::box_run`] did: the positions valued, the rule steps they spent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ran {
+    /// Positions `0..done` of the run are valued; position `done`, when there is one, is
+    /// the interpreter's (module docs: bail-outs).
+    pub done: usize,
+    /// The rule steps those positions spent.
+    pub steps: u64,
+}
 
 /// A program compiled to machine code, and what its calls need.
 pub struct Kernel {
@@ -115,6 +151,8 @@ pub struct Kernel {
     box_len: usize,
     /// True when some rule's options are a window `a..n` of the heap table ([`Window`]).
     windows: bool,
+    /// Compiled for runs of positions ([`Kernel::compile_box_runs`]).
+    runs: bool,
 }
 
 // SAFETY: the generated code is immutable once finalized and only reads the frame it is
@@ -146,7 +184,7 @@ impl Kernel {
         if program.is_position_game() {
             return None;
         }
-        Kernel::compile(program, None, false)
+        Kernel::compile(program, None, Mode::Value)
     }
 
     /// Compiles the rules of a position game for the box `0..=extents[i]` with row-major
@@ -155,7 +193,22 @@ impl Kernel {
         if !program.is_position_game() || extents.len() != program.coordinates().len() {
             return None;
         }
-        Kernel::compile(program, Some(box_layout(extents, strides)?), false)
+        Kernel::compile(program, Some(box_layout(extents, strides)?), Mode::Value)
+    }
+
+    /// Compiles the rules of a position game for the box `0..=extents[i]` into code that
+    /// values a *run* of its positions in one call ([`Kernel::box_run`]): a box's waves and
+    /// sweeps of cheap positions (a knight's four moves) spend less in the calls than in the
+    /// moves. `None` as [`Kernel::compile_box`].
+    pub fn compile_box_runs(
+        program: &Program,
+        extents: &[u64],
+        strides: &[usize],
+    ) -> Option<Kernel> {
+        if !program.is_position_game() || extents.len() != program.coordinates().len() {
+            return None;
+        }
+        Kernel::compile(program, Some(box_layout(extents, strides)?), Mode::Run)
     }
 
     /// Compiles the rules of a position game for the box `0..=extents[i]` into a *lister*:
@@ -178,13 +231,13 @@ impl Kernel {
         {
             return None;
         }
-        Kernel::compile(program, Some(box_layout(extents, strides)?), true)
+        Kernel::compile(program, Some(box_layout(extents, strides)?), Mode::List)
     }
 
     fn compile(
         program: &Program,
         layout: Option<(Vec<i64>, Vec<i64>)>,
-        listing: bool,
+        mode: Mode,
     ) -> Option<Kernel> {
         let moves = program.checked_moves();
         let arity = program.coordinates().len();
@@ -258,7 +311,7 @@ impl Kernel {
             let arith = module.declare_func_in_func(arith_id, b.func);
             let set = module.declare_func_in_func(set_id, b.func);
             let mex = mex_id.map(|id| module.declare_func_in_func(id, b.func));
-            let mut g = Gen::start(&mut b, pointer, arity, layout, arith, set, listing);
+            let mut g = Gen::start(&mut b, pointer, arity, layout, arith, set, mode);
             g.rules(moves);
             g.finish(mex);
             lists = g.lists;
@@ -280,6 +333,7 @@ impl Kernel {
             heap: !program.is_position_game(),
             box_len,
             windows,
+            runs: mode == Mode::Run,
         })
     }
 
@@ -354,6 +408,111 @@ impl Kernel {
         self.call(position, values, std::ptr::null(), budget, scratch)
     }
 
+    /// Values the positions of `run` (table indices of the box compiled for, in the order
+    /// given) from `values`, writing position `k`'s value to `out[k]`, spending at most
+    /// `budget` rule steps in all; stops at the first position the interpreter must value
+    /// ([`Ran::done`]). The positions of one call must not be options of each other (a wave).
+    pub fn box_run(
+        &self,
+        run: &[usize],
+        values: &[u32],
+        out: &mut [u32],
+        budget: u64,
+        scratch: &mut Scratch,
+    ) -> Ran {
+        assert!(self.runs && out.len() >= run.len() && values.len() == self.box_len);
+        debug_assert!(run.iter().all(|&i| i < self.box_len));
+        let place = RunPlace {
+            run: run.as_ptr(),
+            len: run.len(),
+            first: 0,
+            step: 0,
+            out: out.as_mut_ptr(),
+        };
+        self.run(place, values.as_ptr(), budget, scratch)
+    }
+
+    /// Values the positions `first, first + step, …` (`len` of them, table indices) in
+    /// place, in that order, each seeing the values of those before: a sweep whose moves lead
+    /// to positions swept earlier. A position already valued (below [`NOT_KNOWN`]) is
+    /// skipped. Stops as [`Kernel::box_run`].
+    pub fn box_sweep(
+        &self,
+        first: usize,
+        step: isize,
+        len: usize,
+        values: &mut [u32],
+        budget: u64,
+        scratch: &mut Scratch,
+    ) -> Ran {
+        assert!(self.runs && values.len() == self.box_len);
+        if len > 0 {
+            let last = first as i128 + (len as i128 - 1) * step as i128;
+            assert!(first < self.box_len && (0..self.box_len as i128).contains(&last));
+        }
+        let place = RunPlace {
+            run: std::ptr::null(),
+            len,
+            first: first as i64,
+            step: step as i64,
+            out: std::ptr::null_mut(),
+        };
+        self.run(place, values.as_mut_ptr(), budget, scratch)
+    }
+
+    fn run(&self, place: RunPlace, values: *const u32, budget: u64, scratch: &mut Scratch) -> Ran {
+        if scratch.marks.is_empty() {
+            scratch.marks = vec![0; 256 + 1];
+        }
+        scratch.lists.resize_with(self.lists, Vec::new);
+        let mut ran = Ran { done: 0, steps: 0 };
+        while ran.done < place.len {
+            // One stamp a position: start afresh when they could wrap.
+            if u64::from(scratch.stamp) + (place.len - ran.done) as u64 + 2 >= u64::from(u32::MAX) {
+                scratch.marks.iter_mut().for_each(|m| *m = 0);
+                scratch.stamp = 0;
+            }
+            let first_stamp = scratch.stamp + 1;
+            let mut frame = Frame {
+                position: std::ptr::null(),
+                values,
+                marks: scratch.marks.as_mut_ptr(),
+                marks_len: scratch.marks.len() as u64 - 1,
+                stamp: u64::from(first_stamp),
+                budget: (budget - ran.steps).min(MAX_STEPS_PER_CALL),
+                steps: 0,
+                lists: scratch.lists.as_mut_ptr(),
+                numbers: Arc::as_ptr(&self.numbers),
+                window: std::ptr::null(),
+                window_from: i64::MAX,
+                run: place.run,
+                run_len: place.len as u64,
+                run_first: place.first,
+                run_step: place.step,
+                done: ran.done as u64,
+                out: place.out,
+            };
+            // SAFETY: as in `call`, and the run's indices are within the box (asserted by
+            // the callers), `out` (when not null) has one entry per position of the run, and
+            // when it is null `values` is the caller's exclusive borrow.
+            let result = unsafe { (self.entry)(&mut frame) };
+            let valued = frame.done as usize - ran.done;
+            scratch.stamp = first_stamp + valued as u32;
+            ran.done = frame.done as usize;
+            ran.steps += frame.steps;
+            match result {
+                BAIL_MARKS if scratch.marks.len() < 1 << 28 => {
+                    let len = (scratch.marks.len() - 1) * 4 + 1;
+                    scratch.marks = vec![0; len];
+                    scratch.stamp = 0;
+                }
+                BAIL | BAIL_MARKS => break,
+                _ => {}
+            }
+        }
+        ran
+    }
+
     fn call(
         &self,
         position: &[i64],
@@ -385,6 +544,12 @@ impl Kernel {
                 numbers: Arc::as_ptr(&self.numbers),
                 window,
                 window_from: i64::MAX,
+                run: std::ptr::null(),
+                run_len: 0,
+                run_first: 0,
+                run_step: 0,
+                done: 0,
+                out: std::ptr::null_mut(),
             };
             // SAFETY: the frame's pointers are valid for the call: `values` covers every
             // index the code reads (heaps below `n = position[0]`, box positions within
@@ -405,6 +570,15 @@ impl Kernel {
             }
         }
     }
+}
+
+/// Where a run's positions are and where their values go ([`Kernel::run`]).
+struct RunPlace {
+    run: *const usize,
+    len: usize,
+    first: i64,
+    step: i64,
+    out: *mut u32,
 }
 
 /// The last occurrence of every value in a heap game's table `G(0..len)`, as a segment tree
@@ -559,6 +733,22 @@ extern "C" fn set_values(
     }
 }
 
+/// A run's loop ([`Gen::next_position`]): the variables carried from position to position
+/// and the current position's values.
+struct Run {
+    /// The position's number in the run.
+    k: Variable,
+    /// Its stamp (one a position valued).
+    stamp: Variable,
+    /// The loop head, where the next position starts.
+    header: Block,
+    at: Value,
+    /// The position's table index.
+    index: Value,
+    /// Where the values go (null: the table).
+    out: Value,
+}
+
 /// The code generator's state while it writes one function.
 struct Gen<'a, 'b> {
     b: &'a mut FunctionBuilder<'b>,
@@ -605,6 +795,8 @@ struct Gen<'a, 'b> {
     /// A lister ([`Kernel::compile_box_lister`]): the options' indices go to the marks, their
     /// number counted here, and the code returns that number instead of a mex.
     listed: Option<Variable>,
+    /// Code for a run of positions ([`Kernel::box_run`]).
+    run: Option<Run>,
 }
 
 impl<'a, 'b> Gen<'a, 'b> {
@@ -615,36 +807,53 @@ impl<'a, 'b> Gen<'a, 'b> {
         layout: Option<(Vec<i64>, Vec<i64>)>,
         arith: FuncRef,
         set: FuncRef,
-        listing: bool,
+        mode: Mode,
     ) -> Self {
         let entry = b.create_block();
         b.append_block_params_for_function_params(entry);
         b.switch_to_block(entry);
         let frame = b.block_params(entry)[0];
         let flags = MemFlagsData::trusted();
-        let position = b.ins().load(pointer, flags, frame, POSITION);
-        let mut slots = Vec::new();
-        for i in 0..arity {
-            let var = b.declare_var(types::I64);
-            let c = b.ins().load(types::I64, flags, position, (8 * i) as i32);
-            b.def_var(var, c);
-            slots.push(var);
-        }
-        let position_n = b.use_var(slots[0]);
         let values = b.ins().load(pointer, flags, frame, VALUES);
         let marks = b.ins().load(pointer, flags, frame, MARKS);
         let marks_len = b.ins().load(types::I64, flags, frame, MARKS_LEN);
         let stamp64 = b.ins().load(types::I64, flags, frame, STAMP);
-        let stamp = b.ins().ireduce(types::I32, stamp64);
+        let mut stamp = b.ins().ireduce(types::I32, stamp64);
         let budget = b.ins().load(types::I64, flags, frame, BUDGET);
         let steps = b.declare_var(types::I64);
         let zero = b.ins().iconst(types::I64, 0);
         b.def_var(steps, zero);
         let bail = b.create_block();
+        let slots: Vec<Variable> = (0..arity).map(|_| b.declare_var(types::I64)).collect();
+        let run = match (mode, &layout) {
+            (Mode::Run, Some((_, strides))) => {
+                let (run, position_stamp) = Self::next_position(b, pointer, frame, values, stamp);
+                // The position's coordinates from its index (division by the constant
+                // strides: a multiplication).
+                let mut rest = run.index;
+                for (&slot, &stride) in slots.iter().zip(strides) {
+                    let divisor = b.ins().iconst(types::I64, stride);
+                    let c = b.ins().udiv(rest, divisor);
+                    rest = b.ins().urem(rest, divisor);
+                    b.def_var(slot, c);
+                }
+                stamp = position_stamp;
+                Some(run)
+            }
+            _ => {
+                let position = b.ins().load(pointer, flags, frame, POSITION);
+                for (i, &slot) in slots.iter().enumerate() {
+                    let c = b.ins().load(types::I64, flags, position, (8 * i) as i32);
+                    b.def_var(slot, c);
+                }
+                None
+            }
+        };
+        let position_n = b.use_var(slots[0]);
         // A box's kernel also values positions past the box (its moves leave it): only
         // non-negative.
         let bounds = vec![Interval::NATURAL; arity];
-        let listed = listing.then(|| {
+        let listed = (mode == Mode::List).then(|| {
             let listed = b.declare_var(types::I64);
             b.def_var(listed, zero);
             listed
@@ -676,7 +885,87 @@ impl<'a, 'b> Gen<'a, 'b> {
             bounds,
             windows: false,
             listed,
+            run,
         }
+    }
+
+    /// A run's loop head ([`Kernel::box_run`]): from the entry block, to the position whose
+    /// rules come next, past the positions already valued; returns when the run is done.
+    /// The position's stamp is the function's first plus the positions valued so far.
+    fn next_position(
+        b: &mut FunctionBuilder,
+        pointer: types::Type,
+        frame: Value,
+        values: Value,
+        first_stamp: Value,
+    ) -> (Run, Value) {
+        let flags = MemFlagsData::trusted();
+        let list = b.ins().load(pointer, flags, frame, RUN);
+        let len = b.ins().load(types::I64, flags, frame, RUN_LEN);
+        let first = b.ins().load(types::I64, flags, frame, RUN_FIRST);
+        let step = b.ins().load(types::I64, flags, frame, RUN_STEP);
+        let out = b.ins().load(pointer, flags, frame, OUT);
+        let done = b.ins().load(types::I64, flags, frame, DONE);
+        let k = b.declare_var(types::I64);
+        b.def_var(k, done);
+        let stamp = b.declare_var(types::I32);
+        b.def_var(stamp, first_stamp);
+        let header = b.create_block();
+        let finished = b.create_block();
+        let pick = b.create_block();
+        let from_list = b.create_block();
+        let from_sweep = b.create_block();
+        let indexed = b.create_block();
+        let skip = b.create_block();
+        let fresh = b.create_block();
+        b.ins().jump(header, &[]);
+        b.switch_to_block(header);
+        let at = b.use_var(k);
+        let end = b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, at, len);
+        b.ins().brif(end, finished, &[], pick, &[]);
+        b.switch_to_block(finished);
+        let code = b.ins().iconst(types::I32, 0);
+        b.ins().return_(&[code]);
+        // The index: from the list, or `first + k·step` (a sweep).
+        b.switch_to_block(pick);
+        b.append_block_param(indexed, types::I64);
+        let by_list = b.ins().icmp_imm_u(IntCC::NotEqual, list, 0);
+        b.ins().brif(by_list, from_list, &[], from_sweep, &[]);
+        b.switch_to_block(from_list);
+        let offset = b.ins().ishl_imm_u(at, 3);
+        let address = b.ins().iadd(list, offset);
+        let listed = b.ins().load(types::I64, flags, address, 0);
+        b.ins().jump(indexed, &[listed.into()]);
+        b.switch_to_block(from_sweep);
+        let moved = b.ins().imul(at, step);
+        let swept = b.ins().iadd(first, moved);
+        b.ins().jump(indexed, &[swept.into()]);
+        // A position already valued (by a search, in a sweep) is skipped.
+        b.switch_to_block(indexed);
+        let index = b.block_params(indexed)[0];
+        let offset = b.ins().ishl_imm_u(index, 2);
+        let address = b.ins().iadd(values, offset);
+        let own = b.ins().load(types::I32, flags, address, 0);
+        let valued = b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedLessThan, own, i64::from(NOT_KNOWN));
+        b.ins().brif(valued, skip, &[], fresh, &[]);
+        b.switch_to_block(skip);
+        let next = b.ins().iadd_imm_s(at, 1);
+        b.ins().store(flags, next, frame, DONE);
+        b.def_var(k, next);
+        b.ins().jump(header, &[]);
+        b.switch_to_block(fresh);
+        let position_stamp = b.use_var(stamp);
+        let run = Run {
+            k,
+            stamp,
+            header,
+            at,
+            index,
+            out,
+        };
+        (run, position_stamp)
     }
 
     /// A lister's option at table index `index`: written after the others, or the bail-out
@@ -712,8 +1001,10 @@ impl<'a, 'b> Gen<'a, 'b> {
     fn finish(&mut self, window_mex: Option<FuncRef>) {
         let b = &mut *self.b;
         let steps = b.use_var(self.steps);
-        b.ins()
-            .store(MemFlagsData::trusted(), steps, self.frame, STEPS);
+        if self.run.is_none() {
+            b.ins()
+                .store(MemFlagsData::trusted(), steps, self.frame, STEPS);
+        }
         if let Some(listed) = self.listed {
             let count = b.use_var(listed);
             let count = b.ins().ireduce(types::I32, count);
@@ -761,7 +1052,30 @@ impl<'a, 'b> Gen<'a, 'b> {
         b.ins().brif(marked, header, &[next.into()], found, &[]);
         b.switch_to_block(found);
         let value = b.ins().ireduce(types::I32, v);
-        b.ins().return_(&[value]);
+        match &self.run {
+            None => {
+                b.ins().return_(&[value]);
+            }
+            Some(run) => {
+                // The value to `out[k]` or the table, what the run did to the frame (a
+                // bail-out from the next position leaves it so), and on to the next.
+                let flags = MemFlagsData::trusted();
+                let to_out = b.ins().ishl_imm_u(run.at, 2);
+                let to_out = b.ins().iadd(run.out, to_out);
+                let to_table = b.ins().ishl_imm_u(run.index, 2);
+                let to_table = b.ins().iadd(self.values, to_table);
+                let has_out = b.ins().icmp_imm_u(IntCC::NotEqual, run.out, 0);
+                let address = b.ins().select(has_out, to_out, to_table);
+                b.ins().store(flags, value, address, 0);
+                let next = b.ins().iadd_imm_s(run.at, 1);
+                b.ins().store(flags, next, self.frame, DONE);
+                b.ins().store(flags, steps, self.frame, STEPS);
+                b.def_var(run.k, next);
+                let stamp = b.ins().iadd_imm_s(self.stamp, 1);
+                b.def_var(run.stamp, stamp);
+                b.ins().jump(run.header, &[]);
+            }
+        }
         b.switch_to_block(too_short);
         let code = b.ins().iconst(types::I32, i64::from(BAIL_MARKS as i32));
         b.ins().return_(&[code]);
@@ -802,6 +1116,14 @@ impl<'a, 'b> Gen<'a, 'b> {
             moves.iter().for_each(|m| self.rule(m));
             return;
         };
+        if self.run.is_some() {
+            // A run's positions are the box's.
+            for (i, &extent) in extents.iter().enumerate() {
+                self.bounds[i] = Interval::new(0, extent.into());
+            }
+            moves.iter().for_each(|m| self.rule(m));
+            return;
+        }
         let mut inside = self.b.ins().iconst(types::I8, 1);
         for (i, &extent) in extents.iter().enumerate() {
             let c = self.b.use_var(self.slots[i]);

@@ -22,6 +22,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -361,12 +362,15 @@ pub struct Solver<'g> {
 /// A box's rules in machine code ([`jit`]).
 struct Compiled {
     kernel: Kernel,
+    /// The same rules for runs of positions: a wave's, a sweep's.
+    runs: Option<Kernel>,
 }
 
 impl Compiled {
     fn new(program: &Program, layout: &BoxShape) -> Option<Self> {
         let kernel = Kernel::compile_box(program, layout.extents(), layout.strides())?;
-        Some(Compiled { kernel })
+        let runs = Kernel::compile_box_runs(program, layout.extents(), layout.strides());
+        Some(Compiled { kernel, runs })
     }
 
     /// `G(position)` by the machine code when every option is in the box and known, spending
@@ -484,17 +488,37 @@ impl<'g> Solver<'g> {
             waves_done = self.waves(progress, &waves)?;
         }
         // Searching from the end the moves lead away from finds the options already done.
-        let roots = 0..self.layout.len();
-        let roots: Box<dyn Iterator<Item = usize>> = if self.moves_raise_index()? {
-            Box::new(roots.rev())
-        } else {
-            Box::new(roots)
-        };
+        let len = self.layout.len();
+        let down = self.moves_raise_index()?;
+        let root_at = |scanned: usize| if down { len - 1 - scanned } else { scanned };
         let mut position = Vec::new();
-        for (scanned, root) in roots.enumerate() {
-            if scanned % ROOTS_PER_PROGRESS == 0 {
+        let (mut scanned, mut next_report) = (0, 0);
+        while scanned < len {
+            if scanned >= next_report {
                 progress.set(waves_done.max(scanned) as u64);
+                next_report = scanned + ROOTS_PER_PROGRESS;
             }
+            // The roots to the next report in one sweep of the machine code, to the first
+            // whose options are not all known.
+            if let Some(runs) = self.compiled.as_ref().and_then(|c| c.runs.as_ref()) {
+                let step = if down { -1 } else { 1 };
+                let count = next_report.min(len) - scanned;
+                let ran = runs.box_sweep(
+                    root_at(scanned),
+                    step,
+                    count,
+                    &mut self.values,
+                    self.meter.left,
+                    &mut self.compiled_scratch,
+                );
+                self.meter.left -= ran.steps;
+                scanned += ran.done;
+                if ran.done == count {
+                    continue;
+                }
+            }
+            let root = root_at(scanned);
+            scanned += 1;
             if self.values[root] != UNVISITED {
                 continue;
             }
@@ -804,7 +828,17 @@ impl<'g> Solver<'g> {
         let mut nanos_per_position: Option<f64> = None;
         for wave in waves.iter() {
             let values = &self.values;
+            let runs = compiled.and_then(|c| c.runs.as_ref());
+            // The threads' time on this wave, summed: waiting for the pool is not work (the
+            // wall time of a parallel wave times the threads would count the hand-off as
+            // work and keep handing quick waves to the pool).
+            let work_nanos = AtomicU64::new(0);
             let run = |(indices, out): (&[usize], &mut [u32])| {
+                let started = Instant::now();
+                let _work = AddElapsed {
+                    started,
+                    sum: &work_nanos,
+                };
                 let slot = rayon::current_thread_index()
                     .unwrap_or(threads)
                     .min(threads);
@@ -821,7 +855,28 @@ impl<'g> Solver<'g> {
                     meter: &shared,
                     local: 0,
                 };
-                for (&index, out) in indices.iter().zip(out) {
+                let mut k = 0;
+                while k < indices.len() {
+                    if let Some(runs) = runs {
+                        // As many positions as the machine code values in one go; the one it
+                        // stops at is valued below, by the interpreter.
+                        let left = shared.left(spent.local);
+                        let ran = runs.box_run(
+                            &indices[k..],
+                            values,
+                            &mut out[k..],
+                            left,
+                            compiled_scratch,
+                        );
+                        spent.local += ran.steps;
+                        shared.report(&mut spent.local, false);
+                        k += ran.done;
+                        if k == indices.len() {
+                            break;
+                        }
+                    }
+                    let (index, out) = (indices[k], &mut out[k]);
+                    k += 1;
                     layout.write_position(index, position);
                     let left = shared.left(spent.local);
                     let mut budget = left;
@@ -860,7 +915,6 @@ impl<'g> Solver<'g> {
                 && threads > 1
                 && nanos_per_position
                     .is_none_or(|nanos| nanos * wave.len() as f64 >= PARALLEL_WAVE_NANOS);
-            let started = Instant::now();
             let result = if parallel {
                 let chunk = (wave.len() / (4 * threads)).max(PARALLEL_WAVE / 2);
                 wave.par_chunks(chunk)
@@ -869,9 +923,8 @@ impl<'g> Solver<'g> {
             } else {
                 run((wave, &mut computed))
             };
-            let workers = if parallel { threads } else { 1 } as f64;
             nanos_per_position =
-                Some(started.elapsed().as_nanos() as f64 * workers / wave.len() as f64);
+                Some(work_nanos.load(Ordering::Relaxed) as f64 / wave.len() as f64);
             shared.settle(&mut self.meter);
             if let Err((stop, index, rule)) = result {
                 let mut position = Vec::new();
@@ -1310,6 +1363,19 @@ struct WaveState {
     mex: MexSet,
     position: Vec<u64>,
     point: Vec<u64>,
+}
+
+/// Adds the time since `started` to `sum` when dropped (however the work ends).
+struct AddElapsed<'a> {
+    started: Instant,
+    sum: &'a AtomicU64,
+}
+
+impl Drop for AddElapsed<'_> {
+    fn drop(&mut self) {
+        let nanos = u64::try_from(self.started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.sum.fetch_add(nanos, Ordering::Relaxed);
+    }
 }
 
 struct ReportOnDrop<'a> {
