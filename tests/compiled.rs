@@ -481,6 +481,18 @@ fn runs_grow_their_marks() {
     }
 }
 
+/// The survey of a box in waves lists moves in machine code; the indices it lists must not be
+/// taken for the marks of a mex later (found by the proptest above: G(4, 0) came out 3).
+#[test]
+fn listed_moves_leave_no_marks() {
+    let text = "position (x, y)\nmove t in 1..=x + y if t <= x && t + y >= 3 => (x - t, y)\nmove t in 1..=x if t == x / 2 + 1 => (x - t, y)";
+    let source = SourceFile::new("t.sg", text);
+    let game = load(source.clone(), &[]).unwrap();
+    let want = interp::position_values(&source, &[], &[10, 11]).unwrap();
+    let got = compute_box_in_order(&game, &[10, 11], Order::Waves).unwrap();
+    assert_eq!(got.values(), &want[..]);
+}
+
 #[test]
 fn enlarged_boxes_and_single_coordinate_waves() {
     for (path, extents) in [

@@ -363,7 +363,8 @@ impl Kernel {
 
     /// The flat indices of the options of `position`, in the interpreter's order, by a lister
     /// ([`Kernel::compile_box_lister`]), and the rule steps spent (at most `budget`); `None`:
-    /// ask the interpreter (an option outside the box, a fault, the budget).
+    /// ask the interpreter (an option outside the box, a fault, the budget). The indices are
+    /// written where a value's marks would be: a lister's scratch must be its own.
     pub fn box_options<'s>(
         &self,
         position: &[u64],

@@ -489,6 +489,9 @@ impl<'g> Solver<'g> {
         }
         // Searching from the end the moves lead away from finds the options already done.
         let len = self.layout.len();
+        if waves_done == len {
+            return Ok(());
+        }
         let down = self.moves_raise_index()?;
         let root_at = |scanned: usize| if down { len - 1 - scanned } else { scanned };
         let mut position = Vec::new();
@@ -547,12 +550,15 @@ impl<'g> Solver<'g> {
         let (mut up, mut down) = (0u64, 0u64);
         let samples = 64.min(self.layout.len());
         let mut position = Vec::new();
+        let mut lister =
+            Kernel::compile_box_lister(self.program, self.layout.extents(), self.layout.strides())
+                .map(|lister| (lister, jit::Scratch::default()));
         for k in 0..samples {
             let index = k * (self.layout.len() / samples);
             self.layout.write_position(index, &mut position);
             let layout = self.layout.clone();
             let arity = layout.dimension();
-            self.for_each_move(&position, &mut |_, _, components| {
+            self.visit_moves(&mut lister, &position, &mut |components| {
                 for c in components.chunks(arity) {
                     match layout.index(c) {
                         Some(i) if i > index => up += 1,
@@ -602,6 +608,31 @@ impl<'g> Solver<'g> {
         );
         let rule = self.scratch.out_of_budget_in();
         self.rule_error(result, position, rule)
+    }
+
+    /// The components of every move from `position` (as [`Solver::for_each_move`]), listed
+    /// by `lister` ([`Kernel::compile_box_lister`], with a scratch of its own: it writes its
+    /// options where the marks of a value's mex would be) when it can, else by the
+    /// interpreter.
+    fn visit_moves(
+        &mut self,
+        lister: &mut Option<(Kernel, jit::Scratch)>,
+        position: &[u64],
+        visit: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), EngineError> {
+        let listed = lister
+            .as_mut()
+            .and_then(|(lister, scratch)| lister.box_options(position, self.meter.left, scratch));
+        let Some((indices, steps)) = listed else {
+            return self.for_each_move(position, &mut |_, _, components| visit(components));
+        };
+        self.meter.left -= steps;
+        let mut option = Vec::new();
+        for &index in indices {
+            self.layout.write_position(index as usize, &mut option);
+            visit(&option);
+        }
+        Ok(())
     }
 
     /// The engine's error for a stopped enumeration at `position` (`rule`: the rule running
@@ -736,11 +767,15 @@ impl<'g> Solver<'g> {
         let mut lowering: HashSet<Vec<u64>> = HashSet::new();
         let mut strict = vec![0u64; forms.len().div_ceil(64)];
         let mut seen = 0usize;
+        // The moves in machine code where it can list them (Nim_k's corner has 13^4 binder
+        // values), else by the interpreter.
+        let mut lister = Kernel::compile_box_lister(self.program, extents, layout.strides())
+            .map(|lister| (lister, jit::Scratch::default()));
         for (k, from) in starts.into_iter().enumerate() {
             if k >= always && seen >= MAX_SURVEY_MOVES {
                 break;
             }
-            self.for_each_move(&from, &mut |_, _, components| {
+            self.visit_moves(&mut lister, &from, &mut |components| {
                 seen += 1;
                 for c in components.chunks(arity) {
                     leaves |= layout.index(c).is_none();
@@ -813,10 +848,8 @@ impl<'g> Solver<'g> {
     /// they computed.
     fn waves(&mut self, progress: &mut Progress, waves: &Waves) -> Result<usize, EngineError> {
         let mut done = 0;
-        let layout = &self.layout;
         let program = self.program;
         let shared = SharedMeter::new(&self.meter);
-        let compiled = self.compiled.as_ref();
         // One working state per thread of the pool (and one for the calling thread), kept
         // from wave to wave: a box has thousands of waves, each cut in many chunks.
         let threads = rayon::current_num_threads();
@@ -827,6 +860,29 @@ impl<'g> Solver<'g> {
         // pool when large enough).
         let mut nanos_per_position: Option<f64> = None;
         for wave in waves.iter() {
+            // A small or quick wave is not worth handing to the pool (a long thin box has
+            // millions of waves).
+            let parallel = wave.len() >= PARALLEL_WAVE
+                && threads > 1
+                && nanos_per_position
+                    .is_none_or(|nanos| nanos * wave.len() as f64 >= PARALLEL_WAVE_NANOS);
+            if let (Wave::Diagonal { first, step, count }, false) = (wave, parallel) {
+                let started = Instant::now();
+                let swept = self.diagonal_in_place(first, step, count, &shared);
+                nanos_per_position = Some(started.elapsed().as_nanos() as f64 / count as f64);
+                shared.settle(&mut self.meter);
+                if !swept? {
+                    // Some move reaches a position not computed yet: the search does the rest.
+                    return Ok(done);
+                }
+                done += count;
+                progress.set(done as u64);
+                continue;
+            }
+            let wave = wave.indices();
+            let wave = &wave[..];
+            let layout = &self.layout;
+            let compiled = self.compiled.as_ref();
             let values = &self.values;
             let runs = compiled.and_then(|c| c.runs.as_ref());
             // The threads' time on this wave, summed: waiting for the pool is not work (the
@@ -909,12 +965,6 @@ impl<'g> Solver<'g> {
             };
             computed.clear();
             computed.resize(wave.len(), UNVISITED);
-            // A small or quick wave is not worth handing to the pool (a long thin box has
-            // millions of waves).
-            let parallel = wave.len() >= PARALLEL_WAVE
-                && threads > 1
-                && nanos_per_position
-                    .is_none_or(|nanos| nanos * wave.len() as f64 >= PARALLEL_WAVE_NANOS);
             let result = if parallel {
                 let chunk = (wave.len() / (4 * threads)).max(PARALLEL_WAVE / 2);
                 wave.par_chunks(chunk)
@@ -942,6 +992,82 @@ impl<'g> Solver<'g> {
             progress.set(done as u64);
         }
         Ok(done)
+    }
+
+    /// The positions `first + k·step` (`k < count`) of one wave, valued in place on this
+    /// thread (by runs of machine code, the interpreter where they stop): false when one has
+    /// an option not known yet (the waves end; the positions valued stay).
+    fn diagonal_in_place(
+        &mut self,
+        first: usize,
+        step: isize,
+        count: usize,
+        shared: &SharedMeter,
+    ) -> Result<bool, EngineError> {
+        let mut spent = 0;
+        let mut position = Vec::new();
+        let mut k = 0;
+        while k < count {
+            let index = first.wrapping_add_signed(k as isize * step);
+            if let Some(runs) = self.compiled.as_ref().and_then(|c| c.runs.as_ref()) {
+                let ran = runs.box_sweep(
+                    index,
+                    step,
+                    count - k,
+                    &mut self.values,
+                    shared.left(spent),
+                    &mut self.compiled_scratch,
+                );
+                spent += ran.steps;
+                k += ran.done;
+                if k == count {
+                    break;
+                }
+            }
+            let index = first.wrapping_add_signed(k as isize * step);
+            k += 1;
+            self.layout.write_position(index, &mut position);
+            let left = shared.left(spent);
+            let mut budget = left;
+            let known = self.compiled.as_ref().and_then(|c| {
+                c.value(
+                    &position,
+                    &self.values,
+                    &mut budget,
+                    &mut self.compiled_scratch,
+                )
+            });
+            let value = match known {
+                Some(value) => Ok(Some(value)),
+                None => direct_value(
+                    self.program,
+                    &mut self.scratch,
+                    &self.layout,
+                    &self.values,
+                    &|_| None,
+                    &position,
+                    &mut self.mex,
+                    &mut self.point,
+                    &mut budget,
+                ),
+            };
+            spent += left - budget;
+            match value {
+                Ok(Some(value)) => self.values[index] = value,
+                Ok(None) => {
+                    shared.report(&mut spent, true);
+                    return Ok(false);
+                }
+                Err(stop) => {
+                    shared.report(&mut spent, true);
+                    let rule = self.scratch.out_of_budget_in();
+                    self.rule_error(Err(stop), &position, rule)?;
+                    return Ok(false);
+                }
+            }
+        }
+        shared.report(&mut spent, true);
+        Ok(true)
     }
 
     /// The depth-first search from `root` (module docs).
@@ -1148,6 +1274,41 @@ pub fn check_box_memory(extents: &[u64]) -> Result<(), EngineError> {
 struct Waves {
     order: Vec<usize>,
     starts: Vec<usize>,
+    /// A box of two coordinates in waves of `x + y`: each wave an anti-diagonal, the table
+    /// indices `first, first + step, …` (`(first, count)` a wave), and no `order`.
+    diagonals: Option<(Vec<(usize, usize)>, isize)>,
+}
+
+/// The positions of one wave ([`Waves::iter`]).
+#[derive(Clone, Copy, Debug)]
+enum Wave<'w> {
+    Listed(&'w [usize]),
+    /// The table indices `first + k·step`, `k < count`.
+    Diagonal {
+        first: usize,
+        step: isize,
+        count: usize,
+    },
+}
+
+impl Wave<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Wave::Listed(indices) => indices.len(),
+            Wave::Diagonal { count, .. } => *count,
+        }
+    }
+
+    /// The table indices, listed.
+    fn indices(&self) -> std::borrow::Cow<'_, [usize]> {
+        match *self {
+            Wave::Listed(indices) => indices.into(),
+            Wave::Diagonal { first, step, count } => (0..count)
+                .map(|k| first.wrapping_add_signed(k as isize * step))
+                .collect::<Vec<_>>()
+                .into(),
+        }
+    }
 }
 
 impl Waves {
@@ -1155,6 +1316,31 @@ impl Waves {
     /// the positions of `region` only when one is given.
     fn new(layout: &BoxShape, weights: &[u64], last: u128, region: Option<&Region>) -> Self {
         let waves = potential(weights, layout.extents()).min(last) as usize + 1;
+        // Two coordinates in waves of `x + y`, in a region bounded by `x + y` at most: the
+        // anti-diagonals `x + y = s` of the box, `x` from `max(0, s - e1)` to `min(s, e0)`.
+        let diagonal = |region: Option<&Region>| {
+            layout.dimension() == 2
+                && weights == [1, 1]
+                && region.is_none_or(|r| r.forms.iter().all(|&(form, _)| form == 0b11))
+        };
+        if diagonal(region) {
+            let (e0, e1) = (layout.extents()[0] as usize, layout.extents()[1] as usize);
+            let bound = region
+                .and_then(|r| r.forms.iter().map(|&(_, bound)| bound as usize).min())
+                .unwrap_or(usize::MAX);
+            let step = layout.strides()[0] as isize - 1;
+            let diagonals = (0..waves.min(bound.saturating_add(1)))
+                .map(|s| {
+                    let x = s.saturating_sub(e1);
+                    (x * layout.strides()[0] + (s - x), s.min(e0) - x + 1)
+                })
+                .collect();
+            return Waves {
+                order: Vec::new(),
+                starts: Vec::new(),
+                diagonals: Some((diagonals, step)),
+            };
+        }
         // The positions listed, row by row (a row: the last coordinate from 0 to its largest
         // listed, one potential step `w_last` apart), counted, then placed (a counting sort).
         let rows = |visit: &mut dyn FnMut(usize, usize, usize)| {
@@ -1205,16 +1391,36 @@ impl Waves {
                 next[p] += 1;
             }
         });
-        Waves { order, starts }
+        Waves {
+            order,
+            starts,
+            diagonals: None,
+        }
     }
 
     /// The positions listed.
     fn len(&self) -> usize {
-        self.order.len()
+        match &self.diagonals {
+            Some((diagonals, _)) => diagonals.iter().map(|&(_, count)| count).sum(),
+            None => self.order.len(),
+        }
     }
 
-    fn iter(&self) -> impl Iterator<Item = &[usize]> {
-        self.starts.windows(2).map(|w| &self.order[w[0]..w[1]])
+    fn iter(&self) -> Box<dyn Iterator<Item = Wave<'_>> + '_> {
+        match &self.diagonals {
+            Some((diagonals, step)) => {
+                Box::new(diagonals.iter().map(|&(first, count)| Wave::Diagonal {
+                    first,
+                    step: *step,
+                    count,
+                }))
+            }
+            None => Box::new(
+                self.starts
+                    .windows(2)
+                    .map(|w| Wave::Listed(&self.order[w[0]..w[1]])),
+            ),
+        }
     }
 }
 
