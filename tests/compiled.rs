@@ -418,12 +418,22 @@ proptest! {
             let want = interp::moves(program.checked_moves(), program.coordinates(), true, &position);
             let listed = lister.box_options(&position, u64::MAX, &mut scratch);
             match (listed, want) {
-                (Some((got, _)), Ok(want)) => {
+                (Some((got, steps)), Ok(want)) => {
                     let want: Vec<u32> = want
                         .iter()
                         .map(|option| shape.index(option).expect("listed: in the box") as u32)
                         .collect();
                     prop_assert_eq!(got, &want[..], "{} at {:?}", text, position);
+                    // The same rule steps as the interpreter's enumeration (the meter's).
+                    let mut budget = u64::MAX;
+                    let counted = program.for_each_option(
+                        &position,
+                        &mut Scratch::default(),
+                        &mut budget,
+                        &mut |_, _, _| ControlFlow::Continue(()),
+                    );
+                    prop_assert!(counted.is_ok(), "{}", text);
+                    prop_assert_eq!(steps, u64::MAX - budget, "{} at {:?}", text, position);
                 }
                 (Some((got, _)), Err(e)) => {
                     prop_assert!(false, "{text} at {position:?}: listed {got:?}, interpreter {e:?}")

@@ -19,7 +19,8 @@ use std::cell::Cell;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::{estimate, takebreak, EngineError, Hint, TableShape};
+use super::jit::{self, Kernel};
+use super::{estimate, takebreak, BoxShape, EngineError, Hint, TableShape};
 use crate::rules::program::{Scratch, Stop};
 use crate::rules::{Game, Program, TakeBreakCode};
 
@@ -209,6 +210,12 @@ const EXACT_STEPS: u64 = 4096;
 /// Random paths per rule of [`Program::estimate_steps`].
 const PROBES: u32 = 32;
 
+/// A position game's rules compiled to list a box's moves, and the lister's own scratch.
+type Lister = (Kernel, jit::Scratch);
+
+/// A sample this costly makes the rest worth a [`Lister`] (compiling one takes a millisecond).
+const LISTER_STEPS: f64 = 1024.0;
+
 /// The steps of one position: counted exactly up to [`EXACT_STEPS`], estimated from the
 /// rules' ranges beyond. `Err(steps)` when a rule fails there after `steps`.
 fn position_steps(
@@ -216,7 +223,15 @@ fn position_steps(
     position: &[u64],
     scratch: &mut Scratch,
     seed: &mut u64,
+    lister: Option<&mut Lister>,
 ) -> Result<f64, f64> {
+    // The lister counts the interpreter's steps (tests/compiled.rs), in machine code; what it
+    // hands back (an option past its box, a fault, more steps) the interpreter counts.
+    if let Some((kernel, list_scratch)) = lister {
+        if let Some((_, steps)) = kernel.box_options(position, EXACT_STEPS, list_scratch) {
+            return Ok(steps as f64);
+        }
+    }
     let mut budget = EXACT_STEPS;
     let run = program.for_each_option(position, scratch, &mut budget, &mut |_, _, _| {
         ControlFlow::Continue(())
@@ -228,6 +243,16 @@ fn position_steps(
             .max(EXACT_STEPS as f64)),
         Err(Stop::Error(_)) => Err((EXACT_STEPS - budget) as f64),
     }
+}
+
+/// A lister for the box `0..=extents[i]` of a position game ([`Kernel::compile_box_lister`]).
+fn box_lister(program: &Program, extents: &[u64]) -> Option<Lister> {
+    if !program.is_position_game() {
+        return None;
+    }
+    let shape = BoxShape::checked(extents)?;
+    let kernel = Kernel::compile_box_lister(program, extents, shape.strides())?;
+    Some((kernel, jit::Scratch::default()))
 }
 
 /// Estimates the rule steps (binder values and moves) of every position of the box
@@ -256,10 +281,17 @@ pub fn rule_steps_from(program: &Program, lows: &[u64], highs: &[u64], limit: u6
     let (mut steps, mut failed) = (0.0, false);
     let mut costliest = (Vec::new(), -1.0);
     let mut position = Vec::with_capacity(sides.len());
+    // Compiled once a sample is costly (Nim_k's far corner has 13^4 binder values).
+    let mut lister: Option<Option<Lister>> = None;
     while let Some(offset) = samples.next_position() {
         position.clear();
         position.extend(offset.iter().zip(lows).map(|(&o, &l)| o + l));
-        let here = match position_steps(program, &position, &mut scratch, &mut seed) {
+        let compiled = lister.as_mut().and_then(Option::as_mut);
+        let counted = position_steps(program, &position, &mut scratch, &mut seed, compiled);
+        if lister.is_none() && counted.is_ok_and(|steps| steps >= LISTER_STEPS) {
+            lister = Some(box_lister(program, highs));
+        }
+        let here = match counted {
             Ok(s) => s,
             Err(s) => {
                 failed = true;

@@ -623,6 +623,8 @@ impl<'g> Solver<'g> {
         let listed = lister
             .as_mut()
             .and_then(|(lister, scratch)| lister.box_options(position, self.meter.left, scratch));
+        // Its indices are `u32`s.
+        let listed = listed.filter(|_| u32::try_from(self.layout.len()).is_ok());
         let Some((indices, steps)) = listed else {
             return self.for_each_move(position, &mut |_, _, components| visit(components));
         };
