@@ -23,7 +23,7 @@
 use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -50,6 +50,9 @@ const PARALLEL_WAVE: usize = 64;
 /// knight's thousands of diagonals of a few thousand cheap positions each).
 const PARALLEL_WAVE_NANOS: f64 = 200_000.0;
 
+/// Boxes smaller than this are valued position by position, their moves listed by the
+/// interpreter: compiling the code for runs of positions, or a lister, takes a millisecond.
+const MIN_RUN_BOX: usize = 4096;
 /// Boxes smaller than this are searched sequentially (waves would cost more than they save).
 const MIN_WAVE_BOX: usize = 4096;
 /// The search's roots between two updates of the progress bar.
@@ -121,6 +124,11 @@ fn compute_box_reporting(
     let mut solver = Solver::new(game, extents)?
         .with_progress(progress.clone())
         .with_outside_steps(estimate as u64);
+    if order != Order::Auto {
+        // The orders tests ask for: machine code for runs and lists whatever the box's size,
+        // so that small random boxes test it.
+        solver.min_run_box = 0;
+    }
     if order == Order::Auto {
         if let Some((region, weights)) = solver.reach()? {
             if let Some(table) = enlarged(game, extents, &region, &weights, progress) {
@@ -357,20 +365,37 @@ pub struct Solver<'g> {
     /// The rules in machine code, when they compile ([`jit`]), tried before the interpreter.
     compiled: Option<Compiled>,
     compiled_scratch: jit::Scratch,
+    /// Boxes smaller than this are valued without runs or listers ([`MIN_RUN_BOX`]).
+    min_run_box: usize,
 }
 
 /// A box's rules in machine code ([`jit`]).
 struct Compiled {
     kernel: Kernel,
-    /// The same rules for runs of positions: a wave's, a sweep's.
-    runs: Option<Kernel>,
+    /// The same rules for runs of positions, a wave's or a sweep's: compiled when first
+    /// needed (a search from one position, a small box, never needs them).
+    runs: OnceLock<Option<Kernel>>,
+    program: Program,
+    layout: BoxShape,
 }
 
 impl Compiled {
     fn new(program: &Program, layout: &BoxShape) -> Option<Self> {
         let kernel = Kernel::compile_box(program, layout.extents(), layout.strides())?;
-        let runs = Kernel::compile_box_runs(program, layout.extents(), layout.strides());
-        Some(Compiled { kernel, runs })
+        Some(Compiled {
+            kernel,
+            runs: OnceLock::new(),
+            program: program.clone(),
+            layout: layout.clone(),
+        })
+    }
+
+    /// The rules for runs of positions ([`Kernel::compile_box_runs`]).
+    fn runs(&self) -> Option<&Kernel> {
+        let compile = || {
+            Kernel::compile_box_runs(&self.program, self.layout.extents(), self.layout.strides())
+        };
+        self.runs.get_or_init(compile).as_ref()
     }
 
     /// `G(position)` by the machine code when every option is in the box and known, spending
@@ -410,6 +435,7 @@ impl<'g> Solver<'g> {
         Ok(Solver {
             compiled: Compiled::new(program, &layout),
             compiled_scratch: jit::Scratch::default(),
+            min_run_box: MIN_RUN_BOX,
             game,
             program,
             values: vec![UNVISITED; layout.len()],
@@ -503,7 +529,13 @@ impl<'g> Solver<'g> {
             }
             // The roots to the next report in one sweep of the machine code, to the first
             // whose options are not all known.
-            if let Some(runs) = self.compiled.as_ref().and_then(|c| c.runs.as_ref()) {
+            let runs_wanted = self.layout.len() >= self.min_run_box;
+            if let Some(runs) = self
+                .compiled
+                .as_ref()
+                .filter(|_| runs_wanted)
+                .and_then(Compiled::runs)
+            {
                 let step = if down { -1 } else { 1 };
                 let count = next_report.min(len) - scanned;
                 let ran = runs.box_sweep(
@@ -550,9 +582,7 @@ impl<'g> Solver<'g> {
         let (mut up, mut down) = (0u64, 0u64);
         let samples = 64.min(self.layout.len());
         let mut position = Vec::new();
-        let mut lister =
-            Kernel::compile_box_lister(self.program, self.layout.extents(), self.layout.strides())
-                .map(|lister| (lister, jit::Scratch::default()));
+        let mut lister = self.lister();
         for k in 0..samples {
             let index = k * (self.layout.len() / samples);
             self.layout.write_position(index, &mut position);
@@ -610,6 +640,19 @@ impl<'g> Solver<'g> {
         self.rule_error(result, position, rule)
     }
 
+    /// A lister of the box's moves ([`Kernel::compile_box_lister`]) with a scratch of its
+    /// own, for [`Solver::visit_moves`]; none for a box of fewer than `min_run_box`
+    /// positions or of more than `u32` indices.
+    fn lister(&self) -> Option<(Kernel, jit::Scratch)> {
+        let len = self.layout.len();
+        if len < self.min_run_box || u32::try_from(len).is_err() {
+            return None;
+        }
+        let kernel =
+            Kernel::compile_box_lister(self.program, self.layout.extents(), self.layout.strides())?;
+        Some((kernel, jit::Scratch::default()))
+    }
+
     /// The components of every move from `position` (as [`Solver::for_each_move`]), listed
     /// by `lister` ([`Kernel::compile_box_lister`], with a scratch of its own: it writes its
     /// options where the marks of a value's mex would be) when it can, else by the
@@ -623,8 +666,6 @@ impl<'g> Solver<'g> {
         let listed = lister
             .as_mut()
             .and_then(|(lister, scratch)| lister.box_options(position, self.meter.left, scratch));
-        // Its indices are `u32`s.
-        let listed = listed.filter(|_| u32::try_from(self.layout.len()).is_ok());
         let Some((indices, steps)) = listed else {
             return self.for_each_move(position, &mut |_, _, components| visit(components));
         };
@@ -771,8 +812,7 @@ impl<'g> Solver<'g> {
         let mut seen = 0usize;
         // The moves in machine code where it can list them (Nim_k's corner has 13^4 binder
         // values), else by the interpreter.
-        let mut lister = Kernel::compile_box_lister(self.program, extents, layout.strides())
-            .map(|lister| (lister, jit::Scratch::default()));
+        let mut lister = self.lister();
         for (k, from) in starts.into_iter().enumerate() {
             if k >= always && seen >= MAX_SURVEY_MOVES {
                 break;
@@ -886,7 +926,9 @@ impl<'g> Solver<'g> {
             let layout = &self.layout;
             let compiled = self.compiled.as_ref();
             let values = &self.values;
-            let runs = compiled.and_then(|c| c.runs.as_ref());
+            let runs = compiled
+                .filter(|_| self.layout.len() >= self.min_run_box)
+                .and_then(Compiled::runs);
             // The threads' time on this wave, summed: waiting for the pool is not work (the
             // wall time of a parallel wave times the threads would count the hand-off as
             // work and keep handing quick waves to the pool).
@@ -1011,7 +1053,13 @@ impl<'g> Solver<'g> {
         let mut k = 0;
         while k < count {
             let index = first.wrapping_add_signed(k as isize * step);
-            if let Some(runs) = self.compiled.as_ref().and_then(|c| c.runs.as_ref()) {
+            let runs_wanted = self.layout.len() >= self.min_run_box;
+            if let Some(runs) = self
+                .compiled
+                .as_ref()
+                .filter(|_| runs_wanted)
+                .and_then(Compiled::runs)
+            {
                 let ran = runs.box_sweep(
                     index,
                     step,
