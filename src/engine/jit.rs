@@ -190,10 +190,19 @@ impl Kernel {
     /// Compiles the rules of a position game for the box `0..=extents[i]` with row-major
     /// `strides` (constants of the code), or `None` as [`Kernel::compile_heap`].
     pub fn compile_box(program: &Program, extents: &[u64], strides: &[usize]) -> Option<Kernel> {
+        Kernel::compile_for_box(program, extents, strides, Mode::Value)
+    }
+
+    fn compile_for_box(
+        program: &Program,
+        extents: &[u64],
+        strides: &[usize],
+        mode: Mode,
+    ) -> Option<Kernel> {
         if !program.is_position_game() || extents.len() != program.coordinates().len() {
             return None;
         }
-        Kernel::compile(program, Some(box_layout(extents, strides)?), Mode::Value)
+        Kernel::compile(program, Some(box_layout(extents, strides)?), mode)
     }
 
     /// Compiles the rules of a position game for the box `0..=extents[i]` into code that
@@ -205,10 +214,7 @@ impl Kernel {
         extents: &[u64],
         strides: &[usize],
     ) -> Option<Kernel> {
-        if !program.is_position_game() || extents.len() != program.coordinates().len() {
-            return None;
-        }
-        Kernel::compile(program, Some(box_layout(extents, strides)?), Mode::Run)
+        Kernel::compile_for_box(program, extents, strides, Mode::Run)
     }
 
     /// Compiles the rules of a position game for the box `0..=extents[i]` into a *lister*:
@@ -1229,24 +1235,7 @@ impl<'a, 'b> Gen<'a, 'b> {
                 let x = self.expr(&args[0]);
                 let negative = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, x, 0);
                 self.bail_if(negative);
-                let mask = self.b.declare_var(types::I64);
-                self.b.def_var(mask, x);
-                let header = self.b.create_block();
-                let body = self.b.create_block();
-                let exit = self.b.create_block();
-                self.b.ins().jump(header, &[]);
-                self.b.switch_to_block(header);
-                let m_value = self.b.use_var(mask);
-                self.b.ins().brif(m_value, body, &[], exit, &[]);
-                self.b.switch_to_block(body);
-                let i = self.b.ins().ctz(m_value);
-                self.b.def_var(slot, i);
-                let lower = self.b.ins().iadd_imm_s(m_value, -1);
-                let rest = self.b.ins().band(m_value, lower);
-                self.b.def_var(mask, rest);
-                self.level(m, depth + 1, pin, false);
-                self.b.ins().jump(header, &[]);
-                self.b.switch_to_block(exit);
+                self.for_each_bit(x, slot, |g| g.level(m, depth + 1, pin, false));
             }
             CheckedValues::Set(set, args) => {
                 self.bounds[self.arity + depth] = Interval::ANY;
@@ -1440,28 +1429,34 @@ impl<'a, 'b> Gen<'a, 'b> {
         let to_hi = self.b.ins().ushr(ones, top);
         let range = self.b.ins().band(from_lo, to_hi);
         let bits = self.b.ins().band(word, range);
+        // The test holds at every value visited: the leaf's condition skips it.
+        self.holds = Some(std::ptr::from_ref(test.word));
+        self.for_each_bit(bits, slot, |g| g.level(m, depth + 1, None, true));
+        self.holds = None;
+        true
+    }
+
+    /// A loop over the one bits of `bits` (its 64 bits), lowest first, each bit's
+    /// number in `slot` for the code `body` writes; continues after the loop.
+    fn for_each_bit(&mut self, bits: Value, slot: Variable, body: impl FnOnce(&mut Self)) {
         let mask = self.b.declare_var(types::I64);
         self.b.def_var(mask, bits);
         let header = self.b.create_block();
-        let body = self.b.create_block();
+        let next = self.b.create_block();
         let exit = self.b.create_block();
         self.b.ins().jump(header, &[]);
         self.b.switch_to_block(header);
         let rest = self.b.use_var(mask);
-        self.b.ins().brif(rest, body, &[], exit, &[]);
-        self.b.switch_to_block(body);
-        let t = self.b.ins().ctz(rest);
-        self.b.def_var(slot, t);
+        self.b.ins().brif(rest, next, &[], exit, &[]);
+        self.b.switch_to_block(next);
+        let bit = self.b.ins().ctz(rest);
+        self.b.def_var(slot, bit);
         let lower = self.b.ins().iadd_imm_s(rest, -1);
         let rest = self.b.ins().band(rest, lower);
         self.b.def_var(mask, rest);
-        // The test holds at every value visited: the leaf's condition skips it.
-        self.holds = Some(std::ptr::from_ref(test.word));
-        self.level(m, depth + 1, None, true);
-        self.holds = None;
+        body(self);
         self.b.ins().jump(header, &[]);
         self.b.switch_to_block(exit);
-        true
     }
 
     /// Continues in a new block when `lo <= hi`; the block an empty range jumps to, where the

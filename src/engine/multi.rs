@@ -980,22 +980,18 @@ impl<'g> Solver<'g> {
                     layout.write_position(index, position);
                     let left = shared.left(spent.local);
                     let mut budget = left;
-                    let known = compiled
-                        .and_then(|c| c.value(position, values, &mut budget, compiled_scratch));
-                    let value = match known {
-                        Some(value) => Ok(Some(value)),
-                        None => direct_value(
-                            program,
-                            scratch,
-                            layout,
-                            values,
-                            &|_| None,
-                            position,
-                            mex,
-                            point,
-                            &mut budget,
-                        ),
-                    };
+                    let value = direct_value(
+                        program,
+                        compiled.map(|c| (c, &mut *compiled_scratch)),
+                        scratch,
+                        layout,
+                        values,
+                        &|_| None,
+                        position,
+                        mex,
+                        point,
+                        &mut budget,
+                    );
                     spent.local += left - budget;
                     shared.report(&mut spent.local, false);
                     match value {
@@ -1079,28 +1075,20 @@ impl<'g> Solver<'g> {
             self.layout.write_position(index, &mut position);
             let left = shared.left(spent);
             let mut budget = left;
-            let known = self.compiled.as_ref().and_then(|c| {
-                c.value(
-                    &position,
-                    &self.values,
-                    &mut budget,
-                    &mut self.compiled_scratch,
-                )
-            });
-            let value = match known {
-                Some(value) => Ok(Some(value)),
-                None => direct_value(
-                    self.program,
-                    &mut self.scratch,
-                    &self.layout,
-                    &self.values,
-                    &|_| None,
-                    &position,
-                    &mut self.mex,
-                    &mut self.point,
-                    &mut budget,
-                ),
-            };
+            let value = direct_value(
+                self.program,
+                self.compiled
+                    .as_ref()
+                    .map(|c| (c, &mut self.compiled_scratch)),
+                &mut self.scratch,
+                &self.layout,
+                &self.values,
+                &|_| None,
+                &position,
+                &mut self.mex,
+                &mut self.point,
+                &mut budget,
+            );
             spent += left - budget;
             match value {
                 Ok(Some(value)) => self.values[index] = value,
@@ -1145,28 +1133,20 @@ impl<'g> Solver<'g> {
                     (v < ON_STACK).then_some(v)
                 };
                 let before = self.meter.left;
-                let known = self.compiled.as_ref().and_then(|c| {
-                    c.value(
-                        &position,
-                        &self.values,
-                        &mut self.meter.left,
-                        &mut self.compiled_scratch,
-                    )
-                });
-                let direct = match known {
-                    Some(value) => Ok(Some(value)),
-                    None => direct_value(
-                        self.program,
-                        &mut self.scratch,
-                        &self.layout,
-                        &self.values,
-                        &lookup,
-                        &position,
-                        &mut self.mex,
-                        &mut self.point,
-                        &mut self.meter.left,
-                    ),
-                };
+                let direct = direct_value(
+                    self.program,
+                    self.compiled
+                        .as_ref()
+                        .map(|c| (c, &mut self.compiled_scratch)),
+                    &mut self.scratch,
+                    &self.layout,
+                    &self.values,
+                    &lookup,
+                    &position,
+                    &mut self.mex,
+                    &mut self.point,
+                    &mut self.meter.left,
+                );
                 match direct {
                     Ok(Some(value)) => self.set_state(node, value),
                     Ok(None) => {
@@ -1475,10 +1455,12 @@ impl Waves {
 }
 
 /// `G(position)` when every option is already known (in the box array or by `outside`),
-/// else `None`. Lines inside the box are read by index arithmetic.
+/// else `None`: by the machine code (`compiled`) when it can, else by the interpreter, whose
+/// lines inside the box are read by index arithmetic.
 #[allow(clippy::too_many_arguments)]
 fn direct_value(
     program: &Program,
+    compiled: Option<(&Compiled, &mut jit::Scratch)>,
     scratch: &mut Scratch,
     layout: &BoxShape,
     values: &[u32],
@@ -1488,6 +1470,11 @@ fn direct_value(
     point: &mut Vec<u64>,
     budget: &mut u64,
 ) -> Result<Option<u32>, Stop> {
+    if let Some((compiled, compiled_scratch)) = compiled {
+        if let Some(value) = compiled.value(position, values, budget, compiled_scratch) {
+            return Ok(Some(value));
+        }
+    }
     mex.clear();
     let arity = layout.dimension();
     let known = |p: &[u64]| match layout.index(p) {
