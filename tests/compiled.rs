@@ -448,6 +448,46 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// The same rules over the coordinates in another order (`Program::reordered`, how an
+    /// enlarged box is stored with its longest lines contiguous) move as the rules written:
+    /// at every position `(y, x)` they list the options of `(x, y)`, each read backwards, in
+    /// the same order, or fail alike (the tree-walking interpreter on both).
+    #[test]
+    fn reordered_rules_move_as_written(
+        rules in prop::collection::vec(position_rule(), 1..4),
+        ex in 0..8u64,
+        ey in 0..8u64,
+    ) {
+        let text = format!("position (x, y)\n{}", rules.join("\n"));
+        let game = load(SourceFile::new("t.sg", &text), &[]).unwrap();
+        let written = program(&game);
+        let swapped = written.reordered(&[1, 0]);
+        prop_assert_eq!(swapped.coordinates(), &["y".to_string(), "x".to_string()][..]);
+        let arity = 2;
+        for position in BoxShape::new(&[ex, ey]).positions() {
+            let want = interp::moves(written.checked_moves(), written.coordinates(), true, &position);
+            let backwards = [position[1], position[0]];
+            let got = interp::moves(swapped.checked_moves(), swapped.coordinates(), true, &backwards);
+            match (want, got) {
+                (Ok(want), Ok(got)) => {
+                    let want: Vec<Vec<u64>> = want
+                        .iter()
+                        .map(|option| {
+                            option.chunks(arity).flat_map(|c| [c[1], c[0]]).collect()
+                        })
+                        .collect();
+                    prop_assert_eq!(got, want, "{} at {:?}", text, position);
+                }
+                (Err(want), Err(got)) => prop_assert_eq!(got.span, want.span, "{}", text),
+                (want, got) => prop_assert!(false, "{text} at {position:?}: {want:?} vs {got:?}"),
+            }
+        }
+    }
+}
+
 /// The window of `x in 1..=n/2 => n - x` (the options `G(n - n/2 .. n)`) next to other moves
 /// that mark values the window lacks: the mex must skip them. Known values: take at most half
 /// has `G(2m) = m`, `G(2m + 1) = G(m)` (OEIS A025480); checked here against the interpreter.

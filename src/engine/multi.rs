@@ -174,45 +174,88 @@ fn enlarged(
         None,
     )
     .ok()?;
-    let mut solver = Solver::new(game, &region.extents)
+    // Stored with the coordinates in increasing order of their extents in the region, the
+    // largest last (row-major: its lines contiguous). Moves pour into the coordinate with the
+    // most room (staircase Nim's `s1`), so its lines are the longest: `s1 - t` for every `t`.
+    let mut order: Vec<usize> = (0..extents.len()).collect();
+    order.sort_by_key(|&i| region.extents[i]);
+    let reorder = |v: &[u64]| order.iter().map(|&i| v[i]).collect::<Vec<_>>();
+    let rules = box_program(game, extents).ok()?;
+    let program = rules.reordered(&order);
+    let stored = Region {
+        extents: reorder(&region.extents),
+        forms: (region.forms.iter())
+            .map(|&(form, bound)| {
+                let members = order
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &i)| form >> i & 1 == 1);
+                (members.fold(0, |stored, (j, _)| stored | 1 << j), bound)
+            })
+            .collect(),
+    };
+    let weights = reorder(weights);
+    let mut solver = Solver::with_program(game, &program, &stored.extents)
         .ok()?
         .with_progress(progress)
         .with_outside_limit(0);
     // Only the positions of potential at most the box's largest: every move lowers the
     // potential, so those are all the box asked reaches.
-    let waves = Waves::new(
+    let last = potential(&weights, &reorder(extents));
+    let mut rows = Vec::new();
+    let waves = potential(&weights, &stored.extents).min(last) as usize + 1;
+    for_each_row(
         &solver.layout,
-        weights,
-        potential(weights, extents),
-        Some(region),
+        &weights,
+        waves,
+        Some(&stored),
+        &mut |start, _, count| {
+            rows.push((start, count));
+        },
     );
     let box_len = extents.iter().map(|&e| e as usize + 1).product::<usize>();
-    if waves.len() > MAX_REGION.saturating_mul(box_len) {
+    let positions = rows.iter().map(|&(_, count)| count).sum::<usize>();
+    if positions > MAX_REGION.saturating_mul(box_len) {
         return None;
     }
-    solver.fill_waves(&waves).ok()?;
-    // The box asked, row by row (a row: its last coordinate from 0 to its extent), each row a
-    // slice of the region's.
-    let layout = BoxShape::new(extents);
+    // Moves that lower the stored index (staircase Nim's, `s1` last): one sweep of the rows
+    // in index order, each position seeing every option valued before it, as the loop a
+    // contestant writes — on one thread, but reading its neighbours' lines from the cache.
+    // Else (or when the sweep stops) the waves, on every thread.
+    let swept = positions >= solver.min_run_box
+        && solver.index_directions().ok()?.0 == 0
+        && solver.sweep_rows(&rows);
+    if !swept {
+        let waves = Waves::new(&solver.layout, &weights, last, Some(&stored));
+        solver.fill_waves(&waves).ok()?;
+    }
+    // The box asked, row by row (a row: its last coordinate from 0 to its extent), each row
+    // read from the stored region at its coordinates' strides there.
+    let mut strides = vec![0; extents.len()];
+    for (j, &i) in order.iter().enumerate() {
+        strides[i] = solver.layout.strides()[j];
+    }
     let (&last_extent, prefix_extents) = extents.split_last()?;
-    let row = last_extent as usize + 1;
-    let mut values = Vec::with_capacity(layout.len());
+    let (&last_stride, prefix_strides) = strides.split_last()?;
+    let mut values = Vec::with_capacity(box_len);
     let mut prefix = vec![0u64; prefix_extents.len()];
     loop {
-        prefix.push(0);
-        let start = solver.layout.index(&prefix)?;
-        prefix.pop();
-        let slice = &solver.values[start..start + row];
-        if slice.iter().any(|&v| v >= ON_STACK) {
-            return None;
-        }
-        values.extend_from_slice(slice);
+        let start: usize = prefix
+            .iter()
+            .zip(prefix_strides)
+            .map(|(&c, &stride)| c as usize * stride)
+            .sum();
+        let row = (0..=last_extent as usize).map(|c| solver.values[start + c * last_stride]);
+        values.extend(row);
         if !super::shape::step(prefix_extents, &mut prefix) {
             break;
         }
     }
+    if values.iter().any(|&v| v >= ON_STACK) {
+        return None;
+    }
     Some(BoxTable::new(
-        solver.program.coordinates().to_vec(),
+        rules.coordinates().to_vec(),
         extents.to_vec(),
         values,
     ))
@@ -422,7 +465,16 @@ impl<'g> Solver<'g> {
     /// A solver for the box `0..=extents[i]`, refusing a box that would not fit in memory
     /// (before allocating it).
     pub fn new(game: &'g Game, extents: &[u64]) -> Result<Self, EngineError> {
-        let program = box_program(game, extents)?;
+        Solver::with_program(game, box_program(game, extents)?, extents)
+    }
+
+    /// [`Solver::new`] running `program`, the game's rules or the same rules over its
+    /// coordinates reordered ([`Program::reordered`]), the box's `extents` in its order.
+    fn with_program(
+        game: &'g Game,
+        program: &'g Program,
+        extents: &[u64],
+    ) -> Result<Self, EngineError> {
         check_box_memory(extents)?;
         let shape = TableShape::Box {
             extents: extents.to_vec(),
@@ -579,6 +631,13 @@ impl<'g> Solver<'g> {
     /// True when most moves from a sample of the box's positions lead to higher indices (as
     /// in a game whose moves raise a mask): only the order of the search depends on it.
     fn moves_raise_index(&mut self) -> Result<bool, EngineError> {
+        let (up, down) = self.index_directions()?;
+        Ok(up > down)
+    }
+
+    /// How many moves from a sample of the box's positions lead to higher indices and how
+    /// many to lower ones (in the box).
+    fn index_directions(&mut self) -> Result<(u64, u64), EngineError> {
         let (mut up, mut down) = (0u64, 0u64);
         let samples = 64.min(self.layout.len());
         let mut position = Vec::new();
@@ -598,7 +657,41 @@ impl<'g> Solver<'g> {
                 }
             })?;
         }
-        Ok(up > down)
+        Ok((up, down))
+    }
+
+    /// Values the `rows` (the table index of a row's first position and their number, in
+    /// increasing index) by the machine code, each position in place: a sweep for moves that
+    /// lower the index. False when the machine code stops at a position (an option not
+    /// known yet, a fault, the budget): the caller computes the box another way.
+    fn sweep_rows(&mut self, rows: &[(usize, usize)]) -> bool {
+        let Some(runs) = self.compiled.as_ref().and_then(Compiled::runs) else {
+            return false;
+        };
+        let total = rows.iter().map(|&(_, count)| count as u64).sum();
+        let mut progress = Progress::new(0, total, self.progress.clone());
+        let (mut done, mut next_report) = (0, 0);
+        for &(start, count) in rows {
+            let ran = runs.box_sweep(
+                start,
+                1,
+                count,
+                &mut self.values,
+                self.meter.left,
+                &mut self.compiled_scratch,
+            );
+            self.meter.left -= ran.steps;
+            if ran.done < count {
+                return false;
+            }
+            done += count;
+            if done >= next_report {
+                progress.set(done as u64);
+                next_report = done + ROOTS_PER_PROGRESS;
+            }
+        }
+        progress.finish();
+        true
     }
 
     /// `G(position)`, computing what it needs.
@@ -1371,36 +1464,8 @@ impl Waves {
                 diagonals: Some((diagonals, step)),
             };
         }
-        // The positions listed, row by row (a row: the last coordinate from 0 to its largest
-        // listed, one potential step `w_last` apart), counted, then placed (a counting sort).
         let rows = |visit: &mut dyn FnMut(usize, usize, usize)| {
-            let (&last_extent, prefix_extents) = layout.extents().split_last().expect("a box");
-            let (&w_last, prefix_weights) = weights.split_last().expect("one weight a coordinate");
-            let row_len = last_extent as usize + 1;
-            let mut prefix = vec![0u64; prefix_extents.len()];
-            let mut row_start = 0;
-            loop {
-                let base = potential(prefix_weights, &prefix);
-                let mut top = Some(last_extent);
-                if let Some(region) = region {
-                    top = top.and_then(|top| Some(top.min(region.room_for_last(&prefix)?)));
-                }
-                if w_last > 0 {
-                    let room = (waves as u128 - 1)
-                        .checked_sub(base)
-                        .map(|r| r / u128::from(w_last));
-                    top = top.and_then(|top| Some(top.min(room?.min(u128::from(u64::MAX)) as u64)));
-                } else if base >= waves as u128 {
-                    top = None;
-                }
-                if let Some(top) = top {
-                    visit(row_start, base as usize, top as usize + 1);
-                }
-                row_start += row_len;
-                if !super::shape::step(prefix_extents, &mut prefix) {
-                    break;
-                }
-            }
+            for_each_row(layout, weights, waves, region, visit);
         };
         let w_last = *weights.last().expect("one weight a coordinate") as usize;
         let mut starts = vec![0usize; waves + 1];
@@ -1450,6 +1515,46 @@ impl Waves {
                     .windows(2)
                     .map(|w| Wave::Listed(&self.order[w[0]..w[1]])),
             ),
+        }
+    }
+}
+
+/// The positions of `layout` of potential below `waves` (of `region`'s only when one is
+/// given), row by row in index order (a row: the last coordinate from 0 to its largest there,
+/// one potential step `weights.last()` apart): `visit(row_start, base, count)` for the row of
+/// `count` positions from table index `row_start`, whose first has potential `base`.
+fn for_each_row(
+    layout: &BoxShape,
+    weights: &[u64],
+    waves: usize,
+    region: Option<&Region>,
+    visit: &mut dyn FnMut(usize, usize, usize),
+) {
+    let (&last_extent, prefix_extents) = layout.extents().split_last().expect("a box");
+    let (&w_last, prefix_weights) = weights.split_last().expect("one weight a coordinate");
+    let row_len = last_extent as usize + 1;
+    let mut prefix = vec![0u64; prefix_extents.len()];
+    let mut row_start = 0;
+    loop {
+        let base = potential(prefix_weights, &prefix);
+        let mut top = Some(last_extent);
+        if let Some(region) = region {
+            top = top.and_then(|top| Some(top.min(region.room_for_last(&prefix)?)));
+        }
+        if w_last > 0 {
+            let room = (waves as u128 - 1)
+                .checked_sub(base)
+                .map(|r| r / u128::from(w_last));
+            top = top.and_then(|top| Some(top.min(room?.min(u128::from(u64::MAX)) as u64)));
+        } else if base >= waves as u128 {
+            top = None;
+        }
+        if let Some(top) = top {
+            visit(row_start, base as usize, top as usize + 1);
+        }
+        row_start += row_len;
+        if !super::shape::step(prefix_extents, &mut prefix) {
+            break;
         }
     }
 }

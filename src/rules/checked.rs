@@ -132,6 +132,42 @@ impl CheckedBinder {
 }
 
 impl CheckedMove {
+    /// The same rule over its position's coordinates in another order: coordinate `j` of the
+    /// new position is coordinate `order[j]` of the old (`order` a permutation of `0..k`), in
+    /// its slots and in each component of its result; the binders' slots, past the
+    /// coordinates, are unchanged, and so is every span, so that an error is located in the
+    /// rule as written.
+    pub fn reordered(&self, order: &[usize]) -> CheckedMove {
+        let arity = order.len();
+        let mut new_slot = vec![0; arity];
+        for (j, &old) in order.iter().enumerate() {
+            new_slot[old] = j;
+        }
+        let rename = |s: usize| if s < arity { new_slot[s] } else { s };
+        let mut rule = self.clone();
+        for binder in &mut rule.binders {
+            match &mut binder.values {
+                CheckedValues::Range { lo, hi, .. } => {
+                    lo.rename_slots(&rename);
+                    hi.rename_slots(&rename);
+                }
+                CheckedValues::Set(_, args) => {
+                    args.iter_mut().for_each(|a| a.rename_slots(&rename));
+                }
+            }
+        }
+        if let Some(condition) = &mut rule.condition {
+            condition.rename_slots(&rename);
+        }
+        rule.result = self
+            .result
+            .chunks(arity)
+            .flat_map(|component| order.iter().map(|&old| component[old].clone()))
+            .collect();
+        rule.result.iter_mut().for_each(|e| e.rename_slots(&rename));
+        rule
+    }
+
     /// True if a binder of the rule ranges over a set (`d in divisors(n)`): such a rule is
     /// never lowered to a take-and-break code ([`super::lower`]).
     pub fn has_set_binder(&self) -> bool {
@@ -396,6 +432,34 @@ impl CExpr {
             | CExprKind::Max(args)
             | CExprKind::Count(args)
             | CExprKind::Arith(_, args) => args.iter().collect(),
+        }
+    }
+
+    /// The direct sub-expressions, to change in place.
+    fn children_mut(&mut self) -> Vec<&mut CExpr> {
+        match &mut self.kind {
+            CExprKind::Const(_) | CExprKind::Slot(_) => Vec::new(),
+            CExprKind::Neg(x)
+            | CExprKind::Not(x)
+            | CExprKind::Abs(x)
+            | CExprKind::BitNot(x)
+            | CExprKind::Popcount(x)
+            | CExprKind::Ctz(x) => vec![x],
+            CExprKind::Binary(_, a, b) | CExprKind::Bit(a, b) => vec![a, b],
+            CExprKind::Min(args)
+            | CExprKind::Max(args)
+            | CExprKind::Count(args)
+            | CExprKind::Arith(_, args) => args.iter_mut().collect(),
+        }
+    }
+
+    /// Renames every slot `s` of the expression to `rename(s)`.
+    fn rename_slots(&mut self, rename: &dyn Fn(usize) -> usize) {
+        if let CExprKind::Slot(s) = &mut self.kind {
+            *s = rename(*s);
+        }
+        for child in self.children_mut() {
+            child.rename_slots(rename);
         }
     }
 

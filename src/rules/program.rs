@@ -242,6 +242,15 @@ impl Program {
         }
     }
 
+    /// The same rules over the position's coordinates in another order: coordinate `j` of
+    /// the new program's positions is coordinate `order[j]` of this one's
+    /// ([`CheckedMove::reordered`]), e.g. so that a table stores its longest lines contiguously.
+    pub fn reordered(&self, order: &[usize]) -> Program {
+        let moves: Vec<CheckedMove> = self.checked.iter().map(|m| m.reordered(order)).collect();
+        let coordinates: Vec<String> = order.iter().map(|&i| self.coordinates[i].clone()).collect();
+        Program::new(&moves, &coordinates, self.position_game)
+    }
+
     /// The checked rules this program runs (what `engine::jit` compiles to machine code).
     pub fn checked_moves(&self) -> &[CheckedMove] {
         &self.checked
