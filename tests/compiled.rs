@@ -517,18 +517,49 @@ fn windows_and_marks_together() {
 /// by one coordinate (Fibonacci Nim, whose moves may raise the limit): the interpreter's
 /// values, and a rule error the same as without the larger box.
 /// Two-heap Nim as a position game, `G(x, y) = x ⊕ y` (Bouton 1901): values past the 256
-/// marks a run starts with, in waves and in a sweep (the marks grow mid-run).
+/// marks a run starts with, in waves and in a sweep (the marks grow mid-run); and options
+/// past the marks where the mex is not (`G(260, 257) = 5`, its options `256 + k` for every
+/// `k < 256` beside `0..=4`).
 #[test]
 fn runs_grow_their_marks() {
     let text = "position (x, y)\nmove t in 1..=x => (x - t, y)\nmove t in 1..=y => (x, y - t)";
     let game = load(SourceFile::new("t.sg", text), &[]).unwrap();
     for order in [Order::Auto, Order::Waves, Order::Search] {
-        let got = compute_box_in_order(&game, &[700, 5], order).unwrap();
-        let want: Vec<u32> = (0..=700u32)
-            .flat_map(|x| (0..=5u32).map(move |y| x ^ y))
-            .collect();
-        assert_eq!(got.values(), &want[..], "{order:?}");
+        for (ex, ey) in [(700, 5), (300, 300)] {
+            let got = compute_box_in_order(&game, &[ex, ey], order).unwrap();
+            let want: Vec<u32> = (0..=ex)
+                .flat_map(|x| (0..=ey).map(move |y| (x ^ y) as u32))
+                .collect();
+            assert_eq!(got.values(), &want[..], "{order:?} {ex}x{ey}");
+        }
     }
+}
+
+/// A line of options whose values are past the marks while the mex is not: `(0, y)` is a
+/// Nim heap of `y`, and `(1, y)` moves to the heaps `0..=4`, `261` and `262`, so
+/// `G(1, y) = 5`. The machine code, with fresh marks (256 of them), values `(1, y)` from the
+/// interpreter's table: a value marks the slot of its low bits (261 the slot of 5), and the
+/// code must see that it read values past the marks, not take slot 5 for a 5.
+#[test]
+fn options_past_the_marks_are_not_their_low_bits() {
+    let text = "position (x, y)
+move t in 1..=y if x == 0 => (0, y - t)
+move t in 0..=4 if x == 1 => (0, t)
+move t in 261..=262 if x == 1 => (0, t)";
+    let source = SourceFile::new("t.sg", text);
+    let game = load(source.clone(), &[]).unwrap();
+    let shape = BoxShape::new(&[1, 300]);
+    let values = interp::position_values(&source, &[], shape.extents()).unwrap();
+    let kernel = Kernel::compile_box(program(&game), shape.extents(), shape.strides()).unwrap();
+    for y in [0, 7, 300] {
+        let valued = kernel.box_value(&[1, y], &values, u64::MAX, &mut jit::Scratch::default());
+        assert!(
+            matches!(valued, jit::Valued::Value(5, _)),
+            "G(1, {y}): {valued:?}"
+        );
+    }
+    let got = compute_box(&game, shape.extents()).unwrap();
+    assert_eq!(got.values(), &values[..]);
 }
 
 /// The survey of a box in waves lists moves in machine code; the indices it lists must not be

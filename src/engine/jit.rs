@@ -100,6 +100,14 @@ struct Frame {
     out: *mut u32,
 }
 
+/// The marks a call starts with (a power of two, as every length they grow to: a value marks
+/// the slot of its low bits, [`Gen::mark_line`]), plus one, the sink of [`Gen::mark`].
+const MARKS_MIN: usize = 256;
+/// How much the marks grow when a position needs more.
+const MARKS_GROWTH: usize = 4;
+/// The largest marks: past them a position is the interpreter's.
+const MAX_MARKS: usize = 1 << 28;
+
 const POSITION: i32 = 0;
 const VALUES: i32 = 8;
 const MARKS: i32 = 16;
@@ -469,7 +477,7 @@ impl Kernel {
 
     fn run(&self, place: RunPlace, values: *const u32, budget: u64, scratch: &mut Scratch) -> Ran {
         if scratch.marks.is_empty() {
-            scratch.marks = vec![0; 256 + 1];
+            scratch.marks = vec![0; MARKS_MIN + 1];
         }
         scratch.lists.resize_with(self.lists, Vec::new);
         let mut ran = Ran { done: 0, steps: 0 };
@@ -508,8 +516,8 @@ impl Kernel {
             ran.done = frame.done as usize;
             ran.steps += frame.steps;
             match result {
-                BAIL_MARKS if scratch.marks.len() < 1 << 28 => {
-                    let len = (scratch.marks.len() - 1) * 4 + 1;
+                BAIL_MARKS if scratch.marks.len() <= MAX_MARKS => {
+                    let len = (scratch.marks.len() - 1) * MARKS_GROWTH + 1;
                     scratch.marks = vec![0; len];
                     scratch.stamp = 0;
                 }
@@ -529,7 +537,7 @@ impl Kernel {
         scratch: &mut Scratch,
     ) -> Valued {
         if scratch.marks.is_empty() {
-            scratch.marks = vec![0; 256 + 1];
+            scratch.marks = vec![0; MARKS_MIN + 1];
         }
         scratch.lists.resize_with(self.lists, Vec::new);
         loop {
@@ -566,10 +574,10 @@ impl Kernel {
             match result {
                 BAIL => return Valued::Bail,
                 BAIL_MARKS => {
-                    if scratch.marks.len() >= 1 << 28 {
+                    if scratch.marks.len() > MAX_MARKS {
                         return Valued::Bail;
                     }
-                    let len = (scratch.marks.len() - 1) * 4 + 1;
+                    let len = (scratch.marks.len() - 1) * MARKS_GROWTH + 1;
                     scratch.marks = vec![0; len];
                     scratch.stamp = 0;
                 }
@@ -774,6 +782,8 @@ struct Gen<'a, 'b> {
     marks_len: Value,
     stamp: Value,
     bail: Block,
+    /// The bail-out that asks for larger marks ([`BAIL_MARKS`]).
+    grow: Block,
     arith: FuncRef,
     set: FuncRef,
     lists: usize,
@@ -831,6 +841,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         let zero = b.ins().iconst(types::I64, 0);
         b.def_var(steps, zero);
         let bail = b.create_block();
+        let grow = b.create_block();
         let slots: Vec<Variable> = (0..arity).map(|_| b.declare_var(types::I64)).collect();
         let run = match (mode, &layout) {
             (Mode::Run, Some((_, strides))) => {
@@ -880,6 +891,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             marks_len,
             stamp,
             bail,
+            grow,
             arith,
             set,
             lists: 0,
@@ -1019,6 +1031,9 @@ impl<'a, 'b> Gen<'a, 'b> {
             b.switch_to_block(self.bail);
             let code = b.ins().iconst(types::I32, i64::from(BAIL as i32));
             b.ins().return_(&[code]);
+            b.switch_to_block(self.grow);
+            let code = b.ins().iconst(types::I32, i64::from(BAIL_MARKS as i32));
+            b.ins().return_(&[code]);
             return;
         }
         if let (true, Some(window_mex)) = (self.windows, window_mex) {
@@ -1084,6 +1099,8 @@ impl<'a, 'b> Gen<'a, 'b> {
             }
         }
         b.switch_to_block(too_short);
+        b.ins().jump(self.grow, &[]);
+        b.switch_to_block(self.grow);
         let code = b.ins().iconst(types::I32, i64::from(BAIL_MARKS as i32));
         b.ins().return_(&[code]);
         b.switch_to_block(self.bail);
@@ -1655,8 +1672,9 @@ impl<'a, 'b> Gen<'a, 'b> {
     }
 
     /// Marks the values at `count >= 1` table indices from `first`, `delta` apart. The loop
-    /// reads and marks without a branch; the OR of the values read says after it whether some
-    /// option was not known yet (its mark, past the marks, went to the sink).
+    /// reads and marks without a branch, value `v` in slot `v mod len` (the marks' length, a
+    /// power of two); the OR of the values read says after it whether some value was past the
+    /// marks (its slot not its own): not known yet (bail out) or too large (grow the marks).
     fn mark_line(&mut self, first: Value, count: Value, delta: i64) {
         let header = self.b.create_block();
         let exit = self.b.create_block();
@@ -1667,6 +1685,13 @@ impl<'a, 'b> Gen<'a, 'b> {
         let none = self.b.ins().iconst(types::I32, 0);
         // Addresses rather than indices: the loop needs no register for the table's start.
         let address = self.address_of(first);
+        // The marks' length is a power of two: a value `v` marks slot `v & (len - 1)`, one
+        // instruction where a clamp to the sink takes two. A value past the marks marks a
+        // slot not its own, so after the loop the OR of the values read must be below the
+        // length: else some value was not known yet (bit 31: bail out) or is too large for
+        // the marks (larger marks, and the position again).
+        const _: () = assert!(MARKS_MIN.is_power_of_two() && MARKS_GROWTH.is_power_of_two());
+        let mask = self.b.ins().iadd_imm_s(self.marks_len, -1);
         self.b
             .ins()
             .jump(header, &[address.into(), count.into(), none.into()]);
@@ -1676,7 +1701,13 @@ impl<'a, 'b> Gen<'a, 'b> {
         let seen = self.b.block_params(header)[2];
         let v = self.load_at(address);
         let seen = self.b.ins().bor(seen, v);
-        self.mark(v);
+        let wide = self.b.ins().uextend(types::I64, v);
+        let slot = self.b.ins().band(wide, mask);
+        let offset = self.b.ins().ishl_imm_u(slot, 2);
+        let at = self.b.ins().iadd(self.marks, offset);
+        self.b
+            .ins()
+            .store(MemFlagsData::trusted(), self.stamp, at, 0);
         let address = self.b.ins().iadd_imm_s(address, 4 * delta);
         let left = self.b.ins().iadd_imm_s(left, -1);
         self.b.ins().brif(
@@ -1687,10 +1718,23 @@ impl<'a, 'b> Gen<'a, 'b> {
             &[seen.into()],
         );
         self.b.switch_to_block(exit);
-        if self.layout.is_some() {
-            let seen = self.b.block_params(exit)[0];
-            self.bail_if_some_unknown(seen);
-        }
+        let seen = self.b.block_params(exit)[0];
+        let wide = self.b.ins().uextend(types::I64, seen);
+        let past = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, wide, self.marks_len);
+        let past_the_marks = self.b.create_block();
+        let marked = self.b.create_block();
+        self.b.ins().brif(past, past_the_marks, &[], marked, &[]);
+        self.b.switch_to_block(past_the_marks);
+        const _: () = assert!(NOT_KNOWN >= 1 << 31 && MAX_MARKS < 1 << 31);
+        let unknown = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, seen, 1 << 31);
+        self.b.ins().brif(unknown, self.bail, &[], self.grow, &[]);
+        self.b.switch_to_block(marked);
     }
 
     /// The last binder of a [`PiecewiseLine`] rule over `lo..=hi` (its steps spent): the
