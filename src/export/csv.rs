@@ -1,7 +1,8 @@
 //! CSV (RFC 4180): a header `<coordinate>,sg`, then one row `n,G(n)` per position.
 //!
 //! Rows are formatted by hand into a 64 KiB buffer that is handed to the writer when full, so
-//! memory stays constant and 10^7 rows take well under a second in a release build.
+//! memory stays constant and 10^7 rows take well under a second in a release build: the row
+//! numbers counted up digit by digit, short fields copied as fixed blocks ([`Text`]).
 
 use std::io::{self, Write};
 
@@ -17,21 +18,18 @@ const BUFFER_BYTES: usize = 1 << 16;
 
 /// Writes `table` as CSV with the header `<coordinate>,sg`.
 pub fn write_csv(out: &mut dyn Write, table: &SgTable, coordinate: &str) -> io::Result<()> {
-    let mut buffer = Vec::with_capacity(BUFFER_BYTES + 64);
-    buffer.extend_from_slice(quote_field(coordinate).as_bytes());
-    buffer.extend_from_slice(b",sg\n");
-    for (n, value) in table.iter().enumerate() {
-        push_decimal(&mut buffer, n as u64);
-        buffer.push(b',');
-        push_decimal(&mut buffer, value as u64);
-        buffer.push(b'\n');
-        if buffer.len() >= BUFFER_BYTES {
-            out.write_all(&buffer)?;
-            buffer.clear();
-        }
+    let mut text = Text::new(out);
+    text.field(quote_field(coordinate).as_bytes())?;
+    text.field(b",sg\n")?;
+    let mut n = Counter::default();
+    for value in table.iter() {
+        text.short(&n.digits, n.len)?;
+        text.byte(b',');
+        text.number(value as u64)?;
+        text.byte(b'\n');
+        n.increment();
     }
-    out.write_all(&buffer)?;
-    out.flush()
+    text.finish()
 }
 
 /// Writes `table` as CSV: one column per coordinate, named as in the rules file, then `sg`;
@@ -45,26 +43,27 @@ pub fn write_table_csv(out: &mut dyn Write, table: &Table) -> io::Result<()> {
 
 /// Writes `table` as CSV: the coordinates' names and `sg`, then one row per position.
 pub fn write_box_csv(out: &mut dyn Write, table: &BoxTable) -> io::Result<()> {
-    let mut buffer = Vec::with_capacity(BUFFER_BYTES + 256);
+    let mut text = Text::new(out);
     for name in table.coordinates() {
-        buffer.extend_from_slice(quote_field(name).as_bytes());
-        buffer.push(b',');
+        text.field(quote_field(name).as_bytes())?;
+        text.byte(b',');
     }
-    buffer.extend_from_slice(b"sg\n");
+    text.field(b"sg\n")?;
     let Some((&last_extent, _)) = table.shape().extents().split_last() else {
         // No coordinates: the one position's value.
         for &value in table.values() {
-            push_decimal(&mut buffer, u64::from(value));
-            buffer.push(b'\n');
+            text.number(u64::from(value))?;
+            text.byte(b'\n');
         }
-        out.write_all(&buffer)?;
-        return out.flush();
+        return text.finish();
     };
     // The text of all coordinates but the last (with their commas), the same for a whole row
     // of the box: written once a row.
     let mut position = vec![0u64; table.dimension()];
     let mut prefix = Vec::new();
+    let mut short_prefix = [0u8; SHORT];
     let mut last = 0u64;
+    let mut last_digits = Counter::default();
     for &value in table.values() {
         if last == 0 {
             prefix.clear();
@@ -72,26 +71,149 @@ pub fn write_box_csv(out: &mut dyn Write, table: &BoxTable) -> io::Result<()> {
                 push_decimal(&mut prefix, c);
                 prefix.push(b',');
             }
+            if prefix.len() <= SHORT {
+                short_prefix[..prefix.len()].copy_from_slice(&prefix);
+            }
         }
-        buffer.extend_from_slice(&prefix);
-        push_decimal(&mut buffer, last);
-        buffer.push(b',');
-        push_decimal(&mut buffer, u64::from(value));
-        buffer.push(b'\n');
-        if buffer.len() >= BUFFER_BYTES {
-            out.write_all(&buffer)?;
-            buffer.clear();
+        if prefix.len() <= SHORT {
+            text.short(&short_prefix, prefix.len())?;
+        } else {
+            text.field(&prefix)?;
         }
+        text.short(&last_digits.digits, last_digits.len)?;
+        text.byte(b',');
+        text.number(u64::from(value))?;
+        text.byte(b'\n');
         if last < last_extent {
             last += 1;
+            last_digits.increment();
         } else {
             last = 0;
+            last_digits = Counter::default();
             let rows = position.len() - 1;
             crate::engine::shape::step(&table.shape().extents()[..rows], &mut position[..rows]);
         }
     }
-    out.write_all(&buffer)?;
-    out.flush()
+    text.finish()
+}
+
+/// The longest field [`Text::short`] copies.
+const SHORT: usize = 32;
+
+/// Text gathered in a buffer of [`BUFFER_BYTES`] and handed to the writer when full. A short
+/// field is copied as a whole block of [`SHORT`] bytes (the next field overwrites the bytes
+/// past its end), where a copy of its own length is a call to `memcpy`: most of the time of
+/// a large table's rows of a few bytes each.
+struct Text<'w> {
+    out: &'w mut dyn Write,
+    bytes: Vec<u8>,
+    len: usize,
+}
+
+impl<'w> Text<'w> {
+    fn new(out: &'w mut dyn Write) -> Self {
+        Text {
+            out,
+            bytes: vec![0; BUFFER_BYTES + 2 * SHORT],
+            len: 0,
+        }
+    }
+
+    /// Hands the text to the writer once it is [`BUFFER_BYTES`] long.
+    #[inline]
+    fn make_room(&mut self) -> io::Result<()> {
+        if self.len > BUFFER_BYTES {
+            self.out.write_all(&self.bytes[..self.len])?;
+            self.len = 0;
+        }
+        Ok(())
+    }
+
+    /// The first `len <= SHORT` bytes of `block`.
+    #[inline]
+    fn short(&mut self, block: &[u8; SHORT], len: usize) -> io::Result<()> {
+        self.make_room()?;
+        self.bytes[self.len..self.len + SHORT].copy_from_slice(block);
+        self.len += len;
+        Ok(())
+    }
+
+    /// One byte: after a field there is room for a few ([`Text::make_room`] leaves twice
+    /// [`SHORT`] bytes before each field, which takes at most `SHORT` of them).
+    #[inline]
+    fn byte(&mut self, byte: u8) {
+        self.bytes[self.len] = byte;
+        self.len += 1;
+    }
+
+    /// A field of any length.
+    fn field(&mut self, field: &[u8]) -> io::Result<()> {
+        self.make_room()?;
+        if self.len + field.len() + SHORT > self.bytes.len() {
+            self.out.write_all(&self.bytes[..self.len])?;
+            self.len = 0;
+            if field.len() + SHORT > self.bytes.len() {
+                return self.out.write_all(field);
+            }
+        }
+        self.bytes[self.len..self.len + field.len()].copy_from_slice(field);
+        self.len += field.len();
+        Ok(())
+    }
+
+    /// The decimal digits of `value`, a single digit without the general conversion (most
+    /// SG values are below 10).
+    #[inline]
+    fn number(&mut self, value: u64) -> io::Result<()> {
+        if value < 10 {
+            self.make_room()?;
+            self.byte(b'0' + value as u8);
+            Ok(())
+        } else {
+            self.field(itoa::Buffer::new().format(value).as_bytes())
+        }
+    }
+
+    fn finish(self) -> io::Result<()> {
+        self.out.write_all(&self.bytes[..self.len])?;
+        self.out.flush()
+    }
+}
+
+/// A number's decimal digits, counted up one at a time: a row's number costs a carry now and
+/// then instead of a conversion.
+#[derive(Clone, Debug)]
+struct Counter {
+    /// The digits, `digits[..len]`, in a block for [`Text::short`].
+    digits: [u8; SHORT],
+    len: usize,
+}
+
+impl Default for Counter {
+    /// Zero.
+    fn default() -> Self {
+        let mut digits = [0; SHORT];
+        digits[0] = b'0';
+        Counter { digits, len: 1 }
+    }
+}
+
+impl Counter {
+    /// Adds one (a `u64` count has at most 20 digits: the block has room).
+    #[inline]
+    fn increment(&mut self) {
+        for i in (0..self.len).rev() {
+            if self.digits[i] < b'9' {
+                self.digits[i] += 1;
+                return;
+            }
+            self.digits[i] = b'0';
+        }
+        // All nines: one more digit, `10…0`.
+        self.digits[0] = b'1';
+        self.digits[self.len] = b'0';
+        self.len += 1;
+    }
 }
 
 /// Quotes a header field if it holds a comma, quote or line break (RFC 4180, section 2).
@@ -265,6 +387,24 @@ mod tests {
     fn header_and_rows() {
         assert_eq!(render(&[0, 1, 70_000], "n"), "n,sg\n0,0\n1,1\n2,70000\n");
         assert_eq!(render(&[], "heap"), "heap,sg\n");
+    }
+
+    /// Rows past many buffers, numbers of every length (the counted row numbers, values of
+    /// one digit and more), a header longer than a buffer: the text `format!` writes.
+    #[test]
+    fn long_tables_are_written_as_format_writes_them() {
+        let values: Vec<u32> = (0..300_000u32).map(|n| n % 13 * (n % 7).pow(4)).collect();
+        let coordinate = "n".repeat(3 * BUFFER_BYTES);
+        let mut want = format!("{coordinate},sg\n");
+        for (n, v) in values.iter().enumerate() {
+            want += &format!("{n},{v}\n");
+        }
+        assert!(render(&values, &coordinate) == want);
+        let mut counter = Counter::default();
+        for n in 0..2_000_000u64 {
+            assert_eq!(&counter.digits[..counter.len], n.to_string().as_bytes());
+            counter.increment();
+        }
     }
 
     #[test]
