@@ -161,17 +161,19 @@ impl<'w> Text<'w> {
         Ok(())
     }
 
-    /// The decimal digits of `value`, a single digit without the general conversion (most
-    /// SG values are below 10).
+    /// The decimal digits of `value` (at most 20: room enough), written in place from the
+    /// last.
     #[inline]
-    fn number(&mut self, value: u64) -> io::Result<()> {
-        if value < 10 {
-            self.make_room()?;
-            self.byte(b'0' + value as u8);
-            Ok(())
-        } else {
-            self.field(itoa::Buffer::new().format(value).as_bytes())
+    fn number(&mut self, mut value: u64) -> io::Result<()> {
+        self.make_room()?;
+        let digits = value.checked_ilog10().unwrap_or(0) as usize + 1;
+        let end = self.len + digits;
+        for digit in self.bytes[self.len..end].iter_mut().rev() {
+            *digit = b'0' + (value % 10) as u8;
+            value /= 10;
         }
+        self.len = end;
+        Ok(())
     }
 
     fn finish(self) -> io::Result<()> {
@@ -324,53 +326,53 @@ fn misere_csv(out: &mut dyn Write, table: &MisereTable) -> io::Result<()> {
 /// into the buffer like [`write_csv`]: a table of 3·10⁶ positions spent more in the csv crate's
 /// records of `String`s than in its analysis (issue 27).
 fn loopy_csv(out: &mut dyn Write, table: &LoopyTable) -> io::Result<()> {
-    let mut buffer = Vec::with_capacity(BUFFER_BYTES + 256);
+    let mut text = Text::new(out);
     for name in &table.coordinates {
-        buffer.extend_from_slice(quote_field(name).as_bytes());
-        buffer.push(b',');
+        text.field(quote_field(name).as_bytes())?;
+        text.byte(b',');
     }
-    buffer.extend_from_slice(b"outcome,remoteness,value\n");
-    // The value's text, then copied in (quoted when `K` has two or more members).
+    text.field(b"outcome,remoteness,value\n")?;
+    // A value not finite: its text, then copied in (quoted when `K` has two or more members).
     let (mut value, mut k) = (Vec::new(), Vec::new());
     for v in 0..table.rows {
         match table.position(v) {
             Some(position) => {
                 for &x in position {
-                    push_decimal(&mut buffer, x);
-                    buffer.push(b',');
+                    text.number(x)?;
+                    text.byte(b',');
                 }
             }
             None => {
-                buffer.extend_from_slice(quote_field(&table.name(v)).as_bytes());
-                buffer.push(b',');
+                text.field(quote_field(&table.name(v)).as_bytes())?;
+                text.byte(b',');
             }
         }
-        buffer.extend_from_slice(match table.outcome[v] {
-            Outcome::P => b"P,",
-            Outcome::N => b"N,",
-            Outcome::D => b"D,",
+        text.byte(match table.outcome[v] {
+            Outcome::P => b'P',
+            Outcome::N => b'N',
+            Outcome::D => b'D',
         });
+        text.byte(b',');
         if let Some(r) = table.remoteness[v] {
-            push_decimal(&mut buffer, u64::from(r));
+            text.number(u64::from(r))?;
         }
-        buffer.push(b',');
-        value.clear();
-        table.push_value(v, &mut value, &mut k);
-        if value.contains(&b',') {
-            buffer.push(b'"');
-            buffer.extend_from_slice(&value);
-            buffer.push(b'"');
+        text.byte(b',');
+        if let Some(finite) = table.finite_value(v) {
+            text.number(u64::from(finite))?;
         } else {
-            buffer.extend_from_slice(&value);
+            value.clear();
+            table.push_value(v, &mut value, &mut k);
+            if value.contains(&b',') {
+                text.byte(b'"');
+                text.field(&value)?;
+                text.byte(b'"');
+            } else {
+                text.field(&value)?;
+            }
         }
-        buffer.push(b'\n');
-        if buffer.len() >= BUFFER_BYTES {
-            out.write_all(&buffer)?;
-            buffer.clear();
-        }
+        text.byte(b'\n');
     }
-    out.write_all(&buffer)?;
-    out.flush()
+    text.finish()
 }
 
 #[cfg(test)]

@@ -222,6 +222,12 @@ impl LoopyTable {
         self.gamma.values(&self.graph)
     }
 
+    /// `Some(m)` when `γ(v) = m` is finite, `None` when it is ∞ (without building the
+    /// [`LoopyValue`]: what the CSV writer asks per row).
+    pub fn finite_value(&self, v: usize) -> Option<u32> {
+        self.gamma.finite(v as u32)
+    }
+
     /// Appends `γ(v)` in its [`fmt::Display`](std::fmt::Display) form (`3`, `inf{0,2}`) to
     /// `out`, without building the [`LoopyValue`]: what the CSV writer calls per row.
     pub fn push_value(&self, v: usize, out: &mut Vec<u8>, scratch: &mut Vec<u32>) {
