@@ -574,11 +574,32 @@ fn listed_moves_leave_no_marks() {
     assert_eq!(got.values(), &want[..]);
 }
 
+/// A knight's diagonals shared with a partner thread, one of them faulting in the partner's
+/// half (`x / (y - 350)` at `y = 350`, on the diagonal `x + y = 601`): the error of the first
+/// faulting position in the wave's order, as when one thread sweeps it.
+#[test]
+fn a_fault_in_a_shared_wave_is_the_first_in_its_order() {
+    let text = "position (x, y)
+move if x >= 2 => (x - 2, y + 1)
+move if x >= 2 && y >= 1 => (x - 2, y - 1)
+move if y >= 2 => (x + 1, y - 2)
+move if x >= 1 && y >= 2 => (x - 1, y - 2)
+move if x + y > 600 && x >= 1 => (x / (y - 350) * 0 + x - 1, y)";
+    let game = load(SourceFile::new("t.sg", text), &[]).unwrap();
+    let got = compute_box(&game, &[400, 400]).unwrap_err().to_string();
+    assert!(
+        got.contains("division by zero at (x, y) = (251, 350)"),
+        "{got}"
+    );
+}
+
 #[test]
 fn enlarged_boxes_and_single_coordinate_waves() {
     for (path, extents) in [
         ("rules/knight.sg", &[70u64, 70][..]),
         ("rules/knight.sg", &[90, 50]),
+        // Diagonals of 256 positions and more: shared with a partner thread.
+        ("rules/knight.sg", &[400, 300]),
         ("rules/fibonacci-nim.sg", &[80, 80]),
         ("rules/staircase-nim.sg", &[8, 8, 8, 8]),
         ("rules/staircase-nim.sg", &[9, 6, 8, 7]),

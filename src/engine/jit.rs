@@ -136,6 +136,50 @@ enum Mode {
     Run,
 }
 
+/// A box's values, swept in place by several threads at once ([`Kernel::box_sweep_shared`]):
+/// where they start and how many there are.
+#[derive(Clone, Copy, Debug)]
+pub struct SharedTable {
+    values: *mut u32,
+    len: usize,
+}
+
+// SAFETY: a pointer to a table the threads write disjoint parts of (the contract of
+// `Kernel::box_sweep_shared`).
+unsafe impl Send for SharedTable {}
+unsafe impl Sync for SharedTable {}
+
+impl SharedTable {
+    /// The table `values` (the pointer is only used while the borrow's owner lends it).
+    pub fn new(values: &mut [u32]) -> Self {
+        SharedTable {
+            values: values.as_mut_ptr(),
+            len: values.len(),
+        }
+    }
+
+    /// The table of `len` values at `values`, as [`SharedTable::as_ptr`] and
+    /// [`SharedTable::len`] gave them (to hand it to another thread through atomics).
+    pub fn from_raw(values: *mut u32, len: usize) -> Self {
+        SharedTable { values, len }
+    }
+
+    /// Where the values start.
+    pub fn as_ptr(&self) -> *mut u32 {
+        self.values
+    }
+
+    /// How many values there are.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True for a table of no values.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
 /// What [`Kernel::box_run`] did: the positions valued, the rule steps they spent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ran {
@@ -460,7 +504,29 @@ impl Kernel {
         budget: u64,
         scratch: &mut Scratch,
     ) -> Ran {
-        assert!(self.runs && values.len() == self.box_len);
+        // SAFETY: `values` is borrowed exclusively for the call.
+        unsafe {
+            self.box_sweep_shared(first, step, len, SharedTable::new(values), budget, scratch)
+        }
+    }
+
+    /// [`Kernel::box_sweep`] on a table that other threads sweep other positions of at the
+    /// same time (the two halves of a wave).
+    ///
+    /// # Safety
+    /// The table behind `table` lives through the call, and while it runs no other thread
+    /// reads or writes the positions this call values, nor writes any position it reads
+    /// (their options: valued before the wave).
+    pub unsafe fn box_sweep_shared(
+        &self,
+        first: usize,
+        step: isize,
+        len: usize,
+        table: SharedTable,
+        budget: u64,
+        scratch: &mut Scratch,
+    ) -> Ran {
+        assert!(self.runs && table.len == self.box_len);
         if len > 0 {
             let last = first as i128 + (len as i128 - 1) * step as i128;
             assert!(first < self.box_len && (0..self.box_len as i128).contains(&last));
@@ -472,7 +538,7 @@ impl Kernel {
             step: step as i64,
             out: std::ptr::null_mut(),
         };
-        self.run(place, values.as_mut_ptr(), budget, scratch)
+        self.run(place, table.values, budget, scratch)
     }
 
     fn run(&self, place: RunPlace, values: *const u32, budget: u64, scratch: &mut Scratch) -> Ran {

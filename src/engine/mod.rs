@@ -32,6 +32,7 @@ pub mod mex;
 pub mod moves;
 pub mod multi;
 pub mod nimber;
+mod partner;
 pub mod progress;
 pub mod reachable;
 pub mod shape;

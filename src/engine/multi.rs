@@ -32,6 +32,7 @@ use super::boxtable::BoxTable;
 use super::budget::{Meter, OverBudget, SharedMeter};
 use super::jit::{self, Kernel};
 use super::moves::{self, line_point};
+use super::partner::Partner;
 use super::{
     budget, BoxShape, EngineError, EngineOptions, Hint, MexSet, Nimber, Progress, ProgressSink,
     TableShape,
@@ -45,6 +46,8 @@ pub const MAX_OUTSIDE: usize = 1 << 21;
 pub const OUTSIDE_BYTES: u64 = 96;
 /// Waves smaller than this are computed on the calling thread.
 const PARALLEL_WAVE: usize = 64;
+/// Diagonal waves smaller than this are not shared with a [`Partner`].
+const MIN_SHARED_WAVE: usize = 256;
 /// A wave expected to take less than this many nanoseconds on one thread is computed on the
 /// calling thread: handing it to the pool and joining costs tens of microseconds (the
 /// knight's thousands of diagonals of a few thousand cheap positions each).
@@ -417,7 +420,7 @@ struct Compiled {
     kernel: Kernel,
     /// The same rules for runs of positions, a wave's or a sweep's: compiled when first
     /// needed (a search from one position, a small box, never needs them).
-    runs: OnceLock<Option<Kernel>>,
+    runs: OnceLock<Option<Arc<Kernel>>>,
     program: Program,
     layout: BoxShape,
 }
@@ -435,8 +438,14 @@ impl Compiled {
 
     /// The rules for runs of positions ([`Kernel::compile_box_runs`]).
     fn runs(&self) -> Option<&Kernel> {
+        self.shared_runs().map(|runs| &**runs)
+    }
+
+    /// [`Compiled::runs`], shared with another thread.
+    fn shared_runs(&self) -> Option<&Arc<Kernel>> {
         let compile = || {
             Kernel::compile_box_runs(&self.program, self.layout.extents(), self.layout.strides())
+                .map(Arc::new)
         };
         self.runs.get_or_init(compile).as_ref()
     }
@@ -982,6 +991,30 @@ impl<'g> Solver<'g> {
     /// in parallel, until a move reaches a position not yet computed; the number of positions
     /// they computed.
     fn waves(&mut self, progress: &mut Progress, waves: &Waves) -> Result<usize, EngineError> {
+        // Diagonal waves too quick for the pool are shared with a partner thread.
+        let partner_runs = (rayon::current_num_threads() > 1
+            && waves.diagonals.is_some()
+            && self.layout.len() >= self.min_run_box)
+            .then(|| {
+                self.compiled
+                    .as_ref()
+                    .and_then(Compiled::shared_runs)
+                    .cloned()
+            })
+            .flatten();
+        std::thread::scope(|scope| {
+            let mut partner = partner_runs.map(|runs| Partner::start(scope, runs));
+            self.waves_with(progress, waves, partner.as_mut())
+        })
+    }
+
+    /// [`Solver::waves`], with the partner that shares the quick diagonal waves, if any.
+    fn waves_with(
+        &mut self,
+        progress: &mut Progress,
+        waves: &Waves,
+        mut partner: Option<&mut Partner>,
+    ) -> Result<usize, EngineError> {
         let mut done = 0;
         let program = self.program;
         let shared = SharedMeter::new(&self.meter);
@@ -1003,7 +1036,8 @@ impl<'g> Solver<'g> {
                     .is_none_or(|nanos| nanos * wave.len() as f64 >= PARALLEL_WAVE_NANOS);
             if let (Wave::Diagonal { first, step, count }, false) = (wave, parallel) {
                 let started = Instant::now();
-                let swept = self.diagonal_in_place(first, step, count, &shared);
+                let partner = partner.as_deref_mut();
+                let swept = self.diagonal_in_place((first, step, count), &shared, partner);
                 nanos_per_position = Some(started.elapsed().as_nanos() as f64 / count as f64);
                 shared.settle(&mut self.meter);
                 if !swept? {
@@ -1132,14 +1166,30 @@ impl<'g> Solver<'g> {
     /// an option not known yet (the waves end; the positions valued stay).
     fn diagonal_in_place(
         &mut self,
-        first: usize,
-        step: isize,
-        count: usize,
+        (first, step, count): (usize, isize, usize),
         shared: &SharedMeter,
+        partner: Option<&mut Partner>,
     ) -> Result<bool, EngineError> {
         let mut spent = 0;
         let mut position = Vec::new();
         let mut k = 0;
+        let runs = self.compiled.as_ref().and_then(Compiled::runs);
+        if let (Some(partner), Some(runs), true) = (partner, runs, count >= MIN_SHARED_WAVE) {
+            // Half each; a half that stops leaves its positions to the sweep below, which
+            // skips those valued.
+            let (theirs, mine) = partner.sweep(
+                runs,
+                (first, step, count),
+                &mut self.values,
+                shared.left(spent),
+                &mut self.compiled_scratch,
+            );
+            spent += theirs.steps + mine.steps;
+            if theirs.done + mine.done == count {
+                shared.report(&mut spent, true);
+                return Ok(true);
+            }
+        }
         while k < count {
             let index = first.wrapping_add_signed(k as isize * step);
             let runs_wanted = self.layout.len() >= self.min_run_box;
