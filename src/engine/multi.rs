@@ -1034,7 +1034,10 @@ impl<'g> Solver<'g> {
                 && threads > 1
                 && nanos_per_position
                     .is_none_or(|nanos| nanos * wave.len() as f64 >= PARALLEL_WAVE_NANOS);
-            if let (Wave::Diagonal { first, step, count }, false) = (wave, parallel) {
+            // On two cores a partner takes half of any diagonal wave: its hand-off costs less
+            // than the pool's.
+            let pooled = parallel && (partner.is_none() || threads > 2);
+            if let (Wave::Diagonal { first, step, count }, false) = (wave, pooled) {
                 let started = Instant::now();
                 let partner = partner.as_deref_mut();
                 let swept = self.diagonal_in_place((first, step, count), &shared, partner);
