@@ -143,6 +143,10 @@ fn position_rule() -> impl Strategy<Value = String> {
         Just("move t in 0..y, u = y - 1 - t if t <= u => (x, t) + (0, u)".to_string()),
         Just("move if x >= 2 => (x - 2, y + 1)".to_string()),
         Just("move if y >= 2 && x >= 1 => (x - 1, y - 2)".to_string()),
+        // Comparisons with a constant that bound a coordinate inside the rule, on either side
+        // (a move past the box where the bound does not fit in it).
+        Just("move if y <= 4 && 2 <= x => (x - 2, y + 1)".to_string()),
+        Just("move if 3 < x && y < 6 => (x - 4, y + 1)".to_string()),
         Just("move t in 1..=y if popcount(t) == 1 => (x, y - t)".to_string()),
         Just("move t in 1..=y / 2 => (x, y - t)".to_string()),
         Just("move t in 1..=x if t == x / 2 + 1 => (x - t, y)".to_string()),

@@ -1202,6 +1202,14 @@ impl<'a, 'b> Gen<'a, 'b> {
     /// coordinates (`0..=extent`) drop more checks, and for one past it (its moves leave the
     /// box: [`crate::engine::multi`] values those too).
     fn rules(&mut self, moves: &[CheckedMove]) {
+        // A rule without binders costs one step whatever it does: all of them at once, in
+        // one check of the budget (past it the position is the interpreter's, which stops
+        // where it should).
+        let fixed = moves.iter().filter(|m| m.binders.is_empty()).count();
+        if fixed > 0 {
+            let fixed = self.b.ins().iconst(types::I64, fixed as i64);
+            self.spend(fixed);
+        }
         let Some((extents, _)) = self.layout.clone() else {
             moves.iter().for_each(|m| self.rule(m));
             return;
@@ -1265,7 +1273,8 @@ impl<'a, 'b> Gen<'a, 'b> {
         };
         self.guarded = crate::rules::program::guarded_line(m, self.arity);
         self.last_binder = self.arity + m.binders.len().saturating_sub(1);
-        self.level(m, 0, pin, false);
+        // A rule without binders: its step spent with the others' ([`Gen::rules`]).
+        self.level(m, 0, pin, m.binders.is_empty());
     }
 
     /// Binder `depth` of `m` and the levels below; `spent`: its entry step was spent by the
@@ -2104,11 +2113,22 @@ impl<'a, 'b> Gen<'a, 'b> {
     /// The condition, then the components: checked, read from the table, XORed, marked.
     fn leaf(&mut self, m: &CheckedMove) {
         let after = self.b.create_block();
+        let kept = self.bounds.clone();
         if let Some(condition) = &m.condition {
             let holds = self.condition(condition);
             let body = self.b.create_block();
             self.b.ins().brif(holds, body, &[], after, &[]);
             self.b.switch_to_block(body);
+            // Where the condition holds, its comparisons of a slot with a constant bound the
+            // slot (`if x >= 2 => (x - 2, …)`: `x - 2` needs no check against 0).
+            for (slot, lo, hi) in crate::rules::program::slot_bounds(condition) {
+                if let Some(bounds) = self.bounds.get_mut(slot) {
+                    let (lo, hi) = (bounds.lo.max(lo), bounds.hi.min(hi));
+                    if lo <= hi {
+                        *bounds = Interval::new(lo, hi);
+                    }
+                }
+            }
         }
         if let Some(listed) = self.listed {
             // One component: [`Kernel::compile_box_lister`] lists no sums.
@@ -2123,6 +2143,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             }
             self.mark(xor);
         }
+        self.bounds = kept;
         self.b.ins().jump(after, &[]);
         self.b.switch_to_block(after);
     }

@@ -982,7 +982,7 @@ pub(crate) fn pin_of(m: &CheckedMove, arity: usize) -> Option<&CExpr> {
 }
 
 /// The conjuncts of a chain of `&&`, in evaluation order.
-fn conjuncts(condition: &CExpr) -> Vec<&CExpr> {
+pub(crate) fn conjuncts(condition: &CExpr) -> Vec<&CExpr> {
     fn flatten<'e>(e: &'e CExpr, out: &mut Vec<&'e CExpr>) {
         match &e.kind {
             CExprKind::Binary(BinaryOp::And, a, b) => {
@@ -995,6 +995,44 @@ fn conjuncts(condition: &CExpr) -> Vec<&CExpr> {
     let mut out = Vec::new();
     flatten(condition, &mut out);
     out
+}
+
+/// The bounds a condition's conjuncts put on its slots by themselves: `(slot, lo, hi)` for
+/// each conjunct that compares a slot with a constant (`x >= 2`, `3 > y`, `t == 4`), which
+/// wherever the condition holds keeps the slot within `lo..=hi`.
+pub(crate) fn slot_bounds(condition: &CExpr) -> Vec<(usize, i128, i128)> {
+    let mut bounds = Vec::new();
+    for conjunct in conjuncts(condition) {
+        let CExprKind::Binary(op, a, b) = &conjunct.kind else {
+            continue;
+        };
+        // `slot op k`, with `k op slot` turned around.
+        let (slot, op, k) = match (&a.kind, &b.kind) {
+            (CExprKind::Slot(s), CExprKind::Const(k)) => (*s, *op, *k),
+            (CExprKind::Const(k), CExprKind::Slot(s)) => {
+                let turned = match op {
+                    BinaryOp::Lt => BinaryOp::Gt,
+                    BinaryOp::Le => BinaryOp::Ge,
+                    BinaryOp::Gt => BinaryOp::Lt,
+                    BinaryOp::Ge => BinaryOp::Le,
+                    other => *other,
+                };
+                (*s, turned, *k)
+            }
+            _ => continue,
+        };
+        let k = i128::from(k);
+        let (lo, hi) = (i128::from(i64::MIN), i128::from(i64::MAX));
+        bounds.push(match op {
+            BinaryOp::Lt => (slot, lo, k - 1),
+            BinaryOp::Le => (slot, lo, k),
+            BinaryOp::Gt => (slot, k + 1, hi),
+            BinaryOp::Ge => (slot, k, hi),
+            BinaryOp::Eq => (slot, k, k),
+            _ => continue,
+        });
+    }
+    bounds
 }
 
 /// A test of one bit in a rule's condition: the conjunct `bit(word, t) == c` or `!= c` (`c`
