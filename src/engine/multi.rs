@@ -264,6 +264,21 @@ fn enlarged(
     ))
 }
 
+/// `len` values [`UNVISITED`], a large table's filled on every thread: the first touch of
+/// its pages (the kernel's zeroing) is most of the cost, and it parallelises.
+fn unvisited(len: usize) -> Vec<u32> {
+    const PARALLEL_FILL: usize = 1 << 22;
+    if len < PARALLEL_FILL {
+        return vec![UNVISITED; len];
+    }
+    // Zeroed pages the allocator maps without touching them.
+    let mut values = vec![0u32; len];
+    values
+        .par_chunks_mut(1 << 16)
+        .for_each(|chunk| chunk.fill(UNVISITED));
+    values
+}
+
 /// `Σ w_i·c_i`.
 fn potential(weights: &[u64], position: &[u64]) -> u128 {
     weights
@@ -499,7 +514,7 @@ impl<'g> Solver<'g> {
             min_run_box: MIN_RUN_BOX,
             game,
             program,
-            values: vec![UNVISITED; layout.len()],
+            values: unvisited(layout.len()),
             layout,
             outside: Outside {
                 ids: HashMap::new(),
