@@ -1062,14 +1062,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             .ins()
             .icmp(IntCC::UnsignedGreaterThanOrEqual, count, self.marks_len);
         let store = self.b.create_block();
-        let grow = self.b.create_block();
-        self.b.ins().brif(full, grow, &[], store, &[]);
-        self.b.switch_to_block(grow);
-        let code = self
-            .b
-            .ins()
-            .iconst(types::I32, i64::from(BAIL_MARKS as i32));
-        self.b.ins().return_(&[code]);
+        self.b.ins().brif(full, self.grow, &[], store, &[]);
         self.b.switch_to_block(store);
         let offset = self.b.ins().ishl_imm_u(count, 2);
         let address = self.b.ins().iadd(self.marks, offset);

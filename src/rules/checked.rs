@@ -358,6 +358,27 @@ pub fn bit(x: i64, i: i64) -> Result<i64, FaultKind> {
     Ok((x >> shift_amount(i)?) & 1)
 }
 
+/// The direct sub-expressions of an expression's kind (borrowed as `kind` is), the lists'
+/// items by `$iter`: one list of the variants for [`CExpr::children`] and its `_mut` twin.
+macro_rules! children {
+    ($kind:expr, $iter:ident) => {
+        match $kind {
+            CExprKind::Const(_) | CExprKind::Slot(_) => Vec::new(),
+            CExprKind::Neg(x)
+            | CExprKind::Not(x)
+            | CExprKind::Abs(x)
+            | CExprKind::BitNot(x)
+            | CExprKind::Popcount(x)
+            | CExprKind::Ctz(x) => vec![x],
+            CExprKind::Binary(_, a, b) | CExprKind::Bit(a, b) => vec![a, b],
+            CExprKind::Min(args)
+            | CExprKind::Max(args)
+            | CExprKind::Count(args)
+            | CExprKind::Arith(_, args) => args.$iter().collect(),
+        }
+    };
+}
+
 impl CExpr {
     /// Evaluates the expression by walking the tree; `slots[0]` is `n`, `slots[1 + i]` binder
     /// `i`. This is the reference semantics.
@@ -419,38 +440,12 @@ impl CExpr {
 
     /// The direct sub-expressions.
     pub fn children(&self) -> Vec<&CExpr> {
-        match &self.kind {
-            CExprKind::Const(_) | CExprKind::Slot(_) => Vec::new(),
-            CExprKind::Neg(x)
-            | CExprKind::Not(x)
-            | CExprKind::Abs(x)
-            | CExprKind::BitNot(x)
-            | CExprKind::Popcount(x)
-            | CExprKind::Ctz(x) => vec![x],
-            CExprKind::Binary(_, a, b) | CExprKind::Bit(a, b) => vec![a, b],
-            CExprKind::Min(args)
-            | CExprKind::Max(args)
-            | CExprKind::Count(args)
-            | CExprKind::Arith(_, args) => args.iter().collect(),
-        }
+        children!(&self.kind, iter)
     }
 
     /// The direct sub-expressions, to change in place.
     fn children_mut(&mut self) -> Vec<&mut CExpr> {
-        match &mut self.kind {
-            CExprKind::Const(_) | CExprKind::Slot(_) => Vec::new(),
-            CExprKind::Neg(x)
-            | CExprKind::Not(x)
-            | CExprKind::Abs(x)
-            | CExprKind::BitNot(x)
-            | CExprKind::Popcount(x)
-            | CExprKind::Ctz(x) => vec![x],
-            CExprKind::Binary(_, a, b) | CExprKind::Bit(a, b) => vec![a, b],
-            CExprKind::Min(args)
-            | CExprKind::Max(args)
-            | CExprKind::Count(args)
-            | CExprKind::Arith(_, args) => args.iter_mut().collect(),
-        }
+        children!(&mut self.kind, iter_mut)
     }
 
     /// Renames every slot `s` of the expression to `rename(s)`.
