@@ -2,7 +2,7 @@
 //!
 //! Rows are formatted by hand into a 64 KiB buffer that is handed to the writer when full, so
 //! memory stays constant and 10^7 rows take well under a second in a release build: the row
-//! numbers counted up digit by digit, short fields copied as fixed blocks ([`Text`]).
+//! numbers counted up digit by digit, short fields copied as fixed blocks.
 
 use std::io::{self, Write};
 
