@@ -578,6 +578,20 @@ fn listed_moves_leave_no_marks() {
     assert_eq!(got.values(), &want[..]);
 }
 
+/// Moves that lower `y` and may raise `x`: waves of `y`, each a column of the box (300
+/// positions a row apart, shared with the partner thread); the interpreter's values.
+#[test]
+fn columns_as_waves() {
+    let text = "position (x, y)
+move t in 1..=min(y, 3) => (min(x + t, 299), y - t)
+move if y >= 1 => (x / 2, y - 1)";
+    let source = SourceFile::new("t.sg", text);
+    let game = load(source.clone(), &[]).unwrap();
+    let want = interp::position_values(&source, &[], &[299, 299]).unwrap();
+    let got = compute_box(&game, &[299, 299]).unwrap();
+    assert_eq!(got.values(), &want[..]);
+}
+
 /// A knight's diagonals shared with a partner thread, one of them faulting in the partner's
 /// half (`x / (y - 350)` at `y = 350`, on the diagonal `x + y = 601`): the error of the first
 /// faulting position in the wave's order, as when one thread sweeps it.

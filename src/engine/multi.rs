@@ -1465,8 +1465,9 @@ pub fn check_box_memory(extents: &[u64]) -> Result<(), EngineError> {
 struct Waves {
     order: Vec<usize>,
     starts: Vec<usize>,
-    /// A box of two coordinates in waves of `x + y`: each wave an anti-diagonal, the table
-    /// indices `first, first + step, …` (`(first, count)` a wave), and no `order`.
+    /// A box of two coordinates in waves of `x + y` or of one coordinate: each wave an
+    /// anti-diagonal, a row or a column, the table indices `first, first + step, …`
+    /// (`(first, count)` a wave), and no `order`.
     diagonals: Option<(Vec<(usize, usize)>, isize)>,
 }
 
@@ -1530,6 +1531,25 @@ impl Waves {
                 order: Vec::new(),
                 starts: Vec::new(),
                 diagonals: Some((diagonals, step)),
+            };
+        }
+        // Two coordinates in waves of one of them (Fibonacci Nim's heap, whose moves may raise
+        // the other): each wave a row or a column of the box, `e + 1` positions a stride apart.
+        if layout.dimension() == 2 && region.is_none() && (weights == [1, 0] || weights == [0, 1]) {
+            let by_first = weights == [1, 0];
+            let (e0, e1) = (layout.extents()[0] as usize, layout.extents()[1] as usize);
+            let stride = layout.strides()[0];
+            let lines = (0..waves)
+                .map(|s| match by_first {
+                    true => (s * stride, e1 + 1),
+                    false => (s, e0 + 1),
+                })
+                .collect();
+            let step = if by_first { 1 } else { stride as isize };
+            return Waves {
+                order: Vec::new(),
+                starts: Vec::new(),
+                diagonals: Some((lines, step)),
             };
         }
         let rows = |visit: &mut dyn FnMut(usize, usize, usize)| {
