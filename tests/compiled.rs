@@ -621,6 +621,8 @@ fn enlarged_boxes_and_single_coordinate_waves() {
         ("rules/fibonacci-nim.sg", &[80, 80]),
         ("rules/staircase-nim.sg", &[8, 8, 8, 8]),
         ("rules/staircase-nim.sg", &[9, 6, 8, 7]),
+        // Over 2^16 positions in the region: waves of rows shared with a partner thread.
+        ("rules/staircase-nim.sg", &[12, 12, 12, 12]),
     ] {
         let source = SourceFile::new(path, std::fs::read_to_string(path).unwrap());
         let game = load(source.clone(), &[]).unwrap();

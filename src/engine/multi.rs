@@ -32,7 +32,7 @@ use super::boxtable::BoxTable;
 use super::budget::{Meter, OverBudget, SharedMeter};
 use super::jit::{self, Kernel};
 use super::moves::{self, line_point};
-use super::partner::Partner;
+use super::partner::{Partner, Segment};
 use super::{
     budget, BoxShape, EngineError, EngineOptions, Hint, MexSet, Nimber, Progress, ProgressSink,
     TableShape,
@@ -48,6 +48,8 @@ pub const OUTSIDE_BYTES: u64 = 96;
 const PARALLEL_WAVE: usize = 64;
 /// Diagonal waves smaller than this are not shared with a [`Partner`].
 const MIN_SHARED_WAVE: usize = 256;
+/// Row sweeps of fewer positions run on one thread ([`Solver::sweep_rows`]).
+const MIN_SHARED_ROWS: usize = 1 << 16;
 /// A wave expected to take less than this many nanoseconds on one thread is computed on the
 /// calling thread: handing it to the pool and joining costs tens of microseconds (the
 /// knight's thousands of diagonals of a few thousand cheap positions each).
@@ -212,12 +214,12 @@ fn enlarged(
         &weights,
         waves,
         Some(&stored),
-        &mut |start, _, count| {
-            rows.push((start, count));
+        &mut |start, base, count| {
+            rows.push((start, base, count));
         },
     );
     let box_len = extents.iter().map(|&e| e as usize + 1).product::<usize>();
-    let positions = rows.iter().map(|&(_, count)| count).sum::<usize>();
+    let positions = rows.iter().map(|&(_, _, count)| count).sum::<usize>();
     if positions > MAX_REGION.saturating_mul(box_len) {
         return None;
     }
@@ -684,38 +686,93 @@ impl<'g> Solver<'g> {
         Ok((up, down))
     }
 
-    /// Values the `rows` (the table index of a row's first position and their number, in
-    /// increasing index) by the machine code, each position in place: a sweep for moves that
-    /// lower the index. False when the machine code stops at a position (an option not
-    /// known yet, a fault, the budget): the caller computes the box another way.
-    fn sweep_rows(&mut self, rows: &[(usize, usize)]) -> bool {
-        let Some(runs) = self.compiled.as_ref().and_then(Compiled::runs) else {
+    /// Values the `rows` (the table index of a row's first position, the potential of its
+    /// coordinates but the last, and its number of positions; in increasing index) by the
+    /// machine code, each position in place: a sweep for moves that lower the index. False
+    /// when the machine code stops at a position (an option not known yet, a fault, the
+    /// budget): the caller computes the box another way.
+    ///
+    /// On two threads or more, the rows go in waves of rows, one potential a wave, each
+    /// wave's rows shared with a [`Partner`]: a move that lowers the potential and keeps its
+    /// row lowers the row's last coordinate (an option swept before it in the row), and one
+    /// to another row lowers, by the survey, the rest of the potential (staircase Nim's
+    /// `2·s2 + 3·s3 + 4·s4` as coins pour into `s1`): an option in an earlier wave. A move
+    /// that contradicts the survey meets a position not known yet and stops the sweep.
+    fn sweep_rows(&mut self, rows: &[(usize, usize, usize)]) -> bool {
+        let Some(runs) = self
+            .compiled
+            .as_ref()
+            .and_then(Compiled::shared_runs)
+            .cloned()
+        else {
             return false;
         };
-        let total = rows.iter().map(|&(_, count)| count as u64).sum();
-        let mut progress = Progress::new(0, total, self.progress.clone());
+        let total: usize = rows.iter().map(|&(_, _, count)| count).sum();
+        let mut progress = Progress::new(0, total as u64, self.progress.clone());
         let (mut done, mut next_report) = (0, 0);
-        for &(start, count) in rows {
-            let ran = runs.box_sweep(
-                start,
-                1,
-                count,
-                &mut self.values,
-                self.meter.left,
-                &mut self.compiled_scratch,
-            );
-            self.meter.left -= ran.steps;
-            if ran.done < count {
-                return false;
-            }
-            done += count;
-            if done >= next_report {
-                progress.set(done as u64);
-                next_report = done + ROOTS_PER_PROGRESS;
-            }
+        let mut order: Vec<usize> = (0..rows.len()).collect();
+        let shared = rayon::current_num_threads() > 1 && total >= MIN_SHARED_ROWS;
+        if shared {
+            // Stable: a wave's rows in index order.
+            order.sort_by_key(|&r| rows[r].1);
         }
-        progress.finish();
-        true
+        let swept = std::thread::scope(|scope| {
+            let mut partner = shared.then(|| Partner::start(scope, Arc::clone(&runs)));
+            let waves = order.chunk_by(|&a, &b| !shared || rows[a].1 == rows[b].1);
+            for wave in waves {
+                let segments: Vec<Segment> =
+                    (wave.iter()).map(|&r| (rows[r].0, 1, rows[r].2)).collect();
+                let wave_len: usize = segments.iter().map(|&(_, _, count)| count).sum();
+                if let (Some(partner), true) = (partner.as_mut(), wave_len >= MIN_SHARED_WAVE) {
+                    // The first rows to the partner, about half the positions.
+                    let mut theirs = 0;
+                    let split = segments
+                        .iter()
+                        .take_while(|&&(_, _, count)| {
+                            theirs += count;
+                            theirs <= wave_len / 2
+                        })
+                        .count()
+                        .max(1);
+                    let (theirs, mine) = partner.sweep_segments(
+                        &runs,
+                        segments.split_at(split),
+                        &mut self.values,
+                        self.meter.left,
+                        &mut self.compiled_scratch,
+                    );
+                    self.meter.left -= theirs.steps + mine.steps;
+                    if theirs.done + mine.done < wave_len {
+                        return false;
+                    }
+                } else {
+                    for &(start, _, count) in &segments {
+                        let ran = runs.box_sweep(
+                            start,
+                            1,
+                            count,
+                            &mut self.values,
+                            self.meter.left,
+                            &mut self.compiled_scratch,
+                        );
+                        self.meter.left -= ran.steps;
+                        if ran.done < count {
+                            return false;
+                        }
+                    }
+                }
+                done += wave_len;
+                if done >= next_report {
+                    progress.set(done as u64);
+                    next_report = done + ROOTS_PER_PROGRESS;
+                }
+            }
+            true
+        });
+        if swept {
+            progress.finish();
+        }
+        swept
     }
 
     /// `G(position)`, computing what it needs.

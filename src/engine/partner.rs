@@ -1,5 +1,5 @@
 //! A second thread that sweeps one half of a quick wave while the calling thread sweeps the
-//! other.
+//! other: of a diagonal wave, or of a wave of rows ([`Partner::sweep_segments`]).
 //!
 //! A knight's box has thousands of diagonal waves of a few thousand cheap positions each: tens
 //! of microseconds a wave, about what handing a job to the thread pool and joining it costs.
@@ -11,7 +11,7 @@
 //! during the wave ([`Kernel::box_sweep_shared`]).
 
 use std::hint::spin_loop;
-use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread::{self, Scope};
 
@@ -22,14 +22,18 @@ const SPINS: u32 = 1 << 14;
 /// The epoch that tells the partner to stop.
 const STOP: u64 = u64::MAX;
 
+/// The table indices `first + k·step`, `k < count`, swept in that order: a row, or a half
+/// of a diagonal wave.
+pub type Segment = (usize, isize, usize);
+
 /// The job of one wave and its answer, between the calling thread and the partner.
 #[derive(Default)]
 struct Job {
     /// Bumped by the caller for each job ([`STOP`]: no more).
     epoch: AtomicU64,
-    first: AtomicUsize,
-    step: AtomicI64,
-    count: AtomicUsize,
+    /// The partner's segments (a `*const Segment`), swept in order.
+    segments: AtomicUsize,
+    segments_len: AtomicUsize,
     budget: AtomicU64,
     values: AtomicUsize,
     len: AtomicUsize,
@@ -66,17 +70,16 @@ impl Partner {
                     theirs.values.load(Ordering::Relaxed) as *mut u32,
                     theirs.len.load(Ordering::Relaxed),
                 );
-                // SAFETY: the caller lends the table for the job and sweeps only the other
-                // half of the wave until it sees the job finished (`Partner::sweep`).
+                // SAFETY: the caller lends the table and the segments for the job and sweeps
+                // only the other half of the wave until it sees the job finished
+                // (`Partner::sweep_segments`).
                 let ran = unsafe {
-                    kernel.box_sweep_shared(
-                        theirs.first.load(Ordering::Relaxed),
-                        theirs.step.load(Ordering::Relaxed) as isize,
-                        theirs.count.load(Ordering::Relaxed),
-                        table,
-                        theirs.budget.load(Ordering::Relaxed),
-                        &mut scratch,
-                    )
+                    let segments = std::slice::from_raw_parts(
+                        theirs.segments.load(Ordering::Relaxed) as *const Segment,
+                        theirs.segments_len.load(Ordering::Relaxed),
+                    );
+                    let budget = theirs.budget.load(Ordering::Relaxed);
+                    sweep_all(&kernel, segments, table, budget, &mut scratch)
                 };
                 theirs.done.store(ran.done, Ordering::Relaxed);
                 theirs.steps.store(ran.steps, Ordering::Relaxed);
@@ -93,28 +96,44 @@ impl Partner {
     pub fn sweep(
         &mut self,
         kernel: &Kernel,
-        (first, step, count): (usize, isize, usize),
+        (first, step, count): Segment,
         values: &mut [u32],
         budget: u64,
         scratch: &mut jit::Scratch,
     ) -> (Ran, Ran) {
         let half = count / 2;
+        let second = first.wrapping_add_signed(half as isize * step);
+        let theirs = [(first, step, half)];
+        let mine = [(second, step, count - half)];
+        self.sweep_segments(kernel, (&theirs, &mine), values, budget, scratch)
+    }
+
+    /// Sweeps the segments `theirs` by the partner and `mine` here, at once, each list in its
+    /// order and each side with half of `budget`: the rows of a wave of rows, no position of
+    /// one an option of a position of another, split in two. What each side did, the
+    /// partner's first, its positions counted along its list: a side that stops early leaves
+    /// the rest of its list to the caller.
+    pub fn sweep_segments(
+        &mut self,
+        kernel: &Kernel,
+        (theirs, mine): (&[Segment], &[Segment]),
+        values: &mut [u32],
+        budget: u64,
+        scratch: &mut jit::Scratch,
+    ) -> (Ran, Ran) {
         let table = SharedTable::new(values);
         let job = &*self.job;
         self.epoch += 1;
-        job.first.store(first, Ordering::Relaxed);
-        job.step.store(step as i64, Ordering::Relaxed);
-        job.count.store(half, Ordering::Relaxed);
+        job.segments
+            .store(theirs.as_ptr() as usize, Ordering::Relaxed);
+        job.segments_len.store(theirs.len(), Ordering::Relaxed);
         job.budget.store(budget / 2, Ordering::Relaxed);
         job.values.store(table.as_ptr() as usize, Ordering::Relaxed);
         job.len.store(table.len(), Ordering::Relaxed);
         job.epoch.store(self.epoch, Ordering::Release);
-        let second = first.wrapping_add_signed(half as isize * step);
-        // SAFETY: the partner sweeps positions `0..half` of the wave, this call the others;
-        // `values` stays borrowed until the partner has finished.
-        let mine = unsafe {
-            kernel.box_sweep_shared(second, step, count - half, table, budget / 2, scratch)
-        };
+        // SAFETY: the partner sweeps `theirs`, this call `mine`, positions of one wave;
+        // `values` and `theirs` stay borrowed until the partner has finished.
+        let mine = unsafe { sweep_all(kernel, mine, table, budget / 2, scratch) };
         let epoch = self.epoch;
         wait(|| (job.finished.load(Ordering::Acquire) == epoch).then_some(()));
         let theirs = Ran {
@@ -123,6 +142,33 @@ impl Partner {
         };
         (theirs, mine)
     }
+}
+
+/// Sweeps `segments` in order with `budget` in all, to the first position the kernel stops at:
+/// the positions valued, counted along the list, and their steps.
+///
+/// # Safety
+/// As [`Kernel::box_sweep_shared`], for every segment.
+unsafe fn sweep_all(
+    kernel: &Kernel,
+    segments: &[Segment],
+    table: SharedTable,
+    budget: u64,
+    scratch: &mut jit::Scratch,
+) -> Ran {
+    let mut all = Ran { done: 0, steps: 0 };
+    for &(first, step, count) in segments {
+        // SAFETY: the caller's.
+        let ran = unsafe {
+            kernel.box_sweep_shared(first, step, count, table, budget - all.steps, scratch)
+        };
+        all.done += ran.done;
+        all.steps += ran.steps;
+        if ran.done < count {
+            break;
+        }
+    }
+    all
 }
 
 impl Drop for Partner {
