@@ -368,14 +368,27 @@ impl<'g> Explorer<'g> {
         let arity = generator.arity();
         let mut positions = Vec::new();
         if let Index::Box(shape) = &index {
-            positions.reserve(shape.len().saturating_mul(arity));
-            let mut position = vec![0; arity];
-            loop {
-                positions.extend_from_slice(&position);
-                if !shape.step(&mut position) {
-                    break;
-                }
-            }
+            // In row-major order, a run of positions a task (on every thread: writing the
+            // first touch of the pages is most of the cost).
+            const RUN: usize = 1 << 14;
+            let len = shape.len().saturating_mul(arity);
+            positions.reserve_exact(len);
+            let spare = &mut positions.spare_capacity_mut()[..len];
+            spare
+                .par_chunks_mut(RUN * arity.max(1))
+                .enumerate()
+                .for_each(|(run, out)| {
+                    let mut position = Vec::with_capacity(arity);
+                    shape.write_position(run * RUN, &mut position);
+                    for slot in out.chunks_exact_mut(arity.max(1)) {
+                        for (slot, &c) in slot.iter_mut().zip(&position) {
+                            slot.write(c);
+                        }
+                        shape.step(&mut position);
+                    }
+                });
+            // SAFETY: every one of the `len` entries was written above (each run's slots).
+            unsafe { positions.set_len(len) };
         }
         Explorer {
             game,
@@ -444,19 +457,25 @@ impl<'g> Explorer<'g> {
                     this.list_box(shape, start..(start + chunk_len).min(len), lister.as_ref())
                 })
                 .collect();
-            for chunk in chunks {
-                let mut chunk = chunk?;
-                if self.offsets.len() == 1 {
-                    // The first chunk's lists become the graph's, without a copy.
-                    self.targets = std::mem::take(&mut chunk.targets);
-                    self.offsets = chunk.ends;
-                    self.to_nothing |= chunk.to_nothing;
-                    continue;
-                }
+            let chunks = chunks.into_iter().collect::<Result<Vec<Chunk>, _>>()?;
+            let mut chunks = chunks.into_iter();
+            let Some(first) = chunks.next() else {
+                return Ok(());
+            };
+            // The first chunk's lists become the graph's, without a copy; the others' are
+            // copied after them on every thread (the first touch of their pages is most of it).
+            let rest: Vec<Chunk> = chunks.collect();
+            let targets: usize = rest.iter().map(|chunk| chunk.targets.len()).sum();
+            let ends: usize = rest.iter().map(|chunk| chunk.ends.len() - 1).sum();
+            self.targets = first.targets;
+            self.offsets = first.ends;
+            self.to_nothing = first.to_nothing;
+            self.targets.reserve_exact(targets);
+            self.offsets.reserve_exact(ends);
+            for chunk in &rest {
                 let base = self.targets.len();
-                self.offsets
-                    .extend(chunk.ends[1..].iter().map(|&end| base + end));
-                self.targets.extend_from_slice(&chunk.targets);
+                copy_parallel(&mut self.targets, &chunk.targets, |&w| w);
+                copy_parallel(&mut self.offsets, &chunk.ends[1..], |&end| base + end);
                 self.to_nothing |= chunk.to_nothing;
             }
             return Ok(());
@@ -690,6 +709,28 @@ impl<'g> Explorer<'g> {
             options,
         )
     }
+}
+
+/// Appends `f` of each of `from` to `to` (with room for them), a run a task on every thread:
+/// the first touch of the new pages, and the copy, in parallel.
+fn copy_parallel<T: Copy + Send + Sync, U: Send>(
+    to: &mut Vec<U>,
+    from: &[T],
+    f: impl Fn(&T) -> U + Sync,
+) {
+    const RUN: usize = 1 << 16;
+    let len = to.len();
+    to.reserve(from.len());
+    to.spare_capacity_mut()[..from.len()]
+        .par_chunks_mut(RUN)
+        .zip(from.par_chunks(RUN))
+        .for_each(|(out, from)| {
+            for (slot, x) in out.iter_mut().zip(from) {
+                slot.write(f(x));
+            }
+        });
+    // SAFETY: the `from.len()` entries after `len` were written above.
+    unsafe { to.set_len(len + from.len()) };
 }
 
 /// The refusal of a move from `position` that leaves several positions.
