@@ -611,6 +611,30 @@ move if x + y > 600 && x >= 1 => (x / (y - 350) * 0 + x - 1, y)";
     );
 }
 
+/// Boxes of three coordinates and more go first in waves of rows, shared with a partner
+/// thread: Moore's Nim_k, whose moves all lower the coordinates but the last or keep them;
+/// and a game with a move that lowers the potential `2a + b + c` but raises the part of it
+/// before the row's (`(a + 1, b, c - 5)`), which meets a row not valued yet and hands the box
+/// back to the waves. Both against the interpreter.
+#[test]
+fn waves_of_rows_and_their_fallback() {
+    let stepping = "position (a, b, c)
+move t in 1..=c => (a, b, c - t)
+move if c >= 5 && a < 12 => (a + 1, b, c - 5)
+move if a >= 1 && b < 12 => (a - 1, b + 1, c)";
+    let nim_k = std::fs::read_to_string("rules/nim-k.sg").unwrap();
+    for (path, text, extents) in [
+        ("rules/nim-k.sg", nim_k.as_str(), &[8u64, 8, 8, 8][..]),
+        ("stepping.sg", stepping, &[12, 12, 40]),
+    ] {
+        let source = SourceFile::new(path, text);
+        let game = load(source.clone(), &[]).unwrap();
+        let want = interp::position_values(&source, &[], extents).unwrap();
+        let got = compute_box(&game, extents).unwrap();
+        assert_eq!(got.values(), &want[..], "{path} {extents:?}");
+    }
+}
+
 #[test]
 fn enlarged_boxes_and_single_coordinate_waves() {
     for (path, extents) in [

@@ -49,7 +49,7 @@ const PARALLEL_WAVE: usize = 64;
 /// Diagonal waves smaller than this are not shared with a [`Partner`].
 const MIN_SHARED_WAVE: usize = 256;
 /// Row sweeps of fewer positions run on one thread ([`Solver::sweep_rows`]).
-const MIN_SHARED_ROWS: usize = 1 << 16;
+const MIN_SHARED_ROWS: usize = 1 << 12;
 /// A wave expected to take less than this many nanoseconds on one thread is computed on the
 /// calling thread: handing it to the pool and joining costs tens of microseconds (the
 /// knight's thousands of diagonals of a few thousand cheap positions each).
@@ -227,9 +227,14 @@ fn enlarged(
     // in index order, each position seeing every option valued before it, as the loop a
     // contestant writes — on one thread, but reading its neighbours' lines from the cache.
     // Else (or when the sweep stops) the waves, on every thread.
-    let swept = positions >= solver.min_run_box
-        && solver.index_directions().ok()?.0 == 0
-        && solver.sweep_rows(&rows);
+    let swept = positions >= solver.min_run_box && solver.index_directions().ok()?.0 == 0 && {
+        let mut progress = Progress::new(0, positions as u64, solver.progress.clone());
+        let swept = solver.sweep_rows(&rows, &mut progress);
+        if swept {
+            progress.finish();
+        }
+        swept
+    };
     if !swept {
         let waves = Waves::new(&solver.layout, &weights, last, Some(&stored));
         solver.fill_waves(&waves).ok()?;
@@ -588,6 +593,27 @@ impl<'g> Solver<'g> {
         if order == Order::Waves || (order == Order::Auto && worth_it) {
             let weights = self.survey()?.weights;
             let weights = weights.unwrap_or_else(|| vec![1; self.layout.dimension()]);
+            // Three coordinates or more: first the rows in waves of rows (on two threads,
+            // without a list of the box's positions), which most games' moves allow.
+            if order == Order::Auto
+                && self.layout.dimension() >= 3
+                && weights.last().is_some_and(|&w| w > 0)
+                && self.layout.len() >= self.min_run_box
+            {
+                let mut rows = Vec::new();
+                for_each_row(
+                    &self.layout,
+                    &weights,
+                    usize::MAX,
+                    None,
+                    &mut |start, base, count| {
+                        rows.push((start, base, count));
+                    },
+                );
+                if self.sweep_rows(&rows, progress) {
+                    return Ok(());
+                }
+            }
             let waves = Waves::new(&self.layout, &weights, u128::MAX, None);
             waves_done = self.waves(progress, &waves)?;
         }
@@ -698,7 +724,7 @@ impl<'g> Solver<'g> {
     /// to another row lowers, by the survey, the rest of the potential (staircase Nim's
     /// `2·s2 + 3·s3 + 4·s4` as coins pour into `s1`): an option in an earlier wave. A move
     /// that contradicts the survey meets a position not known yet and stops the sweep.
-    fn sweep_rows(&mut self, rows: &[(usize, usize, usize)]) -> bool {
+    fn sweep_rows(&mut self, rows: &[(usize, usize, usize)], progress: &mut Progress) -> bool {
         let Some(runs) = self
             .compiled
             .as_ref()
@@ -708,7 +734,6 @@ impl<'g> Solver<'g> {
             return false;
         };
         let total: usize = rows.iter().map(|&(_, _, count)| count).sum();
-        let mut progress = Progress::new(0, total as u64, self.progress.clone());
         let (mut done, mut next_report) = (0, 0);
         let mut order: Vec<usize> = (0..rows.len()).collect();
         let shared = rayon::current_num_threads() > 1 && total >= MIN_SHARED_ROWS;
@@ -724,25 +749,17 @@ impl<'g> Solver<'g> {
                     (wave.iter()).map(|&r| (rows[r].0, 1, rows[r].2)).collect();
                 let wave_len: usize = segments.iter().map(|&(_, _, count)| count).sum();
                 if let (Some(partner), true) = (partner.as_mut(), wave_len >= MIN_SHARED_WAVE) {
-                    // The first rows to the partner, about half the positions.
-                    let mut theirs = 0;
-                    let split = segments
-                        .iter()
-                        .take_while(|&&(_, _, count)| {
-                            theirs += count;
-                            theirs <= wave_len / 2
-                        })
-                        .count()
-                        .max(1);
-                    let (theirs, mine) = partner.sweep_segments(
+                    // Each thread takes the next row not taken: rows of one potential may cost
+                    // very differently.
+                    let (complete, steps) = partner.share_segments(
                         &runs,
-                        segments.split_at(split),
+                        &segments,
                         &mut self.values,
                         self.meter.left,
                         &mut self.compiled_scratch,
                     );
-                    self.meter.left -= theirs.steps + mine.steps;
-                    if theirs.done + mine.done < wave_len {
+                    self.meter.left -= steps;
+                    if !complete {
                         return false;
                     }
                 } else {
@@ -769,9 +786,6 @@ impl<'g> Solver<'g> {
             }
             true
         });
-        if swept {
-            progress.finish();
-        }
         swept
     }
 

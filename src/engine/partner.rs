@@ -11,7 +11,7 @@
 //! during the wave ([`Kernel::box_sweep_shared`]).
 
 use std::hint::spin_loop;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread::{self, Scope};
 
@@ -31,9 +31,13 @@ pub type Segment = (usize, isize, usize);
 struct Job {
     /// Bumped by the caller for each job ([`STOP`]: no more).
     epoch: AtomicU64,
-    /// The partner's segments (a `*const Segment`), swept in order.
+    /// The partner's segments (a `*const Segment`), swept in order; or, when `pulling`, the
+    /// wave's, both threads taking the next one not taken (`next`) until one stops.
     segments: AtomicUsize,
     segments_len: AtomicUsize,
+    pulling: AtomicBool,
+    next: AtomicUsize,
+    stopped: AtomicBool,
     budget: AtomicU64,
     values: AtomicUsize,
     len: AtomicUsize,
@@ -79,7 +83,12 @@ impl Partner {
                         theirs.segments_len.load(Ordering::Relaxed),
                     );
                     let budget = theirs.budget.load(Ordering::Relaxed);
-                    sweep_all(&kernel, segments, table, budget, &mut scratch)
+                    if theirs.pulling.load(Ordering::Relaxed) {
+                        let taken = (&theirs.next, &theirs.stopped);
+                        sweep_pulling(&kernel, segments, taken, table, budget, &mut scratch)
+                    } else {
+                        sweep_all(&kernel, segments, table, budget, &mut scratch)
+                    }
                 };
                 theirs.done.store(ran.done, Ordering::Relaxed);
                 theirs.steps.store(ran.steps, Ordering::Relaxed);
@@ -109,11 +118,10 @@ impl Partner {
     }
 
     /// Sweeps the segments `theirs` by the partner and `mine` here, at once, each list in its
-    /// order and each side with half of `budget`: the rows of a wave of rows, no position of
-    /// one an option of a position of another, split in two. What each side did, the
-    /// partner's first, its positions counted along its list: a side that stops early leaves
-    /// the rest of its list to the caller.
-    pub fn sweep_segments(
+    /// order and each side with half of `budget`: what each side did, the partner's first, its
+    /// positions counted along its list (a side that stops early leaves the rest of its list
+    /// to the caller).
+    fn sweep_segments(
         &mut self,
         kernel: &Kernel,
         (theirs, mine): (&[Segment], &[Segment]),
@@ -122,26 +130,101 @@ impl Partner {
         scratch: &mut jit::Scratch,
     ) -> (Ran, Ran) {
         let table = SharedTable::new(values);
-        let job = &*self.job;
-        self.epoch += 1;
-        job.segments
-            .store(theirs.as_ptr() as usize, Ordering::Relaxed);
-        job.segments_len.store(theirs.len(), Ordering::Relaxed);
-        job.budget.store(budget / 2, Ordering::Relaxed);
-        job.values.store(table.as_ptr() as usize, Ordering::Relaxed);
-        job.len.store(table.len(), Ordering::Relaxed);
-        job.epoch.store(self.epoch, Ordering::Release);
+        self.publish(theirs, false, table, budget / 2);
         // SAFETY: the partner sweeps `theirs`, this call `mine`, positions of one wave;
         // `values` and `theirs` stay borrowed until the partner has finished.
         let mine = unsafe { sweep_all(kernel, mine, table, budget / 2, scratch) };
+        (self.wait(), mine)
+    }
+
+    /// Sweeps the segments of a wave (the rows of a wave of rows, no position of one an option
+    /// of a position of another), this thread and the partner each taking the next segment
+    /// not yet taken, with half of `budget` each, until every one is swept or one stops
+    /// (an option not known yet, a fault, the budget: the rest of the wave is the caller's).
+    /// Rows of one wave may cost very differently (Moore's Nim_k's `(12, 0, 0, d)` and
+    /// `(4, 4, 4, d)`): taken one at a time they keep both threads busy to the end. True when
+    /// every segment was swept; the steps spent.
+    pub fn share_segments(
+        &mut self,
+        kernel: &Kernel,
+        segments: &[Segment],
+        values: &mut [u32],
+        budget: u64,
+        scratch: &mut jit::Scratch,
+    ) -> (bool, u64) {
+        let table = SharedTable::new(values);
+        self.publish(segments, true, table, budget / 2);
+        let job = &*self.job;
+        // SAFETY: each segment is swept by the one thread that took it, positions of one wave;
+        // `values` and `segments` stay borrowed until the partner has finished.
+        let mine = unsafe {
+            let taken = (&job.next, &job.stopped);
+            sweep_pulling(kernel, segments, taken, table, budget / 2, scratch)
+        };
+        let theirs = self.wait();
+        let count: usize = segments.iter().map(|&(_, _, count)| count).sum();
+        (theirs.done + mine.done == count, theirs.steps + mine.steps)
+    }
+
+    /// Hands the partner a job.
+    fn publish(&mut self, segments: &[Segment], pulling: bool, table: SharedTable, budget: u64) {
+        let job = &*self.job;
+        self.epoch += 1;
+        job.segments
+            .store(segments.as_ptr() as usize, Ordering::Relaxed);
+        job.segments_len.store(segments.len(), Ordering::Relaxed);
+        job.pulling.store(pulling, Ordering::Relaxed);
+        job.next.store(0, Ordering::Relaxed);
+        job.stopped.store(false, Ordering::Relaxed);
+        job.budget.store(budget, Ordering::Relaxed);
+        job.values.store(table.as_ptr() as usize, Ordering::Relaxed);
+        job.len.store(table.len(), Ordering::Relaxed);
+        job.epoch.store(self.epoch, Ordering::Release);
+    }
+
+    /// Waits for the partner to finish its job: what it did.
+    fn wait(&self) -> Ran {
+        let job = &*self.job;
         let epoch = self.epoch;
         wait(|| (job.finished.load(Ordering::Acquire) == epoch).then_some(()));
-        let theirs = Ran {
+        Ran {
             done: job.done.load(Ordering::Relaxed),
             steps: job.steps.load(Ordering::Relaxed),
-        };
-        (theirs, mine)
+        }
     }
+}
+
+/// Sweeps the segments taken one at a time from `segments` (`next`: the first not taken yet)
+/// with `budget` in all, until none is left or some thread stopped at a position (`stopped`):
+/// the positions valued here and their steps.
+///
+/// # Safety
+/// As [`Kernel::box_sweep_shared`], for every segment.
+unsafe fn sweep_pulling(
+    kernel: &Kernel,
+    segments: &[Segment],
+    (next, stopped): (&AtomicUsize, &AtomicBool),
+    table: SharedTable,
+    budget: u64,
+    scratch: &mut jit::Scratch,
+) -> Ran {
+    let mut all = Ran { done: 0, steps: 0 };
+    while !stopped.load(Ordering::Relaxed) {
+        let Some(&(first, step, count)) = segments.get(next.fetch_add(1, Ordering::Relaxed)) else {
+            break;
+        };
+        // SAFETY: the caller's.
+        let ran = unsafe {
+            kernel.box_sweep_shared(first, step, count, table, budget - all.steps, scratch)
+        };
+        all.done += ran.done;
+        all.steps += ran.steps;
+        if ran.done < count {
+            stopped.store(true, Ordering::Relaxed);
+            break;
+        }
+    }
+    all
 }
 
 /// Sweeps `segments` in order with `budget` in all, to the first position the kernel stops at:
