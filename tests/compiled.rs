@@ -663,3 +663,60 @@ fn enlarged_boxes_and_single_coordinate_waves() {
     let got = compute_box(&game, &[70, 70]).unwrap_err().to_string();
     assert!(got.contains("leaves x = -"), "{got} vs {want:?}");
 }
+
+/// A condition whose conjunct says that the bits between two binders are all ones (P2575's
+/// natural spelling, `popcount(m & ((1 << e) - (1 << (i + 1)))) == e - i - 1`) ends the loop
+/// over `e` at its first failure (`rules::program::closing_conjunct`), whichever place the
+/// conjunct takes, with or without a bit test before it; a near miss (`== e - i`) is not
+/// taken for one. On every mask of 10 cells: the interpreter's values, and at every position
+/// the interpreter's options and rule steps (the meter's).
+#[test]
+fn closing_conjuncts_end_loops_with_the_interpreters_values_and_steps() {
+    let jump = "m - (1 << i) + (1 << e)";
+    let between = "popcount(m & ((1 << e) - (1 << (i + 1)))) == e - i - 1";
+    for condition in [
+        format!("bit(m, e) == 0 && {between}"),
+        format!("{between} && bit(m, e) == 0"),
+        "popcount(((1 << e) - (1 << (1 + i))) & m) == e - (i + 1) && e % 3 != 0 && bit(m, e) == 0"
+            .to_string(),
+        "bit(m, e) == 0 && popcount(m & ((1 << e) - (1 << (i + 1)))) == e - i".to_string(),
+        // No bit test: the plain loop over `e` (to a smaller mask, the same option maybe
+        // several times).
+        format!("{between} && e % 2 == 0 => (m - (1 << i))"),
+    ] {
+        let rule = if condition.contains("=>") {
+            condition
+        } else {
+            format!("{condition} => ({jump})")
+        };
+        let text = format!("position (m)\nmove i in bits(m), e in i + 1..10 if {rule}");
+        let source = SourceFile::new("t.sg", &text);
+        let game = load(source.clone(), &[]).unwrap();
+        let want = interp::position_values(&source, &[], &[1023]).unwrap();
+        let got = compute_box(&game, &[1023]).unwrap();
+        assert_eq!(got.values(), &want[..], "{text}");
+        let program = program(&game);
+        let shape = BoxShape::new(&[1023]);
+        let lister = Kernel::compile_box_lister(program, shape.extents(), shape.strides())
+            .expect("the rule compiles");
+        let mut scratch = jit::Scratch::default();
+        for m in 0..1024u64 {
+            let (listed, steps) = lister
+                .box_options(&[m], u64::MAX, &mut scratch)
+                .expect("every option in the box");
+            let want =
+                interp::moves(program.checked_moves(), program.coordinates(), true, &[m]).unwrap();
+            let want: Vec<u32> = want.iter().map(|option| option[0] as u32).collect();
+            assert_eq!(listed, &want[..], "{text} at {m}");
+            let mut budget = u64::MAX;
+            let counted = program.for_each_option(
+                &[m],
+                &mut Scratch::default(),
+                &mut budget,
+                &mut |_, _, _| ControlFlow::Continue(()),
+            );
+            assert!(counted.is_ok(), "{text}");
+            assert_eq!(steps, u64::MAX - budget, "{text} at {m}");
+        }
+    }
+}

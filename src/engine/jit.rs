@@ -875,6 +875,9 @@ struct Gen<'a, 'b> {
     holds: Option<*const CExpr>,
     /// True once a heap line of step ±1 was written: a window of the table ([`Window`]).
     windows: bool,
+    /// Where the loop of the current rule's last binder ends, while its body is written: a
+    /// leaf whose [`crate::rules::program::closing_conjunct`] fails jumps there.
+    closing_exit: Option<Block>,
     /// A lister ([`Kernel::compile_box_lister`]): the options' indices go to the marks, their
     /// number counted here, and the code returns that number instead of a mex.
     listed: Option<Variable>,
@@ -969,6 +972,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             holds: None,
             bounds,
             windows: false,
+            closing_exit: None,
             listed,
             run,
         }
@@ -1320,7 +1324,7 @@ impl<'a, 'b> Gen<'a, 'b> {
                 let x = self.expr(&args[0]);
                 let negative = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, x, 0);
                 self.bail_if(negative);
-                self.for_each_bit(x, slot, |g| g.level(m, depth + 1, pin, false));
+                self.for_each_bit(x, slot, |g, _| g.level(m, depth + 1, pin, false));
             }
             CheckedValues::Set(set, args) => {
                 self.bounds[self.arity + depth] = Interval::ANY;
@@ -1466,7 +1470,9 @@ impl<'a, 'b> Gen<'a, 'b> {
         let next = self.b.create_block();
         self.b.ins().jump(header, &[]);
         self.b.switch_to_block(header);
+        self.closing_exit = last.then_some(after);
         self.level(m, depth + 1, pin, true);
+        self.closing_exit = None;
         let value = self.b.use_var(slot);
         let done = self.b.ins().icmp(IntCC::Equal, value, hi);
         self.b.ins().brif(done, after, &[], next, &[]);
@@ -1516,14 +1522,19 @@ impl<'a, 'b> Gen<'a, 'b> {
         let bits = self.b.ins().band(word, range);
         // The test holds at every value visited: the leaf's condition skips it.
         self.holds = Some(std::ptr::from_ref(test.word));
-        self.for_each_bit(bits, slot, |g| g.level(m, depth + 1, None, true));
+        self.for_each_bit(bits, slot, |g, exit| {
+            g.closing_exit = Some(exit);
+            g.level(m, depth + 1, None, true);
+            g.closing_exit = None;
+        });
         self.holds = None;
         true
     }
 
     /// A loop over the one bits of `bits` (its 64 bits), lowest first, each bit's
-    /// number in `slot` for the code `body` writes; continues after the loop.
-    fn for_each_bit(&mut self, bits: Value, slot: Variable, body: impl FnOnce(&mut Self)) {
+    /// number in `slot` for the code `body` writes (given the loop's exit); continues after
+    /// the loop.
+    fn for_each_bit(&mut self, bits: Value, slot: Variable, body: impl FnOnce(&mut Self, Block)) {
         let mask = self.b.declare_var(types::I64);
         self.b.def_var(mask, bits);
         let header = self.b.create_block();
@@ -1539,7 +1550,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         let lower = self.b.ins().iadd_imm_s(rest, -1);
         let rest = self.b.ins().band(rest, lower);
         self.b.def_var(mask, rest);
-        body(self);
+        body(self, exit);
         self.b.ins().jump(header, &[]);
         self.b.switch_to_block(exit);
     }
@@ -2107,6 +2118,19 @@ impl<'a, 'b> Gen<'a, 'b> {
     fn leaf(&mut self, m: &CheckedMove) {
         let after = self.b.create_block();
         let kept = self.bounds.clone();
+        if let (Some(exit), Some(condition)) = (self.closing_exit, &m.condition) {
+            // A closing conjunct that fails ends the loop: it fails at every later value,
+            // where the interpreter finds no option and, the condition not able to fault,
+            // reports nothing (their steps were spent with the loop's).
+            let closing = crate::rules::program::closing_conjunct(m, self.arity);
+            if let (Some(closing), false) = (closing, interval::may_fault(condition, &self.bounds))
+            {
+                let holds = self.condition(closing);
+                let go_on = self.b.create_block();
+                self.b.ins().brif(holds, go_on, &[], exit, &[]);
+                self.b.switch_to_block(go_on);
+            }
+        }
         if let Some(condition) = &m.condition {
             let holds = self.condition(condition);
             let body = self.b.create_block();

@@ -1072,6 +1072,135 @@ pub(crate) fn bit_test_of(m: &CheckedMove, arity: usize) -> Option<BitTest<'_>> 
     None
 }
 
+/// The first conjunct of `m`'s condition that, false at a value of its last binder `t` (a
+/// range from `lo`), stays false at every larger one: `popcount(w & ((1 << t) - (1 << c))) ==
+/// t - c` with `w` and `c` not using `t` and `lo` equal to `c`. It says that the bits `c..t`
+/// of `w` are all ones (the popcount of `t - c` bits is `t - c` only when all are), which
+/// fails for good at the first zero bit: the cells between a piece and the empty cell it
+/// jumps to (P2575's `e in i + 1..width if … popcount(m & ((1 << e) - (1 << (i + 1)))) == e
+/// - i - 1`), so a loop over `t` in increasing order may stop there.
+pub(crate) fn closing_conjunct(m: &CheckedMove, arity: usize) -> Option<&CExpr> {
+    let t = arity + m.binders.len().checked_sub(1)?;
+    let CheckedValues::Range { lo, .. } = &m.binders.last()?.values else {
+        return None;
+    };
+    let all = conjuncts(m.condition.as_ref()?);
+    all.into_iter().find(|conjunct| {
+        let CExprKind::Binary(BinaryOp::Eq, a, b) = &conjunct.kind else {
+            return false;
+        };
+        [(a, b), (b, a)].into_iter().any(|(count, length)| {
+            let Some(c) = ones_below_slot(count, t) else {
+                return false;
+            };
+            // `length = t - c` and `lo = c`, as affine forms.
+            let minus_c = Affine::of(c).and_then(|c| c.scaled(-1));
+            let want = minus_c.and_then(|minus_c| minus_c.plus(&Affine::slot(t)));
+            want.is_some_and(|want| Affine::of(length) == Some(want))
+                && Affine::of(lo) == Affine::of(c)
+        })
+    })
+}
+
+/// `c` of `popcount(w & ((1 << t) - (1 << c)))` (either order of `&`), `w` and `c` not using
+/// slot `t`.
+fn ones_below_slot(e: &CExpr, t: usize) -> Option<&CExpr> {
+    let CExprKind::Popcount(inner) = &e.kind else {
+        return None;
+    };
+    let CExprKind::Binary(BinaryOp::BitAnd, a, b) = &inner.kind else {
+        return None;
+    };
+    let range = |x: &'_ CExpr| -> bool {
+        matches!(&x.kind, CExprKind::Binary(BinaryOp::Sub, high, _)
+            if is_one_shifted_by(high).is_some_and(|by| matches!(by.kind, CExprKind::Slot(s) if s == t)))
+    };
+    let (word, bits) = match (range(a), range(b)) {
+        (true, _) => (b, a),
+        (_, true) => (a, b),
+        _ => return None,
+    };
+    let CExprKind::Binary(BinaryOp::Sub, _, low) = &bits.kind else {
+        return None;
+    };
+    let c = is_one_shifted_by(low)?;
+    (!word.uses_slot(t) && !c.uses_slot(t)).then_some(c)
+}
+
+/// `by` of `1 << by`.
+fn is_one_shifted_by(e: &CExpr) -> Option<&CExpr> {
+    match &e.kind {
+        CExprKind::Binary(BinaryOp::Shl, one, by) if one.as_const() == Some(1) => Some(by),
+        _ => None,
+    }
+}
+
+/// An affine form `Σ k_s·slot_s + constant` of an expression of slots, constants, `+`, `-` and
+/// products by a constant (`None` for anything else, or past `i64`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Affine {
+    /// `(slot, coefficient)`, by slot, no zero coefficient.
+    terms: Vec<(usize, i64)>,
+    constant: i64,
+}
+
+impl Affine {
+    fn slot(s: usize) -> Affine {
+        Affine {
+            terms: vec![(s, 1)],
+            constant: 0,
+        }
+    }
+
+    fn of(e: &CExpr) -> Option<Affine> {
+        match &e.kind {
+            CExprKind::Const(c) => Some(Affine {
+                terms: Vec::new(),
+                constant: *c,
+            }),
+            CExprKind::Slot(s) => Some(Affine::slot(*s)),
+            CExprKind::Neg(x) => Some(Affine::of(x)?.scaled(-1)?),
+            CExprKind::Binary(BinaryOp::Add, a, b) => Affine::of(a)?.plus(&Affine::of(b)?),
+            CExprKind::Binary(BinaryOp::Sub, a, b) => {
+                Affine::of(a)?.plus(&Affine::of(b)?.scaled(-1)?)
+            }
+            CExprKind::Binary(BinaryOp::Mul, a, b) => match (a.as_const(), b.as_const()) {
+                (Some(k), _) => Affine::of(b)?.scaled(k),
+                (_, Some(k)) => Affine::of(a)?.scaled(k),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn scaled(&self, k: i64) -> Option<Affine> {
+        let terms = (self.terms.iter())
+            .map(|&(s, c)| Some((s, c.checked_mul(k)?)))
+            .filter(|term| term.is_none_or(|(_, c)| c != 0))
+            .collect::<Option<_>>()?;
+        Some(Affine {
+            terms,
+            constant: self.constant.checked_mul(k)?,
+        })
+    }
+
+    fn plus(&self, other: &Affine) -> Option<Affine> {
+        let mut terms = self.terms.clone();
+        for &(s, c) in &other.terms {
+            match terms.iter_mut().find(|(t, _)| *t == s) {
+                Some((_, k)) => *k = k.checked_add(c)?,
+                None => terms.push((s, c)),
+            }
+        }
+        terms.retain(|&(_, c)| c != 0);
+        terms.sort_unstable();
+        Some(Affine {
+            terms,
+            constant: self.constant.checked_add(other.constant)?,
+        })
+    }
+}
+
 /// `word` of `bit(word, t)` when `word` does not use `t`.
 fn word_of(e: &CExpr, t: usize) -> Option<&CExpr> {
     match &e.kind {
@@ -1563,6 +1692,47 @@ where
 
 #[cfg(test)]
 mod tests {
+    use super::closing_conjunct;
+
+    /// The conjunct "the bits `c..t` of `w` are all ones" is found in either order of `&` and
+    /// of `==` and with `c` written either way; not when the length is off by one, when the
+    /// range starts elsewhere, or when `w` uses `t`.
+    #[test]
+    fn closing_conjuncts_are_found_only_where_they_close() {
+        let found = |binders: &str, condition: &str| {
+            let text = format!("position (m)\nmove {binders} if {condition} => (m + 1)");
+            let game =
+                crate::rules::load(crate::rules::SourceFile::new("t.sg", &text), &[]).unwrap();
+            let program = game.position_program().unwrap();
+            closing_conjunct(&program.checked_moves()[0], 1).is_some()
+        };
+        let natural = "i in bits(m), e in i + 1..20";
+        assert!(found(
+            natural,
+            "bit(m, e) == 0 && popcount(m & ((1 << e) - (1 << (i + 1)))) == e - i - 1"
+        ));
+        assert!(found(
+            natural,
+            "e - (1 + i) == popcount(((1 << e) - (1 << (i + 1))) & m)"
+        ));
+        assert!(!found(
+            natural,
+            "popcount(m & ((1 << e) - (1 << (i + 1)))) == e - i"
+        ));
+        assert!(!found(
+            "i in bits(m), e in i..20",
+            "popcount(m & ((1 << e) - (1 << (i + 1)))) == e - i - 1"
+        ));
+        assert!(!found(
+            natural,
+            "popcount(e & ((1 << e) - (1 << (i + 1)))) == e - i - 1"
+        ));
+        assert!(!found(
+            natural,
+            "popcount(m & ((1 << e) - (1 << (i + 1)))) != e - i - 1"
+        ));
+    }
+
     use crate::rules::{load, GameKind, SourceFile};
 
     fn moves(text: &str, n: u64) -> Result<Vec<Vec<u64>>, String> {
