@@ -720,3 +720,66 @@ fn closing_conjuncts_end_loops_with_the_interpreters_values_and_steps() {
         }
     }
 }
+
+/// A conjunct never up in the two last binders (Moore's Nim_k's `count(ta > 0, …) <= k`)
+/// ends the loop of the binder before the last where it fails with the last binder at its
+/// start (`rules::program::pruning_conjunct`), spending the steps of the values skipped: in
+/// several spellings (`<`, `!(… > …)`, a range written `0..x + 1`, another conjunct first, the
+/// last binder's range empty at some positions), and where it must not apply (the last
+/// binder's range using the binder before it; a line, whose steps count only where its
+/// condition holds). On every position of the box: the interpreter's values, and the
+/// interpreter's options and rule steps (the meter's).
+#[test]
+fn pruning_conjuncts_end_loops_with_the_interpreters_values_and_steps() {
+    let nim_k = |binders: &str, condition: &str| {
+        format!("position (a, b, c)\nmove {binders} if {condition} => (a - ta, b - tb, c - tc)")
+    };
+    let all = "ta in 0..=a, tb in 0..=b, tc in 0..=c";
+    let counted = "count(ta > 0, tb > 0, tc > 0)";
+    for text in [
+        nim_k(all, &format!("{counted} >= 1 && {counted} <= 1")),
+        nim_k(all, &format!("{counted} < 3 && {counted} >= 1")),
+        nim_k(all, &format!("a + tc != 5 && !({counted} > 1) && {counted} > 0")),
+        nim_k(
+            "ta in 0..a + 1, tb in 0..b + 1, tc in 1..=c - a",
+            &format!("{counted} <= 1 + a % 2"),
+        ),
+        nim_k("ta in 0..=a, tb in 0..=b, tc in tb..=c", &format!("{counted} >= 1 && ({counted} == 2 || tb + tc <= 1)")),
+        nim_k("ta in 0..=a, tb in 0..=b, tc in tb..=c", &format!("{counted} <= 1 && {counted} > 0")),
+        "position (a, b, c)\nmove ta in 0..=a, tb in 0..=b, tc in 1..=c if count(ta > 0, tb > 0) <= 1 => (a - ta, b - tb, c - tc)".to_string(),
+    ] {
+        let source = SourceFile::new("t.sg", &text);
+        let game = load(source.clone(), &[]).unwrap();
+        let extents = [5u64, 6, 7];
+        let want = interp::position_values(&source, &[], &extents).unwrap();
+        let got = compute_box(&game, &extents).unwrap();
+        assert_eq!(got.values(), &want[..], "{text}");
+        let program = program(&game);
+        let shape = BoxShape::new(&extents);
+        let lister = Kernel::compile_box_lister(program, shape.extents(), shape.strides())
+            .expect("the rule compiles");
+        let mut scratch = jit::Scratch::default();
+        for index in 0..shape.len() {
+            let position = shape.position(index);
+            let want = interp::moves(program.checked_moves(), program.coordinates(), true, &position);
+            let (listed, steps) = lister
+                .box_options(&position, u64::MAX, &mut scratch)
+                .expect("every option in the box");
+            let want: Vec<u32> = want
+                .unwrap()
+                .iter()
+                .map(|option| shape.index(option).unwrap() as u32)
+                .collect();
+            assert_eq!(listed, &want[..], "{text} at {position:?}");
+            let mut budget = u64::MAX;
+            let counted = program.for_each_option(
+                &position,
+                &mut Scratch::default(),
+                &mut budget,
+                &mut |_, _, _| ControlFlow::Continue(()),
+            );
+            assert!(counted.is_ok(), "{text}");
+            assert_eq!(steps, u64::MAX - budget, "{text} at {position:?}");
+        }
+    }
+}

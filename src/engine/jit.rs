@@ -1470,6 +1470,9 @@ impl<'a, 'b> Gen<'a, 'b> {
         let next = self.b.create_block();
         self.b.ins().jump(header, &[]);
         self.b.switch_to_block(header);
+        if depth + 2 == m.binders.len() {
+            self.prune(m, depth, (slot, hi), after);
+        }
         self.closing_exit = last.then_some(after);
         self.level(m, depth + 1, pin, true);
         self.closing_exit = None;
@@ -1481,6 +1484,77 @@ impl<'a, 'b> Gen<'a, 'b> {
         self.b.def_var(slot, value);
         self.b.ins().jump(header, &[]);
         self.b.switch_to_block(after);
+    }
+
+    /// At the head of the loop of the binder before the last (`depth`, its slot and last
+    /// value): when a [`crate::rules::program::pruning_conjunct`] fails with the last binder at
+    /// the start of its range, no later value of either moves, and the loop ends, spending the
+    /// steps the interpreter would on the rest (the last binder's range, the same at every
+    /// value: its bounds do not use this binder). Only when the condition cannot fault there
+    /// and the last binder's steps are its range's (not a line's, counted once its condition
+    /// holds, nor a pinned value's).
+    fn prune(&mut self, m: &CheckedMove, depth: usize, (slot, hi): (Variable, Value), end: Block) {
+        let (Some(condition), Some(conjunct)) = (
+            &m.condition,
+            crate::rules::program::pruning_conjunct(m, self.arity),
+        ) else {
+            return;
+        };
+        let inner = &m.binders[depth + 1];
+        let CheckedValues::Range {
+            lo: inner_lo,
+            hi: inner_hi,
+            inclusive,
+        } = &inner.values
+        else {
+            return;
+        };
+        let u = self.arity + depth;
+        let (lo_bounds, hi_bounds) = (self.bounds_of(inner_lo), self.bounds_of(inner_hi));
+        let top = hi_bounds.hi - i128::from(!*inclusive);
+        // At most 2^31 values: with the rest of this loop (below 2^32), the steps fit.
+        let short = top - lo_bounds.lo < 1 << 31 && hi_bounds.lo > Interval::ANY.lo;
+        let pinned = crate::rules::program::pin_of(m, self.arity).is_some();
+        if self.line.is_some() || pinned || !short || inner_lo.uses_slot(u) || inner_hi.uses_slot(u)
+        {
+            return;
+        }
+        let kept = self.bounds[u + 1];
+        self.bounds[u + 1] = if lo_bounds.lo <= top {
+            Interval::new(lo_bounds.lo, top)
+        } else {
+            Interval::ANY
+        };
+        let faults = interval::may_fault(condition, &self.bounds);
+        self.bounds[u + 1] = kept;
+        if faults {
+            return;
+        }
+        let lo = self.expr(inner_lo);
+        let last = self.expr(inner_hi);
+        let last = if *inclusive {
+            last
+        } else {
+            self.b.ins().iadd_imm_s(last, -1)
+        };
+        self.b.def_var(self.slots[u + 1], lo);
+        let holds = self.condition(conjunct);
+        let (go_on, pruned) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(holds, go_on, &[], pruned, &[]);
+        self.b.switch_to_block(pruned);
+        // This value and the ones after it, each spending the last binder's range.
+        let empty = self.b.ins().icmp(IntCC::SignedLessThan, last, lo);
+        let count = self.b.ins().isub(last, lo);
+        let count = self.b.ins().iadd_imm_s(count, 1);
+        let zero = self.b.ins().iconst(types::I64, 0);
+        let count = self.b.ins().select(empty, zero, count);
+        let value = self.b.use_var(slot);
+        let rest = self.b.ins().isub(hi, value);
+        let rest = self.b.ins().iadd_imm_s(rest, 1);
+        let steps = self.b.ins().imul(rest, count);
+        self.spend(steps);
+        self.b.ins().jump(end, &[]);
+        self.b.switch_to_block(go_on);
     }
 
     /// The last binder's loop over `lo..=hi` (its steps spent) visiting only the values whose

@@ -1102,6 +1102,90 @@ pub(crate) fn closing_conjunct(m: &CheckedMove, arity: usize) -> Option<&CExpr> 
     })
 }
 
+/// How an expression moves as one slot grows, the others fixed ([`pruning_conjunct`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Direction {
+    /// It does not use the slot.
+    Still,
+    /// Never down (a condition: once true, true).
+    Up,
+    /// Never up (a condition: once false, false).
+    Down,
+}
+
+impl Direction {
+    fn flip(self) -> Direction {
+        match self {
+            Direction::Still => Direction::Still,
+            Direction::Up => Direction::Down,
+            Direction::Down => Direction::Up,
+        }
+    }
+
+    /// The direction of a sum of two terms moving so, if one.
+    fn with(self, other: Direction) -> Option<Direction> {
+        match (self, other) {
+            (Direction::Still, d) | (d, Direction::Still) => Some(d),
+            (a, b) if a == b => Some(a),
+            _ => None,
+        }
+    }
+
+    /// Of `e` in slot `t`: slots, constants, `+ - *` by a constant, comparisons `< <= > >=`,
+    /// `count`, `&&`, `||`, `!`, `min`, `max` (each monotone in its arguments); `None` for
+    /// anything else.
+    fn of(e: &CExpr, t: usize) -> Option<Direction> {
+        if !e.uses_slot(t) {
+            return Some(Direction::Still);
+        }
+        let all = |es: &[CExpr]| {
+            es.iter()
+                .try_fold(Direction::Still, |d, e| d.with(Direction::of(e, t)?))
+        };
+        match &e.kind {
+            CExprKind::Slot(_) => Some(Direction::Up),
+            CExprKind::Neg(x) | CExprKind::Not(x) => Some(Direction::of(x, t)?.flip()),
+            CExprKind::Binary(op, a, b) => {
+                let (a_dir, b_dir) = (Direction::of(a, t), Direction::of(b, t));
+                match op {
+                    BinaryOp::Add | BinaryOp::And | BinaryOp::Or => a_dir?.with(b_dir?),
+                    BinaryOp::Sub | BinaryOp::Gt | BinaryOp::Ge => a_dir?.with(b_dir?.flip()),
+                    BinaryOp::Lt | BinaryOp::Le => Some(a_dir?.with(b_dir?.flip())?.flip()),
+                    BinaryOp::Mul => match (a.as_const(), b.as_const()) {
+                        (Some(k), _) => Some(if k < 0 { b_dir?.flip() } else { b_dir? }),
+                        (_, Some(k)) => Some(if k < 0 { a_dir?.flip() } else { a_dir? }),
+                        _ => None,
+                    },
+                    _ => None,
+                }
+            }
+            CExprKind::Count(es) | CExprKind::Min(es) | CExprKind::Max(es) => all(es),
+            _ => None,
+        }
+    }
+}
+
+/// A conjunct of `m`'s condition that, false at a value of the binder before its last (`u`)
+/// with the last binder at the start of its range, is false there at every value of the last
+/// binder and at every larger value of `u`: never up in `u` nor in the last binder
+/// ([`Direction`]), and using no other binder of the two. Moore's Nim_k's `count(ta > 0, tb >
+/// 0, tc > 0, td > 0) <= k`: once `ta`, `tb` and `tc` are all positive (with `k = 2`) no
+/// `td` and no larger `tc` moves, so the loop over `tc` may stop there.
+pub(crate) fn pruning_conjunct(m: &CheckedMove, arity: usize) -> Option<&CExpr> {
+    let n = m.binders.len();
+    if n < 2 || m.binders[n - 1].is_set() {
+        return None;
+    }
+    let (u, t) = (arity + n - 2, arity + n - 1);
+    conjuncts(m.condition.as_ref()?).into_iter().find(|c| {
+        Direction::of(c, u) == Some(Direction::Down)
+            && matches!(
+                Direction::of(c, t),
+                Some(Direction::Down | Direction::Still)
+            )
+    })
+}
+
 /// `c` of `popcount(w & ((1 << t) - (1 << c)))` (either order of `&`), `w` and `c` not using
 /// slot `t`.
 fn ones_below_slot(e: &CExpr, t: usize) -> Option<&CExpr> {
@@ -1693,6 +1777,28 @@ where
 #[cfg(test)]
 mod tests {
     use super::closing_conjunct;
+
+    /// A pruning conjunct is never up in the two last binders: `count(… > 0) <= k`, `!(x > …)`,
+    /// `a - 2 * u - t >= 0`; not `count(…) >= 1`, not a product of two binders, not `==`.
+    #[test]
+    fn pruning_conjuncts_are_never_up_in_the_last_two_binders() {
+        let found = |condition: &str| {
+            let text =
+                format!("position (a)\nmove u in 0..=a, t in 0..=a if {condition} => (a - 1)");
+            let game =
+                crate::rules::load(crate::rules::SourceFile::new("t.sg", &text), &[]).unwrap();
+            let program = game.position_program().unwrap();
+            super::pruning_conjunct(&program.checked_moves()[0], 1).is_some()
+        };
+        assert!(found("count(u > 0, t > 0) <= 1"));
+        assert!(found("a > 3 && !(u + t > 2)"));
+        assert!(found("a - 2 * u - t >= 0"));
+        assert!(found("max(u, 3) < a && -t >= -4"));
+        assert!(!found("count(u > 0, t > 0) >= 1"));
+        assert!(!found("u * t <= 3"));
+        assert!(!found("u + t == 2"));
+        assert!(!found("u - t <= 2"));
+    }
 
     /// The conjunct "the bits `c..t` of `w` are all ones" is found in either order of `&` and
     /// of `==` and with `c` written either way; not when the length is off by one, when the
