@@ -429,15 +429,8 @@ proptest! {
                         .collect();
                     prop_assert_eq!(got, &want[..], "{} at {:?}", text, position);
                     // The same rule steps as the interpreter's enumeration (the meter's).
-                    let mut budget = u64::MAX;
-                    let counted = program.for_each_option(
-                        &position,
-                        &mut Scratch::default(),
-                        &mut budget,
-                        &mut |_, _, _| ControlFlow::Continue(()),
-                    );
-                    prop_assert!(counted.is_ok(), "{}", text);
-                    prop_assert_eq!(steps, u64::MAX - budget, "{} at {:?}", text, position);
+                    let counted = interpreter_option_steps(program, &position);
+                    prop_assert_eq!(Some(steps), counted, "{} at {:?}", text, position);
                 }
                 (Some((got, _)), Err(e)) => {
                     prop_assert!(false, "{text} at {position:?}: listed {got:?}, interpreter {e:?}")
@@ -695,29 +688,7 @@ fn closing_conjuncts_end_loops_with_the_interpreters_values_and_steps() {
         let want = interp::position_values(&source, &[], &[1023]).unwrap();
         let got = compute_box(&game, &[1023]).unwrap();
         assert_eq!(got.values(), &want[..], "{text}");
-        let program = program(&game);
-        let shape = BoxShape::new(&[1023]);
-        let lister = Kernel::compile_box_lister(program, shape.extents(), shape.strides())
-            .expect("the rule compiles");
-        let mut scratch = jit::Scratch::default();
-        for m in 0..1024u64 {
-            let (listed, steps) = lister
-                .box_options(&[m], u64::MAX, &mut scratch)
-                .expect("every option in the box");
-            let want =
-                interp::moves(program.checked_moves(), program.coordinates(), true, &[m]).unwrap();
-            let want: Vec<u32> = want.iter().map(|option| option[0] as u32).collect();
-            assert_eq!(listed, &want[..], "{text} at {m}");
-            let mut budget = u64::MAX;
-            let counted = program.for_each_option(
-                &[m],
-                &mut Scratch::default(),
-                &mut budget,
-                &mut |_, _, _| ControlFlow::Continue(()),
-            );
-            assert!(counted.is_ok(), "{text}");
-            assert_eq!(steps, u64::MAX - budget, "{text} at {m}");
-        }
+        lists_the_interpreters_moves_and_steps(&game, &[1023], &text);
     }
 }
 
@@ -754,32 +725,47 @@ fn pruning_conjuncts_end_loops_with_the_interpreters_values_and_steps() {
         let want = interp::position_values(&source, &[], &extents).unwrap();
         let got = compute_box(&game, &extents).unwrap();
         assert_eq!(got.values(), &want[..], "{text}");
-        let program = program(&game);
-        let shape = BoxShape::new(&extents);
-        let lister = Kernel::compile_box_lister(program, shape.extents(), shape.strides())
-            .expect("the rule compiles");
-        let mut scratch = jit::Scratch::default();
-        for index in 0..shape.len() {
-            let position = shape.position(index);
-            let want = interp::moves(program.checked_moves(), program.coordinates(), true, &position);
-            let (listed, steps) = lister
-                .box_options(&position, u64::MAX, &mut scratch)
-                .expect("every option in the box");
-            let want: Vec<u32> = want
-                .unwrap()
-                .iter()
-                .map(|option| shape.index(option).unwrap() as u32)
-                .collect();
-            assert_eq!(listed, &want[..], "{text} at {position:?}");
-            let mut budget = u64::MAX;
-            let counted = program.for_each_option(
-                &position,
-                &mut Scratch::default(),
-                &mut budget,
-                &mut |_, _, _| ControlFlow::Continue(()),
-            );
-            assert!(counted.is_ok(), "{text}");
-            assert_eq!(steps, u64::MAX - budget, "{text} at {position:?}");
-        }
+        lists_the_interpreters_moves_and_steps(&game, &extents, &text);
     }
+}
+
+/// At every position of the box `0..=extents[i]`, the compiled lister's options and rule
+/// steps are the interpreter's (`text`: the rules, for the messages).
+fn lists_the_interpreters_moves_and_steps(game: &Game, extents: &[u64], text: &str) {
+    let program = program(game);
+    let shape = BoxShape::new(extents);
+    let lister = Kernel::compile_box_lister(program, shape.extents(), shape.strides())
+        .expect("the rules compile");
+    let mut scratch = jit::Scratch::default();
+    for index in 0..shape.len() {
+        let position = shape.position(index);
+        let want = interp::moves(
+            program.checked_moves(),
+            program.coordinates(),
+            true,
+            &position,
+        );
+        let (listed, steps) = lister
+            .box_options(&position, u64::MAX, &mut scratch)
+            .expect("every option in the box");
+        let want: Vec<u32> = (want.unwrap().iter())
+            .map(|option| shape.index(option).unwrap() as u32)
+            .collect();
+        assert_eq!(listed, &want[..], "{text} at {position:?}");
+        let counted = interpreter_option_steps(program, &position);
+        assert_eq!(Some(steps), counted, "{text} at {position:?}");
+    }
+}
+
+/// The rule steps the interpreter's enumeration of the options of `position` spends (the
+/// meter's), `None` when it fails.
+fn interpreter_option_steps(program: &Program, position: &[u64]) -> Option<u64> {
+    let mut budget = u64::MAX;
+    let counted = program.for_each_option(
+        position,
+        &mut Scratch::default(),
+        &mut budget,
+        &mut |_, _, _| ControlFlow::Continue(()),
+    );
+    counted.ok().map(|_| u64::MAX - budget)
 }
