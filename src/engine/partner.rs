@@ -1,5 +1,6 @@
 //! A second thread that sweeps one half of a quick wave while the calling thread sweeps the
-//! other: of a diagonal wave, or of a wave of rows ([`Partner::sweep_segments`]).
+//! other: of a diagonal wave, or of a wave of rows, both taking the next row
+//! ([`Partner::share_segments`]).
 //!
 //! A knight's box has thousands of diagonal waves of a few thousand cheap positions each: tens
 //! of microseconds a wave, about what handing a job to the thread pool and joining it costs.
@@ -76,7 +77,7 @@ impl Partner {
                 );
                 // SAFETY: the caller lends the table and the segments for the job and sweeps
                 // only the other half of the wave until it sees the job finished
-                // (`Partner::sweep_segments`).
+                // (`Partner::sweep`, `Partner::share_segments`).
                 let ran = unsafe {
                     let segments = std::slice::from_raw_parts(
                         theirs.segments.load(Ordering::Relaxed) as *const Segment,
