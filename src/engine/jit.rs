@@ -1538,7 +1538,11 @@ impl<'a, 'b> Gen<'a, 'b> {
             self.b.ins().iadd_imm_s(last, -1)
         };
         self.b.def_var(self.slots[u + 1], lo);
+        // The last binder's slot holds `lo` here: its bounds are `lo`'s (not those left by
+        // another rule's binder), which the conjunct's checks rely on.
+        self.bounds[u + 1] = lo_bounds;
         let holds = self.condition(conjunct);
+        self.bounds[u + 1] = kept;
         let (go_on, pruned) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(holds, go_on, &[], pruned, &[]);
         self.b.switch_to_block(pruned);
