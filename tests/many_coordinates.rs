@@ -307,8 +307,8 @@ fn pursuit_is_p4576_on_every_start() {
         for (s, position) in &positions {
             let node = table.node_of(position).unwrap() as usize;
             let got = match table.outcome[node] {
-                Outcome::N => Some((true, table.remoteness[node].unwrap())),
-                Outcome::P => Some((false, table.remoteness[node].unwrap())),
+                Outcome::N => Some((true, table.remoteness(node).unwrap())),
+                Outcome::P => Some((false, table.remoteness(node).unwrap())),
                 Outcome::D => None,
             };
             assert_eq!(got, reference[*s], "n = {n}, {position:?}");

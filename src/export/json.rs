@@ -282,7 +282,7 @@ fn loopy_json(out: &mut dyn Write, table: &LoopyTable, game: &str) -> io::Result
             }
         }
         item.insert("outcome".into(), json!(table.outcome[v].to_string()));
-        item.insert("remoteness".into(), json!(table.remoteness[v]));
+        item.insert("remoteness".into(), json!(table.remoteness(v)));
         item.insert("value".into(), json!(table.value(v).to_string()));
         if v > 0 {
             out.write_all(b",")?;

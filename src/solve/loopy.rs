@@ -83,7 +83,7 @@ pub fn solve_loopy(
         }
     }
     let remoteness = match nodes {
-        [v] => table.remoteness[*v as usize],
+        [v] => table.remoteness(*v as usize),
         _ => None,
     };
     Ok(LoopySolveReport {
@@ -122,7 +122,7 @@ pub fn moves_of(
     };
     let nothing = (table.rows < table.graph.node_count()).then_some(table.rows as u32);
     let mut listed = Vec::new();
-    for m in moves::moves_of(game, component, position)? {
+    for m in moves::moves_of(game, component, &position)? {
         let to = match m.result.as_slice() {
             [] => nothing,
             [one] => table.node_of(one),

@@ -1,6 +1,6 @@
 //! Generalized Sprague–Grundy values γ by rounds of backward induction.
 
-use super::induction::{propagate, Predecessors, Status};
+use super::induction::{propagate, small_counters, Counter, Predecessors, Status};
 use super::LoopyValue;
 use crate::engine::budget;
 use std::sync::Arc;
@@ -174,6 +174,20 @@ fn gamma_rounds(
     limit: u64,
     progress: Option<Arc<dyn ProgressSink>>,
 ) -> Result<Gamma, EngineError> {
+    if small_counters(graph) {
+        gamma_counting::<u32>(graph, preds, limit, progress)
+    } else {
+        gamma_counting::<u64>(graph, preds, limit, progress)
+    }
+}
+
+/// [`gamma_rounds`] with counters of type `C`.
+fn gamma_counting<C: Counter>(
+    graph: &Graph,
+    preds: &Predecessors,
+    limit: u64,
+    progress: Option<Arc<dyn ProgressSink>>,
+) -> Result<Gamma, EngineError> {
     let n = graph.node_count();
     // At most √(2E) + 2 rounds (see above).
     let most_rounds = ((2.0 * graph.edge_count() as f64).sqrt() as u64).saturating_add(2);
@@ -182,9 +196,11 @@ fn gamma_rounds(
     let mut labels = vec![UNLABELLED; n];
     let mut counter = vec![0u32; n];
     let mut status = vec![Status::Open; n];
-    let mut remaining = vec![0u64; n];
+    let mut remaining = vec![C::of(0); n];
     let mut alive: Vec<u32> = (0..n as u32).collect();
-    let mut queue: Vec<u32> = Vec::new();
+    // Room for every node at once: grown by doubling, the queue of a big graph was copied
+    // again and again, and touched twice its size.
+    let mut queue: Vec<u32> = Vec::with_capacity(n);
     let mut next_counter = 0u32;
     let mut m = 0u32;
     while !alive.is_empty() {
@@ -210,8 +226,8 @@ fn gamma_rounds(
                 .successors(u)
                 .iter()
                 .filter(|&&w| labels[w as usize] >= UNLABELLED)
-                .count() as u64;
-            remaining[u as usize] = counted;
+                .count();
+            remaining[u as usize] = C::of(counted);
             if counted == 0 {
                 status[u as usize] = Status::Lost;
                 queue.push(u);

@@ -1,6 +1,6 @@
 //! Outcomes and remoteness of one token on a graph that may cycle, by retrograde analysis.
 
-use super::induction::{propagate, Predecessors, Status};
+use super::induction::{propagate, small_counters, Counter, Predecessors, Status};
 use crate::graph::Graph;
 use crate::value::Outcome;
 
@@ -36,19 +36,49 @@ pub struct Retrograde {
 /// remoteness among its `P` successors; a `P` node is resolved when its last `N` successor
 /// leaves, which has the greatest remoteness among them. Both equations hold exactly.
 pub fn retrograde(graph: &Graph) -> Retrograde {
-    retrograde_with(graph, &Predecessors::of(graph))
+    let found = retrograde_with(graph, &Predecessors::of(graph));
+    Retrograde {
+        outcome: found.outcome,
+        remoteness: found
+            .remoteness
+            .iter()
+            .map(|&r| (r != DRAWN).then_some(r))
+            .collect(),
+    }
 }
 
-/// [`retrograde`] with the predecessors of `graph` built by the caller, who shares them with
-/// [`super::gsg::gamma_with`].
-pub(super) fn retrograde_with(graph: &Graph, preds: &Predecessors) -> Retrograde {
+/// The remoteness of a drawn node in [`Outcomes`]: no remoteness is that large, since it is at
+/// most the number of nodes less one, and nodes are numbered by `u32`.
+pub(super) const DRAWN: u32 = u32::MAX;
+
+/// [`Retrograde`] in compact form: the remoteness of a draw is [`DRAWN`] (4 bytes a node where
+/// an `Option<u32>` takes 8: 12 MB on a table of 3·10⁶ positions, issue 27).
+pub(super) struct Outcomes {
+    pub(super) outcome: Vec<Outcome>,
+    pub(super) remoteness: Vec<u32>,
+}
+
+/// [`retrograde`] in compact form, with the predecessors of `graph` built by the caller, who
+/// shares them with [`super::gsg::gamma_with`].
+pub(super) fn retrograde_with(graph: &Graph, preds: &Predecessors) -> Outcomes {
+    if small_counters(graph) {
+        retrograde_counting::<u32>(graph, preds)
+    } else {
+        retrograde_counting::<u64>(graph, preds)
+    }
+}
+
+/// [`retrograde_with`] with counters of type `C`.
+fn retrograde_counting<C: Counter>(graph: &Graph, preds: &Predecessors) -> Outcomes {
     let n = graph.node_count();
     let mut status = vec![Status::Open; n];
-    let mut remaining: Vec<u64> = (0..n as u32).map(|v| graph.out_degree(v) as u64).collect();
+    let mut remaining: Vec<C> = (0..n as u32)
+        .map(|v| C::of(graph.out_degree(v)))
+        .collect();
     let mut depth = vec![0u32; n];
     let mut queue: Vec<u32> = Vec::with_capacity(n);
     for v in 0..n as u32 {
-        if remaining[v as usize] == 0 {
+        if remaining[v as usize].is_zero() {
             status[v as usize] = Status::Lost;
             queue.push(v);
         }
@@ -56,6 +86,7 @@ pub(super) fn retrograde_with(graph: &Graph, preds: &Predecessors) -> Retrograde
     propagate(preds, &mut status, &mut remaining, &mut queue, |u, v| {
         depth[u as usize] = depth[v as usize] + 1;
     });
+    drop((remaining, queue));
     let outcome = status
         .iter()
         .map(|s| match s {
@@ -64,14 +95,14 @@ pub(super) fn retrograde_with(graph: &Graph, preds: &Predecessors) -> Retrograde
             _ => Outcome::D,
         })
         .collect();
-    let remoteness = status
-        .iter()
-        .zip(&depth)
-        .map(|(s, &d)| matches!(s, Status::Lost | Status::Won).then_some(d))
-        .collect();
-    Retrograde {
+    for (d, s) in depth.iter_mut().zip(&status) {
+        if !matches!(s, Status::Lost | Status::Won) {
+            *d = DRAWN;
+        }
+    }
+    Outcomes {
         outcome,
-        remoteness,
+        remoteness: depth,
     }
 }
 

@@ -16,7 +16,7 @@ use rayon::prelude::*;
 
 use super::gsg::gamma_with;
 use super::induction::Predecessors;
-use super::retrograde::retrograde_with;
+use super::retrograde::{retrograde_with, DRAWN};
 use super::{Gamma, LoopyValue};
 use crate::engine::budget;
 use crate::engine::generator::MoveGenerator;
@@ -53,8 +53,8 @@ pub struct LoopyTable {
     pub graph: Graph,
     /// The outcome of each node with the player to move.
     pub outcome: Vec<Outcome>,
-    /// Smith's remoteness (`None` for draws).
-    pub remoteness: Vec<Option<u32>>,
+    /// Smith's remoteness, [`DRAWN`] for draws (see [`LoopyTable::remoteness`]).
+    remoteness: Vec<u32>,
     /// The generalized Sprague–Grundy values, in compact form.
     gamma: Gamma,
 }
@@ -66,6 +66,9 @@ enum Nodes {
     Graph(Vec<String>),
     /// The positions of a rules file, `arity` coordinates each, flat (one per row).
     Positions { arity: usize, flat: Vec<u64> },
+    /// Every position of a box, in row-major order: a row's coordinates are its index's digits
+    /// (not stored: 24 MB, and as many page faults, on a box of 3·10⁶ positions).
+    Box(BoxShape),
 }
 
 impl LoopyTable {
@@ -181,6 +184,7 @@ impl LoopyTable {
                 .chunks_exact((*arity).max(1))
                 .position(|p| p == position)
                 .map(|i| i as u32),
+            Nodes::Box(shape) => shape.index(position).map(|i| i as u32),
         }
     }
 
@@ -191,13 +195,27 @@ impl LoopyTable {
 
     /// The coordinates of row `v`, for the positions of a rules file (`None` for a graph
     /// file's node, or the terminal node "nothing" after the rows).
-    pub fn position(&self, v: usize) -> Option<&[u64]> {
-        match &self.nodes {
-            Nodes::Positions { arity, flat } if v < self.rows => {
-                Some(&flat[v * arity..(v + 1) * arity])
-            }
-            _ => None,
+    pub fn position(&self, v: usize) -> Option<Vec<u64>> {
+        let mut position = Vec::new();
+        self.write_position(v, &mut position).then_some(position)
+    }
+
+    /// [`LoopyTable::position`] into `out` (cleared first), without an allocation once `out`
+    /// has room: what the CSV writer calls per row. `false` (and `out` empty) for a graph
+    /// file's node or the terminal node.
+    pub fn write_position(&self, v: usize, out: &mut Vec<u64>) -> bool {
+        out.clear();
+        if v >= self.rows {
+            return false;
         }
+        match &self.nodes {
+            Nodes::Graph(_) => return false,
+            Nodes::Positions { arity, flat } => {
+                out.extend_from_slice(&flat[v * arity..(v + 1) * arity]);
+            }
+            Nodes::Box(shape) => shape.write_position(v, out),
+        }
+        true
     }
 
     /// Node `v`'s name as printed: a graph file's node name, `7` or `(1, 2)` for a position,
@@ -205,8 +223,8 @@ impl LoopyTable {
     pub fn name(&self, v: usize) -> Cow<'_, str> {
         match &self.nodes {
             Nodes::Graph(names) => Cow::Borrowed(names.get(v).map_or("", String::as_str)),
-            Nodes::Positions { .. } => match self.position(v) {
-                Some(position) => Cow::Owned(show(position)),
+            Nodes::Positions { .. } | Nodes::Box(_) => match self.position(v) {
+                Some(position) => Cow::Owned(show(&position)),
                 None => Cow::Borrowed("nothing"),
             },
         }
@@ -232,6 +250,11 @@ impl LoopyTable {
     /// `out`, without building the [`LoopyValue`]: what the CSV writer calls per row.
     pub fn push_value(&self, v: usize, out: &mut Vec<u8>, scratch: &mut Vec<u32>) {
         self.gamma.push_value(&self.graph, v as u32, out, scratch);
+    }
+
+    /// Smith's remoteness of node `v` (`None` for a draw).
+    pub fn remoteness(&self, v: usize) -> Option<u32> {
+        self.remoteness.get(v).filter(|&&r| r != DRAWN).copied()
     }
 
     /// How many rows are P, N and D.
@@ -352,7 +375,8 @@ struct Explorer<'g> {
     generator: MoveGenerator<'g>,
     index: Index,
     arity: usize,
-    /// The positions, `arity` coordinates each (for a box, filled up front in row-major order).
+    /// The positions reached, `arity` coordinates each (none for a box, whose positions are
+    /// its indices' digits).
     positions: Vec<u64>,
     /// `offsets[v]..offsets[v + 1]` indexes node `v`'s successors in `targets` (CSR).
     offsets: Vec<usize>,
@@ -366,36 +390,12 @@ struct Explorer<'g> {
 impl<'g> Explorer<'g> {
     fn new(game: &'g Game, generator: MoveGenerator<'g>, index: Index) -> Self {
         let arity = generator.arity();
-        let mut positions = Vec::new();
-        if let Index::Box(shape) = &index {
-            // In row-major order, a run of positions a task (on every thread: writing the
-            // first touch of the pages is most of the cost).
-            const RUN: usize = 1 << 14;
-            let len = shape.len().saturating_mul(arity);
-            positions.reserve_exact(len);
-            let spare = &mut positions.spare_capacity_mut()[..len];
-            spare
-                .par_chunks_mut(RUN * arity.max(1))
-                .enumerate()
-                .for_each(|(run, out)| {
-                    let mut position = Vec::with_capacity(arity);
-                    shape.write_position(run * RUN, &mut position);
-                    for slot in out.chunks_exact_mut(arity.max(1)) {
-                        for (slot, &c) in slot.iter_mut().zip(&position) {
-                            slot.write(c);
-                        }
-                        shape.step(&mut position);
-                    }
-                });
-            // SAFETY: every one of the `len` entries was written above (each run's slots).
-            unsafe { positions.set_len(len) };
-        }
         Explorer {
             game,
             generator,
             index,
             arity,
-            positions,
+            positions: Vec::new(),
             offsets: vec![0],
             targets: Vec::new(),
             to_nothing: false,
@@ -405,7 +405,10 @@ impl<'g> Explorer<'g> {
 
     /// The number of positions known.
     fn len(&self) -> usize {
-        self.positions.len() / self.arity.max(1)
+        match &self.index {
+            Index::Box(shape) => shape.len(),
+            Index::Reached(_) => self.positions.len() / self.arity.max(1),
+        }
     }
 
     fn position(&self, v: usize) -> &[u64] {
@@ -554,7 +557,13 @@ impl<'g> Explorer<'g> {
         let (mut flat, mut ends, mut scratch) = (Vec::new(), Vec::new(), Scratch::default());
         let mut compiled_scratch = jit::Scratch::default();
         let (first, count) = (nodes.start, nodes.len());
+        // The position of node `v`, stepped along in row-major order.
+        let mut position = Vec::with_capacity(arity);
+        shape.write_position(first, &mut position);
         for v in nodes {
+            if v > first {
+                shape.step(&mut position);
+            }
             if v - first == DEGREE_SAMPLE && count > 2 * DEGREE_SAMPLE {
                 // Room for the rest at the degree seen so far (and a tenth more), so that the
                 // targets are not copied again and again as they grow.
@@ -562,12 +571,15 @@ impl<'g> Explorer<'g> {
                 let rest = (count - DEGREE_SAMPLE) * per_node;
                 chunk.targets.reserve(rest + rest / 10);
             }
-            let position = self.position(v);
+            let position = &position[..];
             // Unmetered, as the interpreter's listing below.
             let listed = lister
                 .and_then(|lister| lister.box_options(position, u64::MAX, &mut compiled_scratch));
             if let Some((options, _)) = listed {
-                chunk.targets.extend_from_slice(options);
+                // One at a time: a node has a few options, fewer than a call to `memcpy` costs.
+                for &w in options {
+                    chunk.targets.push(w);
+                }
                 chunk.ends.push(chunk.targets.len());
                 continue;
             }
@@ -700,9 +712,12 @@ impl<'g> Explorer<'g> {
         debug_assert_eq!(graph.node_count(), node_count);
         LoopyTable::valued(
             self.game.coordinates(),
-            Nodes::Positions {
-                arity: self.arity,
-                flat: self.positions,
+            match self.index {
+                Index::Box(shape) => Nodes::Box(shape),
+                Index::Reached(_) => Nodes::Positions {
+                    arity: self.arity,
+                    flat: self.positions,
+                },
             },
             rows,
             graph,
