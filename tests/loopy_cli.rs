@@ -88,7 +88,7 @@ proptest! {
         for u in 0..graph.node_count() as u32 {
             let one = sgscope::solve::loopy::solve_loopy(&game, &table, &[u]).unwrap();
             prop_assert_eq!(one.outcome, alone.outcome[u as usize]);
-            prop_assert_eq!(one.remoteness, alone.remoteness(u as usize));
+            prop_assert_eq!(one.remoteness, alone.remoteness[u as usize]);
             for v in 0..graph.node_count() as u32 {
                 let report = sgscope::solve::loopy::solve_loopy(&game, &table, &[u, v]).unwrap();
                 let expected = reference.outcome[sum_node(&[graph, graph], &[u, v]) as usize];
@@ -225,7 +225,7 @@ fn the_heap_that_can_grow() {
         let fields: Vec<&str> = row.split(',').collect();
         assert_eq!(fields[0], n.to_string());
         assert_eq!(fields[1], reference.outcome[n].to_string(), "n = {n}");
-        let remoteness = reference.remoteness(n).map_or_else(String::new, |r| r.to_string());
+        let remoteness = reference.remoteness[n].map_or_else(String::new, |r| r.to_string());
         assert_eq!(fields[2], remoteness, "n = {n}");
     }
     // The P-positions are Bash's game's below 16; from 16 on, play can go on forever.

@@ -337,7 +337,9 @@ fn loopy_csv(out: &mut dyn Write, table: &LoopyTable) -> io::Result<()> {
     out.write_all(&header)?;
     // A value not finite: its text, then copied in (quoted when `K` has two or more members).
     type Scratch = (Vec<u8>, Vec<u32>, Vec<u64>);
-    write_rows(out, table.rows, &|text, (value, k, position): &mut Scratch, v| {
+    write_rows(out, table.rows, &|text,
+                                  (value, k, position): &mut Scratch,
+                                  v| {
         if table.write_position(v, position) {
             for &x in position.iter() {
                 text.number(x)?;

@@ -477,7 +477,9 @@ fn loopy_text(out: &mut dyn Write, table: &LoopyTable) -> io::Result<()> {
             "{:>width$}  {:<7}  {:>10}  {}",
             name,
             table.outcome[v].to_string(),
-            table.remoteness(v).map_or_else(|| "-".to_string(), |r| r.to_string()),
+            table
+                .remoteness(v)
+                .map_or_else(|| "-".to_string(), |r| r.to_string()),
             table.value(v).pretty()
         );
         writeln!(out, "{}", line.trim_end())?;

@@ -5,6 +5,8 @@ use super::LoopyValue;
 use crate::engine::budget;
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use crate::engine::progress::{Progress, ProgressSink};
 use crate::engine::EngineError;
 use crate::graph::Graph;
@@ -144,14 +146,17 @@ pub fn gamma_within(
     if let Some(order) = graph.topological_order() {
         return Ok(acyclic_gamma_in(graph, order));
     }
-    gamma_rounds(graph, &Predecessors::of(graph), limit, progress)
+    match small_counters(graph) {
+        true => gamma_rounds::<u32>(graph, &Predecessors::of(graph), limit, progress),
+        false => gamma_rounds::<u64>(graph, &Predecessors::of(graph), limit, progress),
+    }
 }
 
 /// [`gamma_within`] with the predecessors of `graph` built by the caller, who shares them with
 /// [`super::retrograde::retrograde_with`].
-pub(super) fn gamma_with(
+pub(super) fn gamma_with<C: Counter>(
     graph: &Graph,
-    preds: &Predecessors,
+    preds: &Predecessors<C>,
     limit: u64,
     progress: Option<Arc<dyn ProgressSink>>,
 ) -> Result<Gamma, EngineError> {
@@ -168,23 +173,9 @@ fn acyclic_gamma_in(graph: &Graph, mut order: Vec<u32>) -> Gamma {
 }
 
 /// The rounds of [`gamma`] on a graph with cycles.
-fn gamma_rounds(
+fn gamma_rounds<C: Counter>(
     graph: &Graph,
-    preds: &Predecessors,
-    limit: u64,
-    progress: Option<Arc<dyn ProgressSink>>,
-) -> Result<Gamma, EngineError> {
-    if small_counters(graph) {
-        gamma_counting::<u32>(graph, preds, limit, progress)
-    } else {
-        gamma_counting::<u64>(graph, preds, limit, progress)
-    }
-}
-
-/// [`gamma_rounds`] with counters of type `C`.
-fn gamma_counting<C: Counter>(
-    graph: &Graph,
-    preds: &Predecessors,
+    preds: &Predecessors<C>,
     limit: u64,
     progress: Option<Arc<dyn ProgressSink>>,
 ) -> Result<Gamma, EngineError> {
@@ -197,50 +188,56 @@ fn gamma_counting<C: Counter>(
     let mut counter = vec![0u32; n];
     let mut status = vec![Status::Open; n];
     let mut remaining = vec![C::of(0); n];
-    let mut alive: Vec<u32> = (0..n as u32).collect();
+    // The nodes not yet labelled; `None` in round 0, where every node is.
+    let mut alive: Option<Vec<u32>> = None;
     // Room for every node at once: grown by doubling, the queue of a big graph was copied
     // again and again, and touched twice its size.
     let mut queue: Vec<u32> = Vec::with_capacity(n);
     let mut next_counter = 0u32;
     let mut m = 0u32;
-    while !alive.is_empty() {
+    while alive.as_ref().is_none_or(|alive| !alive.is_empty()) && n > 0 {
         // This round visits the alive nodes' edges, and the resolved nodes' predecessors.
-        spent = spent.saturating_add(
-            alive
+        let visits = match &alive {
+            None => (n + graph.edge_count()) as u64,
+            Some(alive) => alive
                 .iter()
                 .map(|&u| graph.successors(u).len() as u64 + 1)
                 .sum::<u64>(),
-        );
+        };
+        spent = spent.saturating_add(visits);
         if spent > limit {
             return Err(EngineError::GraphRoundsOverBudget {
                 limit,
                 rounds: m,
-                unvalued: alive.len(),
+                unvalued: alive.as_ref().map_or(n, Vec::len),
                 nodes: n,
             });
         }
         queue.clear();
-        for &u in &alive {
-            // Moves to values below m are irrelevant; the others must reverse through m.
-            let counted = graph
-                .successors(u)
-                .iter()
-                .filter(|&&w| labels[w as usize] >= UNLABELLED)
-                .count();
-            remaining[u as usize] = C::of(counted);
-            if counted == 0 {
-                status[u as usize] = Status::Lost;
-                queue.push(u);
+        match &alive {
+            None => first_round_seeds(graph, &mut remaining, &mut status, &mut queue),
+            Some(alive) => {
+                for &u in alive {
+                    // Moves to values below m are irrelevant; the others must reverse through m.
+                    let counted = graph
+                        .successors(u)
+                        .iter()
+                        .filter(|&&w| labels[w as usize] >= UNLABELLED)
+                        .count();
+                    remaining[u as usize] = C::of(counted);
+                    if counted == 0 {
+                        status[u as usize] = Status::Lost;
+                        queue.push(u);
+                    }
+                }
             }
         }
         propagate(preds, &mut status, &mut remaining, &mut queue, |_, _| {});
-        alive.retain(|&u| match status[u as usize] {
-            Status::Won => true,
-            Status::Lost => false,
-            _ => {
-                labels[u as usize] = INFINITE;
-                status[u as usize] = Status::Sidelined;
-                false
+        alive = Some(match alive {
+            None => first_round_survivors(&mut status, &mut labels),
+            Some(mut alive) => {
+                alive.retain(|&u| survives(&mut status[u as usize], &mut labels[u as usize]));
+                alive
             }
         });
         for &v in &queue {
@@ -261,6 +258,77 @@ fn gamma_counting<C: Counter>(
     }
     progress.finish();
     Ok(Gamma { labels, counter })
+}
+
+/// The nodes round 0 looks at in a block a task (it looks at every node; later rounds, at
+/// fewer, one by one).
+const ROUND_BLOCK: usize = 1 << 16;
+
+/// Round 0's counters and seeds: no node is labelled yet, so every move of a node is counted,
+/// and the nodes without a move lose at once (appended to `queue` in order).
+fn first_round_seeds<C: Counter>(
+    graph: &Graph,
+    remaining: &mut [C],
+    status: &mut [Status],
+    queue: &mut Vec<u32>,
+) {
+    let seeds: Vec<Vec<u32>> = remaining
+        .par_chunks_mut(ROUND_BLOCK)
+        .zip(status.par_chunks_mut(ROUND_BLOCK))
+        .enumerate()
+        .map(|(block, (remaining, status))| {
+            let first = block * ROUND_BLOCK;
+            let mut seeds = Vec::new();
+            for (i, (remaining, status)) in remaining.iter_mut().zip(status).enumerate() {
+                let u = (first + i) as u32;
+                let moves = graph.out_degree(u);
+                *remaining = C::of(moves);
+                if moves == 0 {
+                    *status = Status::Lost;
+                    seeds.push(u);
+                }
+            }
+            seeds
+        })
+        .collect();
+    for block in seeds {
+        queue.extend(block);
+    }
+}
+
+/// The nodes still alive after round 0 (every node was), in order: see [`survives`].
+fn first_round_survivors(status: &mut [Status], labels: &mut [u32]) -> Vec<u32> {
+    let survivors: Vec<Vec<u32>> = status
+        .par_chunks_mut(ROUND_BLOCK)
+        .zip(labels.par_chunks_mut(ROUND_BLOCK))
+        .enumerate()
+        .map(|(block, (status, labels))| {
+            let first = block * ROUND_BLOCK;
+            let mut survivors = Vec::new();
+            for (i, (status, label)) in status.iter_mut().zip(labels).enumerate() {
+                if survives(status, label) {
+                    survivors.push((first + i) as u32);
+                }
+            }
+            survivors
+        })
+        .collect();
+    survivors.concat()
+}
+
+/// Whether an alive node stays alive after a round: a won node does (it has an option labelled
+/// `m`, so its value is more); a lost one is labelled `m` (by the caller); any other is ∞,
+/// labelled so here, and sidelined from now on.
+fn survives(status: &mut Status, label: &mut u32) -> bool {
+    match status {
+        Status::Won => true,
+        Status::Lost => false,
+        _ => {
+            *label = INFINITE;
+            *status = Status::Sidelined;
+            false
+        }
+    }
 }
 
 /// γ of an acyclic graph: each node's mex, in `order` (successors first), which is also the

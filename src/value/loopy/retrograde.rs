@@ -36,7 +36,10 @@ pub struct Retrograde {
 /// remoteness among its `P` successors; a `P` node is resolved when its last `N` successor
 /// leaves, which has the greatest remoteness among them. Both equations hold exactly.
 pub fn retrograde(graph: &Graph) -> Retrograde {
-    let found = retrograde_with(graph, &Predecessors::of(graph));
+    let found = match small_counters(graph) {
+        true => retrograde_with::<u32>(graph, &Predecessors::of(graph)),
+        false => retrograde_with::<u64>(graph, &Predecessors::of(graph)),
+    };
     Retrograde {
         outcome: found.outcome,
         remoteness: found
@@ -60,21 +63,10 @@ pub(super) struct Outcomes {
 
 /// [`retrograde`] in compact form, with the predecessors of `graph` built by the caller, who
 /// shares them with [`super::gsg::gamma_with`].
-pub(super) fn retrograde_with(graph: &Graph, preds: &Predecessors) -> Outcomes {
-    if small_counters(graph) {
-        retrograde_counting::<u32>(graph, preds)
-    } else {
-        retrograde_counting::<u64>(graph, preds)
-    }
-}
-
-/// [`retrograde_with`] with counters of type `C`.
-fn retrograde_counting<C: Counter>(graph: &Graph, preds: &Predecessors) -> Outcomes {
+pub(super) fn retrograde_with<C: Counter>(graph: &Graph, preds: &Predecessors<C>) -> Outcomes {
     let n = graph.node_count();
     let mut status = vec![Status::Open; n];
-    let mut remaining: Vec<C> = (0..n as u32)
-        .map(|v| C::of(graph.out_degree(v)))
-        .collect();
+    let mut remaining: Vec<C> = (0..n as u32).map(|v| C::of(graph.out_degree(v))).collect();
     let mut depth = vec![0u32; n];
     let mut queue: Vec<u32> = Vec::with_capacity(n);
     for v in 0..n as u32 {

@@ -15,8 +15,8 @@ use std::ops::{ControlFlow, Range};
 use rayon::prelude::*;
 
 use super::gsg::gamma_with;
-use super::induction::Predecessors;
-use super::retrograde::{retrograde_with, DRAWN};
+use super::induction::{small_counters, Counter, Predecessors};
+use super::retrograde::{retrograde_with, Outcomes, DRAWN};
 use super::{Gamma, LoopyValue};
 use crate::engine::budget;
 use crate::engine::generator::MoveGenerator;
@@ -277,31 +277,42 @@ impl LoopyTable {
         graph: Graph,
         options: &EngineOptions,
     ) -> Result<LoopyTable, EngineError> {
-        // The two analyses read the same graph and predecessors and nothing of each other:
-        // they run side by side.
-        let preds = Predecessors::of(&graph);
-        let (analysis, gamma) = rayon::join(
-            || retrograde_with(&graph, &preds),
-            || {
-                gamma_with(
-                    &graph,
-                    &preds,
-                    budget::steps_limit(),
-                    options.progress.clone(),
-                )
-            },
-        );
-        let gamma = gamma?;
+        let (analysis, gamma) = match small_counters(&graph) {
+            true => analyse::<u32>(&graph, options),
+            false => analyse::<u64>(&graph, options),
+        };
         Ok(LoopyTable {
             coordinates,
             nodes,
             rows,
             outcome: analysis.outcome,
             remoteness: analysis.remoteness,
-            gamma,
+            gamma: gamma?,
             graph,
         })
     }
+}
+
+/// The outcomes and remoteness of the nodes of `graph`, and their γ values, with edges counted
+/// in `C`.
+fn analyse<C: Counter>(
+    graph: &Graph,
+    options: &EngineOptions,
+) -> (Outcomes, Result<Gamma, EngineError>) {
+    // The two analyses read the same graph and predecessors and nothing of each other: they run
+    // side by side.
+    let preds = Predecessors::<C>::of(graph);
+    rayon::join(
+        || retrograde_with(graph, &preds),
+        || {
+            gamma_with(
+                graph,
+                &preds,
+                budget::steps_limit(),
+                options.progress.clone(),
+            )
+        },
+    )
 }
 
 /// Normal play of games that can cycle, as a value rule (registered as `loopy`): each position's
@@ -708,7 +719,7 @@ impl<'g> Explorer<'g> {
             }
             self.offsets.push(self.targets.len());
         }
-        let graph = Graph::from_csr(self.offsets, self.targets);
+        let graph = Graph::from_listed_csr(self.offsets, self.targets);
         debug_assert_eq!(graph.node_count(), node_count);
         LoopyTable::valued(
             self.game.coordinates(),
