@@ -207,6 +207,11 @@ impl Steps {
 /// Steps a sampled position is counted exactly for; past them its steps are estimated from
 /// the rules' ranges ([`Program::estimate_steps`]).
 const EXACT_STEPS: u64 = 4096;
+/// Steps a sampled position is counted for by a [`Lister`]: a sample's count past
+/// [`EXACT_STEPS`] is then estimated at once, without the interpreter's [`EXACT_STEPS`]. At
+/// most 256 such counts a request, each tens of microseconds; a box whose samples pass it
+/// takes more than 256 times as long.
+const LISTED_STEPS: u64 = 1 << 16;
 /// Random paths per rule of [`Program::estimate_steps`].
 const PROBES: u32 = 32;
 
@@ -225,11 +230,21 @@ fn position_steps(
     seed: &mut u64,
     lister: Option<&mut Lister>,
 ) -> Result<f64, f64> {
-    // The lister counts the interpreter's steps (tests/compiled.rs), in machine code; what it
-    // hands back (an option past its box, a fault, more steps) the interpreter counts.
+    let estimated = |seed: &mut u64| {
+        Ok(program
+            .estimate_steps(position, PROBES, seed)
+            .max(EXACT_STEPS as f64))
+    };
+    // The lister counts the interpreter's steps (tests/compiled.rs), in machine code, up to
+    // LISTED_STEPS: a count past EXACT_STEPS is one where the interpreter, which met no rule
+    // error on the way, would have run out of them (Nim_k's samples, thousands of binder
+    // values each, took 6 ms of the interpreter's counting). What it hands back (an option
+    // past its box, a fault, more steps) the interpreter counts.
     if let Some((kernel, list_scratch)) = lister {
-        if let Some((_, steps)) = kernel.box_options(position, EXACT_STEPS, list_scratch) {
-            return Ok(steps as f64);
+        match kernel.box_options(position, LISTED_STEPS, list_scratch) {
+            Some((_, steps)) if steps <= EXACT_STEPS => return Ok(steps as f64),
+            Some(_) => return estimated(seed),
+            None => {}
         }
     }
     let mut budget = EXACT_STEPS;
@@ -238,9 +253,7 @@ fn position_steps(
     });
     match run {
         Ok(()) | Err(Stop::Break) => Ok((EXACT_STEPS - budget) as f64),
-        Err(Stop::OutOfBudget) => Ok(program
-            .estimate_steps(position, PROBES, seed)
-            .max(EXACT_STEPS as f64)),
+        Err(Stop::OutOfBudget) => estimated(seed),
         Err(Stop::Error(_)) => Err((EXACT_STEPS - budget) as f64),
     }
 }
@@ -268,6 +281,18 @@ pub fn rule_steps(program: &Program, extents: &[u64], limit: u64) -> Steps {
 /// [`rule_steps`] of the positions from `lows` to `highs` (each coordinate in
 /// `lows[i]..=highs[i]`).
 pub fn rule_steps_from(program: &Program, lows: &[u64], highs: &[u64], limit: u64) -> Steps {
+    rule_steps_counted(program, lows, highs, limit, true)
+}
+
+/// [`rule_steps_from`], with the samples counted by a [`Lister`] once they are costly when
+/// `listing` (the same counts: the tests compare the two).
+fn rule_steps_counted(
+    program: &Program,
+    lows: &[u64],
+    highs: &[u64],
+    limit: u64,
+    listing: bool,
+) -> Steps {
     let sides: Vec<u64> = highs
         .iter()
         .zip(lows)
@@ -288,7 +313,7 @@ pub fn rule_steps_from(program: &Program, lows: &[u64], highs: &[u64], limit: u6
         position.extend(offset.iter().zip(lows).map(|(&o, &l)| o + l));
         let compiled = lister.as_mut().and_then(Option::as_mut);
         let counted = position_steps(program, &position, &mut scratch, &mut seed, compiled);
-        if lister.is_none() && counted.is_ok_and(|steps| steps >= LISTER_STEPS) {
+        if listing && lister.is_none() && counted.is_ok_and(|steps| steps >= LISTER_STEPS) {
             lister = Some(box_lister(program, highs));
         }
         let here = match counted {
@@ -785,6 +810,36 @@ mod tests {
             panic!()
         };
         assert_eq!(rule_steps(program, &[100], 1000), Steps::Failed);
+    }
+
+    /// The samples' counts by a lister are the interpreter's: the same estimates (to the last
+    /// bit), the same costliest sample, the same failures, for Moore's Nim_k (samples of
+    /// thousands of binder values, counted past `EXACT_STEPS` by the lister) and for rules
+    /// that fail at some positions after many steps.
+    #[test]
+    fn listed_samples_are_counted_as_the_interpreter_counts_them() {
+        let nim_k = "position (a, b, c, d)\nmove ta in 0..=a, tb in 0..=b, tc in 0..=c, td in 0..=d if count(ta > 0, tb > 0, tc > 0, td > 0) >= 1 && count(ta > 0, tb > 0, tc > 0, td > 0) <= 2 => (a - ta, b - tb, c - tc, d - td)";
+        let failing = "position (x, y)\nmove a in 0..=x, b in 0..=y if a + b >= 1 => (x - a, y - b)\nmove t in 1..=x => (x - t, y - 3)";
+        let cases: [(&str, &[u64], u64); 5] = [
+            (nim_k, &[12, 12, 12, 12], 1 << 40),
+            (nim_k, &[12, 12, 12, 12], 1 << 20),
+            (nim_k, &[40, 3, 40, 3], 1 << 40),
+            (failing, &[150, 150], 1 << 40),
+            (failing, &[150, 2], 1 << 40),
+        ];
+        let mut kinds = Vec::new();
+        for (rules, extents, limit) in cases {
+            let program = game(rules).position_program().unwrap().clone();
+            let lows = vec![0; extents.len()];
+            let listed = rule_steps_counted(&program, &lows, extents, limit, true);
+            let interpreted = rule_steps_counted(&program, &lows, extents, limit, false);
+            assert_eq!(listed, interpreted, "{rules} to {extents:?}");
+            kinds.push(std::mem::discriminant(&listed));
+        }
+        // Every conclusion among them.
+        kinds.sort_by_key(|kind| format!("{kind:?}"));
+        kinds.dedup();
+        assert_eq!(kinds.len(), 3);
     }
 
     #[test]

@@ -435,6 +435,8 @@ pub struct Solver<'g> {
     compiled_scratch: jit::Scratch,
     /// Boxes smaller than this are valued without runs or listers ([`MIN_RUN_BOX`]).
     min_run_box: usize,
+    /// The box's [`Survey`], once taken (the region's and the waves' choices both read it).
+    survey: Option<Survey>,
 }
 
 /// A box's rules in machine code ([`jit`]).
@@ -536,6 +538,7 @@ impl<'g> Solver<'g> {
             meter: Meter::default(),
             outside_steps: (0, budget::OUTSIDE_STEPS),
             search_bytes,
+            survey: None,
         })
     }
 
@@ -939,8 +942,19 @@ impl<'g> Solver<'g> {
     }
 
     /// What a sample of the box's moves shows (spread through the box, and on its far
-    /// faces, where moves leave it): see [`Survey`].
+    /// faces, where moves leave it): see [`Survey`]. Taken once (Nim_k's sample, the far
+    /// corner's 13^4 binder values among them, cost a tenth of its table when taken twice).
     fn survey(&mut self) -> Result<Survey, EngineError> {
+        if let Some(survey) = &self.survey {
+            return Ok(survey.clone());
+        }
+        let survey = self.take_survey()?;
+        self.survey = Some(survey.clone());
+        Ok(survey)
+    }
+
+    /// [`Solver::survey`] taken.
+    fn take_survey(&mut self) -> Result<Survey, EngineError> {
         let arity = self.layout.dimension();
         let layout = self.layout.clone();
         let extents = layout.extents();
@@ -977,12 +991,15 @@ impl<'g> Solver<'g> {
                 .chain([all_coordinates(arity)])
                 .collect()
         };
-        let form_sum = |form: u64, p: &[u64]| -> u128 {
-            p.iter()
-                .enumerate()
-                .filter(|&(i, _)| form >> i & 1 == 1)
-                .map(|(_, &c)| u128::from(c))
-                .sum()
+        // The change of the sum of a form's coordinates (each change within ±2⁶⁴, at most 64
+        // of them: no overflow).
+        let form_change = |form: u64, deltas: &[i128]| -> i128 {
+            let (mut rest, mut change) = (form, 0);
+            while rest != 0 {
+                change += deltas[rest.trailing_zeros() as usize];
+                rest &= rest - 1;
+            }
+            change
         };
         let mut kept = vec![true; forms.len()];
         // The candidates for the waves' potential: the sum, each coordinate alone.
@@ -997,6 +1014,8 @@ impl<'g> Solver<'g> {
         // For each sampled move, the forms it lowers strictly (a bit set; distinct ones kept).
         let mut lowering: HashSet<Vec<u64>> = HashSet::new();
         let mut strict = vec![0u64; forms.len().div_ceil(64)];
+        let mut last_strict = Vec::new();
+        let mut deltas = vec![0i128; arity];
         let mut seen = 0usize;
         // The moves in machine code where it can list them (Nim_k's corner has 13^4 binder
         // values), else by the interpreter.
@@ -1009,16 +1028,24 @@ impl<'g> Solver<'g> {
                 seen += 1;
                 for c in components.chunks(arity) {
                     leaves |= layout.index(c).is_none();
+                    // What the move adds to each coordinate, then to each form's sum.
+                    for ((delta, &after), &before) in deltas.iter_mut().zip(c).zip(&from) {
+                        *delta = i128::from(after) - i128::from(before);
+                    }
                     strict.fill(0);
                     for (k, (&form, keep)) in forms.iter().zip(kept.iter_mut()).enumerate() {
-                        let (after, before) = (form_sum(form, c), form_sum(form, &from));
-                        *keep &= after <= before;
-                        if after < before {
+                        let change = form_change(form, &deltas);
+                        *keep &= change <= 0;
+                        if change < 0 {
                             strict[k / 64] |= 1 << (k % 64);
                         }
                     }
-                    if !lowering.contains(&strict) {
-                        lowering.insert(strict.clone());
+                    // Most moves in a row lower the same forms: no lookup then.
+                    if strict != last_strict {
+                        if !lowering.contains(&strict) {
+                            lowering.insert(strict.clone());
+                        }
+                        last_strict.clone_from(&strict);
                     }
                     for (w, ok) in candidates.iter().zip(lowered.iter_mut()) {
                         *ok &= potential(w, c) < potential(w, &from);
