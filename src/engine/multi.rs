@@ -245,23 +245,30 @@ fn enlarged(
     for (j, &i) in order.iter().enumerate() {
         strides[i] = solver.layout.strides()[j];
     }
-    let (&last_extent, prefix_extents) = extents.split_last()?;
+    let (&last_extent, _) = extents.split_last()?;
     let (&last_stride, prefix_strides) = strides.split_last()?;
-    let mut values = Vec::with_capacity(box_len);
-    let mut prefix = vec![0u64; prefix_extents.len()];
-    loop {
-        let start: usize = prefix
-            .iter()
-            .zip(prefix_strides)
-            .map(|(&c, &stride)| c as usize * stride)
-            .sum();
-        let row = (0..=last_extent as usize).map(|c| solver.values[start + c * last_stride]);
-        values.extend(row);
-        if !super::shape::step(prefix_extents, &mut prefix) {
-            break;
-        }
-    }
-    if values.iter().any(|&v| v >= ON_STACK) {
+    // On every thread, a run of rows a task (the first touch of the box's pages is most of
+    // the copy's time).
+    let row_len = last_extent as usize + 1;
+    let shape = BoxShape::new(extents);
+    let region_values = &solver.values;
+    let mut values: Vec<u32> = Vec::with_capacity(box_len);
+    values.spare_capacity_mut()[..box_len]
+        .par_chunks_mut(row_len)
+        .with_min_len((1 << 12) / row_len + 1)
+        .enumerate()
+        .for_each_init(Vec::new, |position, (row, out)| {
+            shape.write_position(row * row_len, position);
+            let start: usize = (position.iter().zip(prefix_strides))
+                .map(|(&c, &stride)| c as usize * stride)
+                .sum();
+            for (c, slot) in out.iter_mut().enumerate() {
+                slot.write(region_values[start + c * last_stride]);
+            }
+        });
+    // SAFETY: every one of the `box_len` entries was written above (each row's).
+    unsafe { values.set_len(box_len) };
+    if values.par_iter().any(|&v| v >= ON_STACK) {
         return None;
     }
     Some(BoxTable::new(
@@ -523,7 +530,9 @@ impl<'g> Solver<'g> {
             min_run_box: MIN_RUN_BOX,
             game,
             program,
-            values: unvisited(layout.len()),
+            // Made when first needed: a box computed within an enlarged region never is (the
+            // knight's 16 MB, filled for nothing).
+            values: Vec::new(),
             layout,
             outside: Outside {
                 ids: HashMap::new(),
@@ -551,6 +560,13 @@ impl<'g> Solver<'g> {
         self
     }
 
+    /// The box's values, every one [`UNVISITED`], unless made already.
+    fn make_values(&mut self) {
+        if self.values.len() != self.layout.len() {
+            self.values = unvisited(self.layout.len());
+        }
+    }
+
     /// Rule steps spent so far (of [`budget::steps_limit`]).
     pub fn steps_spent(&self) -> u64 {
         self.meter.spent()
@@ -571,6 +587,7 @@ impl<'g> Solver<'g> {
 
     /// Computes the `waves` only ([`enlarged`]).
     fn fill_waves(&mut self, waves: &Waves) -> Result<(), EngineError> {
+        self.make_values();
         let mut progress = Progress::new(0, waves.len() as u64, self.progress.clone());
         let filled = self.waves(&mut progress, waves);
         progress.finish();
@@ -579,6 +596,7 @@ impl<'g> Solver<'g> {
 
     /// Computes every position of the box.
     pub fn fill_box(&mut self, order: Order) -> Result<(), EngineError> {
+        self.make_values();
         let mut progress = Progress::new(0, self.layout.len() as u64, self.progress.clone());
         let filled = self.fill_box_reporting(order, &mut progress);
         progress.finish();
@@ -728,6 +746,7 @@ impl<'g> Solver<'g> {
     /// `2·s2 + 3·s3 + 4·s4` as coins pour into `s1`): an option in an earlier wave. A move
     /// that contradicts the survey meets a position not known yet and stops the sweep.
     fn sweep_rows(&mut self, rows: &[(usize, usize, usize)], progress: &mut Progress) -> bool {
+        self.make_values();
         let Some(runs) = self
             .compiled
             .as_ref()
@@ -794,6 +813,7 @@ impl<'g> Solver<'g> {
 
     /// `G(position)`, computing what it needs.
     pub fn value(&mut self, position: &[u64]) -> Result<u32, EngineError> {
+        self.make_values();
         let node = self.node_of(position)?;
         if self.state(node) == UNVISITED {
             self.search(node)?;
@@ -802,7 +822,8 @@ impl<'g> Solver<'g> {
     }
 
     /// The box's values (every position must have been computed by [`Solver::fill_box`]).
-    pub fn into_table(self) -> BoxTable {
+    pub fn into_table(mut self) -> BoxTable {
+        self.make_values();
         BoxTable::new(
             self.program.coordinates().to_vec(),
             self.layout.extents().to_vec(),

@@ -45,59 +45,65 @@ pub fn write_table_csv(out: &mut dyn Write, table: &Table) -> io::Result<()> {
 
 /// Writes `table` as CSV: the coordinates' names and `sg`, then one row per position.
 pub fn write_box_csv(out: &mut dyn Write, table: &BoxTable) -> io::Result<()> {
-    let mut text = Text::new(out);
+    let mut header = Vec::new();
     for name in table.coordinates() {
-        text.field(quote_field(name).as_bytes())?;
-        text.byte(b',');
+        header.extend_from_slice(quote_field(name).as_bytes());
+        header.push(b',');
     }
-    text.field(b"sg\n")?;
+    header.extend_from_slice(b"sg\n");
+    out.write_all(&header)?;
     let Some((&last_extent, _)) = table.shape().extents().split_last() else {
         // No coordinates: the one position's value.
+        let mut text = Text::new(out);
         for &value in table.values() {
             text.number(u64::from(value))?;
             text.byte(b'\n');
         }
         return text.finish();
     };
-    // The text of all coordinates but the last (with their commas), the same for a whole row
-    // of the box: written once a row.
-    let mut position = vec![0u64; table.dimension()];
-    let mut prefix = Vec::new();
-    let mut short_prefix = [0u8; SHORT];
-    let mut last = 0u64;
-    let mut last_digits = Counter::default();
-    for &value in table.values() {
-        if last == 0 {
+    // A row of the box (its last coordinate from 0 to its extent) at a time: the text of
+    // the other coordinates (with their commas) is the same for the whole row, made once.
+    let row_len = last_extent as usize + 1;
+    let rows = table.values().len() / row_len;
+    let rows_per_block = (4 * LINES_PER_BLOCK / row_len).max(1);
+    type Scratch = (Vec<u64>, Vec<u8>);
+    write_rows(
+        out,
+        rows,
+        rows_per_block,
+        &|text, (position, prefix): &mut Scratch, r| {
+            let first = r * row_len;
+            table.shape().write_position(first, position);
             prefix.clear();
             for &c in &position[..position.len() - 1] {
-                push_decimal(&mut prefix, c);
+                push_decimal(prefix, c);
                 prefix.push(b',');
             }
-            if prefix.len() <= SHORT {
-                short_prefix[..prefix.len()].copy_from_slice(&prefix);
+            let mut short_prefix = [0u8; SHORT];
+            let short = prefix.len() <= SHORT;
+            if short {
+                short_prefix[..prefix.len()].copy_from_slice(prefix);
             }
-        }
-        if prefix.len() <= SHORT {
-            text.short(&short_prefix, prefix.len())?;
-        } else {
-            text.field(&prefix)?;
-        }
-        text.short(&last_digits.digits, last_digits.len)?;
-        text.byte(b',');
-        text.number(u64::from(value))?;
-        text.byte(b'\n');
-        if last < last_extent {
-            last += 1;
-            last_digits.increment();
-        } else {
-            last = 0;
-            last_digits = Counter::default();
-            let rows = position.len() - 1;
-            crate::engine::shape::step(&table.shape().extents()[..rows], &mut position[..rows]);
-        }
-    }
-    text.finish()
+            let mut last_digits = Counter::default();
+            for &value in &table.values()[first..first + row_len] {
+                if short {
+                    text.short(&short_prefix, prefix.len())?;
+                } else {
+                    text.field(prefix)?;
+                }
+                text.short(&last_digits.digits, last_digits.len)?;
+                text.byte(b',');
+                text.number(u64::from(value))?;
+                text.byte(b'\n');
+                last_digits.increment();
+            }
+            Ok(())
+        },
+    )
 }
+
+/// The lines of text a thread formats at a time ([`write_rows`]).
+const LINES_PER_BLOCK: usize = 1 << 15;
 
 /// The longest field [`Text::short`] copies.
 const SHORT: usize = 32;
@@ -337,57 +343,60 @@ fn loopy_csv(out: &mut dyn Write, table: &LoopyTable) -> io::Result<()> {
     out.write_all(&header)?;
     // A value not finite: its text, then copied in (quoted when `K` has two or more members).
     type Scratch = (Vec<u8>, Vec<u32>, Vec<u64>);
-    write_rows(out, table.rows, &|text,
-                                  (value, k, position): &mut Scratch,
-                                  v| {
-        if table.write_position(v, position) {
-            for &x in position.iter() {
-                text.number(x)?;
+    write_rows(
+        out,
+        table.rows,
+        LINES_PER_BLOCK,
+        &|text, (value, k, position): &mut Scratch, v| {
+            if table.write_position(v, position) {
+                for &x in position.iter() {
+                    text.number(x)?;
+                    text.byte(b',');
+                }
+            } else {
+                text.field(quote_field(&table.name(v)).as_bytes())?;
                 text.byte(b',');
             }
-        } else {
-            text.field(quote_field(&table.name(v)).as_bytes())?;
+            text.byte(match table.outcome[v] {
+                Outcome::P => b'P',
+                Outcome::N => b'N',
+                Outcome::D => b'D',
+            });
             text.byte(b',');
-        }
-        text.byte(match table.outcome[v] {
-            Outcome::P => b'P',
-            Outcome::N => b'N',
-            Outcome::D => b'D',
-        });
-        text.byte(b',');
-        if let Some(r) = table.remoteness(v) {
-            text.number(u64::from(r))?;
-        }
-        text.byte(b',');
-        if let Some(finite) = table.finite_value(v) {
-            text.number(u64::from(finite))?;
-        } else {
-            value.clear();
-            table.push_value(v, value, k);
-            if value.contains(&b',') {
-                text.byte(b'"');
-                text.field(value)?;
-                text.byte(b'"');
-            } else {
-                text.field(value)?;
+            if let Some(r) = table.remoteness(v) {
+                text.number(u64::from(r))?;
             }
-        }
-        text.byte(b'\n');
-        Ok(())
-    })
+            text.byte(b',');
+            if let Some(finite) = table.finite_value(v) {
+                text.number(u64::from(finite))?;
+            } else {
+                value.clear();
+                table.push_value(v, value, k);
+                if value.contains(&b',') {
+                    text.byte(b'"');
+                    text.field(value)?;
+                    text.byte(b'"');
+                } else {
+                    text.field(value)?;
+                }
+            }
+            text.byte(b'\n');
+            Ok(())
+        },
+    )
 }
 
 /// Rows `0..rows` of a table's text (`row(text, scratch, r)` writes row `r`, with working
-/// memory of its own), in order: formatted a block of `ROWS_PER_BLOCK` rows a thread at a
+/// memory of its own), in order: formatted a block of `rows_per_block` rows a thread at a
 /// time when there are many, each block's text then written in turn.
 fn write_rows<S: Default + Send>(
     out: &mut dyn Write,
     rows: usize,
+    rows_per_block: usize,
     row: &(dyn Fn(&mut Text, &mut S, usize) -> io::Result<()> + Sync),
 ) -> io::Result<()> {
-    const ROWS_PER_BLOCK: usize = 1 << 15;
     let threads = rayon::current_num_threads();
-    if threads < 2 || rows < 2 * ROWS_PER_BLOCK {
+    if threads < 2 || rows < 2 * rows_per_block {
         let (mut text, mut scratch) = (Text::new(out), S::default());
         for r in 0..rows {
             row(&mut text, &mut scratch, r)?;
@@ -395,7 +404,7 @@ fn write_rows<S: Default + Send>(
         return text.finish();
     }
     let mut blocks: Vec<Vec<u8>> = vec![Vec::new(); threads];
-    for first in (0..rows).step_by(threads * ROWS_PER_BLOCK) {
+    for first in (0..rows).step_by(threads * rows_per_block) {
         blocks
             .par_iter_mut()
             .enumerate()
@@ -405,9 +414,9 @@ fn write_rows<S: Default + Send>(
                 // coordinates written there cost a third of the whole CSV).
                 let scratch = &mut S::default();
                 block.clear();
-                let from = (first + i * ROWS_PER_BLOCK).min(rows);
+                let from = (first + i * rows_per_block).min(rows);
                 let mut text = Text::new(block);
-                for r in from..(from + ROWS_PER_BLOCK).min(rows) {
+                for r in from..(from + rows_per_block).min(rows) {
                     row(&mut text, scratch, r)?;
                 }
                 text.finish()
@@ -453,21 +462,45 @@ mod tests {
         }
     }
 
+    /// A box's CSV formatted a run of rows a thread at a time (three coordinates, more rows
+    /// than two blocks) is the text position by position, formatted plainly.
+    #[test]
+    fn box_rows_formatted_in_blocks_are_the_plain_text() {
+        let extents = [300, 2, 400];
+        let shape = crate::engine::BoxShape::new(&extents);
+        let values: Vec<u32> = (0..shape.len() as u32).map(|i| i % 7 + i / 1000).collect();
+        let names = vec!["a".to_string(), "b".to_string(), "c".to_string()];
+        let table = BoxTable::new(names, extents.to_vec(), values.clone());
+        let mut out = Vec::new();
+        write_box_csv(&mut out, &table).unwrap();
+        let mut want = String::from("a,b,c,sg\n");
+        for (index, value) in values.iter().enumerate() {
+            let p = shape.position(index);
+            want += &format!("{},{},{},{value}\n", p[0], p[1], p[2]);
+        }
+        assert!(out == want.as_bytes());
+    }
+
     /// Rows formatted in blocks on every thread come out in order, whole, with each block's
     /// working memory its own (a row's text built in it first).
     #[test]
     fn rows_formatted_in_blocks_come_out_in_order() {
-        for rows in [0, 1, 70_000, 300_001] {
+        for (rows, per_block) in [(0, 1), (1, 7), (70_000, LINES_PER_BLOCK), (300_001, 5000)] {
             let mut out = Vec::new();
-            write_rows(&mut out, rows, &|text, scratch: &mut Vec<u8>, r| {
-                scratch.clear();
-                scratch.extend_from_slice(format!("x{}", r % 1000).as_bytes());
-                text.number(r as u64)?;
-                text.byte(b',');
-                text.field(scratch)?;
-                text.byte(b'\n');
-                Ok(())
-            })
+            write_rows(
+                &mut out,
+                rows,
+                per_block,
+                &|text, scratch: &mut Vec<u8>, r| {
+                    scratch.clear();
+                    scratch.extend_from_slice(format!("x{}", r % 1000).as_bytes());
+                    text.number(r as u64)?;
+                    text.byte(b',');
+                    text.field(scratch)?;
+                    text.byte(b'\n');
+                    Ok(())
+                },
+            )
             .unwrap();
             let want: String = (0..rows).map(|r| format!("{r},x{}\n", r % 1000)).collect();
             assert!(out == want.as_bytes(), "{rows} rows");
