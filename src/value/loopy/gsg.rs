@@ -272,48 +272,46 @@ fn first_round_seeds<C: Counter>(
     status: &mut [Status],
     queue: &mut Vec<u32>,
 ) {
-    let seeds: Vec<Vec<u32>> = remaining
-        .par_chunks_mut(ROUND_BLOCK)
-        .zip(status.par_chunks_mut(ROUND_BLOCK))
-        .enumerate()
-        .map(|(block, (remaining, status))| {
-            let first = block * ROUND_BLOCK;
-            let mut seeds = Vec::new();
-            for (i, (remaining, status)) in remaining.iter_mut().zip(status).enumerate() {
-                let u = (first + i) as u32;
-                let moves = graph.out_degree(u);
-                *remaining = C::of(moves);
-                if moves == 0 {
-                    *status = Status::Lost;
-                    seeds.push(u);
-                }
-            }
-            seeds
-        })
-        .collect();
-    for block in seeds {
-        queue.extend(block);
-    }
+    queue.extend(nodes_where(remaining, status, |u, remaining, status| {
+        let moves = graph.out_degree(u);
+        *remaining = C::of(moves);
+        let lost = moves == 0;
+        if lost {
+            *status = Status::Lost;
+        }
+        lost
+    }));
 }
 
 /// The nodes still alive after round 0 (every node was), in order: see [`survives`].
 fn first_round_survivors(status: &mut [Status], labels: &mut [u32]) -> Vec<u32> {
-    let survivors: Vec<Vec<u32>> = status
+    nodes_where(status, labels, |_, status, label| survives(status, label))
+}
+
+/// The nodes `u` (in order) for which `keep(u, &mut a[u], &mut b[u])` holds, every node's
+/// call made once, in blocks of [`ROUND_BLOCK`] nodes on every thread.
+fn nodes_where<A: Send, B: Send>(
+    a: &mut [A],
+    b: &mut [B],
+    keep: impl Fn(u32, &mut A, &mut B) -> bool + Sync,
+) -> Vec<u32> {
+    let kept: Vec<Vec<u32>> = a
         .par_chunks_mut(ROUND_BLOCK)
-        .zip(labels.par_chunks_mut(ROUND_BLOCK))
+        .zip(b.par_chunks_mut(ROUND_BLOCK))
         .enumerate()
-        .map(|(block, (status, labels))| {
+        .map(|(block, (a, b))| {
             let first = block * ROUND_BLOCK;
-            let mut survivors = Vec::new();
-            for (i, (status, label)) in status.iter_mut().zip(labels).enumerate() {
-                if survives(status, label) {
-                    survivors.push((first + i) as u32);
+            let mut kept = Vec::new();
+            for (i, (a, b)) in a.iter_mut().zip(b).enumerate() {
+                let u = (first + i) as u32;
+                if keep(u, a, b) {
+                    kept.push(u);
                 }
             }
-            survivors
+            kept
         })
         .collect();
-    survivors.concat()
+    kept.concat()
 }
 
 /// Whether an alive node stays alive after a round: a won node does (it has an option labelled
