@@ -100,13 +100,25 @@ struct Frame {
     out: *mut u32,
 }
 
-/// The marks a call starts with (a power of two, as every length they grow to: a value marks
-/// the slot of its low bits, [`Gen::mark_line`]), plus one, the sink of [`Gen::mark`].
+/// The marks a call starts with (a power of two, as every length they grow to).
 const MARKS_MIN: usize = 256;
+/// Slots past the marks: the sink of the values past them ([`Gen::mark`]), and a guard
+/// never marked (stamps start at 1) that ends the mex's scan ([`Gen::finish`]).
+const MARKS_PAST: usize = 2;
 /// How much the marks grow when a position needs more.
 const MARKS_GROWTH: usize = 4;
 /// The largest marks: past them a position is the interpreter's.
 const MAX_MARKS: usize = 1 << 28;
+
+/// Marks for `slots` values (and the slots past them, [`MARKS_PAST`]), none marked.
+fn new_marks(slots: usize) -> Vec<u32> {
+    vec![0; slots + MARKS_PAST]
+}
+
+/// The values `marks` has slots for ([`new_marks`]).
+fn mark_slots(marks: &[u32]) -> usize {
+    marks.len() - MARKS_PAST
+}
 
 const POSITION: i32 = 0;
 const VALUES: i32 = 8;
@@ -551,7 +563,7 @@ impl Kernel {
 
     fn run(&self, place: RunPlace, values: *const u32, budget: u64, scratch: &mut Scratch) -> Ran {
         if scratch.marks.is_empty() {
-            scratch.marks = vec![0; MARKS_MIN + 1];
+            scratch.marks = new_marks(MARKS_MIN);
         }
         scratch.lists.resize_with(self.lists, Vec::new);
         let mut ran = Ran { done: 0, steps: 0 };
@@ -566,7 +578,7 @@ impl Kernel {
                 position: std::ptr::null(),
                 values,
                 marks: scratch.marks.as_mut_ptr(),
-                marks_len: scratch.marks.len() as u64 - 1,
+                marks_len: mark_slots(&scratch.marks) as u64,
                 stamp: u64::from(first_stamp),
                 budget: (budget - ran.steps).min(MAX_STEPS_PER_CALL),
                 steps: 0,
@@ -590,9 +602,8 @@ impl Kernel {
             ran.done = frame.done as usize;
             ran.steps += frame.steps;
             match result {
-                BAIL_MARKS if scratch.marks.len() <= MAX_MARKS => {
-                    let len = (scratch.marks.len() - 1) * MARKS_GROWTH + 1;
-                    scratch.marks = vec![0; len];
+                BAIL_MARKS if mark_slots(&scratch.marks) < MAX_MARKS => {
+                    scratch.marks = new_marks(mark_slots(&scratch.marks) * MARKS_GROWTH);
                     scratch.stamp = 0;
                 }
                 BAIL | BAIL_MARKS => break,
@@ -611,7 +622,7 @@ impl Kernel {
         scratch: &mut Scratch,
     ) -> Valued {
         if scratch.marks.is_empty() {
-            scratch.marks = vec![0; MARKS_MIN + 1];
+            scratch.marks = new_marks(MARKS_MIN);
         }
         scratch.lists.resize_with(self.lists, Vec::new);
         loop {
@@ -624,8 +635,7 @@ impl Kernel {
                 position: position.as_ptr(),
                 values: values.as_ptr(),
                 marks: scratch.marks.as_mut_ptr(),
-                // The last slot is the sink of the values past the marks ([`Gen::mark`]).
-                marks_len: scratch.marks.len() as u64 - 1,
+                marks_len: mark_slots(&scratch.marks) as u64,
                 stamp: u64::from(scratch.stamp),
                 budget: budget.min(MAX_STEPS_PER_CALL),
                 steps: 0,
@@ -642,17 +652,16 @@ impl Kernel {
             };
             // SAFETY: the frame's pointers are valid for the call: `values` covers every
             // index the code reads (heaps below `n = position[0]`, box positions within
-            // `extents`, both checked by the code before reading), `marks` has `marks_len + 1`
+            // `extents`, both checked by the code before reading), `marks` has `marks_len + MARKS_PAST`
             // entries, `lists` one vector per set binder.
             let result = unsafe { (self.entry)(&mut frame) };
             match result {
                 BAIL => return Valued::Bail,
                 BAIL_MARKS => {
-                    if scratch.marks.len() > MAX_MARKS {
+                    if mark_slots(&scratch.marks) >= MAX_MARKS {
                         return Valued::Bail;
                     }
-                    let len = (scratch.marks.len() - 1) * MARKS_GROWTH + 1;
-                    scratch.marks = vec![0; len];
+                    scratch.marks = new_marks(mark_slots(&scratch.marks) * MARKS_GROWTH);
                     scratch.stamp = 0;
                 }
                 value => return Valued::Value(value, frame.steps),
@@ -1121,28 +1130,34 @@ impl<'a, 'b> Gen<'a, 'b> {
             b.ins().return_(&[value]);
             b.switch_to_block(scan);
         }
+        // The first slot not marked: the guard past the marks ends the scan at the latest
+        // ([`MARKS_PAST`]), so the loop has no bound to check. The marks read again from the
+        // frame, a value of the loop's own (as in [`Gen::mark_line`]).
         let header = b.create_block();
-        let body = b.create_block();
+        let scanned = b.create_block();
         let found = b.create_block();
         let too_short = b.create_block();
         b.append_block_param(header, types::I64);
+        b.append_block_param(scanned, types::I64);
+        let flags = MemFlagsData::trusted();
+        let marks = b.ins().load(self.pointer, flags, self.frame, MARKS);
         let zero = b.ins().iconst(types::I64, 0);
         b.ins().jump(header, &[zero.into()]);
         b.switch_to_block(header);
         let v = b.block_params(header)[0];
-        let end = b
-            .ins()
-            .icmp(IntCC::UnsignedGreaterThanOrEqual, v, self.marks_len);
-        b.ins().brif(end, too_short, &[], body, &[]);
-        b.switch_to_block(body);
         let offset = b.ins().ishl_imm_u(v, 2);
-        let address = b.ins().iadd(self.marks, offset);
-        let mark = b
-            .ins()
-            .load(types::I32, MemFlagsData::trusted(), address, 0);
+        let address = b.ins().iadd(marks, offset);
+        let mark = b.ins().load(types::I32, flags, address, 0);
         let marked = b.ins().icmp(IntCC::Equal, mark, self.stamp);
         let next = b.ins().iadd_imm_s(v, 1);
-        b.ins().brif(marked, header, &[next.into()], found, &[]);
+        b.ins()
+            .brif(marked, header, &[next.into()], scanned, &[v.into()]);
+        b.switch_to_block(scanned);
+        let v = b.block_params(scanned)[0];
+        let past = b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, v, self.marks_len);
+        b.ins().brif(past, too_short, &[], found, &[]);
         b.switch_to_block(found);
         let value = b.ins().ireduce(types::I32, v);
         match &self.run {
@@ -1837,67 +1852,53 @@ impl<'a, 'b> Gen<'a, 'b> {
     }
 
     /// Marks the values at `count >= 1` table indices from `first`, `delta` apart. The loop
-    /// reads and marks without a branch, value `v` in slot `v mod len` (the marks' length, a
-    /// power of two); the OR of the values read says after it whether some value was past the
-    /// marks (its slot not its own): not known yet (bail out) or too large (grow the marks).
+    /// reads a value, leaves for the bail-out blocks when it is past the marks — not known
+    /// yet (bail out) or too large for them (grow the marks) — and marks it: seven
+    /// instructions a value, as the C++ loop's six (a compare and a branch never taken).
     fn mark_line(&mut self, first: Value, count: Value, delta: i64) {
         let header = self.b.create_block();
-        let exit = self.b.create_block();
+        let body = self.b.create_block();
+        let past_the_marks = self.b.create_block();
+        let marked = self.b.create_block();
         self.b.append_block_param(header, types::I64);
-        self.b.append_block_param(header, types::I64);
-        self.b.append_block_param(header, types::I32);
-        self.b.append_block_param(exit, types::I32);
-        let none = self.b.ins().iconst(types::I32, 0);
-        // Addresses rather than indices: the loop needs no register for the table's start.
+        self.b.append_block_param(past_the_marks, types::I64);
+        // Addresses rather than indices, the loop ending at the address past the last: no
+        // register for the table's start nor a count.
         let address = self.address_of(first);
-        // The marks' length is a power of two: a value `v` marks slot `v & (len - 1)`, one
-        // instruction where a clamp to the sink takes two. A value past the marks marks a
-        // slot not its own, so after the loop the OR of the values read must be below the
-        // length: else some value was not known yet (bit 31: bail out) or is too large for
-        // the marks (larger marks, and the position again).
-        const _: () = assert!(MARKS_MIN.is_power_of_two() && MARKS_GROWTH.is_power_of_two());
-        let mask = self.b.ins().iadd_imm_s(self.marks_len, -1);
-        self.b
-            .ins()
-            .jump(header, &[address.into(), count.into(), none.into()]);
+        let span = self.b.ins().imul_imm_s(count, 4 * delta);
+        let end = self.b.ins().iadd(address, span);
+        // The marks and their length read again from the frame here: values of the loop's
+        // own, which the register allocator keeps in registers there (the function's, used
+        // all over it, were spilled and reloaded on every turn).
+        let flags = MemFlagsData::trusted();
+        let marks = self.b.ins().load(self.pointer, flags, self.frame, MARKS);
+        let marks_len = self.b.ins().load(types::I64, flags, self.frame, MARKS_LEN);
+        self.b.ins().jump(header, &[address.into()]);
         self.b.switch_to_block(header);
         let address = self.b.block_params(header)[0];
-        let left = self.b.block_params(header)[1];
-        let seen = self.b.block_params(header)[2];
         let v = self.load_at(address);
-        let seen = self.b.ins().bor(seen, v);
-        let wide = self.b.ins().uextend(types::I64, v);
-        let slot = self.b.ins().band(wide, mask);
-        let offset = self.b.ins().ishl_imm_u(slot, 2);
-        let at = self.b.ins().iadd(self.marks, offset);
-        self.b
-            .ins()
-            .store(MemFlagsData::trusted(), self.stamp, at, 0);
-        let address = self.b.ins().iadd_imm_s(address, 4 * delta);
-        let left = self.b.ins().iadd_imm_s(left, -1);
-        self.b.ins().brif(
-            left,
-            header,
-            &[address.into(), left.into(), seen.into()],
-            exit,
-            &[seen.into()],
-        );
-        self.b.switch_to_block(exit);
-        let seen = self.b.block_params(exit)[0];
-        let wide = self.b.ins().uextend(types::I64, seen);
+        let v = self.b.ins().uextend(types::I64, v);
         let past = self
             .b
             .ins()
-            .icmp(IntCC::UnsignedGreaterThanOrEqual, wide, self.marks_len);
-        let past_the_marks = self.b.create_block();
-        let marked = self.b.create_block();
-        self.b.ins().brif(past, past_the_marks, &[], marked, &[]);
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, v, marks_len);
+        self.b
+            .ins()
+            .brif(past, past_the_marks, &[v.into()], body, &[]);
+        self.b.switch_to_block(body);
+        let offset = self.b.ins().ishl_imm_u(v, 2);
+        let at = self.b.ins().iadd(marks, offset);
+        self.b.ins().store(flags, self.stamp, at, 0);
+        let next = self.b.ins().iadd_imm_s(address, 4 * delta);
+        let more = self.b.ins().icmp(IntCC::NotEqual, next, end);
+        self.b.ins().brif(more, header, &[next.into()], marked, &[]);
         self.b.switch_to_block(past_the_marks);
+        let v = self.b.block_params(past_the_marks)[0];
         const _: () = assert!(NOT_KNOWN >= 1 << 31 && MAX_MARKS < 1 << 31);
         let unknown = self
             .b
             .ins()
-            .icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, seen, 1 << 31);
+            .icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, v, 1 << 31);
         self.b.ins().brif(unknown, self.bail, &[], self.grow, &[]);
         self.b.switch_to_block(marked);
     }

@@ -37,6 +37,7 @@ use super::{
     budget, BoxShape, EngineError, EngineOptions, Hint, MexSet, Nimber, Progress, ProgressSink,
     TableShape,
 };
+use crate::rules::arith;
 use crate::rules::program::{Move, Scratch, Stop};
 use crate::rules::{Game, Program};
 
@@ -190,13 +191,7 @@ fn enlarged(
     let stored = Region {
         extents: reorder(&region.extents),
         forms: (region.forms.iter())
-            .map(|&(form, bound)| {
-                let members = order
-                    .iter()
-                    .enumerate()
-                    .filter(|&(_, &i)| form >> i & 1 == 1);
-                (members.fold(0, |stored, (j, _)| stored | 1 << j), bound)
-            })
+            .map(|(form, bound)| (reorder(form), *bound))
             .collect(),
     };
     let weights = reorder(weights);
@@ -302,6 +297,42 @@ fn potential(weights: &[u64], position: &[u64]) -> u128 {
         .sum()
 }
 
+/// `Σ w_i·d_i`: what a move that changes the coordinates by `deltas` adds to the form `w`
+/// (each change within ±2⁶⁴, weights below 2⁶: no overflow).
+fn potential_change(weights: &[u64], deltas: &[i128]) -> i128 {
+    weights
+        .iter()
+        .zip(deltas)
+        .map(|(&w, &d)| i128::from(w) * d)
+        .sum()
+}
+
+/// The forms of small weights a [`Survey`] tries besides the sums of sets of coordinates: for
+/// two coordinates, weights `0..=3` each, for three, `0..=2`; only forms of at least two
+/// coordinates, not all weights equal (the sums have those), and not a multiple of another.
+fn weighted_forms(arity: usize) -> Vec<Vec<u64>> {
+    let top = match arity {
+        2 => 3,
+        3 => 2,
+        _ => return Vec::new(),
+    };
+    let mut forms = Vec::new();
+    let mut form = vec![0u64; arity];
+    loop {
+        let used: Vec<u64> = form.iter().copied().filter(|&w| w > 0).collect();
+        let gcd = used.iter().fold(0, |g, &w| arith::gcd_u64(g, w));
+        if used.len() >= 2 && gcd == 1 && used.iter().any(|&w| w != used[0]) {
+            forms.push(form.clone());
+        }
+        // The next weights, as digits `0..=top`.
+        let Some(i) = form.iter().position(|&w| w < top) else {
+            return forms;
+        };
+        form[..i].fill(0);
+        form[i] += 1;
+    }
+}
+
 /// The bit mask of the set of all `arity` coordinates.
 fn all_coordinates(arity: usize) -> u64 {
     u64::MAX >> (64 - arity.clamp(1, 64))
@@ -314,46 +345,48 @@ fn all_coordinates(arity: usize) -> u64 {
 struct Survey {
     /// Some sampled move leaves the box.
     leaves: bool,
-    /// The sets of coordinates (bit `i` for coordinate `i`) whose sum no sampled move raises
+    /// The forms `Σ w_i·c_i` (the weights `w`, one a coordinate) that no sampled move raises
     /// (for every component of a move to a sum): at every position the box reaches, such a
-    /// sum is at most its largest in the box. Staircase Nim's suffix sums `s_k + … + s_4`,
-    /// a knight toward the corner's `x + y`.
-    forms: Vec<u64>,
+    /// form is at most its largest in the box. Sums of sets of coordinates — staircase Nim's
+    /// suffix sums `s_k + … + s_4`, a knight toward the corner's `x + y` — and, for two or
+    /// three coordinates, small weights: the knight's `2x + y` and `x + 2y`, which cut its
+    /// triangle `x + y ≤ 2n` to the quadrilateral it really reaches (three quarters of it).
+    forms: Vec<Vec<u64>>,
     /// The weights of a potential `Σ w_i·c_i` that every sampled move lowers: the coordinate
     /// sum, else one coordinate (Fibonacci Nim's heap, whose moves may raise the limit), else
     /// the sum of the kept forms (staircase Nim's `s1 + 2·s2 + 3·s3 + 4·s4`).
     weights: Option<Vec<u64>>,
 }
 
-/// The positions a box reaches by a [`Survey`]'s forms: `Σ_{i∈S} c_i ≤ bound_S` for each form
-/// `S` (its largest value in the box), within the bounding box `0..=extents[i]` they imply.
+/// The positions a box reaches by a [`Survey`]'s forms: `Σ w_i·c_i ≤ bound_w` for each form
+/// `w` (its largest value in the box, at the far corner: the weights are not negative),
+/// within the bounding box `0..=extents[i]` they imply.
 #[derive(Clone, Debug)]
 struct Region {
     extents: Vec<u64>,
-    /// `(form, bound)`, the ones the bounding box does not already imply.
-    forms: Vec<(u64, u64)>,
+    /// `(weights, bound)`, the forms the bounding box does not already imply.
+    forms: Vec<(Vec<u64>, u64)>,
 }
 
 impl Region {
     /// The region of the box `0..=box_extents[i]` by `forms`; `None` when some coordinate is
     /// in no form (nothing bounds it) or a bound overflows.
-    fn of(forms: &[u64], box_extents: &[u64]) -> Option<Region> {
-        let members = |form: u64| (0..box_extents.len()).filter(move |&i| form >> i & 1 == 1);
+    fn of(forms: &[Vec<u64>], box_extents: &[u64]) -> Option<Region> {
         let mut extents = vec![u64::MAX; box_extents.len()];
         let mut bounded = Vec::new();
-        for &form in forms {
-            let bound = members(form).try_fold(0u64, |sum, i| sum.checked_add(box_extents[i]))?;
-            for i in members(form) {
-                extents[i] = extents[i].min(bound);
+        for form in forms {
+            let bound = u64::try_from(potential(form, box_extents)).ok()?;
+            for (extent, &w) in extents.iter_mut().zip(form) {
+                if let Some(most) = bound.checked_div(w) {
+                    *extent = (*extent).min(most);
+                }
             }
-            bounded.push((form, bound));
+            bounded.push((form.clone(), bound));
         }
         if extents.contains(&u64::MAX) {
             return None;
         }
-        bounded.retain(|&(form, bound)| {
-            members(form).map(|i| u128::from(extents[i])).sum::<u128>() > u128::from(bound)
-        });
+        bounded.retain(|(form, bound)| potential(form, &extents) > u128::from(*bound));
         Some(Region {
             extents,
             forms: bounded,
@@ -365,16 +398,10 @@ impl Region {
     fn room_for_last(&self, prefix: &[u64]) -> Option<u64> {
         let last = prefix.len();
         let mut room = u64::MAX;
-        for &(form, bound) in &self.forms {
-            let sum: u64 = prefix
-                .iter()
-                .enumerate()
-                .filter(|&(i, _)| form >> i & 1 == 1)
-                .map(|(_, &c)| c)
-                .sum();
-            let left = bound.checked_sub(sum)?;
-            if form >> last & 1 == 1 {
-                room = room.min(left);
+        for (form, bound) in &self.forms {
+            let left = u128::from(*bound).checked_sub(potential(form, prefix))? as u64;
+            if let Some(most) = left.checked_div(form[last]) {
+                room = room.min(most);
             }
         }
         Some(room)
@@ -1023,6 +1050,10 @@ impl<'g> Solver<'g> {
             change
         };
         let mut kept = vec![true; forms.len()];
+        // Forms of small weights, not all equal, for a few coordinates (their changes summed
+        // one coordinate at a time: few enough to cost little).
+        let mut weighted = weighted_forms(arity);
+        let mut weighted_kept = vec![true; weighted.len()];
         // The candidates for the waves' potential: the sum, each coordinate alone.
         let mut candidates = vec![vec![1u64; arity]];
         for i in 0..arity {
@@ -1061,6 +1092,9 @@ impl<'g> Solver<'g> {
                             strict[k / 64] |= 1 << (k % 64);
                         }
                     }
+                    for (form, keep) in weighted.iter().zip(weighted_kept.iter_mut()) {
+                        *keep &= potential_change(form, &deltas) <= 0;
+                    }
                     // Most moves in a row lower the same forms: no lookup then.
                     if strict != last_strict {
                         if !lowering.contains(&strict) {
@@ -1094,9 +1128,14 @@ impl<'g> Solver<'g> {
             .iter()
             .position(|&ok| ok)
             .map(|chosen| candidates.swap_remove(chosen));
+        let mut keep = weighted_kept.iter();
+        weighted.retain(|_| *keep.next().expect("one flag per form"));
+        let sums = forms
+            .iter()
+            .map(|&form| (0..arity).map(|i| form >> i & 1).collect::<Vec<u64>>());
         Ok(Survey {
             leaves,
-            forms,
+            forms: sums.chain(weighted).collect(),
             weights,
         })
     }
@@ -1627,23 +1666,34 @@ impl Waves {
     /// the positions of `region` only when one is given.
     fn new(layout: &BoxShape, weights: &[u64], last: u128, region: Option<&Region>) -> Self {
         let waves = potential(weights, layout.extents()).min(last) as usize + 1;
-        // Two coordinates in waves of `x + y`, in a region bounded by `x + y` at most: the
-        // anti-diagonals `x + y = s` of the box, `x` from `max(0, s - e1)` to `min(s, e0)`.
-        let diagonal = |region: Option<&Region>| {
-            layout.dimension() == 2
-                && weights == [1, 1]
-                && region.is_none_or(|r| r.forms.iter().all(|&(form, _)| form == 0b11))
-        };
-        if diagonal(region) {
-            let (e0, e1) = (layout.extents()[0] as usize, layout.extents()[1] as usize);
-            let bound = region
-                .and_then(|r| r.forms.iter().map(|&(_, bound)| bound as usize).min())
-                .unwrap_or(usize::MAX);
+        // Two coordinates in waves of `x + y`: the anti-diagonals `x + y = s` of the box, `x`
+        // from `max(0, s - e1)` to `min(s, e0)`, and within the region's forms `a·x + b·y ≤ B`:
+        // `(a - b)·x ≤ B - b·s`, a bound on `x` on one side (none when `a = b`: `s ≤ B/a`).
+        if layout.dimension() == 2 && weights == [1, 1] {
+            let (e0, e1) = (layout.extents()[0] as i128, layout.extents()[1] as i128);
             let step = layout.strides()[0] as isize - 1;
-            let diagonals = (0..waves.min(bound.saturating_add(1)))
-                .map(|s| {
-                    let x = s.saturating_sub(e1);
-                    (x * layout.strides()[0] + (s - x), s.min(e0) - x + 1)
+            let forms = region.map_or(&[][..], |r| &r.forms[..]);
+            let diagonals = (0..waves)
+                .filter_map(|s| {
+                    let s_wide = s as i128;
+                    let (mut lo, mut hi) = ((s_wide - e1).max(0), s_wide.min(e0));
+                    for (form, bound) in forms {
+                        let (a, b) = (i128::from(form[0]), i128::from(form[1]));
+                        let room = i128::from(*bound) - b * s_wide;
+                        match (a - b).signum() {
+                            1 => hi = hi.min(room.div_euclid(a - b)),
+                            -1 => {
+                                lo = lo.max(
+                                    (-room).div_euclid(b - a)
+                                        + i128::from((-room).rem_euclid(b - a) != 0),
+                                )
+                            }
+                            _ if room < 0 => hi = -1,
+                            _ => {}
+                        }
+                    }
+                    let x = lo as usize;
+                    (lo <= hi).then(|| (x * layout.strides()[0] + (s - x), (hi - lo) as usize + 1))
                 })
                 .collect();
             return Waves {
@@ -2081,6 +2131,97 @@ mod properties {
     use super::*;
     use crate::oracle::interp;
     use crate::rules::{load, SourceFile};
+
+    #[test]
+    fn weighted_forms_are_the_primitive_unequal_ones() {
+        let two: Vec<Vec<u64>> = [[2, 1], [3, 1], [1, 2], [3, 2], [1, 3], [2, 3]]
+            .iter()
+            .map(|w| w.to_vec())
+            .collect();
+        assert_eq!(weighted_forms(2), two);
+        let three = weighted_forms(3);
+        // Of the 27 weights `0..=2`: not the 7 with at most one not zero, nor the 8 whose
+        // weights not zero are all equal (`(1, 1, 0)`, `(2, 0, 2)`, `(2, 2, 2)`, …).
+        assert_eq!(three.len(), 12, "{three:?}");
+        assert!(three.contains(&vec![1, 2, 2]) && three.contains(&vec![2, 0, 1]));
+        assert!(!three.contains(&vec![2, 2, 0]) && !three.contains(&vec![1, 1, 1]));
+        assert!(weighted_forms(1).is_empty() && weighted_forms(4).is_empty());
+    }
+
+    /// The knight toward the corner (Winning Ways ch. 12): `x + y`, `2x + y` and `x + 2y` never
+    /// grow (nor `2x + 3y`, `3x + 2y`, which they imply), so from the box `0..=n` it reaches
+    /// `x, y <= 3n/2` only, the quadrilateral under `2x + y <= 3n` and `x + 2y <= 3n`.
+    #[test]
+    fn the_knights_region_is_cut_by_its_weighted_forms() {
+        let text = "position (x, y)\nmove if x >= 2 => (x - 2, y + 1)\nmove if x >= 2 && y >= 1 => (x - 2, y - 1)\nmove if y >= 2 => (x + 1, y - 2)\nmove if x >= 1 && y >= 2 => (x - 1, y - 2)\n";
+        let knight = load(SourceFile::new("k.sg", text), &[]).unwrap();
+        let game = &knight;
+        let mut solver = Solver::new(game, &[200, 200]).unwrap();
+        let (region, weights) = solver.reach().unwrap().expect("a region");
+        assert_eq!(weights, [1, 1]);
+        assert_eq!(region.extents, [300, 300]);
+        let mut forms = region.forms.clone();
+        forms.sort();
+        let expected = [
+            ([1, 1], 400),
+            ([1, 2], 600),
+            ([2, 1], 600),
+            ([2, 3], 1000),
+            ([3, 2], 1000),
+        ];
+        assert_eq!(forms, expected.map(|(w, bound)| (w.to_vec(), bound)));
+        // The values through the region equal the interpreter's over the box.
+        let naive =
+            interp::position_values(&SourceFile::new("k.sg", text), &[], &[40, 40]).unwrap();
+        assert_eq!(
+            compute_box(game, &[40, 40]).unwrap().values(),
+            naive.as_slice()
+        );
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// The anti-diagonal waves of a region list exactly its positions of potential at most
+        /// the last, each once, wave after wave: those of the box whose every form holds.
+        #[test]
+        fn diagonal_waves_list_the_regions_positions(
+            e0 in 0..12u64,
+            e1 in 0..12u64,
+            forms in prop::collection::vec((0..4u64, 0..4u64, 0..40u64), 0..4),
+            last in 0..30u128,
+        ) {
+            let layout = BoxShape::new(&[e0, e1]);
+            let forms: Vec<(Vec<u64>, u64)> = forms
+                .into_iter()
+                .filter(|&(a, b, _)| a + b > 0)
+                .map(|(a, b, bound)| (vec![a, b], bound))
+                .collect();
+            let region = Region { extents: vec![e0, e1], forms };
+            let waves = Waves::new(&layout, &[1, 1], last, Some(&region));
+            prop_assert!(waves.diagonals.is_some());
+            let mut listed = Vec::new();
+            let mut position = Vec::new();
+            for wave in waves.iter() {
+                for index in wave.indices().iter() {
+                    layout.write_position(*index, &mut position);
+                    listed.push((position[0] + position[1], position[0], position[1]));
+                }
+            }
+            let mut expected = Vec::new();
+            for x in 0..=e0 {
+                for y in 0..=e1 {
+                    let inside = region.forms.iter().all(|(w, bound)| w[0] * x + w[1] * y <= *bound);
+                    if inside && u128::from(x + y) <= last {
+                        expected.push((x + y, x, y));
+                    }
+                }
+            }
+            expected.sort();
+            prop_assert_eq!(waves.len(), listed.len());
+            prop_assert_eq!(listed, expected);
+        }
+    }
 
     /// A random two-coordinate rule whose moves lower the coordinate sum: lines, conditions on
     /// the binder, bit operations, sums of positions.

@@ -111,7 +111,8 @@ pub fn gcd(a: i64, b: i64) -> Result<i64, FaultKind> {
     i64::try_from(gcd_u64(a.unsigned_abs(), b.unsigned_abs())).map_err(|_| FaultKind::Overflow)
 }
 
-fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
+/// `gcd(a, b)` of unsigned numbers by Euclid's algorithm (`gcd(0, 0) = 0`).
+pub fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
     while b != 0 {
         (a, b) = (b, a % b);
     }
