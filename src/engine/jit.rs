@@ -1140,7 +1140,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         b.append_block_param(header, types::I64);
         b.append_block_param(scanned, types::I64);
         let flags = MemFlagsData::trusted();
-        let marks = b.ins().load(self.pointer, flags, self.frame, MARKS);
+        let marks = self.marks;
         let zero = b.ins().iconst(types::I64, 0);
         b.ins().jump(header, &[zero.into()]);
         b.switch_to_block(header);
@@ -1149,11 +1149,21 @@ impl<'a, 'b> Gen<'a, 'b> {
         let address = b.ins().iadd(marks, offset);
         let mark = b.ins().load(types::I32, flags, address, 0);
         let marked = b.ins().icmp(IntCC::Equal, mark, self.stamp);
+        // `v + 1` on both edges, `v` dead past it: one register, no move on the back edge.
         let next = b.ins().iadd_imm_s(v, 1);
         b.ins()
-            .brif(marked, header, &[next.into()], scanned, &[v.into()]);
+            .brif(marked, header, &[next.into()], scanned, &[next.into()]);
         b.switch_to_block(scanned);
-        let v = b.block_params(scanned)[0];
+        let next = b.block_params(scanned)[0];
+        let v = b.ins().iadd_imm_s(next, -1);
+        // Below the fewest marks there are, `v` is a slot of them: no need to read their
+        // length (the usual mex, a small one).
+        let check = b.create_block();
+        let few = b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, v, MARKS_MIN as i64);
+        b.ins().brif(few, check, &[], found, &[]);
+        b.switch_to_block(check);
         let past = b
             .ins()
             .icmp(IntCC::UnsignedGreaterThanOrEqual, v, self.marks_len);
