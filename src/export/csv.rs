@@ -9,7 +9,7 @@ use std::io::{self, Write};
 use rayon::prelude::*;
 
 use super::TableView;
-use crate::engine::{BoxTable, SgTable, Table};
+use crate::engine::{BoxShape, BoxTable, SgTable, Table};
 use crate::value::evaluate::ValueTable;
 use crate::value::loopy::LoopyTable;
 use crate::value::misere::MisereTable;
@@ -52,7 +52,7 @@ pub fn write_box_csv(out: &mut dyn Write, table: &BoxTable) -> io::Result<()> {
     }
     header.extend_from_slice(b"sg\n");
     out.write_all(&header)?;
-    let Some((&last_extent, _)) = table.shape().extents().split_last() else {
+    if table.shape().extents().is_empty() {
         // No coordinates: the one position's value.
         let mut text = Text::new(out);
         for &value in table.values() {
@@ -60,46 +60,91 @@ pub fn write_box_csv(out: &mut dyn Write, table: &BoxTable) -> io::Result<()> {
             text.byte(b'\n');
         }
         return text.finish();
-    };
-    // A row of the box (its last coordinate from 0 to its extent) at a time: the text of
-    // the other coordinates (with their commas) is the same for the whole row, made once.
-    let row_len = last_extent as usize + 1;
-    let rows = table.values().len() / row_len;
-    let rows_per_block = (4 * LINES_PER_BLOCK / row_len).max(1);
-    type Scratch = (Vec<u64>, Vec<u8>);
+    }
+    write_box_lines(out, table.shape(), &|text, _: &mut (), index| {
+        text.number(u64::from(table.values()[index]))?;
+        text.byte(b'\n');
+        Ok(())
+    })
+}
+
+/// The positions of a box's row a thread formats at most at a time ([`write_box_lines`]): a
+/// long row (a heap game's only one) is cut in pieces.
+const PIECE: usize = LINES_PER_BLOCK;
+
+/// A line for every position of `shape` (of one coordinate or more), in row-major order: its
+/// coordinates and a comma ([`RowStart`]), then what `rest(text, scratch, index)` writes for the
+/// position of that index (the rest of the line, its line break included). Formatted a piece of
+/// a row of the box at a time, in blocks on every thread ([`write_rows`]).
+fn write_box_lines<S: Default + Send>(
+    out: &mut dyn Write,
+    shape: &BoxShape,
+    rest: &(dyn Fn(&mut Text, &mut S, usize) -> io::Result<()> + Sync),
+) -> io::Result<()> {
+    let row_len = shape.extents().last().map_or(1, |&e| e as usize + 1);
+    let piece = row_len.min(PIECE);
+    let pieces_per_row = row_len.div_ceil(piece);
+    let pieces = shape.len() / row_len * pieces_per_row;
     write_rows(
         out,
-        rows,
-        rows_per_block,
-        &|text, (position, prefix): &mut Scratch, r| {
-            let first = r * row_len;
-            table.shape().write_position(first, position);
-            prefix.clear();
-            for &c in &position[..position.len() - 1] {
-                push_decimal(prefix, c);
-                prefix.push(b',');
-            }
-            let mut short_prefix = [0u8; SHORT];
-            let short = prefix.len() <= SHORT;
-            if short {
-                short_prefix[..prefix.len()].copy_from_slice(prefix);
-            }
-            let mut last_digits = Counter::default();
-            for &value in &table.values()[first..first + row_len] {
-                if short {
-                    text.short(&short_prefix, prefix.len())?;
-                } else {
-                    text.field(prefix)?;
-                }
-                text.short(&last_digits.digits, last_digits.len)?;
-                text.byte(b',');
-                text.number(u64::from(value))?;
-                text.byte(b'\n');
-                last_digits.increment();
+        pieces,
+        (4 * LINES_PER_BLOCK / piece).max(1),
+        &|text, (start, scratch): &mut (RowStart, S), p| {
+            let (r, k) = (p / pieces_per_row, p % pieces_per_row);
+            let first = r * row_len + k * piece;
+            start.at(shape, first);
+            for index in first..(first + piece).min((r + 1) * row_len) {
+                start.write(text)?;
+                rest(text, scratch, index)?;
             }
             Ok(())
         },
     )
+}
+
+/// What the lines of a row of a box start with: the row's coordinates but the last, the same
+/// for the whole row (made once, with their commas), then the last one counted up (a carry now
+/// and then instead of a conversion), and a comma.
+#[derive(Default)]
+struct RowStart {
+    position: Vec<u64>,
+    prefix: Vec<u8>,
+    /// The prefix in a block for [`Text::short`], when it fits.
+    short: Option<[u8; SHORT]>,
+    last: Counter,
+}
+
+impl RowStart {
+    /// Starts at the position of table index `index` of `shape` (lines for the positions after
+    /// it in its row follow).
+    fn at(&mut self, shape: &BoxShape, index: usize) {
+        shape.write_position(index, &mut self.position);
+        let (&last, prefix) = self.position.split_last().expect("a coordinate");
+        self.prefix.clear();
+        for &c in prefix {
+            push_decimal(&mut self.prefix, c);
+            self.prefix.push(b',');
+        }
+        self.short = (self.prefix.len() <= SHORT).then(|| {
+            let mut block = [0u8; SHORT];
+            block[..self.prefix.len()].copy_from_slice(&self.prefix);
+            block
+        });
+        self.last = Counter::of(last);
+    }
+
+    /// The next line's start: the coordinates and a comma.
+    #[inline]
+    fn write(&mut self, text: &mut Text) -> io::Result<()> {
+        match &self.short {
+            Some(block) => text.short(block, self.prefix.len())?,
+            None => text.field(&self.prefix)?,
+        }
+        text.short(&self.last.digits, self.last.len)?;
+        text.byte(b',');
+        self.last.increment();
+        Ok(())
+    }
 }
 
 /// The lines of text a thread formats at a time ([`write_rows`]).
@@ -209,6 +254,18 @@ impl Default for Counter {
 }
 
 impl Counter {
+    /// The digits of `n`.
+    fn of(n: u64) -> Self {
+        let mut digits = [0; SHORT];
+        let mut text = Vec::new();
+        push_decimal(&mut text, n);
+        digits[..text.len()].copy_from_slice(&text);
+        Counter {
+            digits,
+            len: text.len(),
+        }
+    }
+
     /// Adds one (a `u64` count has at most 20 digits: the block has room).
     #[inline]
     fn increment(&mut self) {
@@ -341,49 +398,89 @@ fn loopy_csv(out: &mut dyn Write, table: &LoopyTable) -> io::Result<()> {
     }
     header.extend_from_slice(b"outcome,remoteness,value\n");
     out.write_all(&header)?;
-    // A value not finite: its text, then copied in (quoted when `K` has two or more members).
-    type Scratch = (Vec<u8>, Vec<u32>, Vec<u64>);
-    write_rows(
-        out,
-        table.rows,
-        LINES_PER_BLOCK,
-        &|text, (value, k, position): &mut Scratch, v| {
-            if table.write_position(v, position) {
-                for &x in position.iter() {
-                    text.number(x)?;
+    let cells = |text: &mut Text, cells: &mut LoopyCells, v: usize| -> io::Result<()> {
+        text.byte(match table.outcome[v] {
+            Outcome::P => b'P',
+            Outcome::N => b'N',
+            Outcome::D => b'D',
+        });
+        text.byte(b',');
+        if let Some(r) = table.remoteness(v) {
+            text.number(u64::from(r))?;
+        }
+        text.byte(b',');
+        if let Some(finite) = table.finite_value(v) {
+            text.number(u64::from(finite))?;
+        } else {
+            cells.write_infinite(text, table, v)?;
+        }
+        text.byte(b'\n');
+        Ok(())
+    };
+    match table.box_shape() {
+        // A box's lines as the box CSV's.
+        Some(shape) if shape.dimension() > 0 => write_box_lines(out, shape, &cells),
+        _ => write_rows(
+            out,
+            table.rows,
+            LINES_PER_BLOCK,
+            &|text, (position, scratch): &mut (Vec<u64>, LoopyCells), v| {
+                if table.write_position(v, position) {
+                    for &x in position.iter() {
+                        text.number(x)?;
+                        text.byte(b',');
+                    }
+                } else {
+                    text.field(quote_field(&table.name(v)).as_bytes())?;
                     text.byte(b',');
                 }
+                cells(text, scratch, v)
+            },
+        ),
+    }
+}
+
+/// The text of a loopy table's value not finite, `∞(K)`, as a CSV field (quoted when `K` has
+/// two or more members), kept from row to row: the same `K` (`inf{}`, `inf{0}`) comes again and
+/// again, and its text is made once (told by `K`'s bit mask when its members are below 64).
+#[derive(Default)]
+struct LoopyCells {
+    /// The field's text, in a block for [`Text::short`] when it fits, and the `K` it is for.
+    text: Vec<u8>,
+    block: Option<[u8; SHORT]>,
+    of: Option<u64>,
+    /// The row's text before quoting, and its `K`: working memory.
+    value: Vec<u8>,
+    k: Vec<u32>,
+}
+
+impl LoopyCells {
+    /// Writes the field of node `v`'s value, not finite.
+    fn write_infinite(&mut self, text: &mut Text, table: &LoopyTable, v: usize) -> io::Result<()> {
+        let mask = table.infinite_mask(v);
+        if mask.is_none() || mask != self.of {
+            self.of = mask;
+            self.value.clear();
+            table.push_value(v, &mut self.value, &mut self.k);
+            self.text.clear();
+            if self.value.contains(&b',') {
+                self.text.push(b'"');
+                self.text.extend_from_slice(&self.value);
+                self.text.push(b'"');
             } else {
-                text.field(quote_field(&table.name(v)).as_bytes())?;
-                text.byte(b',');
+                self.text.extend_from_slice(&self.value);
             }
-            text.byte(match table.outcome[v] {
-                Outcome::P => b'P',
-                Outcome::N => b'N',
-                Outcome::D => b'D',
+            self.block = (self.text.len() <= SHORT).then(|| {
+                let mut block = [0u8; SHORT];
+                block[..self.text.len()].copy_from_slice(&self.text);
+                block
             });
-            text.byte(b',');
-            if let Some(r) = table.remoteness(v) {
-                text.number(u64::from(r))?;
-            }
-            text.byte(b',');
-            if let Some(finite) = table.finite_value(v) {
-                text.number(u64::from(finite))?;
-            } else {
-                value.clear();
-                table.push_value(v, value, k);
-                if value.contains(&b',') {
-                    text.byte(b'"');
-                    text.field(value)?;
-                    text.byte(b'"');
-                } else {
-                    text.field(value)?;
-                }
-            }
-            text.byte(b'\n');
-            Ok(())
-        },
-    )
+        }
+        match &self.block {
+            Some(block) => text.short(block, self.text.len()),
+            None => text.field(&self.text),
+        }
+    }
 }
 
 /// Rows `0..rows` of a table's text (`row(text, scratch, r)` writes row `r`, with working
@@ -483,19 +580,77 @@ mod tests {
     /// than two blocks) is the text position by position, formatted plainly.
     #[test]
     fn box_rows_formatted_in_blocks_are_the_plain_text() {
-        let extents = [300, 2, 400];
-        let shape = crate::engine::BoxShape::new(&extents);
-        let values: Vec<u32> = (0..shape.len() as u32).map(|i| i % 7 + i / 1000).collect();
-        let names = vec!["a".to_string(), "b".to_string(), "c".to_string()];
-        let table = BoxTable::new(names, extents.to_vec(), values.clone());
-        let mut out = Vec::new();
-        write_box_csv(&mut out, &table).unwrap();
-        let mut want = String::from("a,b,c,sg\n");
-        for (index, value) in values.iter().enumerate() {
-            let p = shape.position(index);
-            want += &format!("{},{},{},{value}\n", p[0], p[1], p[2]);
+        // Short rows; rows cut in pieces; one row (a heap game's), cut in pieces.
+        for extents in [vec![300, 2, 400], vec![2, 80_000], vec![250_000]] {
+            let shape = crate::engine::BoxShape::new(&extents);
+            let values: Vec<u32> = (0..shape.len() as u32).map(|i| i % 7 + i / 1000).collect();
+            let names: Vec<String> = ["a", "b", "c"][..extents.len()]
+                .iter()
+                .map(|n| n.to_string())
+                .collect();
+            let table = BoxTable::new(names.clone(), extents.to_vec(), values.clone());
+            let mut out = Vec::new();
+            write_box_csv(&mut out, &table).unwrap();
+            let mut want = names.join(",") + ",sg\n";
+            for (index, value) in values.iter().enumerate() {
+                for c in shape.position(index) {
+                    want += &format!("{c},");
+                }
+                want += &format!("{value}\n");
+            }
+            assert!(out == want.as_bytes(), "{extents:?}");
         }
-        assert!(out == want.as_bytes());
+    }
+
+    /// A loopy table's CSV, each line as the table's accessors give it plainly (coordinates,
+    /// outcome, remoteness, the value's `Display`, quoted when it holds a comma): a box of one
+    /// coordinate and one of two, with more rows than a thread's block, values `∞(K)` whose
+    /// `K` has members past 64 and several members, and the same `K` over long runs.
+    #[test]
+    fn loopy_tables_are_their_plain_text() {
+        // Nim heaps `(x, 0)`; `(x, 1)` moves to itself (so its value is ∞(K)) and to
+        // `(x, 0)` and `(x - 1, 0)`: `K = {x - 1, x}`, past 63 for the large heaps.
+        let nim = "position (x, y)\n\
+                   move t in 1..=x => (x - t, y)\n\
+                   move if y == 1 => (x, 1)\n\
+                   move if y == 1 => (x, 0)\n\
+                   move if y == 1 && x > 0 => (x - 1, 0)\n";
+        // Take 1-3 or put 2 back, on three boards: `inf{}` and `inf{0}` over long runs.
+        let heap = "position (a, n)\n\
+                    move x in 1..=3 if x <= n => (a, n - x)\n\
+                    move if n % 5 == 1 && n + 2 <= 200000 => (a, n + 2)\n\
+                    move if a > 0 => (a - 1, n)\n";
+        let load =
+            |text| crate::rules::load(crate::rules::SourceFile::new("l.sg", text), &[]).unwrap();
+        let (nim, heap) = (load(nim), load(heap));
+        let mut big_sets = 0;
+        for (game, extents) in [
+            (&nim, vec![90, 1]),
+            (&heap, vec![2, 200_000]),
+            (&heap, vec![0, 100_000]),
+        ] {
+            let table = LoopyTable::of_box(game, &extents).unwrap();
+            let mut out = Vec::new();
+            loopy_csv(&mut out, &table).unwrap();
+            let mut want = format!("{},outcome,remoteness,value\n", table.coordinates.join(","));
+            for v in 0..table.rows {
+                for c in table.position(v).unwrap() {
+                    want += &format!("{c},");
+                }
+                let value = table.value(v).to_string();
+                big_sets += usize::from(
+                    table.finite_value(v).is_none() && table.infinite_mask(v).is_none(),
+                );
+                let value = match value.contains(',') {
+                    true => format!("\"{value}\""),
+                    false => value,
+                };
+                let remoteness = table.remoteness(v).map_or(String::new(), |r| r.to_string());
+                want += &format!("{},{remoteness},{value}\n", table.outcome[v]);
+            }
+            assert!(out == want.as_bytes(), "{extents:?}");
+        }
+        assert!(big_sets > 20, "some K has a member past 63");
     }
 
     /// Rows formatted in blocks on every thread come out in order, whole, with each block's

@@ -74,10 +74,7 @@ impl Gamma {
         match self.finite(v) {
             Some(m) => push_decimal(out, m),
             None => {
-                k.clear();
-                k.extend(graph.successors(v).iter().filter_map(|&w| self.finite(w)));
-                k.sort_unstable();
-                k.dedup();
+                self.infinite_set(graph, v, k);
                 out.extend_from_slice(b"inf{");
                 for (i, &m) in k.iter().enumerate() {
                     if i > 0 {
@@ -88,6 +85,27 @@ impl Gamma {
                 out.push(b'}');
             }
         }
+    }
+
+    /// The set `K` of `γ(v) = ∞(K)` into `k`: the finite values of `v`'s successors, in
+    /// increasing order, each once.
+    pub fn infinite_set(&self, graph: &Graph, v: u32, k: &mut Vec<u32>) {
+        k.clear();
+        k.extend(graph.successors(v).iter().filter_map(|&w| self.finite(w)));
+        k.sort_unstable();
+        k.dedup();
+    }
+
+    /// The set `K` of `γ(v) = ∞(K)` as a bit mask (bit `m` for `m` in `K`), when every finite
+    /// value of `v`'s successors is below 64: a writer's quick test for the same `K` again.
+    pub fn infinite_mask(&self, graph: &Graph, v: u32) -> Option<u64> {
+        let mut mask = 0u64;
+        for &w in graph.successors(v) {
+            if let Some(m) = self.finite(w) {
+                mask |= 1u64.checked_shl(m)?;
+            }
+        }
+        Some(mask)
     }
 
     /// `γ` of every node, as [`Gamma::value`] gives it.

@@ -252,6 +252,22 @@ impl LoopyTable {
         self.gamma.push_value(&self.graph, v as u32, out, scratch);
     }
 
+    /// The set `K` of node `v`'s value `∞(K)` as a bit mask (bit `m` for `m` in `K`), when
+    /// every member is below 64 (for a finite value, the finite values of its options: not
+    /// what the value means).
+    pub fn infinite_mask(&self, v: usize) -> Option<u64> {
+        self.gamma.infinite_mask(&self.graph, v as u32)
+    }
+
+    /// The box whose positions are the rows, in row-major order (`None` for a graph file and
+    /// for positions reached from a start).
+    pub fn box_shape(&self) -> Option<&BoxShape> {
+        match &self.nodes {
+            Nodes::Box(shape) => Some(shape),
+            _ => None,
+        }
+    }
+
     /// Smith's remoteness of node `v` (`None` for a draw).
     pub fn remoteness(&self, v: usize) -> Option<u32> {
         self.remoteness.get(v).filter(|&&r| r != DRAWN).copied()
