@@ -465,7 +465,7 @@ pub struct Solver<'g> {
     /// Bytes the search's stack and listed moves may use.
     search_bytes: u64,
     /// The rules in machine code, when they compile ([`jit`]), tried before the interpreter.
-    compiled: Option<Compiled>,
+    compiled: Compiled,
     compiled_scratch: jit::Scratch,
     /// Boxes smaller than this are valued without runs or listers ([`MIN_RUN_BOX`]).
     min_run_box: usize,
@@ -475,7 +475,10 @@ pub struct Solver<'g> {
 
 /// A box's rules in machine code ([`jit`]).
 struct Compiled {
-    kernel: Kernel,
+    /// The rules for one position at a time: compiled when first needed (a box computed
+    /// within an enlarged region, or swept in runs, never needs them: a compile is about a
+    /// millisecond).
+    kernel: OnceLock<Option<Kernel>>,
     /// The same rules for runs of positions, a wave's or a sweep's: compiled when first
     /// needed (a search from one position, a small box, never needs them).
     runs: OnceLock<Option<Arc<Kernel>>>,
@@ -484,14 +487,13 @@ struct Compiled {
 }
 
 impl Compiled {
-    fn new(program: &Program, layout: &BoxShape) -> Option<Self> {
-        let kernel = Kernel::compile_box(program, layout.extents(), layout.strides())?;
-        Some(Compiled {
-            kernel,
+    fn new(program: &Program, layout: &BoxShape) -> Self {
+        Compiled {
+            kernel: OnceLock::new(),
             runs: OnceLock::new(),
             program: program.clone(),
             layout: layout.clone(),
-        })
+        }
     }
 
     /// The rules for runs of positions ([`Kernel::compile_box_runs`]).
@@ -517,7 +519,10 @@ impl Compiled {
         budget: &mut u64,
         scratch: &mut jit::Scratch,
     ) -> Option<u32> {
-        let valued = self.kernel.box_value(position, values, *budget, scratch);
+        let compile =
+            || Kernel::compile_box(&self.program, self.layout.extents(), self.layout.strides());
+        let kernel = self.kernel.get_or_init(compile).as_ref()?;
+        let valued = kernel.box_value(position, values, *budget, scratch);
         match valued {
             jit::Valued::Value(value, steps) => {
                 *budget -= steps;
@@ -682,12 +687,7 @@ impl<'g> Solver<'g> {
             // The roots to the next report in one sweep of the machine code, to the first
             // whose options are not all known.
             let runs_wanted = self.layout.len() >= self.min_run_box;
-            if let Some(runs) = self
-                .compiled
-                .as_ref()
-                .filter(|_| runs_wanted)
-                .and_then(Compiled::runs)
-            {
+            if let Some(runs) = runs_wanted.then(|| self.compiled.runs()).flatten() {
                 let step = if down { -1 } else { 1 };
                 let count = next_report.min(len) - scanned;
                 let ran = runs.box_sweep(
@@ -710,18 +710,16 @@ impl<'g> Solver<'g> {
                 continue;
             }
             // A root whose options are all known is valued in place, without a search.
-            if let Some(compiled) = &self.compiled {
-                self.layout.write_position(root, &mut position);
-                let value = compiled.value(
-                    &position,
-                    &self.values,
-                    &mut self.meter.left,
-                    &mut self.compiled_scratch,
-                );
-                if let Some(value) = value {
-                    self.values[root] = value;
-                    continue;
-                }
+            self.layout.write_position(root, &mut position);
+            let value = self.compiled.value(
+                &position,
+                &self.values,
+                &mut self.meter.left,
+                &mut self.compiled_scratch,
+            );
+            if let Some(value) = value {
+                self.values[root] = value;
+                continue;
             }
             self.search(root)?;
         }
@@ -774,12 +772,7 @@ impl<'g> Solver<'g> {
     /// that contradicts the survey meets a position not known yet and stops the sweep.
     fn sweep_rows(&mut self, rows: &[(usize, usize, usize)], progress: &mut Progress) -> bool {
         self.make_values();
-        let Some(runs) = self
-            .compiled
-            .as_ref()
-            .and_then(Compiled::shared_runs)
-            .cloned()
-        else {
+        let Some(runs) = self.compiled.shared_runs().cloned() else {
             return false;
         };
         let total: usize = rows.iter().map(|&(_, _, count)| count).sum();
@@ -1168,12 +1161,7 @@ impl<'g> Solver<'g> {
         let partner_runs = (rayon::current_num_threads() > 1
             && waves.diagonals.is_some()
             && self.layout.len() >= self.min_run_box)
-            .then(|| {
-                self.compiled
-                    .as_ref()
-                    .and_then(Compiled::shared_runs)
-                    .cloned()
-            })
+            .then(|| self.compiled.shared_runs().cloned())
             .flatten();
         std::thread::scope(|scope| {
             let mut partner = partner_runs.map(|runs| Partner::start(scope, runs));
@@ -1227,11 +1215,11 @@ impl<'g> Solver<'g> {
             let wave = wave.indices();
             let wave = &wave[..];
             let layout = &self.layout;
-            let compiled = self.compiled.as_ref();
+            let compiled = &self.compiled;
             let values = &self.values;
-            let runs = compiled
-                .filter(|_| self.layout.len() >= self.min_run_box)
-                .and_then(Compiled::runs);
+            let runs = (self.layout.len() >= self.min_run_box)
+                .then(|| compiled.runs())
+                .flatten();
             // The threads' time on this wave, summed: waiting for the pool is not work (the
             // wall time of a parallel wave times the threads would count the hand-off as
             // work and keep handing quick waves to the pool).
@@ -1285,7 +1273,7 @@ impl<'g> Solver<'g> {
                     let mut budget = left;
                     let value = direct_value(
                         program,
-                        compiled.map(|c| (c, &mut *compiled_scratch)),
+                        (compiled, &mut *compiled_scratch),
                         scratch,
                         layout,
                         values,
@@ -1349,7 +1337,7 @@ impl<'g> Solver<'g> {
         let mut spent = 0;
         let mut position = Vec::new();
         let mut k = 0;
-        let runs = self.compiled.as_ref().and_then(Compiled::runs);
+        let runs = self.compiled.runs();
         if let (Some(partner), Some(runs), true) = (partner, runs, count >= MIN_SHARED_WAVE) {
             // Half each; a half that stops leaves its positions to the sweep below, which
             // skips those valued.
@@ -1369,12 +1357,7 @@ impl<'g> Solver<'g> {
         while k < count {
             let index = first.wrapping_add_signed(k as isize * step);
             let runs_wanted = self.layout.len() >= self.min_run_box;
-            if let Some(runs) = self
-                .compiled
-                .as_ref()
-                .filter(|_| runs_wanted)
-                .and_then(Compiled::runs)
-            {
+            if let Some(runs) = runs_wanted.then(|| self.compiled.runs()).flatten() {
                 let ran = runs.box_sweep(
                     index,
                     step,
@@ -1396,9 +1379,7 @@ impl<'g> Solver<'g> {
             let mut budget = left;
             let value = direct_value(
                 self.program,
-                self.compiled
-                    .as_ref()
-                    .map(|c| (c, &mut self.compiled_scratch)),
+                (&self.compiled, &mut self.compiled_scratch),
                 &mut self.scratch,
                 &self.layout,
                 &self.values,
@@ -1454,9 +1435,7 @@ impl<'g> Solver<'g> {
                 let before = self.meter.left;
                 let direct = direct_value(
                     self.program,
-                    self.compiled
-                        .as_ref()
-                        .map(|c| (c, &mut self.compiled_scratch)),
+                    (&self.compiled, &mut self.compiled_scratch),
                     &mut self.scratch,
                     &self.layout,
                     &self.values,
@@ -1822,7 +1801,7 @@ fn for_each_row(
 #[allow(clippy::too_many_arguments)]
 fn direct_value(
     program: &Program,
-    compiled: Option<(&Compiled, &mut jit::Scratch)>,
+    (compiled, compiled_scratch): (&Compiled, &mut jit::Scratch),
     scratch: &mut Scratch,
     layout: &BoxShape,
     values: &[u32],
@@ -1832,10 +1811,8 @@ fn direct_value(
     point: &mut Vec<u64>,
     budget: &mut u64,
 ) -> Result<Option<u32>, Stop> {
-    if let Some((compiled, compiled_scratch)) = compiled {
-        if let Some(value) = compiled.value(position, values, budget, compiled_scratch) {
-            return Ok(Some(value));
-        }
+    if let Some(value) = compiled.value(position, values, budget, compiled_scratch) {
+        return Ok(Some(value));
     }
     mex.clear();
     let arity = layout.dimension();
