@@ -276,7 +276,7 @@ fn enlarged(
 /// `len` values [`UNVISITED`], a large table's filled on every thread: the first touch of
 /// its pages (the kernel's zeroing) is most of the cost, and it parallelises.
 fn unvisited(len: usize) -> Vec<u32> {
-    const PARALLEL_FILL: usize = 1 << 22;
+    const PARALLEL_FILL: usize = 1 << 20;
     if len < PARALLEL_FILL {
         return vec![UNVISITED; len];
     }
